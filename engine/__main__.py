@@ -1,0 +1,87 @@
+"""``python -m engine replay|bench|play``: the engine's command line (the only place in
+``engine/`` that reads files or a terminal)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from engine.bench import bench
+from engine.record import ReplayError, replay, report
+
+
+def _replay_one(line: str) -> tuple[dict[str, Any], bool]:
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as e:
+        return ReplayError(None, f"not JSON: {e}").to_json(), False
+    if not isinstance(record, dict):
+        return ReplayError(None, "a record must be a JSON object").to_json(), False
+    try:
+        return report(replay(record)), True
+    except ReplayError as e:
+        return e.to_json(), False
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+    with source:
+        if not args.jsonl:
+            result, ok = _replay_one(source.read())
+            print(json.dumps(result, ensure_ascii=False), file=out)
+            return 0 if ok else 1
+        all_ok = True
+        for line in source:
+            if not line.strip():
+                continue
+            result, ok = _replay_one(line)
+            all_ok &= ok
+            print(json.dumps(result, ensure_ascii=False), file=out)
+        return 0 if all_ok else 1
+
+
+def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
+    print(json.dumps(bench(args.game, args.hands, args.seed)), file=out)
+    return 0
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    from engine.terminal import play_terminal
+
+    return play_terminal(args.game, seed=args.seed, seat=args.seat, out=out)
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="replay a game record and print the resulting state")
+    p.add_argument("file", help="a record file, or - for standard input")
+    p.add_argument("--jsonl", action="store_true", help="one record per line, one answer each")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("bench", help="play random hands through the public API, report speed")
+    p.add_argument("--game", default="filicau")
+    p.add_argument("--hands", type=int, default=20000)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("play", help="play a hand in the terminal against computer players")
+    p.add_argument("--game", default="filicau")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seat", type=int, default=0, help="your seat (0-3)")
+    p.set_defaults(func=cmd_play)
+
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args, out))
+    except OSError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,402 @@
+"""One hand (one deal) of any game in the family, as a state machine.
+
+A ``Hand`` is built from what a game record holds: the rules (game and options), the dealer,
+the status before the hand and the pack, top card first. Everything after that is actions:
+
+>>> from engine import Hand, make_rules, cards
+>>> hand = Hand(make_rules("filicau"), dealer=0, pack=cards.PACK_32)
+>>> hand.to_move, cards.suit_letter(hand.trump)   # the seat after the dealer leads
+(1, 'E')
+>>> first = hand.legal_actions()[0]
+>>> hand.apply(1, first)
+>>> hand.to_move
+2
+
+The play of tricks is the same for every game and lives here, kept tight because computer
+players and the benchmark run it millions of times. What differs between games (how trump is
+chosen, extra phases before or after play, duties on top of follow-suit, scoring and status)
+are hooks on the ``Rules`` object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from engine.actions import PLAY, Action, IllegalAction
+from engine.cards import SUIT_NAMES, TRUMP, Card, code
+from engine.status import EVEN, RecordError, Status
+from engine.trumps import TrumpOrder, trump_order
+
+if TYPE_CHECKING:
+    from engine.rules.base import Rules
+
+#: Phases every game shares. Games with bidding add their own (strings, so records read well).
+PLAYING = "play"
+OVER = "over"
+
+
+class Trick(NamedTuple):
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What a finished hand decided."""
+
+    #: Points taken per team (teams as in ``Hand.team``).
+    points: tuple[int, ...]
+    status_before: Status
+    status: Status
+    next_dealer: int
+    #: What happened, as a key for the bot's messages: ``ran_away``, ``masters``,
+    #: ``stay_masters``, ``no_change``, ``liberated``...
+    event: str
+    #: The team the event is about (the new masters, the team that ran away), if any.
+    team: int | None = None
+    #: True when the hand stopped early because no remaining play could change the outcome.
+    early: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Hand:
+    """The state of one hand. Mutable, like python-chess's ``Board``: ``apply`` changes it in
+    place after checking the action; ``copy`` gives an independent state to explore."""
+
+    __slots__ = (
+        "_led",
+        "_legal",
+        "_members",
+        "_suit",
+        "actions",
+        "dealer",
+        "dealt",
+        "hands",
+        "leader",
+        "n",
+        "order",
+        "pack",
+        "phase",
+        "pending",
+        "result",
+        "rules",
+        "shown",
+        "status",
+        "taken",
+        "team",
+        "team_taken",
+        "to_move",
+        "trick",
+        "tricks",
+        "trump",
+    )
+
+    rules: Rules
+    n: int
+    dealer: int
+    status: Status
+    pack: tuple[Card, ...]
+    dealt: tuple[tuple[Card, ...], ...]
+    hands: list[list[Card]]
+    order: TrumpOrder | None
+    trump: int | None
+    shown: list[Card]
+    team: list[int]
+    phase: str
+    to_move: int | None
+    leader: int
+    trick: list[Card]
+    tricks: list[Trick]
+    taken: list[int]
+    team_taken: list[int]
+    actions: list[tuple[int, Action]]
+    result: HandResult | None
+    #: Scratch space for a game's own phases (bids so far, the called card...).
+    pending: dict[str, Any]
+    _legal: tuple[Action, ...] | None
+    _members: tuple[frozenset[Card], ...]
+    _suit: tuple[int, ...]
+    _led: int
+
+    def __init__(
+        self, rules: Rules, dealer: int, pack: Sequence[Card], status: Status = EVEN
+    ) -> None:
+        self.rules = rules
+        self.n = n = rules.players
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise RecordError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        if len(pack) != len(rules.pack) or not rules.pack_set.issuperset(pack):
+            raise RecordError(_pack_problem(pack, rules.pack))
+        rules.check_status(status)
+        self.dealer = dealer
+        self.status = status
+        self.pack = tuple(pack)
+        self.dealt = rules.deal(self.pack, dealer)
+        self.hands = list(map(list, self.dealt))
+        self.order = None
+        self.trump = None
+        self.shown = []
+        self.team = list(rules.seat_teams)
+        self.trick = []
+        self.tricks = []
+        self.taken = [0] * n
+        self.team_taken = [0] * rules.teams
+        self.actions = []
+        self.result = None
+        self.pending = {}
+        self._legal = None
+        self._members = ()
+        self._suit = ()
+        self._led = TRUMP
+        self.leader = (dealer + 1) % n
+        self.to_move = self.leader
+        self.phase = PLAYING
+        rules.start(self)
+
+    # -- what can be done ------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        """The hand is over and nothing is owed (a Servant still to choose counts as owed)."""
+        return self.phase == OVER
+
+    def actors(self) -> list[int]:
+        """The seats that may act now (one, except in a game's free-for-all windows)."""
+        if self.phase == PLAYING or self.phase == OVER:
+            return [] if self.to_move is None else [self.to_move]
+        return self.rules.actors(self)
+
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+        """The actions allowed now, for ``seat`` (default: the seat to move)."""
+        legal = self._legal
+        if legal is None or (seat is not None and seat != self.to_move):
+            return self._compute_legal(seat)
+        return legal
+
+    def _compute_legal(self, seat: int | None) -> tuple[Action, ...]:
+        to_move = self.to_move
+        if seat is not None and seat != to_move:
+            # Another seat than the one to move: only games with open windows allow that.
+            if self.phase == PLAYING or self.phase == OVER:
+                return ()
+            return tuple(self.rules.phase_legal(self, seat))
+        if to_move is None or self.phase == OVER:
+            legal: tuple[Action, ...] = ()
+        elif self.phase != PLAYING:
+            legal = tuple(self.rules.phase_legal(self, to_move))
+        elif not self.rules.plain_play:
+            legal = tuple(map(PLAY.__getitem__, self._special_cards(to_move)))
+        elif not self.trick:
+            legal = tuple(map(PLAY.__getitem__, self.hands[to_move]))
+        else:
+            # Follow suit; if void, trump (where the game says so); otherwise anything.
+            hand = self.hands[to_move]
+            members = self._members
+            legal = tuple(map(PLAY.__getitem__, filter(members[self._led].__contains__, hand)))
+            if not legal:
+                if self.rules.must_trump:
+                    legal = tuple(map(PLAY.__getitem__, filter(members[TRUMP].__contains__, hand)))
+                if not legal:
+                    legal = tuple(map(PLAY.__getitem__, hand))
+        self._legal = legal
+        return legal
+
+    def _special_cards(self, seat: int) -> list[Card]:
+        """Legal cards in games with duties beyond follow-suit-and-trump."""
+        rules = self.rules
+        cards: list[Card] = self.hands[seat]
+        if self.trick:
+            members = self._members
+            cards = (
+                [c for c in cards if c in members[self._led]]
+                or (rules.must_trump and [c for c in cards if c in members[TRUMP]])
+                or cards
+            )
+            if rules.must_beat:
+                cards = self._beating(cards) or cards
+        if rules.restricts_play:
+            cards = rules.restrict_play(self, seat, list(cards))
+        return list(cards)
+
+    def legal_cards(self, seat: int) -> list[Card]:
+        """The cards ``seat`` may play now (empty unless it is that seat's turn to play)."""
+        if self.phase != PLAYING or seat != self.to_move:
+            return []
+        return [a.value for a in self.legal_actions(seat)]
+
+    def _beating(self, cards: list[Card]) -> list[Card]:
+        order = self.order
+        assert order is not None
+        best = self.trick[order.winner(self.trick)]
+        return [c for c in cards if order.beats(c, best)]
+
+    # -- doing it --------------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply ``action`` by ``seat``, or raise ``IllegalAction`` and change nothing."""
+        if self.phase != PLAYING:
+            self._apply_phase(seat, action)
+            return
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal(None)
+        if seat != self.to_move or action not in legal:
+            raise self._explain(seat, action)
+        # The trick-taking loop of every game, kept flat: search and the benchmark run it
+        # millions of times.
+        self._legal = None
+        self.actions.append((seat, action))
+        c = action[1]
+        self.hands[seat].remove(c)
+        trick = self.trick
+        trick.append(c)
+        n = self.n
+        if len(trick) < n:
+            if len(trick) == 1:
+                self._led = self._suit[c]
+            self.to_move = seat + 1 if seat + 1 < n else 0
+            return
+        leader = self.leader
+        winner = (leader + self.order.winner(trick)) % n  # type: ignore[union-attr]
+        rules = self.rules
+        won = sum(map(rules.points.__getitem__, trick))
+        if won:
+            self.taken[winner] += won
+            self.team_taken[self.team[winner]] += won
+        self.tricks.append(Trick._make((leader, tuple(trick), winner)))
+        self.trick = []
+        self.leader = self.to_move = winner
+        if rules.after_trick is not None:
+            rules.after_trick(self)
+        if not self.hands[winner] or (rules.early_end and rules.outcome_fixed(self)):
+            self.to_move = None
+            self._legal = None
+            rules.settle(self)
+
+    def _apply_phase(self, seat: int, action: Action) -> None:
+        if self.phase == OVER:
+            raise IllegalAction("hand_over", "the hand is over")
+        if action not in self.legal_actions(seat):
+            raise self.rules.explain(self, seat, action)
+        self._legal = None
+        self.actions.append((seat, action))
+        self.rules.phase_apply(self, seat, action)
+        self._legal = None
+
+    def _explain(self, seat: int, action: Action) -> IllegalAction:
+        if self.phase == OVER:
+            return IllegalAction("hand_over", "the hand is over")
+        if action.kind != "card":
+            return IllegalAction("wrong_phase", f"it is time to play a card, not to {action.kind}")
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            return IllegalAction("no_such_seat", f"there is no seat {seat}", seat=seat)
+        if seat != self.to_move:
+            return IllegalAction(
+                "not_your_turn", f"not seat {seat}'s turn: seat {self.to_move} is to play",
+                seat=seat, to_move=self.to_move,
+            )
+        c = action.value
+        if c not in self.hands[seat]:
+            return IllegalAction(
+                "not_your_card", f"seat {seat} does not hold {code(c)}", seat=seat, card=code(c)
+            )
+        reason = self.rules.explain_card(self, seat, c)
+        if reason is not None:
+            return reason
+        order = self.order
+        assert order is not None
+        led = order.suit[self.trick[0]]
+        hand = self.hands[seat]
+        if any(order.suit[x] == led for x in hand) and order.suit[c] != led:
+            name = "trumps" if led == TRUMP else SUIT_NAMES[led]
+            return IllegalAction(
+                "must_follow", f"{code(c)} does not follow suit: seat {seat} must play {name}",
+                card=code(c), suit=name,
+            )
+        if self.rules.must_trump and any(order.suit[x] == TRUMP for x in hand):
+            return IllegalAction(
+                "must_trump", f"{code(c)} is no trump: seat {seat} cannot follow and must trump",
+                card=code(c),
+            )
+        return IllegalAction(
+            "must_beat", f"{code(c)} does not beat the trick: seat {seat} must beat it if able",
+            card=code(c),
+        )
+
+    # -- reading it ------------------------------------------------------------------------
+
+    def team_points(self) -> list[int]:
+        """Points taken by each team so far."""
+        return self.team_taken[:]
+
+    def set_team(self, seat: int, team: int) -> None:
+        """Put ``seat`` in ``team`` (games whose teams form during the hand), moving the
+        points it has taken."""
+        old = self.team[seat]
+        self.team_taken[old] -= self.taken[seat]
+        self.team_taken[team] += self.taken[seat]
+        self.team[seat] = team
+
+    def played(self) -> list[Card]:
+        return [c for t in self.tricks for c in t.cards] + self.trick
+
+    def sort_hand(self, cards: Sequence[Card]) -> list[Card]:
+        """Cards as a player holds them: trumps first, strongest first, then by suit."""
+        if self.order is None:
+            return sorted(cards)
+        return sorted(cards, key=self.order.sort_key)
+
+    def copy(self) -> Hand:
+        """An independent copy (for search); rules and the pack are shared, being immutable."""
+        new = Hand.__new__(Hand)
+        new.rules = self.rules
+        new.n = self.n
+        new.dealer = self.dealer
+        new.status = self.status
+        new.pack = self.pack
+        new.dealt = self.dealt
+        new.hands = [h[:] for h in self.hands]
+        new.order = self.order
+        new.trump = self.trump
+        new.shown = self.shown[:]
+        new.team = self.team[:]
+        new.phase = self.phase
+        new.to_move = self.to_move
+        new.leader = self.leader
+        new.trick = self.trick[:]
+        new.tricks = self.tricks[:]
+        new.taken = self.taken[:]
+        new.team_taken = self.team_taken[:]
+        new.actions = self.actions[:]
+        new.result = self.result
+        new.pending = dict(self.pending)
+        new._legal = self._legal
+        new._members = self._members
+        new._suit = self._suit
+        new._led = self._led
+        return new
+
+    def set_trump(self, trump_suit: int | None) -> None:
+        """Fix trump (rules hooks call this once trump is known)."""
+        self.trump = trump_suit
+        self.order = trump_order(self.rules.top_trumps, trump_suit)
+        self._suit = self.order.suit
+        self._members = self.order.members
+        self._legal = None
+
+
+def _pack_problem(pack: Sequence[Card], expected: Sequence[Card]) -> str:
+    from collections import Counter
+
+    have, want = Counter(pack), Counter(expected)
+    extra = sorted((have - want).elements())
+    missing = sorted((want - have).elements())
+    parts = [f"the pack must hold the game's {len(expected)} cards once each"]
+    if missing:
+        parts.append("missing " + " ".join(code(c) for c in missing))
+    if extra:
+        parts.append("extra or repeated " + " ".join(code(c) for c in extra))
+    return "; ".join(parts)

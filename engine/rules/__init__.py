@@ -1,0 +1,44 @@
+"""The games the engine knows, by their key in records and commands."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.rules.base import Options, Rules
+from engine.rules.filicau import Filicau
+from engine.rules.filko import Filko
+from engine.status import RecordError
+
+GAMES: dict[str, type[Rules]] = {cls.game: cls for cls in (Filicau, Filko)}
+
+
+def make_rules(game: str, options: Mapping[str, Any] | None = None) -> Rules:
+    """The rules of ``game`` with these options (defaults for those not given).
+
+    >>> make_rules("filko", {"top_trumps": "leaves_low"}).options.top_trumps
+    'leaves_low'
+    """
+    cls = GAMES.get(game)
+    if cls is None:
+        raise RecordError(f"unknown game {game!r}; known games: {', '.join(sorted(GAMES))}")
+    try:
+        parsed = cls.options_model.model_validate(dict(options or {}))
+    except ValidationError as e:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'options'}: {err['msg']}"
+            for err in e.errors()
+        )
+        raise RecordError(f"bad options for {game}: {problems}") from None
+    return _cached(cls, parsed)
+
+
+@lru_cache(maxsize=256)
+def _cached(cls: type[Rules], options: Options) -> Rules:
+    return cls(options)
+
+
+__all__ = ["GAMES", "Options", "Rules", "make_rules"]

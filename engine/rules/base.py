@@ -1,0 +1,199 @@
+"""What every game's rules provide: data (pack, deal, points, trumps, duties) plus small hooks.
+
+A game is a ``Rules`` subclass that sets data and overrides the hooks it needs; the hand state
+machine (``engine.hand``) and the match (``engine.match``) call them. Nothing here is a copy of
+the trick-taking loop: a game changes what is legal or how a hand is settled, never how cards
+are played.
+"""
+
+from __future__ import annotations
+
+import random
+from operator import itemgetter
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.actions import Action, IllegalAction
+from engine.cards import OVERS, Card
+from engine.hand import OVER, HandResult
+from engine.status import RecordError, Status
+
+if TYPE_CHECKING:
+    from engine.hand import Hand
+
+
+def _getter(indexes: list[int]) -> Callable[[Sequence[Card]], tuple[Card, ...]]:
+    """Picks these pack indexes at C speed (``itemgetter`` of one index gives no tuple)."""
+    if len(indexes) == 1:
+        i = indexes[0]
+        return lambda pack: (pack[i],)
+    return itemgetter(*indexes)
+
+
+class Options(BaseModel):
+    """A game's per-table options. Unknown options are an error, not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: Stop the hand once no remaining play can change its status outcome.
+    early_end: bool = True
+
+
+class Rules:
+    #: The game's key in records and commands.
+    game: ClassVar[str]
+    title: ClassVar[str]
+    options_model: ClassVar[type[Options]] = Options
+    #: Rulings the bot's rules summary lists (RULINGS.md's wording, shortened).
+    rulings: ClassVar[tuple[str, ...]] = ()
+
+    players: int = 4
+    teams: int = 2
+    pack: tuple[Card, ...]
+    #: Packet sizes of one dealing round each, e.g. (4, 4): four each, twice round.
+    packets: tuple[int, ...]
+    points: tuple[int, ...]
+    total_points: int
+    #: Permanent top trumps, highest first.
+    top_trumps: tuple[Card, ...] = OVERS
+    must_trump: bool = True
+    must_beat: bool = False
+    #: Set when ``restrict_play`` narrows the legal cards (kept off the hot path otherwise).
+    restricts_play: bool = False
+    #: Called after each completed trick, or None.
+    after_trick: Callable[[Hand], None] | None = None
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self.early_end = options.early_end
+        #: Follow suit and trump are the only duties: the hand takes its fastest path.
+        self.plain_play = not (self.must_beat or self.restricts_play)
+        self.pack_set = frozenset(self.pack)
+        #: Fixed teams sit alternately (RULINGS.md, "Seats"); games with other teams reassign.
+        self.seat_teams = tuple(s % self.teams for s in range(self.players))
+        self._holders: dict[int, tuple[int, ...]] = {}
+        self._dealers: dict[int, list[Callable[[Sequence[Card]], tuple[Card, ...]]]] = {}
+        self._fixed: dict[Status, list[list[bool]]] = {}
+
+    # -- dealing ---------------------------------------------------------------------------
+
+    def holders(self, dealer: int) -> tuple[int, ...]:
+        """``holders(dealer)[i]``: the seat that pack card ``i`` is dealt to."""
+        known = self._holders.get(dealer)
+        if known is not None:
+            return known
+        out: list[int] = []
+        n = self.players
+        for size in self.packets:
+            for k in range(1, n + 1):
+                out.extend([(dealer + k) % n] * size)
+        self._holders[dealer] = tuple(out)
+        return self._holders[dealer]
+
+    def deal(self, pack: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
+        """Each seat's cards, in the order dealt."""
+        getters = self._dealers.get(dealer)
+        if getters is None:
+            holders = self.holders(dealer)
+            getters = self._dealers[dealer] = [
+                _getter([i for i, h in enumerate(holders) if h == seat])
+                for seat in range(self.players)
+            ]
+        return tuple([get(pack) for get in getters])
+
+    def start(self, hand: Hand) -> None:
+        """Fix trump (or open a bidding phase) once the cards are dealt."""
+        raise NotImplementedError  # every game defines how trump is chosen
+
+    def shown_from(self, hand: Hand, indexes: Sequence[int]) -> None:
+        """Show pack cards at ``indexes`` in turn until one is no permanent trump; its suit
+        is trump (the Filicău and Filkó way of fixing trump)."""
+        for i in indexes:
+            c = hand.pack[i]
+            hand.shown.append(c)
+            if c not in self.top_trumps:
+                hand.set_trump(c >> 3)
+                return
+        raise RecordError("no card was found to fix trump")  # packs always hold one
+
+    # -- status ----------------------------------------------------------------------------
+
+    def check_status(self, status: Status) -> None:
+        if status.masters is not None and not 0 <= status.masters < self.teams:
+            raise RecordError(f"status.masters must be a team (0 to {self.teams - 1}) or null")
+
+    def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
+        """What a final score would decide; ``early_end`` compares these."""
+        raise NotImplementedError  # every game defines how a hand is scored
+
+    def outcome_fixed(self, hand: Hand) -> bool:
+        """Can no split of the points still out change the outcome?"""
+        table = hand.pending.get("_fixed")
+        if table is None:
+            table = hand.pending["_fixed"] = self._fixed_table(hand.status)
+        p0, p1 = hand.team_taken
+        return table[p0][p1]
+
+    def _fixed_table(self, status: Status) -> list[list[bool]]:
+        """``table[p0][p1]``: is the outcome settled with these points taken? One table per
+        status, computed once."""
+        table = self._fixed.get(status)
+        if table is None:
+            total = self.total_points
+            table = []
+            for p0 in range(total + 1):
+                row = []
+                for p1 in range(total + 1 - p0):
+                    left = total - p0 - p1
+                    first = self.outcome(status, (p0 + left, p1))
+                    row.append(all(self.outcome(status, (p0 + x, p1 + left - x)) == first
+                                   for x in range(left)))
+                table.append(row)
+            self._fixed[status] = table
+        return table
+
+    def settle(self, hand: Hand) -> None:
+        """Play is over: decide the result, or open a phase for what is still owed."""
+        raise NotImplementedError  # every game defines how a hand is scored
+
+    def finish(self, hand: Hand, result: HandResult) -> None:
+        hand.result = result
+        hand.phase = OVER
+        hand.to_move = None
+
+    def first_dealer(self, status: Status, rng: random.Random) -> int:
+        return rng.randrange(self.players)
+
+    def public_team(self, hand: Hand, seat: int) -> int | None:
+        """The team of ``seat`` as everyone at the table knows it (None while secret)."""
+        return hand.team[seat]
+
+    # -- phases other than trick play ------------------------------------------------------
+
+    def actors(self, hand: Hand) -> list[int]:
+        return [] if hand.to_move is None else [hand.to_move]
+
+    def phase_legal(self, hand: Hand, seat: int) -> list[Action]:
+        return []
+
+    def phase_apply(self, hand: Hand, seat: int, action: Action) -> None:
+        raise self.explain(hand, seat, action)
+
+    def explain(self, hand: Hand, seat: int, action: Action) -> IllegalAction:
+        """Why ``action`` by ``seat`` is illegal in a phase of this game's own."""
+        if seat not in self.actors(hand):
+            return IllegalAction("not_your_turn", f"seat {seat} may not act now", seat=seat)
+        return IllegalAction(
+            "not_allowed", f"{action} is not allowed now ({hand.phase})", phase=hand.phase
+        )
+
+    # -- duties on top of follow-suit ------------------------------------------------------
+
+    def restrict_play(self, hand: Hand, seat: int, cards: list[Card]) -> list[Card]:
+        return cards
+
+    def explain_card(self, hand: Hand, seat: int, card: Card) -> IllegalAction | None:
+        """A game-specific reason why ``card`` is illegal (None: the common duties apply)."""
+        return None

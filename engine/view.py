@@ -1,0 +1,105 @@
+"""What one seat, or everybody, may see of a hand.
+
+The bot renders public messages only from a ``PublicView`` and a player's ephemeral hand only
+from that player's ``SeatView``; computer players decide only from a ``SeatView``. Hidden cards
+therefore cannot leak by accident: they are not in the object being rendered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.actions import Action
+from engine.cards import Card
+from engine.hand import OVER, Hand, HandResult, Trick
+from engine.status import Status
+from engine.trumps import TrumpOrder
+
+
+@dataclass(frozen=True)
+class PublicView:
+    game: str
+    players: int
+    dealer: int
+    status: Status
+    phase: str
+    trump: int | None
+    #: How cards rank now that trump is known (None before).
+    order: TrumpOrder | None
+    #: Points of each card in this game.
+    card_points: tuple[int, ...]
+    #: Cards shown to fix trump, in the order shown.
+    shown: tuple[Card, ...]
+    #: ``(card, seat)`` for each shown card not yet played: everyone knows who holds it.
+    shown_held: tuple[tuple[Card, int], ...]
+    #: Team of each seat, where it is public.
+    team: tuple[int | None, ...]
+    tricks: tuple[Trick, ...]
+    leader: int
+    trick: tuple[Card, ...]
+    to_move: int | None
+    actors: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    team_points: tuple[int, ...]
+    result: HandResult | None
+    #: When the hand is over, the cards nobody played (early end shows them).
+    unplayed: tuple[tuple[Card, ...], ...] | None
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def last_trick(self) -> Trick | None:
+        return self.tricks[-1] if self.tricks else None
+
+
+@dataclass(frozen=True)
+class SeatView(PublicView):
+    seat: int
+    hand: tuple[Card, ...]
+    legal: tuple[Action, ...]
+
+
+def _public_fields(hand: Hand) -> dict[str, object]:
+    held = []
+    for c in hand.shown:
+        for seat, cards in enumerate(hand.hands):
+            if c in cards:
+                held.append((c, seat))
+    over = hand.phase == OVER
+    return {
+        "game": hand.rules.game,
+        "players": hand.n,
+        "dealer": hand.dealer,
+        "status": hand.status,
+        "phase": hand.phase,
+        "trump": hand.trump,
+        "order": hand.order,
+        "card_points": hand.rules.points,
+        "shown": tuple(hand.shown),
+        "shown_held": tuple(held),
+        "team": tuple(hand.rules.public_team(hand, s) for s in range(hand.n)),
+        "tricks": tuple(hand.tricks),
+        "leader": hand.leader,
+        "trick": tuple(hand.trick),
+        "to_move": hand.to_move,
+        "actors": tuple(hand.actors()),
+        "hand_sizes": tuple(len(h) for h in hand.hands),
+        "team_points": tuple(hand.team_points()),
+        "result": hand.result,
+        "unplayed": tuple(tuple(hand.sort_hand(h)) for h in hand.hands) if over else None,
+    }
+
+
+def public_view(hand: Hand) -> PublicView:
+    return PublicView(**_public_fields(hand))  # type: ignore[arg-type]
+
+
+def seat_view(hand: Hand, seat: int) -> SeatView:
+    return SeatView(
+        **_public_fields(hand),  # type: ignore[arg-type]
+        seat=seat,
+        hand=tuple(hand.sort_hand(hand.hands[seat])),
+        legal=tuple(hand.legal_actions(seat)),
+    )
