@@ -110,5 +110,13 @@ COUNT_POINTS: Final = tuple(1 if c % 8 in (ACE, TEN) else 0 for c in ALL_CARDS)
 #: Schafkopf family and Filkó with Hats: A 11, 10 10, K 4, O 3, U 2 (120 in all).
 CARD_POINTS: Final = tuple((11, 10, 4, 3, 2, 0, 0, 0)[c % 8] for c in ALL_CARDS)
 
+#: ``BIT[c]``: the bit of card ``c`` in a card mask.
+BIT: Final = tuple(1 << c for c in ALL_CARDS)
+
+
+def mask_of(cards_: Iterable[Card]) -> int:
+    return sum(map(BIT.__getitem__, cards_))
+
+
 OVERS: Final = tuple(make(s, OVER) for s in SUITS)
 UNDERS: Final = tuple(make(s, UNDER) for s in SUITS)

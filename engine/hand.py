@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine.actions import PLAY, Action, IllegalAction
-from engine.cards import SUIT_NAMES, TRUMP, Card, code
+from engine.actions import BYTE_PLAYS, PLAY, Action, IllegalAction
+from engine.cards import SUIT_NAMES, TRUMP, Card, code, mask_of
 from engine.status import EVEN, RecordError, Status
 from engine.trumps import TrumpOrder, trump_order
 
@@ -69,8 +69,9 @@ class Hand:
     __slots__ = (
         "_led",
         "_legal",
-        "_members",
+        "_masks",
         "_suit",
+        "_suit_masks",
         "actions",
         "dealer",
         "dealt",
@@ -79,8 +80,8 @@ class Hand:
         "n",
         "order",
         "pack",
-        "phase",
         "pending",
+        "phase",
         "result",
         "rules",
         "shown",
@@ -117,7 +118,8 @@ class Hand:
     #: Scratch space for a game's own phases (bids so far, the called card...).
     pending: dict[str, Any]
     _legal: tuple[Action, ...] | None
-    _members: tuple[frozenset[Card], ...]
+    _masks: list[int]
+    _suit_masks: tuple[int, ...]
     _suit: tuple[int, ...]
     _led: int
 
@@ -128,7 +130,7 @@ class Hand:
         self.n = n = rules.players
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
             raise RecordError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-        if len(pack) != len(rules.pack) or not rules.pack_set.issuperset(pack):
+        if len(pack) != len(rules.pack) or frozenset(pack) != rules.pack_set:
             raise RecordError(_pack_problem(pack, rules.pack))
         rules.check_status(status)
         self.dealer = dealer
@@ -136,6 +138,7 @@ class Hand:
         self.pack = tuple(pack)
         self.dealt = rules.deal(self.pack, dealer)
         self.hands = list(map(list, self.dealt))
+        self._masks = list(map(mask_of, self.dealt))
         self.order = None
         self.trump = None
         self.shown = []
@@ -148,7 +151,7 @@ class Hand:
         self.result = None
         self.pending = {}
         self._legal = None
-        self._members = ()
+        self._suit_masks = ()
         self._suit = ()
         self._led = TRUMP
         self.leader = (dealer + 1) % n
@@ -172,11 +175,8 @@ class Hand:
     def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
         """The actions allowed now, for ``seat`` (default: the seat to move)."""
         legal = self._legal
-        if legal is None or (seat is not None and seat != self.to_move):
-            return self._compute_legal(seat)
-        return legal
-
-    def _compute_legal(self, seat: int | None) -> tuple[Action, ...]:
+        if legal is not None and (seat is None or seat == self.to_move):
+            return legal
         to_move = self.to_move
         if seat is not None and seat != to_move:
             # Another seat than the one to move: only games with open windows allow that.
@@ -184,23 +184,24 @@ class Hand:
                 return ()
             return tuple(self.rules.phase_legal(self, seat))
         if to_move is None or self.phase == OVER:
-            legal: tuple[Action, ...] = ()
+            legal = ()
         elif self.phase != PLAYING:
             legal = tuple(self.rules.phase_legal(self, to_move))
         elif not self.rules.plain_play:
             legal = tuple(map(PLAY.__getitem__, self._special_cards(to_move)))
-        elif not self.trick:
-            legal = tuple(map(PLAY.__getitem__, self.hands[to_move]))
         else:
             # Follow suit; if void, trump (where the game says so); otherwise anything.
-            hand = self.hands[to_move]
-            members = self._members
-            legal = tuple(map(PLAY.__getitem__, filter(members[self._led].__contains__, hand)))
-            if not legal:
-                if self.rules.must_trump:
-                    legal = tuple(map(PLAY.__getitem__, filter(members[TRUMP].__contains__, hand)))
-                if not legal:
-                    legal = tuple(map(PLAY.__getitem__, hand))
+            # Hands are bit masks here: four table lookups make the tuple of plays.
+            mask = held = self._masks[to_move]
+            if self.trick:
+                mask = held & self._suit_masks[self._led]
+                if not mask:
+                    if self.rules.must_trump:
+                        mask = held & self._suit_masks[TRUMP]
+                    if not mask:
+                        mask = held
+            b0, b1, b2, b3 = BYTE_PLAYS
+            legal = b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24]
         self._legal = legal
         return legal
 
@@ -209,10 +210,10 @@ class Hand:
         rules = self.rules
         cards: list[Card] = self.hands[seat]
         if self.trick:
-            members = self._members
+            masks = self._suit_masks
             cards = (
-                [c for c in cards if c in members[self._led]]
-                or (rules.must_trump and [c for c in cards if c in members[TRUMP]])
+                [c for c in cards if masks[self._led] >> c & 1]
+                or (rules.must_trump and [c for c in cards if masks[TRUMP] >> c & 1])
                 or cards
             )
             if rules.must_beat:
@@ -242,7 +243,7 @@ class Hand:
             return
         legal = self._legal
         if legal is None:
-            legal = self._compute_legal(None)
+            legal = self.legal_actions()
         if seat != self.to_move or action not in legal:
             raise self._explain(seat, action)
         # The trick-taking loop of every game, kept flat: search and the benchmark run it
@@ -251,6 +252,7 @@ class Hand:
         self.actions.append((seat, action))
         c = action[1]
         self.hands[seat].remove(c)
+        self._masks[seat] ^= 1 << c
         trick = self.trick
         trick.append(c)
         n = self.n
@@ -374,7 +376,8 @@ class Hand:
         new.result = self.result
         new.pending = dict(self.pending)
         new._legal = self._legal
-        new._members = self._members
+        new._suit_masks = self._suit_masks
+        new._masks = self._masks[:]
         new._suit = self._suit
         new._led = self._led
         return new
@@ -384,7 +387,12 @@ class Hand:
         self.trump = trump_suit
         self.order = trump_order(self.rules.top_trumps, trump_suit)
         self._suit = self.order.suit
-        self._members = self.order.members
+        self._suit_masks = self.order.masks
+        self._legal = None
+
+    def hands_changed(self) -> None:
+        """Phases that move cards between hands (widow, burying) call this."""
+        self._masks = list(map(mask_of, self.hands))
         self._legal = None
 
 

@@ -35,8 +35,12 @@ class TrumpOrder:
     suit: tuple[int, ...] = field(init=False, repr=False, compare=False)
     #: ``power[c]``: higher beats lower within the same ``suit``; any trump beats any plain card.
     power: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    #: ``members[s]``: the cards that follow suit ``s`` (index ``TRUMP`` for the trumps).
-    members: tuple[frozenset[Card], ...] = field(init=False, repr=False, compare=False)
+    #: ``led_rank[s][c]``: how strong card ``c`` is in a trick led in suit ``s``: any trump
+    #: beats the led suit, which beats the rest (all 0). The trick's winner is its maximum.
+    led_rank: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    #: ``masks[s]``: bit mask (bit ``c`` for card ``c``) of the cards that follow suit ``s``
+    #: (index ``TRUMP`` for the trumps).
+    masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __init__(self, permanent: Sequence[Card], trump_suit: Suit | None) -> None:
         object.__setattr__(self, "permanent", tuple(permanent))
@@ -56,9 +60,14 @@ class TrumpOrder:
                 powers.append(100 - rank_of(c))
         object.__setattr__(self, "suit", tuple(suits))
         object.__setattr__(self, "power", tuple(powers))
+        object.__setattr__(self, "led_rank", tuple(
+            tuple(2000 + powers[c] if suits[c] == TRUMP else 1000 + powers[c] if suits[c] == led
+                  else 0 for c in ALL_CARDS)
+            for led in range(TRUMP + 1)
+        ))
         object.__setattr__(
-            self, "members", tuple(frozenset(c for c in ALL_CARDS if suits[c] == s)
-                                   for s in range(TRUMP + 1))
+            self, "masks", tuple(sum(1 << c for c in ALL_CARDS if suits[c] == s)
+                                 for s in range(TRUMP + 1))
         )
 
     def is_trump(self, c: Card) -> bool:
@@ -73,16 +82,7 @@ class TrumpOrder:
 
     def winner(self, trick: Sequence[Card]) -> int:
         """Index in ``trick`` of the card that wins it."""
-        suit, power = self.suit, self.power
-        best = 0
-        bc = trick[0]
-        for i in range(1, len(trick)):
-            c = trick[i]
-            if (suit[c] == suit[bc] and power[c] > power[bc]) or (
-                suit[c] == TRUMP and suit[bc] != TRUMP
-            ):
-                best, bc = i, c
-        return best
+        return trick.index(max(trick, key=self.led_rank[self.suit[trick[0]]].__getitem__))
 
     def sort_key(self, c: Card) -> tuple[int, int]:
         """Trumps first, strongest first; then the plain suits in suit order."""

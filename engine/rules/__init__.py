@@ -33,12 +33,13 @@ def make_rules(game: str, options: Mapping[str, Any] | None = None) -> Rules:
             for err in e.errors()
         )
         raise RecordError(f"bad options for {game}: {problems}") from None
-    return _cached(cls, parsed)
+    return _cached(cls.game, parsed)
 
 
 @lru_cache(maxsize=256)
-def _cached(cls: type[Rules], options: Options) -> Rules:
-    return cls(options)
+def _cached(game: str, options: Options) -> Rules:
+    # Rules objects hold per-rules caches (deal maps, early-end tables): share them.
+    return GAMES[game](options)
 
 
 __all__ = ["GAMES", "Options", "Rules", "make_rules"]

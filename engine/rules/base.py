@@ -9,8 +9,8 @@ are played.
 from __future__ import annotations
 
 import random
-from operator import itemgetter
 from collections.abc import Callable, Hashable, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, ConfigDict
