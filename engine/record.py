@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
 from engine.actions import IllegalAction, NotationError, action_from_json, action_to_json
 from engine.cards import PACK_32, CardError, card, code, codes, suit_letter
@@ -27,11 +27,11 @@ class GameRecord(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    game: str
+    game: StrictStr
     options: dict[str, Any] = {}
-    dealer: int
+    dealer: StrictInt
     status: dict[str, Any] | None = None
-    pack: list[str]
+    pack: list[StrictStr]
     actions: list[dict[str, Any]] = []
 
 

@@ -35,7 +35,7 @@ def _getter(indexes: list[int]) -> Callable[[Sequence[Card]], tuple[Card, ...]]:
 class Options(BaseModel):
     """A game's per-table options. Unknown options are an error, not silently ignored."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     #: Stop the hand once no remaining play can change its status outcome.
     early_end: bool = True
