@@ -1,0 +1,417 @@
+"""Differential test: ``python -m engine replay --jsonl`` against the reference model.
+
+The model in ``tests/oracle/model.py`` is written from RULINGS.md and the replay contract only.
+Records are generated with a fixed seed: random deals and statuses, random legal play (driven by
+the model, Servant choice included) cut off at a random point, and illegal records derived by
+mutation. All of them go through one engine subprocess; every output key is compared.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+try:
+    from tests.oracle import model
+except ImportError:  # run with plain `pytest`, where tests/ itself is on sys.path
+    from oracle import model  # type: ignore[no-redef]
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 20240611
+N_LEGAL = 2500
+N_ILLEGAL = 2000
+SHOW_MISMATCHES = 3
+
+
+# ---------------------------------------------------------------- generation
+
+
+def random_base(rng: random.Random, game: str | None = None) -> dict[str, Any]:
+    game = game or rng.choice(model.GAMES)
+    pack = list(model.ALL_CARDS)
+    rng.shuffle(pack)
+    if rng.random() < 0.15:
+        # Put several Overs where trump is shown, to exercise long "shown" runs.
+        overs = list(model.OVERS)
+        rng.shuffle(overs)
+        k = rng.randint(2, 4)
+        rest = [c for c in pack if c not in overs[:k]]
+        if game == "filko":
+            pack = rest[: 32 - k] + overs[:k]
+        else:
+            pack = list(rest)
+            for j, o in enumerate(overs[:k]):
+                pack.insert(3 + 4 * j, o)
+    if game == "filicau":
+        masters = rng.choice([None, None, 0, 1])
+        status = {"masters": masters, "servant": None}
+        if masters is None:
+            dealer = rng.randrange(4)
+        else:  # a slave deals
+            dealer = rng.choice([s for s in range(4) if s % 2 != masters])
+    else:
+        masters = rng.choice([None, None, 0, 1])
+        if masters is None:
+            status = {"masters": None, "servant": None}
+            dealer = rng.randrange(4)
+        else:
+            servant = rng.choice([s for s in range(4) if s % 2 != masters])
+            status = {"masters": masters, "servant": servant}
+            dealer = servant  # the Servant deals every hand
+    record: dict[str, Any] = {"game": game}
+    choice = rng.random()
+    if choice < 0.4:
+        record["options"] = {"early_end": True}
+    elif choice < 0.8:
+        record["options"] = {"early_end": False}
+    elif choice < 0.9:
+        record["options"] = {}
+    # else: no "options" key at all (early_end defaults to true)
+    record.update({"dealer": dealer, "status": status, "pack": pack, "actions": []})
+    return record
+
+
+def random_action(rng: random.Random, hand: model.Hand) -> dict[str, Any]:
+    legal = hand.legal()
+    move = dict(rng.choice(legal))
+    if "servant" in move:
+        # Either master may choose.
+        move = {"seat": rng.choice([hand.choosing, hand.choosing + 2]), **move}
+    else:
+        move = {"seat": hand.to_move(), **move}
+    return move
+
+
+def play_random(rng: random.Random, record: dict[str, Any], limit: int) -> model.Hand:
+    """Append up to ``limit`` random legal actions to ``record`` (in place)."""
+    hand = model.new_hand(record)
+    while len(record["actions"]) < limit and not hand.finished:
+        action = random_action(rng, hand)
+        assert hand.apply(action) is None
+        record["actions"].append(action)
+    return hand
+
+
+def random_legal_record(rng: random.Random) -> dict[str, Any]:
+    record = random_base(rng)
+    r = rng.random()
+    if r < 0.1:
+        # Stop as soon as card play is over: catches the pending Filkó Servant choice.
+        hand = model.new_hand(record)
+        while hand.playing:
+            action = random_action(rng, hand)
+            assert hand.apply(action) is None
+            record["actions"].append(action)
+        return record
+    limit = 40 if r < 0.55 else rng.randint(0, 33)
+    play_random(rng, record, limit)
+    return record
+
+
+def _card_mutations(rng: random.Random, hand: model.Hand) -> dict[str, list[dict[str, Any]]]:
+    """Illegal card actions available in the current (playing) state, by kind."""
+    seat = hand.to_move()
+    assert seat is not None
+    held = hand.hands[seat]
+    legal = model.legal_cards(held, hand.current, hand.trump)
+    out: dict[str, list[dict[str, Any]]] = {}
+    others = [s for s in range(4) if s != seat]
+    wrong = rng.choice(others)
+    if hand.hands[wrong]:
+        out["wrong_seat"] = [{"seat": wrong, "card": rng.choice(hand.hands[wrong])}]
+    out["wrong_seat_own_card"] = [{"seat": wrong, "card": rng.choice(legal)}]
+    not_held = [c for c in model.ALL_CARDS if c not in held]
+    out["not_held"] = [{"seat": seat, "card": rng.choice(not_held)}]
+    out["servant_in_play"] = [{"seat": seat, "servant": (seat + 1) % 4}]
+    out["bad_action_shape"] = [
+        rng.choice(
+            [
+                {"seat": 4, "card": rng.choice(legal)},
+                {"card": rng.choice(legal)},
+                {"seat": seat, "card": "X9"},
+                {"seat": seat},
+                {"seat": seat, "card": rng.choice(legal), "servant": 1},
+            ]
+        )
+    ]
+    if hand.current:
+        led = model.effective_suit(hand.current[0], hand.trump)
+        follow = [c for c in held if model.effective_suit(c, hand.trump) == led]
+        rest = [c for c in held if c not in follow]
+        if follow and rest:
+            out["no_follow"] = [{"seat": seat, "card": rng.choice(rest)}]
+        trumps = [c for c in held if model.is_trump(c, hand.trump)]
+        non_trumps = [c for c in held if not model.is_trump(c, hand.trump)]
+        if not follow and trumps and non_trumps:
+            out["no_trump"] = [{"seat": seat, "card": rng.choice(non_trumps)}]
+    return out
+
+
+def random_illegal_record(rng: random.Random) -> tuple[str, dict[str, Any]]:
+    kind_roll = rng.random()
+    if kind_roll < 0.08:
+        # Bad record as a whole.
+        record = random_base(rng)
+        play_random(rng, record, rng.randint(0, 6))
+        bad = rng.choice(
+            [
+                "dup_card",
+                "dealer_4",
+                "unknown_game",
+                "short_pack",
+                "bad_card",
+                "masters_2",
+                "servant_partner_status",
+                "dealer_neg",
+            ]
+        )
+        if bad == "dup_card":
+            i, j = rng.sample(range(32), 2)
+            record["pack"][i] = record["pack"][j]
+        elif bad == "dealer_4":
+            record["dealer"] = 4
+        elif bad == "dealer_neg":
+            record["dealer"] = -1
+        elif bad == "unknown_game":
+            record["game"] = rng.choice(["schafkopf", "filcau", "", "FILKO"])
+        elif bad == "short_pack":
+            record["pack"] = record["pack"][:31]
+        elif bad == "bad_card":
+            record["pack"][rng.randrange(32)] = rng.choice(["X7", "H6", "HQ", "H1", 7])
+        elif bad == "masters_2":
+            record["status"] = {"masters": 2, "servant": None}
+        elif bad == "servant_partner_status":
+            record["game"] = "filko"
+            record["status"] = {"masters": 0, "servant": 2}
+        return bad, record
+
+    for _attempt in range(100):
+        record = random_base(rng)
+        if kind_roll < 0.15 or kind_roll > 0.95:
+            # After the hand is over, or a Servant choice gone wrong: play to the end.
+            hand = play_random(rng, record, 10**6)
+            if kind_roll < 0.15:
+                record["actions"].append(
+                    rng.choice(
+                        [
+                            {"seat": rng.randrange(4), "card": rng.choice(model.ALL_CARDS)},
+                            {"seat": rng.randrange(4), "servant": rng.randrange(4)},
+                        ]
+                    )
+                )
+                return "after_end", record
+            continue
+        if kind_roll < 0.25:
+            # Servant choice: a partner as Servant, a non-master choosing, or a card instead.
+            if record["game"] != "filko" or record["status"]["masters"] is not None:
+                continue
+            record["options"] = {"early_end": rng.choice([True, False])}
+            hand = model.new_hand(record)
+            while hand.playing:
+                action = random_action(rng, hand)
+                hand.apply(action)
+                record["actions"].append(action)
+            if hand.choosing is None:
+                continue
+            t = hand.choosing
+            kind = rng.choice(
+                ["servant_partner", "servant_by_opponent", "card_in_choice", "servant_no_seat"]
+            )
+            if kind == "servant_partner":
+                bad_action = {"seat": rng.choice([t, t + 2]), "servant": rng.choice([t, t + 2])}
+            elif kind == "servant_by_opponent":
+                opp = 1 - t
+                bad_action = {"seat": rng.choice([opp, opp + 2]), "servant": opp}
+            elif kind == "servant_no_seat":
+                bad_action = {"seat": rng.choice([t, t + 2]), "servant": rng.choice([4, -1, None])}
+            else:
+                seat = rng.choice([t, t + 2])
+                if not hand.hands[seat]:
+                    bad_action = {"seat": seat, "card": rng.choice(model.ALL_CARDS)}
+                else:
+                    bad_action = {"seat": seat, "card": rng.choice(hand.hands[seat])}
+            record["actions"].append(bad_action)
+            return kind, record
+        # Illegal card play in the middle of the hand.
+        hand = play_random(rng, record, rng.randint(0, 31))
+        if not hand.playing:
+            continue
+        options = _card_mutations(rng, hand)
+        wanted = rng.choice(
+            ["no_follow", "no_trump", "no_follow", "no_trump", "wrong_seat", "not_held", "any"]
+        )
+        if wanted == "any" or wanted not in options:
+            if wanted in ("no_follow", "no_trump"):
+                continue  # keep looking for a state where this violation is possible
+            wanted = rng.choice(sorted(options))
+        record["actions"].append(options[wanted][0])
+        if rng.random() < 0.3:
+            # Junk after the first illegal action must not matter.
+            record["actions"].append({"seat": 0, "card": "EO"})
+        return wanted, record
+    record = random_base(rng)
+    play_random(rng, record, 10**6)
+    record["actions"].append({"seat": 0, "card": "EA"})
+    return "after_end", record
+
+
+@functools.cache
+def generate() -> tuple[tuple[str, dict[str, Any]], ...]:
+    """All test records (cached: callers must not mutate them)."""
+    rng = random.Random(SEED)
+    records: list[tuple[str, dict[str, Any]]] = []
+    for _ in range(N_LEGAL):
+        records.append(("legal", random_legal_record(rng)))
+    for _ in range(N_ILLEGAL):
+        records.append(random_illegal_record(rng))
+    return tuple(records)
+
+
+# ---------------------------------------------------------------- comparison
+
+
+def run_engine(records: list[dict[str, Any]]) -> tuple[int, list[dict[str, Any]], str]:
+    text = "".join(json.dumps(r) + "\n" for r in records)
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", "--jsonl", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    lines = [line for line in proc.stdout.splitlines() if line.strip()]
+    return proc.returncode, [json.loads(line) for line in lines], proc.stderr
+
+
+def normalize(out: Any) -> Any:
+    """Errors compare by action index only; "legal" compares as a set."""
+    if not isinstance(out, dict):
+        return out
+    if "error" in out:
+        err = out["error"]
+        action = err.get("action", "<missing>") if isinstance(err, dict) else "<not a dict>"
+        extra = sorted(set(out) - {"error"})
+        return {"error": {"action": action}, **({"extra_keys": extra} if extra else {})}
+    out = dict(out)
+    if isinstance(out.get("legal"), list):
+        out["legal"] = sorted(out["legal"], key=lambda a: json.dumps(a, sort_keys=True))
+    return out
+
+
+def describe(kind: str, record: dict[str, Any], expected: Any, got: Any) -> str:
+    lines = [f"--- kind={kind}", f"record: {json.dumps(record)}"]
+    if isinstance(expected, dict) and isinstance(got, dict):
+        for key in sorted(set(expected) | set(got)):
+            e, g = expected.get(key, "<absent>"), got.get(key, "<absent>")
+            if e != g:
+                lines.append(f"  {key}: model={json.dumps(e)}")
+                lines.append(f"  {key}: engine={json.dumps(g)}")
+    else:
+        lines.append(f"  model={json.dumps(expected)}")
+        lines.append(f"  engine={json.dumps(got)}")
+    lines.append(f"  engine output (start): {json.dumps(got)[:400]}")
+    return "\n".join(lines)
+
+
+def test_model_anchors() -> None:
+    """A few hand-checked facts, so the model is not only checked against the engine."""
+    # Hearts trump: Overs on top (EO > GO > HO > SO), then H A 10 K U 9 8 7; Overs are trumps.
+    order = ["EO", "GO", "HO", "SO", "HA", "H10", "HK", "HU", "H9", "H8", "H7"]
+    keys = [model.strength(c, "H", "E") for c in order]
+    assert keys == sorted(keys, reverse=True) and min(keys) > model.strength("EA", "H", "E")
+    assert model.effective_suit("EO", "H") == "H"
+    # Acorns led, hearts trump: a player with EO (a trump) and E7 must follow with E7 only.
+    assert model.legal_cards(["EO", "E7", "GA"], ["EA"], "H") == ["E7"]
+    # Void in acorns: must trump (the Over counts as a trump).
+    assert model.legal_cards(["EO", "GA"], ["EA"], "H") == ["EO"]
+    assert model.legal_cards(["GA", "S7"], ["EA"], "H") == ["GA", "S7"]
+    # A trump led: Overs follow it.
+    assert model.legal_cards(["SO", "HA", "GA"], ["H7"], "H") == ["SO", "HA"]
+    assert model.trick_winner(1, ["EA", "E7", "H7", "EK"], "H") == 3
+    assert model.trick_winner(1, ["EA", "GA", "SO", "EO"], "H") == 0
+    # Filicău deal: one at a time from the seat after the dealer; trump from pack index 3,
+    # skipping Overs (index 7, 11, ...).
+    pack = list(model.ALL_CARDS)  # EA E10 EK EO EU E9 E8 E7 GA ...
+    hands, trump, shown = model.deal("filicau", pack, 2)
+    assert hands[3][0] == "EA" and hands[2][:2] == ["EO", "E7"]
+    assert shown == ["EO", "E7"] and trump == "E"
+    # Filkó deal: 4 at a time twice round; trump from the bottom of the pack.
+    hands, trump, shown = model.deal("filko", model.ALL_CARDS, 0)
+    assert hands[1][:4] == list(model.ALL_CARDS[:4]) and hands[0][-1] == model.ALL_CARDS[31]
+    assert shown == ["S7"] and trump == "S"
+    # Status outcomes.
+    even = {"masters": None, "servant": None}
+    assert model.outcome("filicau", even, (8, 0)) == ("status", None)
+    assert model.outcome("filicau", {"masters": 1, "servant": None}, (0, 8)) == ("status", None)
+    assert model.outcome("filicau", even, (2, 6)) == ("status", 1)
+    assert model.outcome("filicau", {"masters": 1, "servant": None}, (5, 3)) == ("status", 1)
+    assert model.outcome("filko", even, (8, 0)) == ("choose", 0)
+    assert model.outcome("filko", {"masters": 0, "servant": 3}, (2, 6)) == ("status", 1, 0)
+    assert model.outcome("filko", {"masters": 0, "servant": 3}, (5, 3)) == ("status", 0, 3)
+    # Early end: Filicău even at 6-1 with one point left is decided; 6-0 is not (8-0 vs 7-1).
+    assert model.outcome_fixed("filicau", even, [6, 1])
+    assert not model.outcome_fixed("filicau", even, [6, 0])
+    assert model.outcome_fixed("filko", {"masters": 0, "servant": 1}, [3, 0])
+    assert not model.outcome_fixed("filko", {"masters": 0, "servant": 1}, [2, 0])
+
+
+def test_generator_covers_the_kinds() -> None:
+    kinds = {kind for kind, _ in generate()}
+    for kind in (
+        "legal",
+        "wrong_seat",
+        "not_held",
+        "no_follow",
+        "no_trump",
+        "servant_partner",
+        "after_end",
+        "dup_card",
+        "dealer_4",
+        "unknown_game",
+        "servant_by_opponent",
+        "card_in_choice",
+    ):
+        assert kind in kinds, kind
+    # Some valid records stop while the Filkó masters still have to choose a Servant.
+    assert any(
+        kind == "legal" and any("servant" in a for a in model.replay(r)["legal"])
+        for kind, r in generate()
+    )
+
+
+def test_replay_matches_model() -> None:
+    cases = generate()
+    records = [r for _, r in cases]
+    expected = [normalize(model.replay(r)) for r in records]
+    code, outputs, stderr = run_engine(records)
+    assert len(outputs) == len(records), (
+        f"engine printed {len(outputs)} lines for {len(records)} records; stderr:\n{stderr[-2000:]}"
+    )
+    any_error = any("error" in e for e in expected)
+    assert any_error
+    mismatches = []
+    for (kind, record), exp, got in zip(cases, expected, outputs, strict=True):
+        if exp != normalize(got):
+            mismatches.append(describe(kind, record, exp, normalize(got)))
+    n_err = sum("error" in e for e in expected)
+    summary = (
+        f"{len(mismatches)} of {len(records)} records differ "
+        f"({len(records) - n_err} valid, {n_err} erroneous)"
+    )
+    assert not mismatches, summary + "\n" + "\n".join(mismatches[:SHOW_MISMATCHES])
+    assert code == 1, f"exit code {code} with erroneous records in the batch"
+
+
+def test_exit_code_zero_without_errors() -> None:
+    cases = generate()
+    valid = [r for kind, r in cases if kind == "legal"][:200]
+    assert all("error" not in model.replay(r) for r in valid)
+    code, outputs, stderr = run_engine(valid)
+    assert code == 0, stderr[-2000:]
+    assert len(outputs) == len(valid)
