@@ -1,0 +1,1 @@
+"""The Discord bot: settings, the Bot class, the store, table sessions and rendering."""

@@ -1,0 +1,468 @@
+"""A table as an object: seats, the match, the hand in play, and the rules for who may do what.
+
+``TableSession`` knows nothing of Discord: the cog turns clicks into calls here and renders
+what comes back. Every change goes through ``self.lock`` (one click at a time per table) and
+is written to the store before the in-memory state changes, so the store's log is always at
+least as far as what anybody was shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.store import (
+    Member,
+    PartnershipStatus,
+    ResultRow,
+    Store,
+    TableRow,
+    canonical,
+    now,
+)
+from engine import (
+    Action,
+    Hand,
+    HandResult,
+    IllegalAction,
+    RecordError,
+    Status,
+    action_to_json,
+    make_rules,
+    replay,
+    to_record,
+)
+from engine.players import Player, SimplePlayer
+from engine.view import seat_view
+
+COMPUTER_PREFIX = "cpu:"
+COMPUTER_LEVELS = ("simple",)
+#: A seat that times out this many times in a row is played by the computer until its player
+#: presses "My hand" again.
+TIMEOUTS_BEFORE_AUTOPLAY = 3
+DEFAULT_TURN_SECONDS = 90
+
+
+class SessionError(Exception):
+    """A request the table refuses. ``key`` names the message in ``bot.texts``."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+def computer(level: str = "simple") -> Member:
+    return COMPUTER_PREFIX + level
+
+
+def is_computer(member: Member | None) -> bool:
+    return member is not None and member.startswith(COMPUTER_PREFIX)
+
+
+def user_member(user_id: int) -> Member:
+    return str(user_id)
+
+
+@dataclass
+class Played:
+    """One applied action, for the cog to render."""
+
+    seat: int
+    action: Action
+    by_computer: bool
+
+
+@dataclass
+class Outcome:
+    played: list[Played] = field(default_factory=list)
+    #: Set when the hand ended with these actions.
+    result: HandResult | None = None
+
+
+def _player_for(member: Member) -> Player:
+    # Issue 5 brings Easy/Normal/Hard; until then every computer seat is the simple player.
+    return SimplePlayer()
+
+
+class TableSession:
+    def __init__(self, row: TableRow, store: Store, *, seed: int | None = None) -> None:
+        self.row = row
+        self.store = store
+        self.rules = make_rules(row.game, row.options)
+        self.seats: list[Member | None] = list(row.seats)
+        self.state = row.state
+        self.message_id = row.message_id
+        self.lock = asyncio.Lock()
+        self.rng = random.Random(seed)
+        self.hand: Hand | None = None
+        self.hand_id: int | None = None
+        self.hand_number = 0
+        #: Status and dealer for the next hand (from the store, then from each result).
+        self.status: Status = Status()
+        self.next_dealer: int | None = None
+        #: The partnership status as stored when the teams last formed (for the lobby text).
+        self.known: PartnershipStatus | None = None
+        self.timeouts = [0] * self.rules.players
+        self.autoplay: set[int] = set()
+        #: Display names seen at join time, for button labels (which cannot show mentions).
+        self.names: dict[Member, str] = {}
+
+    # -- identity ----------------------------------------------------------------------------
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def guild_id(self) -> int:
+        return self.row.guild_id
+
+    @property
+    def channel_id(self) -> int:
+        return self.row.channel_id
+
+    @property
+    def game(self) -> str:
+        return self.row.game
+
+    @property
+    def turn_seconds(self) -> int:
+        return int(self.row.settings.get("turn_seconds", DEFAULT_TURN_SECONDS))
+
+    def seat_of(self, user_id: int) -> int | None:
+        member = user_member(user_id)
+        return self.seats.index(member) if member in self.seats else None
+
+    def team_members(self) -> tuple[list[Member], list[Member]]:
+        n = self.rules.players
+        return (
+            [m for s in range(0, n, 2) if (m := self.seats[s]) is not None],
+            [m for s in range(1, n, 2) if (m := self.seats[s]) is not None],
+        )
+
+    @property
+    def full(self) -> bool:
+        return all(m is not None for m in self.seats)
+
+    def may_manage(self, user_id: int, *, is_admin: bool) -> bool:
+        return is_admin or user_id == self.row.opener_id
+
+    # -- lobby -------------------------------------------------------------------------------
+
+    def _require_lobby(self) -> None:
+        if self.state != "lobby":
+            raise SessionError("err.not_in_lobby")
+
+    async def join(self, user_id: int, team: int) -> int:
+        """Seat ``user_id`` in ``team`` (0 = A, 1 = B); returns the seat."""
+        async with self.lock:
+            self._require_lobby()
+            member = user_member(user_id)
+            current = self.seat_of(user_id)
+            if current is not None and current % 2 == team:
+                raise SessionError("err.already_seated", seat=current)
+            free = [s for s in range(team, self.rules.players, 2) if self.seats[s] is None]
+            if not free:
+                raise SessionError("err.team_full", team=team)
+            if current is not None:
+                self.seats[current] = None
+            self.seats[free[0]] = member
+            await self._seats_changed()
+            return free[0]
+
+    async def leave(self, user_id: int) -> None:
+        async with self.lock:
+            self._require_lobby()
+            seat = self.seat_of(user_id)
+            if seat is None:
+                raise SessionError("err.not_seated")
+            self.seats[seat] = None
+            await self._seats_changed()
+
+    async def add_computer(self, team: int | None = None, level: str = "simple") -> int:
+        async with self.lock:
+            self._require_lobby()
+            if level not in COMPUTER_LEVELS:
+                raise SessionError("err.bad_level", level=level)
+            n = self.rules.players
+            teams = [team] if team is not None else [0, 1]
+            free = [s for t in teams for s in range(t, n, 2) if self.seats[s] is None]
+            if not free:
+                raise SessionError("err.table_full")
+            seat = min(free)
+            self.seats[seat] = computer(level)
+            await self._seats_changed()
+            return seat
+
+    async def remove_computer(self) -> int:
+        async with self.lock:
+            self._require_lobby()
+            seats = [s for s, m in enumerate(self.seats) if is_computer(m)]
+            if not seats:
+                raise SessionError("err.no_computer")
+            self.seats[seats[-1]] = None
+            await self._seats_changed()
+            return seats[-1]
+
+    async def _seats_changed(self) -> None:
+        await self.store.update_table(self.id, seats=list(self.seats))
+        self.known = None
+        if self.full:
+            team0, team1 = self.team_members()
+            self.known = await self.store.get_status(self.guild_id, self.game, team0, team1)
+
+    # -- status between the engine and the store ---------------------------------------------
+
+    def _to_engine(self, st: PartnershipStatus | None) -> tuple[Status, int | None]:
+        """The stored status of these partnerships as seats at this table, and the dealer."""
+        if st is None or (st.masters is None and st.next_dealer is None):
+            return Status(), None
+        team0, team1 = self.team_members()
+        _, _, swapped = canonical(team0, team1)
+        masters: int | None = None
+        if st.masters is not None:
+            masters = (0 if st.masters == "a" else 1) ^ int(swapped)
+        servant = self._seat_in_team(st.servant, None if masters is None else 1 - masters)
+        dealer = self._seat_in_team(st.next_dealer, None)
+        status = Status(masters, servant)
+        try:
+            self.rules.check_status(status)
+        except RecordError:
+            return Status(), None  # a status this game cannot hold: start even
+        return status, dealer
+
+    def _seat_in_team(self, member: Member | None, team: int | None) -> int | None:
+        if member is None:
+            return None
+        for s, m in enumerate(self.seats):
+            if m == member and (team is None or s % 2 == team):
+                return s
+        return None
+
+    def _to_store(self, status: Status, next_dealer: int, since: str | None) -> PartnershipStatus:
+        team0, team1 = self.team_members()
+        a, b, swapped = canonical(team0, team1)
+        masters = None
+        if status.masters is not None:
+            masters = "a" if (status.masters == 0) != swapped else "b"
+        return PartnershipStatus(
+            guild_id=self.guild_id, game=self.game, team_a=a, team_b=b, masters=masters,
+            servant=None if status.servant is None else self.seats[status.servant],
+            next_dealer=self.seats[next_dealer], since=since, updated_at=now(),
+        )
+
+    def team_letter(self, team: int | None) -> Literal["a", "b"] | None:
+        """"a"/"b" of the canonical partnership order for a team at this table."""
+        if team is None:
+            return None
+        team0, team1 = self.team_members()
+        swapped = canonical(team0, team1)[2]
+        return "a" if (team == 0) != swapped else "b"
+
+    # -- starting hands ------------------------------------------------------------------------
+
+    async def start(self, user_id: int, *, is_admin: bool) -> Hand:
+        async with self.lock:
+            self._require_lobby()
+            if not self.may_manage(user_id, is_admin=is_admin):
+                raise SessionError("err.not_manager")
+            if not self.full:
+                raise SessionError("err.not_full")
+            team0, team1 = self.team_members()
+            self.known = await self.store.get_status(self.guild_id, self.game, team0, team1)
+            self.status, self.next_dealer = self._to_engine(self.known)
+            self.state = "playing"
+            await self.store.update_table(self.id, state="playing")
+            return await self._deal()
+
+    async def next_hand(self) -> Hand:
+        async with self.lock:
+            if self.state != "playing":
+                raise SessionError("err.no_hand")
+            if self.hand is not None and not self.hand.finished:
+                raise SessionError("err.hand_in_progress")
+            return await self._deal()
+
+    async def _deal(self) -> Hand:
+        dealer = self.next_dealer
+        if dealer is None:
+            dealer = self.rules.first_dealer(self.status, self.rng)
+        pack = list(self.rules.pack)
+        self.rng.shuffle(pack)
+        hand = Hand(self.rules, dealer, pack, self.status)
+        header = to_record(hand)
+        del header["actions"]
+        header.update(table_id=self.id, hand=self.hand_number + 1, members=list(self.seats))
+        self.hand_id = await self.store.start_hand(self.id, self.hand_number + 1, header)
+        self.hand_number += 1
+        self.hand = hand
+        self.timeouts = [0] * self.rules.players
+        return hand
+
+    # -- playing ---------------------------------------------------------------------------------
+
+    def stamp(self) -> int:
+        """The trick number, carried by card buttons so that stale ones are recognised."""
+        return 0 if self.hand is None else len(self.hand.tricks)
+
+    def _current(self, hand_number: int | None) -> Hand:
+        if self.state != "playing" or self.hand is None:
+            raise SessionError("err.no_hand")
+        if hand_number is not None and hand_number != self.hand_number:
+            raise SessionError("err.stale_hand")
+        return self.hand
+
+    async def act(
+        self, user_id: int, action: Action, *, hand_number: int, trick: int | None = None
+    ) -> Outcome:
+        """A seated player's action, checked by the engine against their seat."""
+        async with self.lock:
+            hand = self._current(hand_number)
+            seat = self.seat_of(user_id)
+            if seat is None:
+                raise SessionError("err.not_seated")
+            if hand.finished:
+                raise SessionError("err.hand_over")
+            if trick is not None and trick != len(hand.tricks):
+                raise SessionError("err.stale_trick")
+            if action not in hand.legal_actions(seat):
+                try:
+                    hand.copy().apply(seat, action)
+                except IllegalAction as e:
+                    raise SessionError("illegal." + e.reason, **e.params) from None
+                raise SessionError("err.not_allowed")  # pragma: no cover - engine disagrees
+            self.timeouts[seat] = 0
+            return await self._apply(seat, action, user_id=user_id, by_computer=False)
+
+    async def computer_turn(self, *, timed_out: bool = False) -> Outcome | None:
+        """If a computer (or a timed-out player) is to act, let it; None otherwise."""
+        async with self.lock:
+            hand = self.hand
+            if self.state != "playing" or hand is None or hand.finished:
+                return None
+            actors = hand.actors()
+            for seat in actors:
+                member = self.seats[seat]
+                if is_computer(member) or seat in self.autoplay or timed_out:
+                    if timed_out and not is_computer(member):
+                        self.timeouts[seat] += 1
+                        if self.timeouts[seat] >= TIMEOUTS_BEFORE_AUTOPLAY:
+                            self.autoplay.add(seat)
+                    assert member is not None
+                    action = _player_for(member).choose(seat_view(hand, seat))
+                    return await self._apply(seat, action, user_id=None, by_computer=True)
+            return None
+
+    def resume(self, user_id: int) -> None:
+        """A player pressed "My hand": stop playing their seat for them."""
+        seat = self.seat_of(user_id)
+        if seat is not None:
+            self.autoplay.discard(seat)
+            self.timeouts[seat] = 0
+
+    def waiting_for_human(self) -> list[int]:
+        """Seats whose human player is to act now (the turn timer runs for them)."""
+        hand = self.hand
+        if self.state != "playing" or hand is None or hand.finished:
+            return []
+        return [s for s in hand.actors()
+                if not is_computer(self.seats[s]) and s not in self.autoplay]
+
+    async def _apply(
+        self, seat: int, action: Action, *, user_id: int | None, by_computer: bool
+    ) -> Outcome:
+        hand = self.hand
+        assert hand is not None and self.hand_id is not None
+        # The log first: if the store fails, nothing changed and the click can be retried.
+        await self.store.append_action(
+            self.hand_id, len(hand.actions), {"seat": seat, **action_to_json(action)},
+            user_id=user_id, by_computer=by_computer,
+        )
+        hand.apply(seat, action)
+        outcome = Outcome(played=[Played(seat, action, by_computer)])
+        if hand.result is not None:
+            outcome.result = hand.result
+            await self._finished(hand.result)
+        return outcome
+
+    async def _finished(self, result: HandResult) -> None:
+        assert self.hand_id is not None
+        before = self.known
+        since = before.since if before is not None else None
+        if result.status != result.status_before or since is None:
+            since = now() if result.status.masters is not None else None
+        stored = self._to_store(result.status, result.next_dealer, since)
+        await self.store.finish_hand(self.hand_id, _result_json(result))
+        await self.store.put_status(stored)
+        self.known = stored
+        a_is_0 = self.team_letter(0) == "a"
+        pa, pb = (result.points[0], result.points[1]) if a_is_0 else (
+            result.points[1], result.points[0])
+        await self.store.add_result(ResultRow(
+            hand_id=self.hand_id, guild_id=self.guild_id, game=self.game,
+            team_a=stored.team_a, team_b=stored.team_b, points_a=pa, points_b=pb,
+            masters_before=self.team_letter(result.status_before.masters),
+            masters_after=self.team_letter(result.status.masters),
+            event=result.event, event_team=self.team_letter(result.team),
+            finished_at=now(),
+        ))
+        self.status = result.status
+        self.next_dealer = result.next_dealer
+
+    # -- ending ------------------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        async with self.lock:
+            self.state = "closed"
+            await self.store.update_table(self.id, state="closed")
+
+    # -- restoring ---------------------------------------------------------------------------------
+
+    @classmethod
+    async def restore(cls, row: TableRow, store: Store) -> TableSession:
+        """Rebuild an open table from the store: its seats, and the hand in play replayed from
+        its log."""
+        session = cls(row, store)
+        if row.state == "lobby":
+            if session.full:
+                team0, team1 = session.team_members()
+                session.known = await store.get_status(row.guild_id, row.game, team0, team1)
+            return session
+        team0, team1 = session.team_members()
+        session.known = await store.get_status(row.guild_id, row.game, team0, team1)
+        last = await store.current_hand(row.id)
+        if last is None:
+            session.status, session.next_dealer = session._to_engine(session.known)
+            return session
+        hand = replay(last.record())
+        session.hand = hand
+        session.hand_id = last.id
+        session.hand_number = last.number
+        if hand.result is not None:
+            if last.result is None:
+                # The process stopped between the last action and the bookkeeping.
+                await session._finished(hand.result)
+            session.status = hand.result.status
+            session.next_dealer = hand.result.next_dealer
+        else:
+            session.status = hand.status
+        return session
+
+
+def _result_json(result: HandResult) -> dict[str, Any]:
+    return {
+        "points": list(result.points),
+        "status": result.status.to_json(),
+        "next_dealer": result.next_dealer,
+        "event": result.event,
+        "team": result.team,
+        "early": result.early,
+    }
+
+
+def members_of(seats: Sequence[Member | None]) -> list[Member]:
+    return [m for m in seats if m is not None]

@@ -1,0 +1,68 @@
+"""Server standings, computed from the stored hand results."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.session import is_computer
+from bot.store import Member, ResultRow
+
+
+@dataclass
+class PairLine:
+    team_a: list[Member]
+    team_b: list[Member]
+    hands: int = 0
+    #: Index 0 for team a, 1 for team b.
+    became_masters: tuple[int, int] = (0, 0)
+    hands_as_masters: tuple[int, int] = (0, 0)
+    ran_away: tuple[int, int] = (0, 0)
+    masters_now: str | None = None
+
+
+@dataclass
+class PlayerLine:
+    member: Member
+    hands: int = 0
+    became_masters: int = 0
+    hands_as_masters: int = 0
+    ran_away: int = 0
+
+
+def _add(pair: tuple[int, int], side: str | None) -> tuple[int, int]:
+    if side == "a":
+        return (pair[0] + 1, pair[1])
+    if side == "b":
+        return (pair[0], pair[1] + 1)
+    return pair
+
+
+def standings(results: Iterable[ResultRow]) -> tuple[list[PairLine], list[PlayerLine]]:
+    """Per partnership and per player: hands played, times they became masters, hands spent
+    as masters, run-aways. Players are ranked by times they became masters."""
+    pairs: dict[tuple[tuple[str, ...], tuple[str, ...]], PairLine] = {}
+    players: dict[Member, PlayerLine] = {}
+    for r in results:
+        key = (tuple(r.team_a), tuple(r.team_b))
+        line = pairs.setdefault(key, PairLine(list(r.team_a), list(r.team_b)))
+        line.hands += 1
+        made = r.masters_after if r.masters_after and r.masters_after != r.masters_before \
+            else None
+        line.became_masters = _add(line.became_masters, made)
+        line.hands_as_masters = _add(line.hands_as_masters, r.masters_before)
+        ran = r.event_team if r.event == "ran_away" else None
+        line.ran_away = _add(line.ran_away, ran)
+        line.masters_now = r.masters_after
+        for side, team in (("a", r.team_a), ("b", r.team_b)):
+            for m in team:
+                if is_computer(m):
+                    continue
+                p = players.setdefault(m, PlayerLine(m))
+                p.hands += 1
+                p.became_masters += made == side
+                p.hands_as_masters += r.masters_before == side
+                p.ran_away += ran == side
+    ranked = sorted(players.values(), key=lambda p: (-p.became_masters, -p.hands_as_masters,
+                                                      -p.hands, p.member))
+    return list(pairs.values()), ranked

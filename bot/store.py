@@ -1,0 +1,515 @@
+"""Everything the bot remembers, behind one small interface.
+
+``Store`` is the interface the cogs and sessions use; ``SqliteStore`` implements it with
+aiosqlite (WAL mode, schema migrations run at start-up). A PostgreSQL store for deployments
+that outgrow one process implements the same methods.
+
+What is kept:
+
+- **tables**: one row per table ever opened; at most one open table per channel.
+- **hands**: one row per hand with its record header (game, options, dealer, status, pack and
+  the seated members) and, once finished, its result.
+- **actions**: every action of every hand, appended before the bot answers the click that made
+  it, so an open table is rebuilt exactly from its log after a restart or a crash.
+- **partnerships**: the master/servant status and dealing duty of two partnerships in a server,
+  keyed by their members, not by table or channel.
+- **results**: one row per finished hand, for the standings.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import aiosqlite
+from pydantic import BaseModel, ConfigDict
+
+TableState = Literal["lobby", "playing", "closed"]
+
+#: A seat's member id: a Discord user id as a string, or ``cpu:LEVEL`` for a computer.
+Member = str
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class StoreError(RuntimeError):
+    """The store cannot do what was asked (a second open table in a channel, a corrupt row)."""
+
+
+class TableRow(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    game: str
+    options: dict[str, Any]
+    opener_id: int
+    #: One entry per seat: a member id, or None while the seat is empty.
+    seats: list[Member | None]
+    state: TableState
+    created_at: str
+    #: The bot's own per-table settings (the turn timer), apart from the game's options.
+    settings: dict[str, Any] = {}
+
+
+class HandRow(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    table_id: int
+    number: int
+    #: The game record without its actions (they are in ``actions``).
+    header: dict[str, Any]
+    actions: list[dict[str, Any]]
+    result: dict[str, Any] | None
+    started_at: str
+    finished_at: str | None
+
+    def record(self) -> dict[str, Any]:
+        """The full game record, as ``python -m engine replay`` reads it."""
+        return {**self.header, "actions": self.actions}
+
+
+class PartnershipStatus(BaseModel):
+    """Status between two partnerships in one server and game. Teams are kept in a canonical
+    order (``team_a`` sorts first); ``masters`` is ``"a"``, ``"b"`` or None."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    game: str
+    team_a: list[Member]
+    team_b: list[Member]
+    masters: Literal["a", "b"] | None = None
+    servant: Member | None = None
+    next_dealer: Member | None = None
+    since: str | None = None
+    updated_at: str | None = None
+
+
+class ResultRow(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    hand_id: int
+    guild_id: int
+    game: str
+    team_a: list[Member]
+    team_b: list[Member]
+    points_a: int
+    points_b: int
+    #: "a"/"b"/None before and after the hand.
+    masters_before: Literal["a", "b"] | None
+    masters_after: Literal["a", "b"] | None
+    event: str
+    #: The team the event is about ("a"/"b"), e.g. the team that ran away.
+    event_team: Literal["a", "b"] | None
+    finished_at: str
+
+
+def pair_key(team_a: Sequence[Member], team_b: Sequence[Member]) -> str:
+    return json.dumps([sorted(team_a), sorted(team_b)])
+
+
+def canonical(
+    team0: Sequence[Member], team1: Sequence[Member]
+) -> tuple[list[Member], list[Member], bool]:
+    """The two teams in canonical order, and whether they were swapped."""
+    a, b = sorted(team0), sorted(team1)
+    return (a, b, False) if a <= b else (b, a, True)
+
+
+class Store(Protocol):
+    async def open(self) -> None: ...
+    async def close(self) -> None: ...
+
+    async def create_table(
+        self, *, guild_id: int, channel_id: int, game: str, options: dict[str, Any],
+        opener_id: int, seats: list[Member | None], settings: dict[str, Any] | None = None,
+    ) -> TableRow: ...
+    async def update_table(
+        self, table_id: int, *, seats: list[Member | None] | None = None,
+        state: TableState | None = None, message_id: int | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None: ...
+    async def get_table(self, table_id: int) -> TableRow | None: ...
+    async def open_tables(self) -> list[TableRow]: ...
+    async def open_table_in(self, channel_id: int) -> TableRow | None: ...
+
+    async def start_hand(self, table_id: int, number: int, header: dict[str, Any]) -> int: ...
+    async def append_action(
+        self, hand_id: int, index: int, action: dict[str, Any], *, user_id: int | None,
+        by_computer: bool,
+    ) -> None: ...
+    async def finish_hand(self, hand_id: int, result: dict[str, Any]) -> None: ...
+    async def current_hand(self, table_id: int) -> HandRow | None: ...
+    async def hands(self, table_id: int, limit: int = 10) -> list[HandRow]: ...
+    async def hand(self, hand_id: int) -> HandRow | None: ...
+
+    async def get_status(
+        self, guild_id: int, game: str, team0: Sequence[Member], team1: Sequence[Member]
+    ) -> PartnershipStatus | None: ...
+    async def put_status(self, status: PartnershipStatus) -> None: ...
+    async def statuses(self, guild_id: int) -> list[PartnershipStatus]: ...
+    async def reset_status(self, guild_id: int, game: str, member: Member) -> int: ...
+
+    async def add_result(self, result: ResultRow) -> None: ...
+    async def results(self, guild_id: int, game: str | None = None) -> list[ResultRow]: ...
+
+
+MIGRATIONS: list[str] = [
+    # 1: the first schema.
+    """
+    CREATE TABLE tables (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        settings TEXT NOT NULL DEFAULT '{}',
+        opener_id INTEGER NOT NULL,
+        seats TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('lobby', 'playing', 'closed')),
+        created_at TEXT NOT NULL,
+        closed_at TEXT
+    );
+    CREATE UNIQUE INDEX one_open_table_per_channel ON tables (channel_id)
+        WHERE state != 'closed';
+    CREATE TABLE hands (
+        id INTEGER PRIMARY KEY,
+        table_id INTEGER NOT NULL REFERENCES tables (id),
+        number INTEGER NOT NULL,
+        header TEXT NOT NULL,
+        result TEXT,
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        UNIQUE (table_id, number)
+    );
+    CREATE TABLE actions (
+        hand_id INTEGER NOT NULL REFERENCES hands (id),
+        idx INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        user_id INTEGER,
+        by_computer INTEGER NOT NULL DEFAULT 0,
+        at TEXT NOT NULL,
+        PRIMARY KEY (hand_id, idx)
+    );
+    CREATE TABLE partnerships (
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        pair_key TEXT NOT NULL,
+        team_a TEXT NOT NULL,
+        team_b TEXT NOT NULL,
+        masters TEXT CHECK (masters IN ('a', 'b')),
+        servant TEXT,
+        next_dealer TEXT,
+        since TEXT,
+        updated_at TEXT,
+        PRIMARY KEY (guild_id, game, pair_key)
+    );
+    CREATE TABLE results (
+        hand_id INTEGER PRIMARY KEY REFERENCES hands (id),
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        team_a TEXT NOT NULL,
+        team_b TEXT NOT NULL,
+        points_a INTEGER NOT NULL,
+        points_b INTEGER NOT NULL,
+        masters_before TEXT,
+        masters_after TEXT,
+        event TEXT NOT NULL,
+        event_team TEXT,
+        finished_at TEXT NOT NULL
+    );
+    CREATE INDEX results_by_guild ON results (guild_id, game);
+    """,
+]
+
+
+class SqliteStore:
+    """The SQLite store. One connection; aiosqlite runs it on its own thread."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._db: aiosqlite.Connection | None = None
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise StoreError("the store is not open")
+        return self._db
+
+    async def open(self) -> None:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path)
+        self._db.row_factory = aiosqlite.Row
+        await self._db.execute("PRAGMA journal_mode = WAL")
+        await self._db.execute("PRAGMA foreign_keys = ON")
+        await self._db.execute("PRAGMA synchronous = NORMAL")
+        await self.migrate()
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def schema_version(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self) -> None:
+        version = await self.schema_version()
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"the database {self.path} has schema version {version}, newer than this bot "
+                f"knows ({len(MIGRATIONS)}): upgrade the bot"
+            )
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            # One transaction per migration, so a failure leaves the previous version intact.
+            await self.db.executescript(
+                f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;"
+            )
+
+    # -- tables ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _table(row: aiosqlite.Row) -> TableRow:
+        return TableRow(
+            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+            message_id=row["message_id"], game=row["game"], options=json.loads(row["options"]),
+            opener_id=row["opener_id"], seats=json.loads(row["seats"]), state=row["state"],
+            created_at=row["created_at"], settings=json.loads(row["settings"]),
+        )
+
+    async def create_table(
+        self, *, guild_id: int, channel_id: int, game: str, options: dict[str, Any],
+        opener_id: int, seats: list[Member | None], settings: dict[str, Any] | None = None,
+    ) -> TableRow:
+        created = now()
+        settings = settings or {}
+        try:
+            cur = await self.db.execute(
+                "INSERT INTO tables (guild_id, channel_id, game, options, settings, opener_id, "
+                "seats, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?)",
+                (guild_id, channel_id, game, json.dumps(options), json.dumps(settings),
+                 opener_id, json.dumps(seats), created),
+            )
+        except aiosqlite.IntegrityError:
+            raise StoreError("this channel already has an open table") from None
+        await self.db.commit()
+        assert cur.lastrowid is not None
+        return TableRow(
+            id=cur.lastrowid, guild_id=guild_id, channel_id=channel_id, message_id=None,
+            game=game, options=options, opener_id=opener_id, seats=seats, state="lobby",
+            created_at=created, settings=settings,
+        )
+
+    async def update_table(
+        self, table_id: int, *, seats: list[Member | None] | None = None,
+        state: TableState | None = None, message_id: int | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        sets: list[str] = []
+        args: list[Any] = []
+        if seats is not None:
+            sets.append("seats = ?")
+            args.append(json.dumps(seats))
+        if state is not None:
+            sets.append("state = ?")
+            args.append(state)
+            if state == "closed":
+                sets.append("closed_at = ?")
+                args.append(now())
+        if message_id is not None:
+            sets.append("message_id = ?")
+            args.append(message_id)
+        if options is not None:
+            sets.append("options = ?")
+            args.append(json.dumps(options))
+        if not sets:
+            return
+        await self.db.execute(f"UPDATE tables SET {', '.join(sets)} WHERE id = ?",
+                              (*args, table_id))
+        await self.db.commit()
+
+    async def get_table(self, table_id: int) -> TableRow | None:
+        async with self.db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else self._table(row)
+
+    async def open_tables(self) -> list[TableRow]:
+        async with self.db.execute(
+            "SELECT * FROM tables WHERE state != 'closed' ORDER BY id"
+        ) as cur:
+            return [self._table(r) for r in await cur.fetchall()]
+
+    async def open_table_in(self, channel_id: int) -> TableRow | None:
+        async with self.db.execute(
+            "SELECT * FROM tables WHERE channel_id = ? AND state != 'closed'", (channel_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else self._table(row)
+
+    # -- hands and actions -----------------------------------------------------------------
+
+    async def start_hand(self, table_id: int, number: int, header: dict[str, Any]) -> int:
+        cur = await self.db.execute(
+            "INSERT INTO hands (table_id, number, header, started_at) VALUES (?, ?, ?, ?)",
+            (table_id, number, json.dumps(header), now()),
+        )
+        await self.db.commit()
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    async def append_action(
+        self, hand_id: int, index: int, action: dict[str, Any], *, user_id: int | None,
+        by_computer: bool,
+    ) -> None:
+        try:
+            await self.db.execute(
+                "INSERT INTO actions (hand_id, idx, action, user_id, by_computer, at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (hand_id, index, json.dumps(action), user_id, int(by_computer), now()),
+            )
+        except aiosqlite.IntegrityError:
+            raise StoreError(f"action {index} of hand {hand_id} is already stored") from None
+        await self.db.commit()
+
+    async def finish_hand(self, hand_id: int, result: dict[str, Any]) -> None:
+        await self.db.execute(
+            "UPDATE hands SET result = ?, finished_at = ? WHERE id = ?",
+            (json.dumps(result), now(), hand_id),
+        )
+        await self.db.commit()
+
+    async def _hand(self, row: aiosqlite.Row) -> HandRow:
+        async with self.db.execute(
+            "SELECT action FROM actions WHERE hand_id = ? ORDER BY idx", (row["id"],)
+        ) as cur:
+            actions = [json.loads(r["action"]) for r in await cur.fetchall()]
+        return HandRow(
+            id=row["id"], table_id=row["table_id"], number=row["number"],
+            header=json.loads(row["header"]), actions=actions,
+            result=None if row["result"] is None else json.loads(row["result"]),
+            started_at=row["started_at"], finished_at=row["finished_at"],
+        )
+
+    async def current_hand(self, table_id: int) -> HandRow | None:
+        async with self.db.execute(
+            "SELECT * FROM hands WHERE table_id = ? ORDER BY number DESC LIMIT 1", (table_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else await self._hand(row)
+
+    async def hands(self, table_id: int, limit: int = 10) -> list[HandRow]:
+        async with self.db.execute(
+            "SELECT * FROM hands WHERE table_id = ? ORDER BY number DESC LIMIT ?",
+            (table_id, limit),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._hand(r) for r in rows]
+
+    async def hand(self, hand_id: int) -> HandRow | None:
+        async with self.db.execute("SELECT * FROM hands WHERE id = ?", (hand_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else await self._hand(row)
+
+    # -- partnerships ----------------------------------------------------------------------
+
+    @staticmethod
+    def _status(row: aiosqlite.Row) -> PartnershipStatus:
+        return PartnershipStatus(
+            guild_id=row["guild_id"], game=row["game"], team_a=json.loads(row["team_a"]),
+            team_b=json.loads(row["team_b"]), masters=row["masters"], servant=row["servant"],
+            next_dealer=row["next_dealer"], since=row["since"], updated_at=row["updated_at"],
+        )
+
+    async def get_status(
+        self, guild_id: int, game: str, team0: Sequence[Member], team1: Sequence[Member]
+    ) -> PartnershipStatus | None:
+        a, b, _ = canonical(team0, team1)
+        async with self.db.execute(
+            "SELECT * FROM partnerships WHERE guild_id = ? AND game = ? AND pair_key = ?",
+            (guild_id, game, pair_key(a, b)),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else self._status(row)
+
+    async def put_status(self, status: PartnershipStatus) -> None:
+        a, b, swapped = canonical(status.team_a, status.team_b)
+        if swapped:
+            raise StoreError("a partnership status must list its teams in canonical order")
+        await self.db.execute(
+            "INSERT INTO partnerships (guild_id, game, pair_key, team_a, team_b, masters, "
+            "servant, next_dealer, since, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, game, pair_key) DO UPDATE SET masters = excluded.masters, "
+            "servant = excluded.servant, next_dealer = excluded.next_dealer, "
+            "since = excluded.since, updated_at = excluded.updated_at",
+            (status.guild_id, status.game, pair_key(a, b), json.dumps(a), json.dumps(b),
+             status.masters, status.servant, status.next_dealer, status.since,
+             status.updated_at or now()),
+        )
+        await self.db.commit()
+
+    async def statuses(self, guild_id: int) -> list[PartnershipStatus]:
+        async with self.db.execute(
+            "SELECT * FROM partnerships WHERE guild_id = ? ORDER BY updated_at DESC", (guild_id,)
+        ) as cur:
+            return [self._status(r) for r in await cur.fetchall()]
+
+    async def reset_status(self, guild_id: int, game: str, member: Member) -> int:
+        """Make every partnership of ``member`` in this game even again; returns how many
+        changed."""
+        changed = 0
+        for st in await self.statuses(guild_id):
+            if st.game == game and member in (*st.team_a, *st.team_b) and (
+                st.masters is not None or st.next_dealer is not None
+            ):
+                await self.put_status(st.model_copy(update={
+                    "masters": None, "servant": None, "next_dealer": None, "since": None,
+                    "updated_at": now(),
+                }))
+                changed += 1
+        return changed
+
+    # -- results ---------------------------------------------------------------------------
+
+    async def add_result(self, result: ResultRow) -> None:
+        await self.db.execute(
+            "INSERT OR REPLACE INTO results (hand_id, guild_id, game, team_a, team_b, points_a, "
+            "points_b, masters_before, masters_after, event, event_team, finished_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (result.hand_id, result.guild_id, result.game, json.dumps(result.team_a),
+             json.dumps(result.team_b), result.points_a, result.points_b,
+             result.masters_before, result.masters_after, result.event, result.event_team,
+             result.finished_at),
+        )
+        await self.db.commit()
+
+    async def results(self, guild_id: int, game: str | None = None) -> list[ResultRow]:
+        sql = "SELECT * FROM results WHERE guild_id = ?"
+        args: tuple[Any, ...] = (guild_id,)
+        if game is not None:
+            sql += " AND game = ?"
+            args = (guild_id, game)
+        async with self.db.execute(sql + " ORDER BY hand_id", args) as cur:
+            rows = await cur.fetchall()
+        return [
+            ResultRow(
+                hand_id=r["hand_id"], guild_id=r["guild_id"], game=r["game"],
+                team_a=json.loads(r["team_a"]), team_b=json.loads(r["team_b"]),
+                points_a=r["points_a"], points_b=r["points_b"],
+                masters_before=r["masters_before"], masters_after=r["masters_after"],
+                event=r["event"], event_team=r["event_team"], finished_at=r["finished_at"],
+            )
+            for r in rows
+        ]

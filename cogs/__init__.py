@@ -1,0 +1,1 @@
+"""One cog per concern: tables and play, standings, admin."""

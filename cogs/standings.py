@@ -1,0 +1,102 @@
+"""Standings, status, rules and history: the commands that read rather than play."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render import GAME_COLOUR, mention, rules_embed, short_date
+from bot.standings import standings
+from bot.texts import t
+from cogs.tables import GAME_CHOICES, Tables
+from engine import make_rules
+
+if TYPE_CHECKING:
+    from bot.client import FilicauBot
+
+MAX_LINES = 15
+
+
+def _team(members: list[str]) -> str:
+    return " & ".join(mention(m) for m in members)
+
+
+class Standings(commands.Cog, name="Standings"):
+    def __init__(self, bot: FilicauBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="standings", description=t("cmd.standings"))
+    @app_commands.guild_only()
+    @app_commands.choices(game=GAME_CHOICES)
+    async def standings_cmd(self, interaction: discord.Interaction[Any],
+                            game: app_commands.Choice[str] | None = None) -> None:
+        assert interaction.guild_id is not None
+        key = game.value if game else "filicau"
+        results = await self.bot.store.results(interaction.guild_id, key)
+        title = t("standings.title", game=make_rules(key).title)
+        if not results:
+            await interaction.response.send_message(
+                embed=discord.Embed(title=title, description=t("standings.none"),
+                                    colour=GAME_COLOUR))
+            return
+        pairs, players = standings(results)
+        embed = discord.Embed(title=title, colour=GAME_COLOUR)
+        embed.add_field(name=t("standings.players"), value="\n".join(
+            t("standings.player_line", user=mention(p.member), hands=p.hands,
+              made=p.became_masters, held=p.hands_as_masters, ran=p.ran_away)
+            for p in players[:MAX_LINES]) or "—", inline=False)
+        embed.add_field(name=t("standings.partnerships"), value="\n".join(
+            t("standings.pair_line", a=_team(p.team_a), b=_team(p.team_b), hands=p.hands,
+              made=p.became_masters[0], made_b=p.became_masters[1],
+              held=p.hands_as_masters[0], held_b=p.hands_as_masters[1],
+              ran=p.ran_away[0], ran_b=p.ran_away[1],
+              now=("A " + t("table.masters")) if p.masters_now == "a" else
+                  ("B " + t("table.masters")) if p.masters_now == "b" else "even")
+            for p in pairs[:MAX_LINES])[:1024], inline=False)
+        await interaction.response.send_message(
+            embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="status", description=t("cmd.status"))
+    @app_commands.guild_only()
+    async def status_cmd(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.guild_id is not None
+        lines = []
+        for st in await self.bot.store.statuses(interaction.guild_id):
+            title = make_rules(st.game).title
+            dealer = mention(st.next_dealer) if st.next_dealer else "?"
+            if st.masters is not None:
+                masters, slaves = (st.team_a, st.team_b) if st.masters == "a" else (
+                    st.team_b, st.team_a)
+                lines.append(t("status.line", game=title, masters=_team(masters),
+                               slaves=_team(slaves), since=short_date(st.since), dealer=dealer))
+            elif st.next_dealer is not None:
+                lines.append(t("status.even_line", game=title, a=_team(st.team_a),
+                               b=_team(st.team_b), dealer=dealer))
+        embed = discord.Embed(title=t("status.title"), colour=GAME_COLOUR,
+                              description="\n".join(lines[:MAX_LINES]) or t("status.none"))
+        await interaction.response.send_message(
+            embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="rules", description=t("cmd.rules"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules_cmd(self, interaction: discord.Interaction[Any],
+                        game: app_commands.Choice[str]) -> None:
+        rules = make_rules(game.value)
+        await interaction.response.send_message(embed=rules_embed(
+            rules.title, rules.rulings, rules.options.model_dump()), ephemeral=True)
+
+    @app_commands.command(name="history", description=t("cmd.history"))
+    @app_commands.guild_only()
+    @app_commands.describe(hand=t("cmd.history_hand"))
+    async def history_cmd(self, interaction: discord.Interaction[Any],
+                          hand: int | None = None) -> None:
+        tables = self.bot.get_cog("Tables")
+        assert isinstance(tables, Tables)
+        await tables.history(interaction, hand)
+
+
+async def setup(bot: FilicauBot) -> None:
+    await bot.add_cog(Standings(bot))

@@ -1,0 +1,530 @@
+"""Tables and play: ``/table new``, the lobby, the table message, hands, timers, computers.
+
+Each click is answered at once (Discord allows 3 s): the lobby and hand views by editing the
+message the button is on, errors with a short ephemeral message. The public table message is
+edited separately and sparingly: changes are folded into at most one edit per
+``edit_interval`` seconds per table, computer moves included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import render
+from bot.session import Outcome, SessionError, TableSession, user_member
+from bot.store import StoreError
+from bot.texts import t
+from engine import Action, RecordError, make_rules, public_view, seat_view
+from engine.cards import CardError, card
+from engine.rules import GAMES
+
+if TYPE_CHECKING:
+    from bot.client import FilicauBot
+
+log = logging.getLogger(__name__)
+
+LOBBY_SECONDS = 15 * 60
+#: An interaction token lives 15 minutes; stop using a hand view's a little before.
+TOKEN_SECONDS = 14 * 60
+
+GAME_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in GAMES.items()]
+TOP_TRUMP_CHOICES = [app_commands.Choice(name=v, value=v)
+                     for v in ("standard", "hearts_seven", "leaves_low")]
+
+
+def is_manager(interaction: discord.Interaction[Any]) -> bool:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)
+
+
+async def reply_error(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+class Tables(commands.Cog, name="Tables"):
+    table = app_commands.Group(name="table", description=t("cmd.table"), guild_only=True)
+
+    def __init__(self, bot: FilicauBot) -> None:
+        self.bot = bot
+        self.store = bot.store
+        self.settings = bot.settings
+        self.sessions: dict[int, TableSession] = {}
+        self.by_channel: dict[int, int] = {}
+        #: The latest interaction behind each player's hand view, to refresh it on their turn.
+        self.hand_views: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
+        self._dirty: set[int] = set()
+        self._refreshing: dict[int, asyncio.Task[None]] = {}
+        self._last_edit: dict[int, float] = {}
+        self._drivers: dict[int, asyncio.Task[None]] = {}
+        self._lobby_timers: dict[int, asyncio.Task[None]] = {}
+        self._posted: set[tuple[int, int]] = set()
+
+    # -- start-up and shut-down --------------------------------------------------------------
+
+    async def cog_load(self) -> None:
+        for row in await self.store.open_tables():
+            try:
+                session = await TableSession.restore(row, self.store)
+            except Exception:
+                log.exception("table %s could not be restored; closing it", row.id)
+                await self.store.update_table(row.id, state="closed")
+                continue
+            self._track(session)
+        self.bot.loop.create_task(self._resume_all())
+
+    async def _resume_all(self) -> None:
+        await self.bot.wait_until_ready()
+        for session in list(self.sessions.values()):
+            if session.state == "lobby":
+                self._start_lobby_timer(session)
+            else:
+                self.request_refresh(session)
+                self.kick(session)
+
+    async def cog_unload(self) -> None:
+        tasks = [*self._drivers.values(), *self._lobby_timers.values(),
+                 *self._refreshing.values()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def _track(self, session: TableSession) -> None:
+        self.sessions[session.id] = session
+        self.by_channel[session.channel_id] = session.id
+
+    def _forget(self, session: TableSession) -> None:
+        self.sessions.pop(session.id, None)
+        if self.by_channel.get(session.channel_id) == session.id:
+            del self.by_channel[session.channel_id]
+        for tasks in (self._drivers, self._lobby_timers):
+            task = tasks.pop(session.id, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+
+    def session_in(self, channel_id: int | None) -> TableSession | None:
+        tid = self.by_channel.get(channel_id or 0)
+        return None if tid is None else self.sessions.get(tid)
+
+    # -- /table new ------------------------------------------------------------------------
+
+    @table.command(name="new", description=t("cmd.table_new"))
+    @app_commands.describe(game=t("cmd.game"), early_end=t("cmd.early_end"),
+                           top_trumps=t("cmd.top_trumps"), turn_seconds=t("cmd.turn_seconds"))
+    @app_commands.choices(game=GAME_CHOICES, top_trumps=TOP_TRUMP_CHOICES)
+    async def table_new(
+        self, interaction: discord.Interaction[Any], game: app_commands.Choice[str],
+        early_end: bool = True, top_trumps: app_commands.Choice[str] | None = None,
+        turn_seconds: app_commands.Range[int, 20, 900] = 90,
+    ) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await reply_error(interaction, t("err.guild_only"))
+            return
+        if self.session_in(interaction.channel_id) is not None:
+            await reply_error(interaction, t("err.channel_busy"))
+            return
+        options: dict[str, Any] = {"early_end": early_end}
+        if top_trumps is not None:
+            options["top_trumps"] = top_trumps.value
+        try:
+            rules = make_rules(game.value, options)
+        except RecordError as e:
+            await reply_error(interaction, t("err.bad_options", problem=str(e)))
+            return
+        try:
+            row = await self.store.create_table(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                game=game.value, options=options, opener_id=interaction.user.id,
+                seats=[None] * rules.players, settings={"turn_seconds": turn_seconds},
+            )
+        except StoreError:
+            await reply_error(interaction, t("err.channel_busy"))
+            return
+        session = TableSession(row, self.store)
+        self._track(session)
+        await interaction.response.send_message(
+            embed=render.lobby_embed(session), view=render.lobby_view(session))
+        message = await interaction.original_response()
+        session.message_id = message.id
+        await self.store.update_table(session.id, message_id=message.id)
+        self._start_lobby_timer(session)
+
+    def _start_lobby_timer(self, session: TableSession) -> None:
+        created = datetime.fromisoformat(session.row.created_at)
+        left = LOBBY_SECONDS - (datetime.now(UTC) - created).total_seconds()
+        self._lobby_timers[session.id] = asyncio.create_task(self._expire_lobby(session, left))
+
+    async def _expire_lobby(self, session: TableSession, delay: float) -> None:
+        await asyncio.sleep(max(delay, 0))
+        if session.state != "lobby":
+            return
+        await session.close()
+        self._forget(session)
+        await self._edit_table_message(session, content=t("lobby.expired"), embed=None,
+                                       view=None)
+
+    # -- every button ------------------------------------------------------------------------
+
+    async def on_button(
+        self, interaction: discord.Interaction[Any], op: str, table_id: int,
+        args: tuple[str, ...],
+    ) -> None:
+        """All clicks come here; refusals become one short ephemeral answer."""
+        session = self.sessions.get(table_id)
+        try:
+            if session is None:
+                raise SessionError("err.gone")
+            handler = getattr(self, f"_on_{op}", None)
+            if handler is None:
+                raise SessionError("err.bad_button")
+            await handler(interaction, session, args)
+        except SessionError as e:
+            await reply_error(interaction, t(e.key, **e.params) if e.key in _KNOWN
+                              else t("err.not_allowed"))
+        except (ValueError, IndexError, CardError):
+            # A forged or damaged custom_id: nothing was changed.
+            await reply_error(interaction, t("err.bad_button"))
+
+    # lobby
+
+    async def _lobby_update(self, interaction: discord.Interaction[Any],
+                            session: TableSession) -> None:
+        await interaction.response.edit_message(
+            embed=render.lobby_embed(session), view=render.lobby_view(session))
+
+    async def _on_join(self, interaction: discord.Interaction[Any], session: TableSession,
+                       args: tuple[str, ...]) -> None:
+        team = int(args[0])
+        if team not in (0, 1):
+            raise SessionError("err.bad_button")
+        session.names[user_member(interaction.user.id)] = interaction.user.display_name
+        await session.join(interaction.user.id, team)
+        await self._lobby_update(interaction, session)
+
+    async def _on_leave(self, interaction: discord.Interaction[Any], session: TableSession,
+                        args: tuple[str, ...]) -> None:
+        await session.leave(interaction.user.id)
+        await self._lobby_update(interaction, session)
+
+    async def _on_cpu(self, interaction: discord.Interaction[Any], session: TableSession,
+                      args: tuple[str, ...]) -> None:
+        await session.add_computer()
+        await self._lobby_update(interaction, session)
+
+    async def _on_uncpu(self, interaction: discord.Interaction[Any], session: TableSession,
+                        args: tuple[str, ...]) -> None:
+        if not session.may_manage(interaction.user.id, is_admin=is_manager(interaction)):
+            raise SessionError("err.not_manager")
+        await session.remove_computer()
+        await self._lobby_update(interaction, session)
+
+    async def _on_cancel(self, interaction: discord.Interaction[Any], session: TableSession,
+                         args: tuple[str, ...]) -> None:
+        if not session.may_manage(interaction.user.id, is_admin=is_manager(interaction)):
+            raise SessionError("err.not_manager")
+        if session.state != "lobby":
+            raise SessionError("err.not_in_lobby")
+        await session.close()
+        self._forget(session)
+        await interaction.response.edit_message(content=t("lobby.cancelled"), embed=None,
+                                                view=None)
+
+    async def _on_start(self, interaction: discord.Interaction[Any], session: TableSession,
+                        args: tuple[str, ...]) -> None:
+        await session.start(interaction.user.id, is_admin=is_manager(interaction))
+        timer = self._lobby_timers.pop(session.id, None)
+        if timer is not None:
+            timer.cancel()
+        view = public_view(session.hand)  # type: ignore[arg-type]
+        await interaction.response.edit_message(
+            content=render.table_content(session, view), embed=render.table_embed(session, view),
+            view=render.table_view(session, view))
+        self._last_edit[session.id] = time.monotonic()
+        self.kick(session)
+
+    # the table
+
+    async def _on_hand(self, interaction: discord.Interaction[Any], session: TableSession,
+                       args: tuple[str, ...]) -> None:
+        seat = session.seat_of(interaction.user.id)
+        if seat is None:
+            raise SessionError("err.not_seated")
+        if session.hand is None:
+            raise SessionError("err.no_hand")
+        was_auto = seat in session.autoplay
+        session.resume(interaction.user.id)
+        view = seat_view(session.hand, seat)
+        await interaction.response.send_message(
+            render.hand_content(session, view), view=render.hand_view(session, view),
+            ephemeral=True)
+        self.hand_views[(session.id, interaction.user.id)] = (interaction, time.monotonic())
+        if was_auto:
+            self.kick(session)
+
+    async def _on_last(self, interaction: discord.Interaction[Any], session: TableSession,
+                       args: tuple[str, ...]) -> None:
+        hand = session.hand
+        if hand is None or not hand.tricks:
+            text = t("table.no_last_trick")
+        else:
+            text = render.last_trick_text(session, hand.tricks[-1])
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def _on_rules(self, interaction: discord.Interaction[Any], session: TableSession,
+                        args: tuple[str, ...]) -> None:
+        rules = session.rules
+        await interaction.response.send_message(embed=render.rules_embed(
+            rules.title, rules.rulings, rules.options.model_dump()), ephemeral=True)
+
+    async def _on_next(self, interaction: discord.Interaction[Any], session: TableSession,
+                       args: tuple[str, ...]) -> None:
+        if session.seat_of(interaction.user.id) is None and not is_manager(interaction):
+            raise SessionError("err.not_seated")
+        if int(args[0]) != session.hand_number:
+            raise SessionError("err.stale_hand")
+        await session.next_hand()
+        view = public_view(session.hand)  # type: ignore[arg-type]
+        await interaction.response.edit_message(
+            content=render.table_content(session, view), embed=render.table_embed(session, view),
+            view=render.table_view(session, view))
+        self._last_edit[session.id] = time.monotonic()
+        self.kick(session)
+
+    # playing
+
+    async def _on_card(self, interaction: discord.Interaction[Any], session: TableSession,
+                       args: tuple[str, ...]) -> None:
+        number, trick, code = int(args[0]), int(args[1]), args[2]
+        await self._act(interaction, session, Action("card", card(code)), number, trick)
+
+    async def _on_servant(self, interaction: discord.Interaction[Any], session: TableSession,
+                          args: tuple[str, ...]) -> None:
+        number, seat = int(args[0]), int(args[1])
+        await self._act(interaction, session, Action("servant", seat), number, None)
+
+    async def _act(self, interaction: discord.Interaction[Any], session: TableSession,
+                   action: Action, number: int, trick: int | None) -> None:
+        outcome = await session.act(interaction.user.id, action, hand_number=number,
+                                    trick=trick)
+        seat = session.seat_of(interaction.user.id)
+        assert seat is not None and session.hand is not None
+        view = seat_view(session.hand, seat)
+        await interaction.response.edit_message(
+            content=render.hand_content(session, view), view=render.hand_view(session, view))
+        self.hand_views[(session.id, interaction.user.id)] = (interaction, time.monotonic())
+        await self.after(session, outcome)
+
+    # -- after every change --------------------------------------------------------------------
+
+    async def after(self, session: TableSession, outcome: Outcome | None) -> None:
+        self.request_refresh(session)
+        if outcome is not None and outcome.result is not None:
+            await self._post_result(session)
+        await self._refresh_hand_views(session)
+        self.kick(session)
+
+    async def _post_result(self, session: TableSession) -> None:
+        key = (session.id, session.hand_number)
+        hand = session.hand
+        if key in self._posted or hand is None or hand.result is None:
+            return
+        self._posted.add(key)
+        channel = self.bot.get_partial_messageable(session.channel_id)
+        try:
+            await channel.send(embed=render.result_embed(session, hand.result,
+                                                          session.hand_number))
+        except discord.HTTPException:
+            log.warning("could not post the result of table %s", session.id)
+
+    async def _refresh_hand_views(self, session: TableSession) -> None:
+        """Enable the cards of whoever must act now, in their open hand view."""
+        hand = session.hand
+        if hand is None:
+            return
+        for seat in session.waiting_for_human():
+            member = session.seats[seat]
+            assert member is not None
+            key = (session.id, int(member))
+            entry = self.hand_views.get(key)
+            if entry is None:
+                continue
+            interaction, since = entry
+            if time.monotonic() - since > TOKEN_SECONDS:
+                del self.hand_views[key]
+                continue
+            view = seat_view(hand, seat)
+            try:
+                await interaction.edit_original_response(
+                    content=render.hand_content(session, view),
+                    view=render.hand_view(session, view))
+            except discord.HTTPException:
+                # An expired token: the player presses "My hand" for a fresh view.
+                self.hand_views.pop(key, None)
+
+    def kick(self, session: TableSession) -> None:
+        """Restart the table's driver: computer moves, the turn timer, the next hand."""
+        old = self._drivers.pop(session.id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        if session.state != "playing" or session.hand is None:
+            return
+        self._drivers[session.id] = asyncio.create_task(self._drive(session))
+
+    async def _drive(self, session: TableSession) -> None:
+        hand = session.hand
+        assert hand is not None
+        try:
+            if hand.finished:
+                await asyncio.sleep(self.settings.next_hand_delay)
+                if session.hand is hand and session.state == "playing":
+                    await session.next_hand()
+                    self.request_refresh(session)
+                    self.kick(session)
+                return
+            if session.waiting_for_human():
+                stamp = len(hand.actions)
+                total = session.turn_seconds
+                await asyncio.sleep(total * 2 / 3)
+                if len(hand.actions) != stamp:
+                    return
+                await self._warn(session, round(total / 3))
+                await asyncio.sleep(total / 3)
+                if len(hand.actions) != stamp:
+                    return
+                await self.turn_timeout(session, stamp)
+                return
+            await asyncio.sleep(self.settings.computer_delay)
+            outcome = await session.computer_turn()
+            if outcome is not None:
+                await self.after(session, outcome)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: driver failed", session.id)
+
+    async def turn_timeout(self, session: TableSession, stamp: int) -> None:
+        """The turn timer ran out: the computer plays for the seat (if nothing moved)."""
+        hand = session.hand
+        if hand is None or len(hand.actions) != stamp:
+            return
+        before = set(session.autoplay)
+        outcome = await session.computer_turn(timed_out=True)
+        for seat in session.autoplay - before:
+            await self._say(session, t("turn.autoplay", user=render.mention(session.seats[seat])))
+        if outcome is not None:
+            await self.after(session, outcome)
+
+    async def _warn(self, session: TableSession, seconds: int) -> None:
+        for seat in session.waiting_for_human():
+            await self._say(session, t("turn.warning", user=render.mention(session.seats[seat]),
+                                       seconds=seconds))
+
+    async def _say(self, session: TableSession, text: str) -> None:
+        try:
+            await self.bot.get_partial_messageable(session.channel_id).send(text)
+        except discord.HTTPException:
+            log.warning("table %s: could not send a message", session.id)
+
+    # -- the table message, edited sparingly ---------------------------------------------------
+
+    def request_refresh(self, session: TableSession) -> None:
+        self._dirty.add(session.id)
+        task = self._refreshing.get(session.id)
+        if task is None or task.done():
+            self._refreshing[session.id] = asyncio.create_task(self._refresh_loop(session))
+
+    async def _refresh_loop(self, session: TableSession) -> None:
+        while session.id in self._dirty:
+            wait = self._last_edit.get(session.id, 0.0) + self.settings.edit_interval
+            wait -= time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._dirty.discard(session.id)
+            hand = session.hand
+            if hand is None:
+                return
+            view = public_view(hand)
+            await self._edit_table_message(
+                session, content=render.table_content(session, view),
+                embed=render.table_embed(session, view), view=render.table_view(session, view))
+            self._last_edit[session.id] = time.monotonic()
+
+    async def _edit_table_message(self, session: TableSession, *, content: str | None,
+                                  embed: discord.Embed | None,
+                                  view: discord.ui.View | None) -> None:
+        if session.message_id is None:
+            return
+        message = self.bot.get_partial_messageable(session.channel_id).get_partial_message(
+            session.message_id)
+        try:
+            await message.edit(content=content, embed=embed, view=view)
+        except discord.NotFound:
+            # The table message was deleted: post a new one and keep playing there.
+            sent = await self.bot.get_partial_messageable(session.channel_id).send(
+                content=content or None, embed=embed or discord.utils.MISSING,
+                view=view or discord.utils.MISSING)
+            session.message_id = sent.id
+            await self.store.update_table(session.id, message_id=sent.id)
+        except discord.HTTPException:
+            log.warning("table %s: could not edit the table message", session.id)
+
+    # -- admin and history helpers (used by the other cogs) ----------------------------------
+
+    async def end_table(self, session: TableSession) -> None:
+        await session.close()
+        self._forget(session)
+        await self._edit_table_message(session, content=t("ok.ended"), embed=None, view=None)
+
+    async def history(self, interaction: discord.Interaction[Any], hand: int | None) -> None:
+        session = self.session_in(interaction.channel_id)
+        if session is None:
+            await reply_error(interaction, t("err.no_table"))
+            return
+        rows = await self.store.hands(session.id, limit=10)
+        if hand is not None:
+            match = [r for r in rows if r.number == hand]
+            if not match:
+                await reply_error(interaction, t("err.no_record"))
+                return
+            data = json.dumps(match[0].record(), ensure_ascii=False, indent=1).encode()
+            await interaction.response.send_message(
+                file=discord.File(io.BytesIO(data), filename=f"table{session.id}-hand{hand}.json"),
+                ephemeral=True)
+            return
+        if not rows:
+            await interaction.response.send_message(t("history.none"), ephemeral=True)
+            return
+        lines = []
+        for r in rows:
+            if r.result is None:
+                summary = t("history.unfinished")
+            else:
+                pts = r.result["points"]
+                summary = f"{pts[0]}–{pts[1]}, {r.result['event'].replace('_', ' ')}"
+            lines.append(t("history.line", number=r.number, summary=summary))
+        await interaction.response.send_message(
+            embed=discord.Embed(title=t("history.title"), description="\n".join(lines)),
+            ephemeral=True)
+
+
+_KNOWN = set(__import__("bot.texts", fromlist=["EN"]).EN)
+
+
+async def setup(bot: FilicauBot) -> None:
+    await bot.add_cog(Tables(bot))
