@@ -82,6 +82,7 @@ class Hand:
         "pack",
         "pending",
         "phase",
+        "play_over",
         "result",
         "rules",
         "shown",
@@ -107,6 +108,9 @@ class Hand:
     shown: list[Card]
     team: list[int]
     phase: str
+    #: True once the last card is played or the hand stopped early (a Servant may still be
+    #: owed): from then on the unplayed cards are public.
+    play_over: bool
     to_move: int | None
     leader: int
     trick: list[Card]
@@ -157,6 +161,7 @@ class Hand:
         self.leader = (dealer + 1) % n
         self.to_move = self.leader
         self.phase = PLAYING
+        self.play_over = False
         rules.start(self)
 
     # -- what can be done ------------------------------------------------------------------
@@ -276,6 +281,7 @@ class Hand:
         if not self.hands[winner] or (rules.early_end and rules.outcome_fixed(self)):
             self.to_move = None
             self._legal = None
+            self.play_over = True
             rules.settle(self)
 
     def _apply_phase(self, seat: int, action: Action) -> None:
@@ -366,6 +372,7 @@ class Hand:
         new.shown = self.shown[:]
         new.team = self.team[:]
         new.phase = self.phase
+        new.play_over = self.play_over
         new.to_move = self.to_move
         new.leader = self.leader
         new.trick = self.trick[:]

@@ -32,7 +32,8 @@ class GameRecord(BaseModel):
     dealer: StrictInt
     status: dict[str, Any] | None = None
     pack: list[StrictStr]
-    actions: list[dict[str, Any]] = []
+    #: Checked one by one when replayed, so that a bad one is named by its position.
+    actions: list[Any] = []
 
 
 class ReplayError(ValueError):
@@ -71,7 +72,9 @@ def replay(record: Mapping[str, Any] | GameRecord) -> Hand:
     hand = start(rec)
     for i, obj in enumerate(rec.actions):
         try:
-            seat = obj.get("seat") if isinstance(obj, Mapping) else None
+            if not isinstance(obj, Mapping):
+                raise NotationError(f"an action must be an object, not {obj!r}")
+            seat = obj.get("seat")
             if isinstance(seat, bool) or not isinstance(seat, int):
                 raise NotationError(f"action needs a seat number, got {seat!r}")
             hand.apply(seat, action_from_json(obj))

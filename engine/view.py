@@ -42,7 +42,7 @@ class PublicView:
     hand_sizes: tuple[int, ...]
     team_points: tuple[int, ...]
     result: HandResult | None
-    #: When the hand is over, the cards nobody played (early end shows them).
+    #: Once play is over, the cards nobody played (early end shows them).
     unplayed: tuple[tuple[Card, ...], ...] | None
 
     @property
@@ -67,7 +67,7 @@ def _public_fields(hand: Hand) -> dict[str, object]:
         for seat, cards in enumerate(hand.hands):
             if c in cards:
                 held.append((c, seat))
-    over = hand.phase == OVER
+    over = hand.play_over
     return {
         "game": hand.rules.game,
         "players": hand.n,

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from engine.actions import Action, IllegalAction
-from engine.cards import OVERS, Card
-from engine.hand import OVER, HandResult
+from engine.cards import OVER, OVERS, Card, rank_of, suit_of
+from engine.hand import OVER as HAND_OVER
+from engine.hand import HandResult
 from engine.status import RecordError, Status
 
 if TYPE_CHECKING:
@@ -108,13 +109,14 @@ class Rules:
         raise NotImplementedError  # every game defines how trump is chosen
 
     def shown_from(self, hand: Hand, indexes: Sequence[int]) -> None:
-        """Show pack cards at ``indexes`` in turn until one is no permanent trump; its suit
-        is trump (the Filicău and Filkó way of fixing trump)."""
+        """Show pack cards at ``indexes`` in turn while they are Overs; the first card that
+        is no Over gives trump its suit (the Filicău and Filkó way of fixing trump). RULINGS
+        says "while it is an Over": a shown H7 under ``hearts_seven`` makes hearts trump."""
         for i in indexes:
             c = hand.pack[i]
             hand.shown.append(c)
-            if c not in self.top_trumps:
-                hand.set_trump(c >> 3)
+            if rank_of(c) != OVER:
+                hand.set_trump(suit_of(c))
                 return
         raise RecordError("no card was found to fix trump")  # packs always hold one
 
@@ -160,7 +162,7 @@ class Rules:
 
     def finish(self, hand: Hand, result: HandResult) -> None:
         hand.result = result
-        hand.phase = OVER
+        hand.phase = HAND_OVER
         hand.to_move = None
 
     def first_dealer(self, status: Status, rng: random.Random) -> int:

@@ -104,13 +104,15 @@ class Filko(Rules):
 
     def _finish(self, hand: Hand, status: Status) -> None:
         before = hand.status
-        if status == before:
+        points = hand.team_points()
+        if status == before and before.masters is not None and points[before.masters] >= 6:
+            event, team = ("stay_masters", before.masters)
+        elif status == before:
             event, team = ("no_change", None)
         elif before.masters is None:
             event, team = ("masters", status.masters)
         else:
             event, team = ("liberated", status.masters)
-        points = hand.team_points()
         assert status.servant is not None or status.masters is None
         self.finish(hand, HandResult(
             points=tuple(points), status_before=before, status=status,

@@ -1,0 +1,179 @@
+"""Shared helpers for the engine tests.
+
+Deals are written the way a player sees them: each seat's cards in the order they are dealt.
+``pack_for`` turns that into the pack (top card first) from which the dealing rules of
+``../shared/RULINGS.md`` give exactly those hands. The dealing order is written out here
+independently of the engine, so a test of the deal checks the engine rather than itself.
+
+A few fixed deals (``DEAL_A``, ``DEAL_B``, ``DEAL_D``) are described by *role* rather than by
+seat: ``L`` leads (the seat after the dealer), ``M`` and ``N`` follow, ``D`` deals. ``D[0]``
+is the card shown to fix trump (hearts) in both games. Each deal comes with card scripts that
+were worked out by hand; because a script is just the cards in the order played, it is the
+same for every dealer. The teams are ``LN`` = {dealer + 1, dealer + 3} and
+``DM`` = {dealer, dealer + 2}.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine import EVEN, Action, Hand, Status, make_rules, report
+from engine.cards import card, code
+
+ALL_CODES = [s + r for s in "EGHS" for r in ("A", "10", "K", "O", "U", "9", "8", "7")]
+
+
+# -- dealing ---------------------------------------------------------------------------------
+
+
+def deal_order(game: str, dealer: int) -> list[int]:
+    """The seat each pack index is dealt to (RULINGS.md): Filicău one card at a time, Filkó
+    four at a time twice round; both start with the seat after the dealer."""
+    if game == "filicau":
+        return [(dealer + 1 + i) % 4 for i in range(32)]
+    if game == "filko":
+        return [(dealer + 1 + (i % 16) // 4) % 4 for i in range(32)]
+    raise ValueError(game)
+
+
+def pack_for(game: str, dealer: int, hands: Sequence[Sequence[str] | str]) -> list[str]:
+    """The pack (codes, top first) that deals ``hands[seat]`` (codes in dealt order, as a
+    list or one space-separated string)."""
+    hands = [h.split() if isinstance(h, str) else list(h) for h in hands]
+    assert sorted(c for h in hands for c in h) == sorted(ALL_CODES), "a deal needs all 32 cards"
+    assert all(len(h) == 8 for h in hands)
+    nxt = [iter(h) for h in hands]
+    return [next(nxt[seat]) for seat in deal_order(game, dealer)]
+
+
+def role_hands(deal: Mapping[str, str], dealer: int, game: str) -> list[list[str]]:
+    """Seat hands (dealt order) for a role-described deal. For Filkó the dealer's list is
+    reversed so that ``D[0]`` lands at the bottom of the pack, where the cut shows it."""
+    hands: list[list[str]] = [[] for _ in range(4)]
+    for k, role in enumerate("DLMN"):
+        cards_ = deal[role].split()
+        hands[(dealer + k) % 4] = cards_[::-1] if (game == "filko" and role == "D") else cards_
+    return hands
+
+
+def make_hand(
+    game: str,
+    hands: Sequence[Sequence[str] | str],
+    dealer: int = 0,
+    status: Status = EVEN,
+    **options: Any,
+) -> Hand:
+    """A hand of ``game`` dealt from the pack that gives these seat hands."""
+    pack = [card(c) for c in pack_for(game, dealer, hands)]
+    return Hand(make_rules(game, options), dealer, pack, status)
+
+
+def deal_hand(
+    deal: Mapping[str, str], game: str = "filicau", dealer: int = 0, status: Status = EVEN,
+    **options: Any,
+) -> Hand:
+    return make_hand(game, role_hands(deal, dealer, game), dealer, status, **options)
+
+
+# -- playing ---------------------------------------------------------------------------------
+
+
+def play(hand: Hand, *codes_: str) -> None:
+    """Play these cards in turn, each by the seat to move. Several codes may be given in one
+    string separated by spaces (and ``|`` between tricks, for readability)."""
+    for group in codes_:
+        for c in group.replace("|", " ").split():
+            seat = hand.to_move
+            assert seat is not None, f"no seat to play {c}"
+            hand.apply(seat, Action("card", card(c)))
+
+
+def random_finish(hand: Hand, rng: random.Random) -> None:
+    """Play any legal actions (Servant choices included) until the hand is over."""
+    for _ in range(40):
+        if hand.finished:
+            return
+        seat = rng.choice(hand.actors())
+        hand.apply(seat, rng.choice(hand.legal_actions(seat)))
+    raise AssertionError("the hand did not end")
+
+
+def snapshot(hand: Hand) -> tuple[Any, ...]:
+    """Everything observable about a hand, to check that a refused action changed nothing."""
+    return (
+        hand.phase, hand.to_move, hand.leader, hand.trump, hand.status, hand.result,
+        [list(h) for h in hand.hands], list(hand.trick), list(hand.tricks), list(hand.taken),
+        hand.team_points(), list(hand.actions), list(hand.shown), report(hand),
+    )
+
+
+def held(hand: Hand, seat: int) -> list[str]:
+    return sorted(code(c) for c in hand.hands[seat])
+
+
+def legal_codes(hand: Hand, seat: int | None = None) -> list[str]:
+    return sorted(code(a.value) for a in hand.legal_actions(seat) if a.kind == "card")
+
+
+# -- hand-worked deals (trump hearts; see the module docstring) ------------------------------
+
+#: L holds the 8 highest trumps and wins every trick.
+DEAL_A = {
+    "L": "EO GO HO SO HA H10 HK HU",
+    "M": "GA G10 GK GU G9 G8 G7 E8",
+    "N": "SA S10 SK SU S9 S8 S7 E7",
+    "D": "H9 H8 H7 EA E10 EK EU E9",
+}
+#: LN take all 8 points; everything after trick 6 carries no point.
+A_8_0 = ("EO GA SA H9 | GO G10 S10 H8 | HO GK SK H7 | SO GU SU EA | HA G9 S9 E10 | H10 G8 S8 EK"
+         " | HK G7 S7 EU | HU E8 E7 E9")
+
+#: L wins tricks 1-7 with trumps, then leads G7, which M's Ace wins.
+DEAL_B = {
+    "L": "EO GO HO SO HA H10 HK G7",
+    "M": "GA G10 GK GU G9 G8 E8 EU",
+    "N": "SA S10 SK SU S9 S8 S7 E7",
+    "D": "H9 H8 H7 HU EA E10 EK E9",
+}
+B_OPENING = "EO G10 SA H9 | GO GK SK H8 | HO GU SU H7 | SO G9 S9 HU | HA G8 S8 EA"
+#: LN 6 (G10 SA HA EA H10 E10), DM 2 (GA S10).
+B_6_2 = B_OPENING + " | H10 E8 S7 E10 | HK EU E7 EK | G7 GA S10 E9"
+#: LN 7, DM 1 (GA).
+B_7_1 = B_OPENING + " | H10 E8 S7 E10 | HK EU S10 EK | G7 GA E7 E9"
+
+#: L wins tricks 1-6 with trumps (D follows with trumps to trick 5), then leads G8; M wins
+#: tricks 7 and 8 with GA and G10. LN score in tricks 5-6, DM in tricks 7-8.
+DEAL_D = {
+    "L": "EO GO HO SO HA H10 G8 G7",
+    "M": "G9 GU GK E9 E8 EU GA G10",
+    "N": "SK SU S9 S8 E7 SA S10 S7",
+    "D": "H9 H8 H7 HU HK EA E10 EK",
+}
+D_OPENING = "EO G9 SK H9 | GO GU SU H8 | HO GK S9 H7 | SO E9 S8 HU | HA E8 E7 HK"
+#: LN 3 (HA H10 E10) after trick 6; DM 3 (GA S10 EA) after trick 7: 3-3 with SA, G10 out.
+D_3_3 = D_OPENING + " | H10 EU S7 E10 | G8 GA S10 EA"
+D_3_3_LAST = "G10 SA EK G7"
+#: LN 4 (HA H10 SA E10), DM 4 (GA S10 EA G10).
+D_4_4 = D_OPENING + " | H10 EU SA E10 | G8 GA S10 EA | G10 S7 EK G7"
+#: LN 4 after trick 6, DM 2 (GA EA) after trick 7, S10 and G10 still out: 2-4.
+D_2_4 = D_OPENING + " | H10 EU SA E10 | G8 GA S7 EA"
+D_2_4_LAST = "G10 S10 EK G7"
+#: DM 6 (GA S10 EA G10 SA E10), LN 2 (HA H10).
+D_DM_6_2 = D_OPENING + " | H10 EU S7 EK | G8 GA S10 EA | G10 SA E10 G7"
+#: DM 5 (GA S10 EA G10 E10), LN 3 (HA H10 SA).
+D_DM_5_3 = D_OPENING + " | H10 EU SA EK | G8 GA S10 EA | G10 S7 E10 G7"
+
+
+def play_while_open(hand: Hand, *codes_: str) -> int:
+    """Like ``play`` but stop quietly once the hand is over; return how many cards were
+    played (to check where an early end stopped the hand)."""
+    n = 0
+    for group in codes_:
+        for c in group.replace("|", " ").split():
+            if hand.finished or hand.phase != "play":
+                return n
+            play(hand, c)
+            n += 1
+    return n

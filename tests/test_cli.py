@@ -1,0 +1,165 @@
+"""``python -m engine replay|bench|play`` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from conftest import D_3_3, DEAL_D, deal_hand, play
+
+from engine import to_record
+
+ROOT = Path(__file__).resolve().parent.parent
+REPORT_KEYS = {"trump", "shown", "hands", "tricks", "points", "finished", "to_move", "legal",
+               "status", "next_dealer"}
+
+
+def engine(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+def _record(cards: str = D_3_3, **extra: Any) -> dict[str, Any]:
+    """A DEAL_D record (dealer 0, trump hearts) with these cards played."""
+    hand = deal_hand(DEAL_D)
+    play(hand, cards)
+    return {**to_record(hand), **extra}
+
+
+def test_replay_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(_record()), encoding="utf-8")
+    run = engine("replay", str(path))
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert set(out) == REPORT_KEYS
+    assert (out["trump"], out["points"], out["finished"]) == ("H", [3, 3], True)
+    assert len(out["tricks"]) == 7
+
+
+def test_replay_from_stdin_matches_the_file(tmp_path: Path) -> None:
+    rec = _record("EO G9 SK")
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    from_stdin = engine("replay", "-", stdin=json.dumps(rec))
+    assert from_stdin.returncode == 0
+    assert json.loads(from_stdin.stdout) == json.loads(engine("replay", str(path)).stdout)
+    out = json.loads(from_stdin.stdout)
+    assert out["to_move"] == 0
+    assert out["tricks"] == [{"leader": 1, "cards": ["EO", "G9", "SK"], "winner": None}]
+    assert [a["card"] for a in out["legal"]] == ["HK", "HU", "H9", "H8", "H7"]
+
+
+def test_extra_record_keys_are_allowed() -> None:
+    run = engine("replay", "-", stdin=json.dumps(_record("EO", table="t1", users=[1, 2])))
+    assert run.returncode == 0, run.stdout
+
+
+def test_replay_error_names_the_bad_action() -> None:
+    rec = _record("EO G9 SK")
+    rec["actions"].append({"seat": 0, "card": "EA"})  # the dealer holds trumps: must follow
+    run = engine("replay", "-", stdin=json.dumps(rec))
+    assert run.returncode == 1
+    err = json.loads(run.stdout)["error"]
+    assert err["action"] == 3
+    assert "EA" in err["message"] and "trumps" in err["message"]
+
+
+def test_replay_jsonl_mixes_good_and_bad_lines() -> None:
+    lines = [
+        json.dumps(_record("EO")),
+        "this is not json",
+        "",
+        json.dumps([1, 2, 3]),
+        json.dumps({"game": "whist", "dealer": 0, "pack": []}),
+        json.dumps(_record("EO G9 SK", actions=[{"seat": 2, "card": "G9"}])),
+        json.dumps(_record(D_3_3)),
+    ]
+    run = engine("replay", "-", "--jsonl", stdin="\n".join(lines) + "\n")
+    assert run.returncode == 1
+    outs = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(outs) == 6  # the blank line gets no answer
+    assert outs[0]["to_move"] == 2
+    assert outs[1]["error"]["action"] is None and "not JSON" in outs[1]["error"]["message"]
+    assert outs[2]["error"]["action"] is None
+    assert "unknown game 'whist'" in outs[3]["error"]["message"]
+    assert outs[4]["error"]["action"] == 0  # seat 2 played before seat 1
+    assert outs[5]["points"] == [3, 3]
+
+
+def test_replay_jsonl_all_good_exits_0() -> None:
+    lines = [json.dumps(_record("EO")), json.dumps(_record(D_3_3))]
+    run = engine("replay", "-", "--jsonl", stdin="\n".join(lines))
+    assert run.returncode == 0
+    assert len(run.stdout.splitlines()) == 2
+
+
+def test_replay_bad_json_exits_1() -> None:
+    run = engine("replay", "-", stdin="{")
+    assert run.returncode == 1
+    assert "error" in json.loads(run.stdout)
+
+
+def test_replay_missing_file_exits_2(tmp_path: Path) -> None:
+    run = engine("replay", str(tmp_path / "nope.json"))
+    assert run.returncode == 2
+    assert "error" in run.stderr
+
+
+def test_bench_reports_json() -> None:
+    run = engine("bench", "--hands", "200", "--seed", "5")
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert (out["game"], out["hands"], out["seed"]) == ("filicau", 200, 5)
+    assert out["hands_per_second"] > 0
+    # Early end is on by default: between 1 and 8 tricks a hand.
+    assert 200 * 4 <= out["actions"] <= 200 * 32
+
+
+def test_bench_filko() -> None:
+    run = engine("bench", "--game", "filko", "--hands", "200")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["hands_per_second"] > 0
+
+
+POINTS = re.compile(r"Points: your team (\d), opponents (\d)\. Outcome: (\w+)")
+
+
+def test_play_a_whole_hand_from_scripted_input() -> None:
+    run = engine("play", "--seed", "3", stdin="1\n" * 8)
+    assert run.returncode == 0, run.stderr
+    assert "you are seat 0" in run.stdout and "trump is" in run.stdout
+    m = POINTS.search(run.stdout)
+    assert m, run.stdout
+    mine, theirs, event = int(m[1]), int(m[2]), m[3]
+    assert mine + theirs <= 8
+    expected = ("ran_away" if 8 in (mine, theirs) else
+                "masters" if max(mine, theirs) >= 6 else "no_change")
+    assert event == expected
+    assert run.stdout == engine("play", "--seed", "3", stdin="1\n" * 8).stdout  # seeded
+
+
+def test_play_filko_by_card_code_and_number() -> None:
+    # Mixing a wrong entry, then numbers: the wrong one is refused and asked again.
+    run = engine("play", "--game", "filko", "--seed", "11", "--seat", "1",
+                 stdin="zz\n" + "1\n" * 9)
+    assert run.returncode == 0, run.stderr
+    assert "not a legal choice" in run.stdout
+    assert POINTS.search(run.stdout)
+
+
+def test_play_exits_cleanly_on_eof() -> None:
+    run = engine("play", "--seed", "3", stdin="")
+    assert run.returncode == 0
+    assert run.stdout.rstrip().endswith("bye")
+    assert run.stderr == ""
+
+
+def test_play_refuses_a_bad_seat() -> None:
+    run = engine("play", "--seat", "9")
+    assert run.returncode == 2
+    assert "--seat must be 0 to 3" in run.stdout
