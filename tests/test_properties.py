@@ -121,12 +121,13 @@ def next_dealer(game: str, status: Status, dealer: int) -> int:
     return next(d for d in (dealer, (dealer + 1) % 4) if d % 2 != status.masters)
 
 
-def shown_cards(game: str, pack: list[str], tops: list[str]) -> list[str]:
+def shown_cards(game: str, pack: list[str]) -> list[str]:
+    """RULINGS: show while the card is an Over (a top-trump Seven stops the showing)."""
     indexes = range(3, 32, 4) if game == "filicau" else range(31, -1, -1)
     shown = []
     for i in indexes:
         shown.append(pack[i])
-        if pack[i] not in tops:
+        if pack[i][1:] != "O":
             return shown
     raise AssertionError("no trump")
 
@@ -209,7 +210,7 @@ def test_random_legal_play_follows_the_rules(setup: dict[str, Any]) -> None:
     for seat in range(4):
         assert [code(c) for c in hand.dealt[seat]] == [pack[i] for i, s in enumerate(order)
                                                        if s == seat]
-    shown = shown_cards(game, pack, model.tops)
+    shown = shown_cards(game, pack)
     model.trump = shown[-1][0]
     assert [code(c) for c in hand.shown] == shown
     assert "EGHS"[hand.trump] == model.trump
