@@ -331,3 +331,16 @@ def test_top_trumps_option_reaches_the_record() -> None:
     again = replay(rec)
     assert again.rules.options.top_trumps == "leaves_low"  # type: ignore[attr-defined]
     assert again.order is not None and again.order.permanent == hand.order.permanent
+
+
+def test_hearts_seven_shown_by_the_cut_makes_hearts_trump() -> None:
+    """RULINGS: the cut shows further cards only while they are Overs; under hearts_seven a
+    shown H7 is the top trump, but no Over, so hearts are trump and nothing more is shown."""
+    from engine import Hand, make_rules
+    from engine.cards import HEARTS, PACK_32, card
+
+    pack = [c for c in PACK_32 if c != card("H7")] + [card("H7")]
+    hand = Hand(make_rules("filko", {"top_trumps": "hearts_seven"}), dealer=0, pack=pack)
+    assert [card("H7")] == hand.shown
+    assert hand.trump == HEARTS
+    assert hand.order is not None and hand.order.beats(card("H7"), card("EO"))
