@@ -44,6 +44,8 @@ COMPUTER_LEVELS = ("simple",)
 #: presses "My hand" again.
 TIMEOUTS_BEFORE_AUTOPLAY = 3
 DEFAULT_TURN_SECONDS = 90
+#: Separates a computer member from its team letter in a stored dealer or Servant.
+TEAM_MARK = "@"
 
 
 class SessionError(Exception):
@@ -159,6 +161,8 @@ class TableSession:
 
     async def join(self, user_id: int, team: int) -> int:
         """Seat ``user_id`` in ``team`` (0 = A, 1 = B); returns the seat."""
+        if team not in (0, 1):
+            raise SessionError("err.no_such_team")
         async with self.lock:
             self._require_lobby()
             member = user_member(user_id)
@@ -167,7 +171,7 @@ class TableSession:
                 raise SessionError("err.already_seated", seat=current)
             free = [s for s in range(team, self.rules.players, 2) if self.seats[s] is None]
             if not free:
-                raise SessionError("err.team_full", team=team)
+                raise SessionError("err.team_full", team="AB"[team])
             if current is not None:
                 self.seats[current] = None
             self.seats[free[0]] = member
@@ -238,6 +242,12 @@ class TableSession:
     def _seat_in_team(self, member: Member | None, team: int | None) -> int | None:
         if member is None:
             return None
+        if TEAM_MARK in member:
+            # A computer, stored with the (canonical) team it sits in.
+            member, letter = member.rsplit(TEAM_MARK, 1)
+            team0, team1 = self.team_members()
+            swapped = canonical(team0, team1)[2]
+            team = (0 if letter == "a" else 1) ^ int(swapped)
         for s, m in enumerate(self.seats):
             if m == member and (team is None or s % 2 == team):
                 return s
@@ -251,9 +261,18 @@ class TableSession:
             masters = "a" if (status.masters == 0) != swapped else "b"
         return PartnershipStatus(
             guild_id=self.guild_id, game=self.game, team_a=a, team_b=b, masters=masters,
-            servant=None if status.servant is None else self.seats[status.servant],
-            next_dealer=self.seats[next_dealer], since=since, updated_at=now(),
+            servant=None if status.servant is None else self._member_at(status.servant),
+            next_dealer=self._member_at(next_dealer), since=since, updated_at=now(),
         )
+
+    def _member_at(self, seat: int) -> Member:
+        """The member at ``seat`` as stored in a status: computers all share one member id,
+        so theirs carries the team they sit in (the same team still deals next time)."""
+        member = self.seats[seat]
+        assert member is not None
+        if is_computer(member):
+            return f"{member}{TEAM_MARK}{self.team_letter(seat % 2)}"
+        return member
 
     def team_letter(self, team: int | None) -> Literal["a", "b"] | None:
         """"a"/"b" of the canonical partnership order for a team at this table."""
@@ -300,7 +319,6 @@ class TableSession:
         self.hand_id = await self.store.start_hand(self.id, self.hand_number + 1, header)
         self.hand_number += 1
         self.hand = hand
-        self.timeouts = [0] * self.rules.players
         return hand
 
     # -- playing ---------------------------------------------------------------------------------
@@ -396,7 +414,8 @@ class TableSession:
         if result.status != result.status_before or since is None:
             since = now() if result.status.masters is not None else None
         stored = self._to_store(result.status, result.next_dealer, since)
-        await self.store.finish_hand(self.hand_id, _result_json(result))
+        # Status and standings first, the hand's result last: restore() redoes all three
+        # while a hand has no stored result, and the first two are safe to repeat.
         await self.store.put_status(stored)
         self.known = stored
         a_is_0 = self.team_letter(0) == "a"
@@ -410,6 +429,7 @@ class TableSession:
             event=result.event, event_team=self.team_letter(result.team),
             finished_at=now(),
         ))
+        await self.store.finish_hand(self.hand_id, _result_json(result))
         self.status = result.status
         self.next_dealer = result.next_dealer
 

@@ -254,7 +254,12 @@ class SqliteStore:
         await self._db.execute("PRAGMA journal_mode = WAL")
         await self._db.execute("PRAGMA foreign_keys = ON")
         await self._db.execute("PRAGMA synchronous = NORMAL")
-        await self.migrate()
+        try:
+            await self.migrate()
+        except BaseException:
+            # Leave no connection (and its thread) behind a refused start.
+            await self.close()
+            raise
 
     async def close(self) -> None:
         if self._db is not None:
@@ -304,6 +309,7 @@ class SqliteStore:
                  opener_id, json.dumps(seats), created),
             )
         except aiosqlite.IntegrityError:
+            await self.db.rollback()  # release the write lock
             raise StoreError("this channel already has an open table") from None
         await self.db.commit()
         assert cur.lastrowid is not None
@@ -362,10 +368,14 @@ class SqliteStore:
     # -- hands and actions -----------------------------------------------------------------
 
     async def start_hand(self, table_id: int, number: int, header: dict[str, Any]) -> int:
-        cur = await self.db.execute(
-            "INSERT INTO hands (table_id, number, header, started_at) VALUES (?, ?, ?, ?)",
-            (table_id, number, json.dumps(header), now()),
-        )
+        try:
+            cur = await self.db.execute(
+                "INSERT INTO hands (table_id, number, header, started_at) VALUES (?, ?, ?, ?)",
+                (table_id, number, json.dumps(header), now()),
+            )
+        except aiosqlite.IntegrityError:
+            await self.db.rollback()  # release the write lock
+            raise StoreError(f"hand {number} of table {table_id} is already stored") from None
         await self.db.commit()
         assert cur.lastrowid is not None
         return cur.lastrowid
@@ -381,6 +391,7 @@ class SqliteStore:
                 (hand_id, index, json.dumps(action), user_id, int(by_computer), now()),
             )
         except aiosqlite.IntegrityError:
+            await self.db.rollback()  # release the write lock
             raise StoreError(f"action {index} of hand {hand_id} is already stored") from None
         await self.db.commit()
 

@@ -21,6 +21,7 @@ EN: dict[str, str] = {
     "err.not_in_lobby": "The game has already started.",
     "err.already_seated": "You already sit in that team.",
     "err.team_full": "Team {team} is full.",
+    "err.no_such_team": "There are only teams A and B.",
     "err.table_full": "The table is full.",
     "err.not_seated": "You are not seated at this table.",
     "err.no_computer": "There is no computer seat to remove.",
