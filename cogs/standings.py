@@ -18,10 +18,22 @@ if TYPE_CHECKING:
     from bot.client import FilicauBot
 
 MAX_LINES = 15
+#: Discord refuses an embed field value longer than this.
+FIELD_CHARS = 1024
 
 
 def _team(members: list[str]) -> str:
     return " & ".join(mention(m) for m in members)
+
+
+def _field(lines: list[str]) -> str:
+    """As many whole lines as fit in one embed field."""
+    out: list[str] = []
+    for line in lines[:MAX_LINES]:
+        if len("\n".join([*out, line])) > FIELD_CHARS:
+            break
+        out.append(line)
+    return "\n".join(out) or "—"
 
 
 class Standings(commands.Cog, name="Standings"):
@@ -44,18 +56,18 @@ class Standings(commands.Cog, name="Standings"):
             return
         pairs, players = standings(results)
         embed = discord.Embed(title=title, colour=GAME_COLOUR)
-        embed.add_field(name=t("standings.players"), value="\n".join(
+        embed.add_field(name=t("standings.players"), value=_field([
             t("standings.player_line", user=mention(p.member), hands=p.hands,
               made=p.became_masters, held=p.hands_as_masters, ran=p.ran_away)
-            for p in players[:MAX_LINES]) or "—", inline=False)
-        embed.add_field(name=t("standings.partnerships"), value="\n".join(
+            for p in players]), inline=False)
+        embed.add_field(name=t("standings.partnerships"), value=_field([
             t("standings.pair_line", a=_team(p.team_a), b=_team(p.team_b), hands=p.hands,
               made=p.became_masters[0], made_b=p.became_masters[1],
               held=p.hands_as_masters[0], held_b=p.hands_as_masters[1],
               ran=p.ran_away[0], ran_b=p.ran_away[1],
               now=("A " + t("table.masters")) if p.masters_now == "a" else
                   ("B " + t("table.masters")) if p.masters_now == "b" else "even")
-            for p in pairs[:MAX_LINES])[:1024], inline=False)
+            for p in pairs]), inline=False)
         await interaction.response.send_message(
             embed=embed, allowed_mentions=discord.AllowedMentions.none())
 

@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.session import Outcome, SessionError, TableSession, user_member
+from bot.session import Outcome, SessionError, TableSession, is_computer, user_member
 from bot.store import StoreError
 from bot.texts import t
 from engine import Action, RecordError, make_rules, public_view, seat_view
@@ -200,6 +200,10 @@ class Tables(commands.Cog, name="Tables"):
         except (ValueError, IndexError, CardError):
             # A forged or damaged custom_id: nothing was changed.
             await reply_error(interaction, t("err.bad_button"))
+        except Exception:
+            # E.g. the store failed: the session changed nothing, so the click can be retried.
+            log.exception("table %s: button %s failed", table_id, op)
+            await reply_error(interaction, t("err.internal"))
 
     # lobby
 
@@ -336,7 +340,10 @@ class Tables(commands.Cog, name="Tables"):
         self.request_refresh(session)
         if outcome is not None and outcome.result is not None:
             await self._post_result(session)
-        await self._refresh_hand_views(session)
+        # The computer may have played for a person (timed out): their view changes too.
+        played_for = [p.seat for p in (outcome.played if outcome else [])
+                      if p.by_computer and not is_computer(session.seats[p.seat])]
+        await self._refresh_hand_views(session, played_for)
         self.kick(session)
 
     async def _post_result(self, session: TableSession) -> None:
@@ -352,12 +359,15 @@ class Tables(commands.Cog, name="Tables"):
         except discord.HTTPException:
             log.warning("could not post the result of table %s", session.id)
 
-    async def _refresh_hand_views(self, session: TableSession) -> None:
-        """Enable the cards of whoever must act now, in their open hand view."""
+    async def _refresh_hand_views(self, session: TableSession,
+                                  also: list[int] | None = None) -> None:
+        """Enable the cards of whoever must act now, in their open hand view (and redraw the
+        views of the seats in ``also``)."""
         hand = session.hand
         if hand is None:
             return
-        for seat in session.waiting_for_human():
+        seats = session.waiting_for_human()
+        for seat in seats + [s for s in also or [] if s not in seats]:
             member = session.seats[seat]
             assert member is not None
             key = (session.id, int(member))
@@ -501,6 +511,10 @@ class Tables(commands.Cog, name="Tables"):
             match = [r for r in rows if r.number == hand]
             if not match:
                 await reply_error(interaction, t("err.no_record"))
+                return
+            if match[0].result is None:
+                # The record holds the pack: everybody's cards.
+                await reply_error(interaction, t("err.hand_in_progress"))
                 return
             data = json.dumps(match[0].record(), ensure_ascii=False, indent=1).encode()
             await interaction.response.send_message(
