@@ -110,8 +110,9 @@ class TableSession:
         self.known: PartnershipStatus | None = None
         self.timeouts = [0] * self.rules.players
         self.autoplay: set[int] = set()
-        #: Display names seen at join time, for button labels (which cannot show mentions).
-        self.names: dict[Member, str] = {}
+        #: Display names seen at join time, for button labels (which cannot show mentions);
+        #: kept with the table's settings so that they survive a restart.
+        self.names: dict[Member, str] = dict(row.settings.get("names", {}))
 
     # -- identity ----------------------------------------------------------------------------
 
@@ -159,7 +160,7 @@ class TableSession:
         if self.state != "lobby":
             raise SessionError("err.not_in_lobby")
 
-    async def join(self, user_id: int, team: int) -> int:
+    async def join(self, user_id: int, team: int, name: str | None = None) -> int:
         """Seat ``user_id`` in ``team`` (0 = A, 1 = B); returns the seat."""
         if team not in (0, 1):
             raise SessionError("err.no_such_team")
@@ -175,6 +176,8 @@ class TableSession:
             if current is not None:
                 self.seats[current] = None
             self.seats[free[0]] = member
+            if name:
+                self.names[member] = name
             await self._seats_changed()
             return free[0]
 
@@ -213,7 +216,9 @@ class TableSession:
             return seats[-1]
 
     async def _seats_changed(self) -> None:
-        await self.store.update_table(self.id, seats=list(self.seats))
+        seated = {m: n for m, n in self.names.items() if m in self.seats}
+        settings = {**self.row.settings, "names": seated}
+        await self.store.update_table(self.id, seats=list(self.seats), settings=settings)
         self.known = None
         if self.full:
             team0, team1 = self.team_members()

@@ -136,7 +136,7 @@ class Store(Protocol):
     async def update_table(
         self, table_id: int, *, seats: list[Member | None] | None = None,
         state: TableState | None = None, message_id: int | None = None,
-        options: dict[str, Any] | None = None,
+        options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
     ) -> None: ...
     async def get_table(self, table_id: int) -> TableRow | None: ...
     async def open_tables(self) -> list[TableRow]: ...
@@ -322,7 +322,7 @@ class SqliteStore:
     async def update_table(
         self, table_id: int, *, seats: list[Member | None] | None = None,
         state: TableState | None = None, message_id: int | None = None,
-        options: dict[str, Any] | None = None,
+        options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
     ) -> None:
         sets: list[str] = []
         args: list[Any] = []
@@ -341,6 +341,9 @@ class SqliteStore:
         if options is not None:
             sets.append("options = ?")
             args.append(json.dumps(options))
+        if settings is not None:
+            sets.append("settings = ?")
+            args.append(json.dumps(settings))
         if not sets:
             return
         await self.db.execute(f"UPDATE tables SET {', '.join(sets)} WHERE id = ?",

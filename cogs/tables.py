@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.session import Outcome, SessionError, TableSession, is_computer, user_member
+from bot.session import Outcome, SessionError, TableSession, is_computer
 from bot.store import StoreError
 from bot.texts import t
 from engine import Action, RecordError, make_rules, public_view, seat_view
@@ -217,8 +217,7 @@ class Tables(commands.Cog, name="Tables"):
         team = int(args[0])
         if team not in (0, 1):
             raise SessionError("err.bad_button")
-        session.names[user_member(interaction.user.id)] = interaction.user.display_name
-        await session.join(interaction.user.id, team)
+        await session.join(interaction.user.id, team, interaction.user.display_name)
         await self._lobby_update(interaction, session)
 
     async def _on_leave(self, interaction: discord.Interaction[Any], session: TableSession,

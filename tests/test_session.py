@@ -590,6 +590,24 @@ async def test_restore_a_lobby(store: SqliteStore, db_path: Path) -> None:
         await store2.close()
 
 
+async def test_display_names_survive_a_restart(store: SqliteStore, db_path: Path) -> None:
+    """Servant buttons are labelled with names seen at join time; a restart keeps them, and
+    a player who left is forgotten."""
+    session = await new_table(store)
+    await session.join(101, 0, "Ana")
+    await session.join(102, 1, "Béla")
+    await session.leave(102)
+    await store.close()
+    store2 = await open_store(db_path)
+    try:
+        (row,) = await store2.open_tables()
+        restored = await TableSession.restore(row, store2)
+        assert restored.names == {"101": "Ana"}
+        assert restored.turn_seconds == session.turn_seconds
+    finally:
+        await store2.close()
+
+
 async def test_restore_after_a_finished_hand_deals_the_next_from_its_result(
     store: SqliteStore, db_path: Path
 ) -> None:
