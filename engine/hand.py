@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.actions import BYTE_PLAYS, PLAY, Action, IllegalAction
-from engine.cards import SUIT_NAMES, TRUMP, Card, code, mask_of
+from engine.cards import BIT, SUIT_NAMES, TRUMP, Card, code, mask_of
 from engine.status import EVEN, RecordError, Status
 from engine.trumps import TrumpOrder, trump_order
 
@@ -41,6 +41,10 @@ class Trick(NamedTuple):
     leader: int
     cards: tuple[Card, ...]
     winner: int
+
+
+#: ``Trick._make`` without its Python-level call, for the hot path.
+_new_trick = tuple.__new__
 
 
 @dataclass(frozen=True)
@@ -67,9 +71,12 @@ class Hand:
     place after checking the action; ``copy`` gives an independent state to explore."""
 
     __slots__ = (
+        "_fast",
         "_led",
         "_legal",
         "_masks",
+        "_phase",
+        "_playing",
         "_suit",
         "_suit_masks",
         "actions",
@@ -81,7 +88,6 @@ class Hand:
         "order",
         "pack",
         "pending",
-        "phase",
         "play_over",
         "result",
         "rules",
@@ -107,7 +113,9 @@ class Hand:
     trump: int | None
     shown: list[Card]
     team: list[int]
-    phase: str
+    _phase: str
+    _playing: bool
+    _fast: bool
     #: True once the last card is played or the hand stopped early (a Servant may still be
     #: owed): from then on the unplayed cards are public.
     play_over: bool
@@ -142,7 +150,12 @@ class Hand:
         self.pack = tuple(pack)
         self.dealt = rules.deal(self.pack, dealer)
         self.hands = list(map(list, self.dealt))
-        self._masks = list(map(mask_of, self.dealt))
+        self._masks = masks = []
+        for cards in self.dealt:
+            mask = 0
+            for c in cards:
+                mask |= BIT[c]
+            masks.append(mask)
         self.order = None
         self.trump = None
         self.shown = []
@@ -164,6 +177,19 @@ class Hand:
         self.play_over = False
         rules.start(self)
 
+    @property
+    def phase(self) -> str:
+        """``play``, ``over``, or a game's own phase (``servant``, bidding...)."""
+        return self._phase
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        self._phase = value
+        self._playing = value == PLAYING
+        # Follow suit and trump are the only duties: legal plays take the mask path.
+        self._fast = self._playing and self.rules.plain_play
+        self._legal = None
+
     # -- what can be done ------------------------------------------------------------------
 
     @property
@@ -180,33 +206,40 @@ class Hand:
     def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
         """The actions allowed now, for ``seat`` (default: the seat to move)."""
         legal = self._legal
-        if legal is not None and (seat is None or seat == self.to_move):
-            return legal
+        if seat is None or seat == self.to_move:
+            if legal is not None:
+                return legal
+            if self._fast:
+                # Follow suit; if void, trump (where the game says so); otherwise anything.
+                # Hands are bit masks here: four table lookups make the tuple of plays.
+                mask = held = self._masks[self.to_move]  # type: ignore[index]
+                if self.trick:
+                    mask = held & self._suit_masks[self._led]
+                    if not mask:
+                        if self.rules.must_trump:
+                            mask = held & self._suit_masks[TRUMP]
+                        if not mask:
+                            mask = held
+                b0, b1, b2, b3 = BYTE_PLAYS
+                legal = self._legal = (
+                    b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24]
+                )
+                return legal
+        return self._legal_slow(seat)
+
+    def _legal_slow(self, seat: int | None) -> tuple[Action, ...]:
         to_move = self.to_move
         if seat is not None and seat != to_move:
             # Another seat than the one to move: only games with open windows allow that.
-            if self.phase == PLAYING or self.phase == OVER:
+            if self._playing or self._phase == OVER:
                 return ()
             return tuple(self.rules.phase_legal(self, seat))
-        if to_move is None or self.phase == OVER:
-            legal = ()
-        elif self.phase != PLAYING:
+        if to_move is None or self._phase == OVER:
+            legal: tuple[Action, ...] = ()
+        elif not self._playing:
             legal = tuple(self.rules.phase_legal(self, to_move))
-        elif not self.rules.plain_play:
-            legal = tuple(map(PLAY.__getitem__, self._special_cards(to_move)))
         else:
-            # Follow suit; if void, trump (where the game says so); otherwise anything.
-            # Hands are bit masks here: four table lookups make the tuple of plays.
-            mask = held = self._masks[to_move]
-            if self.trick:
-                mask = held & self._suit_masks[self._led]
-                if not mask:
-                    if self.rules.must_trump:
-                        mask = held & self._suit_masks[TRUMP]
-                    if not mask:
-                        mask = held
-            b0, b1, b2, b3 = BYTE_PLAYS
-            legal = b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24]
+            legal = tuple(map(PLAY.__getitem__, self._special_cards(to_move)))
         self._legal = legal
         return legal
 
@@ -243,7 +276,7 @@ class Hand:
 
     def apply(self, seat: int, action: Action) -> None:
         """Apply ``action`` by ``seat``, or raise ``IllegalAction`` and change nothing."""
-        if self.phase != PLAYING:
+        if not self._playing:
             self._apply_phase(seat, action)
             return
         legal = self._legal
@@ -267,13 +300,16 @@ class Hand:
             self.to_move = seat + 1 if seat + 1 < n else 0
             return
         leader = self.leader
-        winner = (leader + self.order.winner(trick)) % n  # type: ignore[union-attr]
+        # The winner is the trick's strongest card in the led suit's ranking
+        # (TrumpOrder.winner, inlined: this runs for every trick of every search).
+        ranks = self.order.led_rank[self._led]  # type: ignore[union-attr]
+        winner = (leader + trick.index(max(trick, key=ranks.__getitem__))) % n
         rules = self.rules
         won = sum(map(rules.points.__getitem__, trick))
         if won:
             self.taken[winner] += won
             self.team_taken[self.team[winner]] += won
-        self.tricks.append(Trick._make((leader, tuple(trick), winner)))
+        self.tricks.append(_new_trick(Trick, (leader, tuple(trick), winner)))
         self.trick = []
         self.leader = self.to_move = winner
         if rules.after_trick is not None:
@@ -371,7 +407,9 @@ class Hand:
         new.trump = self.trump
         new.shown = self.shown[:]
         new.team = self.team[:]
-        new.phase = self.phase
+        new._phase = self._phase
+        new._playing = self._playing
+        new._fast = self._fast
         new.play_over = self.play_over
         new.to_move = self.to_move
         new.leader = self.leader

@@ -44,9 +44,16 @@ class Match:
         self.hands_played = 0
 
     def shuffled_pack(self) -> list[Card]:
-        """The rules' pack, shuffled by the match's own generator."""
+        """The rules' pack, shuffled by the match's own generator.
+
+        Fisher-Yates driven by ``random()`` floats, as ``random.shuffle(x, random)`` did up
+        to Python 3.10: uniform to within 2**-53, and a quarter cheaper than
+        ``random.shuffle``'s Python-level ``_randbelow`` loop, which the benchmark feels."""
         pack = list(self.rules.pack)
-        self.rng.shuffle(pack)
+        rand = self.rng.random
+        for i in range(len(pack) - 1, 0, -1):
+            j = int(rand() * (i + 1))
+            pack[i], pack[j] = pack[j], pack[i]
         return pack
 
     def deal(self, pack: Sequence[Card] | None = None) -> Hand:

@@ -69,6 +69,13 @@ class Rules:
     def __init__(self, options: Options) -> None:
         self.options = options
         self.early_end = options.early_end
+        # The hand reads these on every card; as instance attributes they take CPython's
+        # fast path (class attributes read through an instance do not).
+        self.points = self.points
+        self.must_trump = self.must_trump
+        self.must_beat = self.must_beat
+        self.restricts_play = self.restricts_play
+        self.after_trick = self.after_trick
         #: Follow suit and trump are the only duties: the hand takes its fastest path.
         self.plain_play = not (self.must_beat or self.restricts_play)
         self.pack_set = frozenset(self.pack)
