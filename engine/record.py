@@ -51,13 +51,7 @@ class ReplayError(ValueError):
 
 def start(record: Mapping[str, Any] | GameRecord) -> Hand:
     """The hand a record describes, before any of its actions."""
-    try:
-        rec = record if isinstance(record, GameRecord) else GameRecord.model_validate(record)
-    except ValidationError as e:
-        msg = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in e.errors()
-        )
-        raise ReplayError(None, f"not a game record: {msg}") from None
+    rec = record if isinstance(record, GameRecord) else _validate(record)
     try:
         rules = make_rules(rec.game, rec.options)
         pack = [card(c) for c in rec.pack]
