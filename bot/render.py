@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.session import TableSession, is_computer
+from bot.session import COMPUTER_LEVELS, TableSession, computer_level, is_computer
 from bot.store import Member, PartnershipStatus
 from bot.texts import card_label, suit_label, t, team_name
 from engine import HandResult, PublicView, SeatView
@@ -31,6 +31,9 @@ def mention(member: Member | None) -> str:
     if member is None:
         return t("lobby.empty")
     if is_computer(member):
+        level = computer_level(member)
+        if level in COMPUTER_LEVELS:
+            return t("lobby.computer_level", level=t(f"level.{level}"))
         return t("lobby.computer")
     return f"<@{member}>"
 
@@ -120,11 +123,17 @@ def lobby_view(s: TableSession) -> discord.ui.View:
         GameButton("join", tid, 0, label=t("btn.join_a"), style=b, row=0),
         GameButton("join", tid, 1, label=t("btn.join_b"), style=b, row=0),
         GameButton("leave", tid, label=t("btn.leave"), row=0),
-        GameButton("cpu", tid, label=t("btn.add_cpu"), row=1, disabled=s.full),
+        # One Add computer button per level (row 1), the table's own buttons below.
+        *(GameButton("cpu", tid, level, label=t(ADD_CPU_LABELS[level]), row=1,
+                     disabled=s.full) for level in COMPUTER_LEVELS),
         GameButton("uncpu", tid, label=t("btn.remove_cpu"), row=1),
-        GameButton("start", tid, label=t("btn.start"), style=g, row=1, disabled=not s.full),
-        GameButton("cancel", tid, label=t("btn.cancel"), style=r, row=1),
+        GameButton("start", tid, label=t("btn.start"), style=g, row=2, disabled=not s.full),
+        GameButton("cancel", tid, label=t("btn.cancel"), style=r, row=2),
     )
+
+
+#: The text key of each level's Add computer button.
+ADD_CPU_LABELS = {"easy": "btn.add_cpu_easy", "normal": "btn.add_cpu", "hard": "btn.add_cpu_hard"}
 
 
 # -- the table in play ------------------------------------------------------------------------

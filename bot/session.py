@@ -35,11 +35,17 @@ from engine import (
     replay,
     to_record,
 )
+from engine.ai import make_player
 from engine.players import Player, SimplePlayer
 from engine.view import seat_view
 
 COMPUTER_PREFIX = "cpu:"
-COMPUTER_LEVELS = ("simple",)
+#: The levels the lobby offers (engine.ai). ``simple`` (the engine's SimplePlayer) still plays
+#: the computer seats of tables opened before the levels existed.
+COMPUTER_LEVELS = ("easy", "normal", "hard")
+LEGACY_LEVELS = ("simple",)
+#: Who plays for a person whose turn timed out (or who is in autoplay).
+TIMEOUT_LEVEL = "normal"
 #: A seat that times out this many times in a row is played by the computer until its player
 #: presses "My hand" again.
 TIMEOUTS_BEFORE_AUTOPLAY = 3
@@ -85,8 +91,22 @@ class Outcome:
     result: HandResult | None = None
 
 
-def _player_for(member: Member) -> Player:
-    # Issue 5 brings Easy/Normal/Hard; until then every computer seat is the simple player.
+def computer_level(member: Member | None) -> str | None:
+    """The level of a computer member (None for a person)."""
+    if not is_computer(member):
+        return None
+    assert member is not None
+    return member[len(COMPUTER_PREFIX):]
+
+
+def _player_for(member: Member, seat: int) -> Player:
+    """The player for a computer seat, or for a person the computer plays for (Normal).
+    Search players decide from the seed and the view only, so the seat is seed enough."""
+    level = computer_level(member)
+    if level is None:
+        return make_player(TIMEOUT_LEVEL, seed=seat)
+    if level in COMPUTER_LEVELS:
+        return make_player(level, seed=seat)
     return SimplePlayer()
 
 
@@ -191,9 +211,11 @@ class TableSession:
             await self._seats_changed()
 
     async def add_computer(self, team: int | None = None, level: str = "simple") -> int:
+        """Seat a computer of ``level`` (the lobby buttons always name one of
+        ``COMPUTER_LEVELS``; the ``simple`` default is the pre-levels behaviour)."""
         async with self.lock:
             self._require_lobby()
-            if level not in COMPUTER_LEVELS:
+            if level not in COMPUTER_LEVELS + LEGACY_LEVELS:
                 raise SessionError("err.bad_level", level=level)
             n = self.rules.players
             teams = [team] if team is not None else [0, 1]
@@ -362,23 +384,44 @@ class TableSession:
             return await self._apply(seat, action, user_id=user_id, by_computer=False)
 
     async def computer_turn(self, *, timed_out: bool = False) -> Outcome | None:
-        """If a computer (or a timed-out player) is to act, let it; None otherwise."""
+        """If a computer (or a timed-out player) is to act, let it; None otherwise.
+
+        The decision is made off the event loop (a search takes up to a second) from a
+        ``SeatView`` snapshot taken under the lock; the action is then applied under the lock
+        only if nothing moved in between (otherwise None: whoever moved drives on)."""
         async with self.lock:
             hand = self.hand
             if self.state != "playing" or hand is None or hand.finished:
                 return None
-            actors = hand.actors()
-            for seat in actors:
+            pick = None
+            for seat in hand.actors():
                 member = self.seats[seat]
                 if is_computer(member) or seat in self.autoplay or timed_out:
-                    if timed_out and not is_computer(member):
-                        self.timeouts[seat] += 1
-                        if self.timeouts[seat] >= TIMEOUTS_BEFORE_AUTOPLAY:
-                            self.autoplay.add(seat)
                     assert member is not None
-                    action = _player_for(member).choose(seat_view(hand, seat))
-                    return await self._apply(seat, action, user_id=None, by_computer=True)
-            return None
+                    pick = (seat, member, seat_view(hand, seat))
+                    break
+            if pick is None:
+                return None
+            stamp = (hand, len(hand.actions))
+        seat, member, view = pick
+        action = await asyncio.to_thread(_player_for(member, seat).choose, view)
+        # Shielded: a driver cancelled now (a click restarts it) must not stop between storing
+        # the action and applying it, or the log would run ahead of the hand.
+        return await asyncio.shield(
+            self._computer_apply(seat, member, action, stamp, timed_out=timed_out))
+
+    async def _computer_apply(self, seat: int, member: Member, action: Action,
+                              stamp: tuple[Hand, int], *, timed_out: bool) -> Outcome | None:
+        async with self.lock:
+            hand = self.hand
+            if (self.state != "playing" or hand is None or hand is not stamp[0]
+                    or len(hand.actions) != stamp[1] or action not in hand.legal_actions(seat)):
+                return None
+            if timed_out and not is_computer(member):
+                self.timeouts[seat] += 1
+                if self.timeouts[seat] >= TIMEOUTS_BEFORE_AUTOPLAY:
+                    self.autoplay.add(seat)
+            return await self._apply(seat, action, user_id=None, by_computer=True)
 
     def resume(self, user_id: int) -> None:
         """A player pressed "My hand": stop playing their seat for them."""

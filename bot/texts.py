@@ -55,6 +55,10 @@ EN: dict[str, str] = {
     "lobby.team": "Team {team}",
     "lobby.empty": "— empty —",
     "lobby.computer": "🤖 Computer",
+    "lobby.computer_level": "🤖 Computer ({level})",
+    "level.easy": "Easy",
+    "level.normal": "Normal",
+    "level.hard": "Hard",
     "lobby.options": "Options",
     "lobby.opened_by": "Opened by {user}. Take a seat; the table starts when all seats are "
                        "taken and the opener presses **Start**. An unstarted table closes "
@@ -68,7 +72,9 @@ EN: dict[str, str] = {
     "btn.join_a": "Join team A",
     "btn.join_b": "Join team B",
     "btn.leave": "Leave",
-    "btn.add_cpu": "Add computer",
+    "btn.add_cpu": "Add computer: Normal",
+    "btn.add_cpu_easy": "Add computer: Easy",
+    "btn.add_cpu_hard": "Add computer: Hard",
     "btn.remove_cpu": "Remove computer",
     "btn.start": "Start",
     "btn.cancel": "Cancel",

@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.session import Outcome, SessionError, TableSession, is_computer
+from bot.session import COMPUTER_LEVELS, Outcome, SessionError, TableSession, is_computer
 from bot.store import StoreError
 from bot.texts import t
 from engine import Action, RecordError, make_rules, public_view, seat_view
@@ -227,7 +227,11 @@ class Tables(commands.Cog, name="Tables"):
 
     async def _on_cpu(self, interaction: discord.Interaction[Any], session: TableSession,
                       args: tuple[str, ...]) -> None:
-        await session.add_computer()
+        # The button carries its level; an old button without one adds a Normal computer.
+        level = args[0] if args else "normal"
+        if level not in COMPUTER_LEVELS:
+            raise SessionError("err.bad_level", level=level)
+        await session.add_computer(level=level)
         await self._lobby_update(interaction, session)
 
     async def _on_uncpu(self, interaction: discord.Interaction[Any], session: TableSession,
@@ -419,9 +423,18 @@ class Tables(commands.Cog, name="Tables"):
                 await self.turn_timeout(session, stamp)
                 return
             await asyncio.sleep(self.settings.computer_delay)
+            moved = len(hand.actions)
             outcome = await session.computer_turn()
             if outcome is not None:
                 await self.after(session, outcome)
+            elif len(hand.actions) != moved:
+                # The hand moved while the computer thought (a click, or the move of a driver
+                # this one replaced): show it and drive on from there.
+                self.request_refresh(session)
+                if hand.result is not None:
+                    await self._post_result(session)
+                await self._refresh_hand_views(session)
+                self.kick(session)
         except asyncio.CancelledError:
             raise
         except Exception:

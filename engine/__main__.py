@@ -1,5 +1,5 @@
-"""``python -m engine replay|bench|play``: the engine's command line (the only place in
-``engine/`` that reads files or a terminal)."""
+"""``python -m engine replay|bench|play|arena|ai-timing``: the engine's command line (the only
+place in ``engine/`` that reads files or a terminal)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from engine.bench import bench
 from engine.record import ReplayError, replay, report
+from engine.rules import GAMES
 
 
 def _replay_one(line: str) -> tuple[dict[str, Any], bool]:
@@ -54,6 +55,24 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     return play_terminal(args.game, seed=args.seed, seat=args.seat, out=out)
 
 
+def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
+    from engine.arena import arena, format_arena
+
+    result = arena(args.game, args.a, args.b, args.deals, seed=args.seed, workers=args.workers,
+                   err=None if args.quiet else sys.stderr)
+    print(json.dumps(result) if args.json else format_arena(result), file=out)
+    return 0
+
+
+def cmd_timing(args: argparse.Namespace, out: TextIO) -> int:
+    from engine.arena import timing
+
+    result = timing(args.game, args.levels.split(","), args.hands, seed=args.seed,
+                    err=None if args.quiet else sys.stderr)
+    print(json.dumps(result), file=out)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -74,6 +93,27 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--seat", type=int, default=0, help="your seat (0-3)")
     p.set_defaults(func=cmd_play)
+
+    from engine.ai import LEVELS
+
+    p = sub.add_parser("arena", help="duplicate matches between two computer levels")
+    p.add_argument("--a", default="hard", choices=LEVELS)
+    p.add_argument("--b", default="easy", choices=LEVELS)
+    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--game", default="filicau", choices=sorted(GAMES))
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1, help="processes (deals in parallel)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser("ai-timing", help="decision times of the computer levels")
+    p.add_argument("--game", default="filicau", choices=sorted(GAMES))
+    p.add_argument("--levels", default="easy,normal,hard")
+    p.add_argument("--hands", type=int, default=20)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.set_defaults(func=cmd_timing)
 
     args = parser.parse_args(argv)
     try:

@@ -1,6 +1,7 @@
 """Players the engine ships: they decide from a ``SeatView`` only.
 
-Stronger computer players (issue 5) implement the same ``Player`` protocol.
+The computer levels the bot offers (Easy, Normal, Hard) are in ``engine.ai`` and implement the
+same ``Player`` protocol.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from engine.actions import Action
 from engine.cards import Card
 from engine.hand import OVER, Hand, HandResult, Trick
+from engine.rules.base import Rules
 from engine.status import Status
 from engine.trumps import TrumpOrder
 
@@ -44,6 +45,10 @@ class PublicView:
     result: HandResult | None
     #: Once play is over, the cards nobody played (early end shows them).
     unplayed: tuple[tuple[Card, ...], ...] | None
+    #: The game's rules with the table's options (public: everybody knows what is played).
+    rules: Rules
+    #: Where each shown card lay in the pack (public: it was shown as it was dealt or cut).
+    shown_at: tuple[int, ...]
 
     @property
     def finished(self) -> bool:
@@ -89,6 +94,8 @@ def _public_fields(hand: Hand) -> dict[str, object]:
         "team_points": tuple(hand.team_points()),
         "result": hand.result,
         "unplayed": tuple(tuple(hand.sort_hand(h)) for h in hand.hands) if over else None,
+        "rules": hand.rules,
+        "shown_at": tuple(hand.pack.index(c) for c in hand.shown),
     }
 
 

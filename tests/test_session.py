@@ -492,10 +492,11 @@ async def test_three_timeouts_in_a_row_put_the_seat_in_autoplay_until_resume(
     for timeout in range(3):
         await human_turn(session, hand)
         assert session.waiting_for_human() == [0]
-        expected = SimplePlayer().choose(seat_view(hand, 0))
+        legal = hand.legal_actions(0)  # played by Normal (tests/test_ai_bot.py), not simple
         out = await session.computer_turn(timed_out=True)
         assert out is not None
-        assert [(p.seat, p.action, p.by_computer) for p in out.played] == [(0, expected, True)]
+        assert [(p.seat, p.by_computer) for p in out.played] == [(0, True)]
+        assert out.played[0].action in legal
         assert (0 in session.autoplay) == (timeout == 2)
 
     # In autoplay the seat is played without waiting for a timeout.

@@ -137,6 +137,17 @@ class Rules:
         """What a final score would decide; ``early_end`` compares these."""
         raise NotImplementedError  # every game defines how a hand is scored
 
+    def outcome_value(self, status_before: Status, outcome: Hashable, team: int) -> float:
+        """How good ``outcome`` (as ``outcome`` returns it) is for ``team``, from -1 to 1: what
+        computer players aim for. The default reads a ``Status`` outcome: being (or becoming)
+        masters is 1, even 0, the other team masters -1, so that running away from slavery
+        beats staying slaves and a 6-2 beats an 8-0 that makes all even. Games whose outcome
+        is something else (a score, a ladder step) override this."""
+        masters = outcome.masters if isinstance(outcome, Status) else None
+        if masters is None:
+            return 0.0
+        return 1.0 if masters == team else -1.0
+
     def outcome_fixed(self, hand: Hand) -> bool:
         """Can no split of the points still out change the outcome?"""
         table = hand.pending.get("_fixed")

@@ -1,0 +1,46 @@
+"""Computer players: Easy (rules of thumb), Normal and Hard (determinized search).
+
+They implement ``engine.players.Player``: ``choose(view) -> Action`` from a ``SeatView`` only,
+for any game of the family. ``make_player(level, seed)`` builds one:
+
+>>> from engine import Match, make_rules, seat_view
+>>> hand = Match(make_rules("filicau"), seed=3).deal()
+>>> seat = hand.to_move
+>>> make_player("normal", seed=1).choose(seat_view(hand, seat)) in hand.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from engine.ai.easy import EasyPlayer
+from engine.ai.search import SearchPlayer, greedy_playout, random_playout
+from engine.players import Player, RandomPlayer, SimplePlayer
+
+#: Levels in order of strength (``random`` and ``simple`` are for comparison and old tables).
+LEVELS = ("random", "simple", "easy", "normal", "hard")
+
+#: The search settings of each level: samples (the strength knob) and the time cap in seconds.
+SEARCH = {
+    "normal": {"samples": 24, "budget": 0.25, "exact_cards": 8, "playout": random_playout},
+    "hard": {"samples": 200, "budget": 0.8, "exact_cards": 12, "playout": greedy_playout},
+}
+
+
+def make_player(level: str, seed: int | None = 0, *, timed: bool = True) -> Player:
+    """A player of this level. ``timed=False`` drops the time cap (tests, reproducible runs):
+    the sample count alone decides then."""
+    if level == "random":
+        return RandomPlayer(seed)
+    if level == "simple":
+        return SimplePlayer()
+    if level == "easy":
+        return EasyPlayer(seed)
+    if level in SEARCH:
+        settings = dict(SEARCH[level])
+        if not timed:
+            settings["budget"] = None
+        return SearchPlayer(level, seed=seed, **settings)  # type: ignore[arg-type]
+    raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+
+
+__all__ = ["LEVELS", "EasyPlayer", "SearchPlayer", "make_player"]

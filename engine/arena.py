@@ -1,0 +1,226 @@
+"""Duplicate matches between computer levels, and decision timing.
+
+``python -m engine arena --a hard --b easy --deals N`` deals N packs. Each deal is played twice
+with the same pack, dealer and status but the teams swapped: level A sits in seats 0 and 2
+the first time and in seats 1 and 3 the second, so the luck of the cards cancels out. A deal
+starts even, with A masters, or with B masters (in turn), so that running away and staying
+masters are tested too. Per deal the score is the mean, over its two hands, of A's outcome
+value minus B's (``Rules.outcome_value``: +1 masters, 0 even, -1 slaves), which is what the
+players aim for; card points are reported beside it. Players are deterministic (fixed
+samples, no time cap), so a run repeats exactly.
+
+``python -m engine ai-timing`` measures how long each level takes to decide, with the time
+cap on, as the bot plays.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from engine.ai import make_player
+from engine.hand import Hand
+from engine.players import Player
+from engine.rules import make_rules
+from engine.status import Status
+from engine.view import seat_view
+
+
+@dataclass
+class DealResult:
+    #: A's and B's outcome value and card points in each of the two hands.
+    value_a: list[float] = field(default_factory=list)
+    value_b: list[float] = field(default_factory=list)
+    points_a: list[int] = field(default_factory=list)
+    points_b: list[int] = field(default_factory=list)
+    #: ``"A masters"``, ``"B ran away"``... one per hand.
+    events: list[str] = field(default_factory=list)
+
+    @property
+    def diff(self) -> float:
+        return (sum(self.value_a) - sum(self.value_b)) / 2
+
+    @property
+    def points_diff(self) -> float:
+        return (sum(self.points_a) - sum(self.points_b)) / 2
+
+
+def _status(game: str, kind: int, masters_team: int | None, dealer: int) -> Status:
+    if masters_team is None:
+        return Status()
+    if game == "filko":
+        servant = dealer if dealer % 2 != masters_team else (dealer + 1) % 4
+        return Status(masters_team, servant)
+    return Status(masters_team)
+
+
+def play_hand(hand: Hand, players: list[Player]) -> Hand:
+    while not hand.finished:
+        seat = hand.actors()[0]
+        hand.apply(seat, players[seat].choose(seat_view(hand, seat)))
+    return hand
+
+
+def play_deal(game: str, a: str, b: str, seed: int, index: int) -> DealResult:
+    rules = make_rules(game)
+    rng = random.Random(f"arena|{seed}|{index}")
+    pack = list(rules.pack)
+    rng.shuffle(pack)
+    dealer = rng.randrange(rules.players)
+    kind = index % 3  # 0 even, 1 A masters, 2 B masters
+    out = DealResult()
+    for a_team in (0, 1):
+        b_team = 1 - a_team
+        masters = None if kind == 0 else (a_team if kind == 1 else b_team)
+        status = _status(game, kind, masters, dealer)
+        players: list[Player] = []
+        for s in range(rules.players):
+            level = a if s % 2 == a_team else b
+            players.append(make_player(level, seed=seed * 1000 + index * 10 + s, timed=False))
+        hand = play_hand(Hand(rules, dealer, pack, status), players)
+        result = hand.result
+        assert result is not None
+        out.value_a.append(rules.outcome_value(status, result.status, a_team))
+        out.value_b.append(rules.outcome_value(status, result.status, b_team))
+        out.points_a.append(result.points[a_team])
+        out.points_b.append(result.points[b_team])
+        who = "" if result.team is None else ("A " if result.team == a_team else "B ")
+        out.events.append(who + result.event.replace("_", " "))
+    return out
+
+
+def _work(job: tuple[str, str, str, int, int]) -> DealResult:
+    return play_deal(*job)
+
+
+def _results(game: str, a: str, b: str, deals: int, seed: int,
+             workers: int) -> Iterator[DealResult]:
+    jobs = [(game, a, b, seed, i) for i in range(deals)]
+    if workers <= 1:
+        yield from map(_work, jobs)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        yield from pool.imap(_work, jobs, chunksize=1)
+
+
+def mean_ci(values: list[float]) -> tuple[float, float, float]:
+    """Mean and its 95% confidence interval (normal approximation)."""
+    m = statistics.fmean(values)
+    if len(values) < 2:
+        return m, m, m
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return m, m - half, m + half
+
+
+def progress(done: int, total: int, started: float, err: TextIO) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    elapsed = time.perf_counter() - started
+    eta = elapsed / done * (total - done) if done else 0.0
+    err.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals "
+              f"{elapsed:6.1f} s, ~{eta:5.0f} s left")
+    if done == total:
+        err.write("\n")
+    err.flush()
+
+
+def arena(game: str, a: str, b: str, deals: int, seed: int = 0, workers: int = 1,
+          err: TextIO | None = sys.stderr) -> dict[str, Any]:
+    started = time.perf_counter()
+    results: list[DealResult] = []
+    for r in _results(game, a, b, deals, seed, workers):
+        results.append(r)
+        if err is not None:
+            progress(len(results), deals, started, err)
+    diffs = [r.diff for r in results]
+    m, lo, hi = mean_ci(diffs)
+    pm, plo, phi = mean_ci([r.points_diff for r in results])
+    events = Counter(e for r in results for e in r.events)
+    hands = 2 * len(results)
+    return {
+        "game": game, "a": a, "b": b, "deals": len(results), "hands": hands, "seed": seed,
+        "points_per_hand": {
+            "a": round(sum(p for r in results for p in r.points_a) / hands, 3),
+            "b": round(sum(p for r in results for p in r.points_b) / hands, 3),
+        },
+        "outcomes": dict(sorted(events.items())),
+        "value_per_hand": {
+            "a": round(sum(v for r in results for v in r.value_a) / hands, 4),
+            "b": round(sum(v for r in results for v in r.value_b) / hands, 4),
+        },
+        "diff_per_deal": {"mean": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)]},
+        "points_diff_per_deal": {"mean": round(pm, 4), "ci95": [round(plo, 4), round(phi, 4)]},
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def format_arena(r: dict[str, Any]) -> str:
+    lines = [
+        f"{r['game']}: {r['a']} (A) vs {r['b']} (B), {r['deals']} duplicate deals "
+        f"({r['hands']} hands), seed {r['seed']}, {r['seconds']} s",
+        f"  points per hand:  A {r['points_per_hand']['a']}  B {r['points_per_hand']['b']}",
+        f"  outcome value per hand (+1 masters, 0 even, -1 slaves):  "
+        f"A {r['value_per_hand']['a']}  B {r['value_per_hand']['b']}",
+        "  status outcomes: " + ", ".join(f"{k}: {v}" for k, v in r["outcomes"].items()),
+        f"  A - B outcome value per deal: {r['diff_per_deal']['mean']:+.4f} "
+        f"(95% CI {r['diff_per_deal']['ci95'][0]:+.4f} .. {r['diff_per_deal']['ci95'][1]:+.4f})",
+        f"  A - B card points per deal:   {r['points_diff_per_deal']['mean']:+.4f} "
+        f"(95% CI {r['points_diff_per_deal']['ci95'][0]:+.4f} .. "
+        f"{r['points_diff_per_deal']['ci95'][1]:+.4f})",
+    ]
+    return "\n".join(lines)
+
+
+# -- timing ------------------------------------------------------------------------------------
+
+
+def timing(game: str, levels: list[str], hands: int, seed: int = 0,
+           err: TextIO | None = sys.stderr) -> dict[str, Any]:
+    """Decision times of each level, time cap on, four players of that level per hand; only
+    decisions with a choice (more than one legal action) count."""
+    rules = make_rules(game)
+    out: dict[str, Any] = {"game": game, "hands": hands, "cpus": os.cpu_count()}
+    for level in levels:
+        times: list[float] = []
+        started = time.perf_counter()
+        for i in range(hands):
+            rng = random.Random(f"timing|{seed}|{i}")
+            pack = list(rules.pack)
+            rng.shuffle(pack)
+            players = [make_player(level, seed=seed + s) for s in range(rules.players)]
+            hand = Hand(rules, rng.randrange(rules.players), pack)
+            while not hand.finished:
+                seat = hand.actors()[0]
+                view = seat_view(hand, seat)
+                t0 = time.perf_counter()
+                action = players[seat].choose(view)
+                dt = time.perf_counter() - t0
+                if len(view.legal) > 1:
+                    times.append(dt)
+                hand.apply(seat, action)
+            if err is not None:
+                err.write(f"\r{level}: {i + 1}/{hands} hands "
+                          f"{time.perf_counter() - started:6.1f} s")
+                err.flush()
+        if err is not None:
+            err.write("\n")
+        times.sort()
+        out[level] = {
+            "decisions": len(times),
+            "mean_ms": round(1000 * statistics.fmean(times), 1) if times else 0.0,
+            "p50_ms": round(1000 * times[len(times) // 2], 1) if times else 0.0,
+            "p95_ms": round(1000 * times[min(len(times) - 1, int(0.95 * len(times)))], 1)
+            if times else 0.0,
+            "max_ms": round(1000 * times[-1], 1) if times else 0.0,
+        }
+    return out
