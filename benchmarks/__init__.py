@@ -1,0 +1,1 @@
+"""Benchmarks that need more than the engine: ``python -m benchmarks.load``."""

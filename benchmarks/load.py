@@ -1,0 +1,160 @@
+"""Load benchmark: many tables at once, the real bot process against the local Discord stand-in.
+
+    python -m benchmarks.load --tables 200
+
+Each table has two simulated players (seats A0 and B1) and two computer seats, in its own
+channel; every table opens, sits down, starts and plays its hands at the same time. Players
+click at a computer's pace (``--think`` seconds after their cards are enabled). The stand-in
+applies Discord's rate limits (50 requests/s per bot, 5 messages per 5 s per channel; the
+interaction routes are exempt); with ``--validate`` it also checks every request body against
+Discord's OpenAPI schema. Reported: time from INTERACTION_CREATE to the bot's callback
+(p50/p99), REST calls per hand, table-message edits per hand against the moves they show,
+rate-limit answers, errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from standin import BotProcess, Player, SchemaCheck, StandIn
+from standin.game import Table
+from standin.records import Database
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+async def play_table(standin: StandIn, index: int, hands: int, think: float,
+                     delay: float) -> Table:
+    await asyncio.sleep(delay)  # tables open one after another over --ramp seconds
+    cid = standin.channel_ids[index]
+    a, b = (Player(standin, f"p{index}{x}", channel_id=cid) for x in "ab")
+    table = Table(standin, [a, b], seed=index, timeout=120)
+    await table.open(a, [(a, 0), (b, 1)], computers=2)
+    await table.start(a)
+    for number in range(1, hands + 1):
+        if number > 1:
+            await table.next_hand(b)
+        while True:
+            if think:
+                # The player waits until it may act, then thinks like a computer would.
+                await standin.wait_for(lambda n=number: table.result(n) or table.to_act(),
+                                       table.timeout, "a move", channel_id=cid)
+                await asyncio.sleep(think)
+            if not await table.step(number):
+                break
+    return table
+
+
+async def run(args: argparse.Namespace) -> int:
+    schema = SchemaCheck() if args.validate else SchemaCheck(Path("/nonexistent"))
+    standin = StandIn(channels=args.tables, rate_limits=not args.no_rate_limits,
+                      schema=schema)
+    await standin.start()
+    tmp = Path(tempfile.mkdtemp(prefix="filicau-load-"))
+    db = Database(tmp / "bot.sqlite3")
+    bot = BotProcess(standin, db.path, tmp / "bot.log", edit_interval=args.edit_interval,
+                     computer_delay=args.computer_delay, log_level="WARNING")
+    await bot.start()
+    started = time.monotonic()
+    calls_before = len(standin.calls)
+    results = await asyncio.gather(
+        *(play_table(standin, i, args.hands, args.think, i * args.ramp / args.tables)
+          for i in range(args.tables)),
+        return_exceptions=True)
+    elapsed = time.monotonic() - started
+    # Let the last refreshes land before counting.
+    await asyncio.sleep(args.edit_interval * 2)
+    await bot.stop()
+    await standin.stop()
+
+    failed = [r for r in results if isinstance(r, BaseException)]
+    tables = [r for r in results if isinstance(r, Table)]
+    inters = list(standin.interactions.values())
+    latencies = [i.latency * 1000 for i in inters if i.latency is not None]
+    unanswered = [i for i in inters if i.latency is None]
+    calls = standin.calls[calls_before:]
+    hands = sum(1 for t in tables for n in range(1, args.hands + 1) if t.result(n))
+    bad = [c for c in calls if c.status >= 400 and c.status != 429]
+    kinds = collections.Counter(
+        "callback" if c.path.startswith("/interactions/") else
+        "hand view edit" if c.path.startswith("/webhooks/") else
+        "table edit" if c.method == "PATCH" else
+        "channel message" if c.method == "POST" else f"{c.method} other"
+        for c in calls if c.status != 429)
+    actions = 0
+    computer_moves = 0
+    edits = 0
+    for t in tables:
+        row = db.table_in(t.channel_id)
+        assert row is not None
+        rows = db.action_rows(int(row["id"]))
+        actions += len(rows)
+        computer_moves += sum(r["by_computer"] for r in rows)
+        msg = t.table_message()
+        edits += 0 if msg is None else len(msg.versions) - 2  # minus the lobby's first two
+    errors = len(failed) + len(unanswered) + len(standin.problems) + len(bad) + len(bot.errors())
+
+    print(f"tables {args.tables} (opened over {args.ramp} s) · hands {hands} · {elapsed:.1f} s "
+          f"· computer delay {args.computer_delay} s · edit interval {args.edit_interval} s · "
+          f"think {args.think} s · schema validation {'on' if args.validate else 'off'}")
+    print(f"interactions {len(inters)}: INTERACTION_CREATE -> callback p50 "
+          f"{pct(latencies, 50):.1f} ms · p99 {pct(latencies, 99):.1f} ms · max "
+          f"{max(latencies, default=float('nan')):.1f} ms")
+    by_op: dict[str, list[float]] = collections.defaultdict(list)
+    for i in inters:
+        if i.latency is not None:
+            by_op["command" if i.custom_id is None else i.custom_id.split(":")[1]].append(
+                i.latency * 1000)
+    print("  by kind: " + ", ".join(f"{op} {len(v)}× p50 {pct(v, 50):.0f}/p99 {pct(v, 99):.0f}"
+                                    for op, v in sorted(by_op.items())))
+    per_hand = {k: v / max(hands, 1) for k, v in kinds.items()}
+    print(f"REST calls per hand {sum(per_hand.values()):.1f}: "
+          + ", ".join(f"{k} {v:.1f}" for k, v in sorted(per_hand.items())))
+    print(f"moves per hand {actions / max(hands, 1):.1f} (computer "
+          f"{computer_moves / max(hands, 1):.1f}) · table-message edits per hand (in play) "
+          f"{edits / max(hands, 1):.1f}")
+    print(f"rate-limit answers {standin.rate_limited} · errors {errors} (failed tables "
+          f"{len(failed)}, unanswered {len(unanswered)}, refused requests {len(bad)}, "
+          f"stand-in problems {len(standin.problems)}, bot log errors {len(bot.errors())})")
+    for problem in [*map(repr, failed[:3]), *standin.problems[:5], *bot.errors()[:5]]:
+        print("  ", problem)
+    if latencies:
+        print(f"mean {statistics.mean(latencies):.1f} ms")
+    return 1 if errors else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--hands", type=int, default=1, help="hands per table")
+    parser.add_argument("--computer-delay", type=float, default=0.5)
+    parser.add_argument("--edit-interval", type=float, default=1.0)
+    parser.add_argument("--think", type=float, default=0.5,
+                        help="seconds a player waits before clicking (a computer's pace)")
+    parser.add_argument("--ramp", type=float, default=10.0,
+                        help="seconds over which the tables open (0: all at the same instant)")
+    parser.add_argument("--validate", action="store_true",
+                        help="validate every request body against the OpenAPI schema (the "
+                             "e2e tests do; here it costs the stand-in ~10 ms a request on "
+                             "the cores the bot needs)")
+    parser.add_argument("--no-rate-limits", action="store_true")
+    return asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

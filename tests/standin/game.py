@@ -1,0 +1,173 @@
+"""A table as its players see it: open, sit down, start, and play by clicking what is shown.
+
+Players read only messages they can see. Whose turn it is comes from the public table message
+("<@id>, your turn." / "...choose their Servant"); the named player plays one of the enabled
+buttons of their own hand view ("My hand"), chosen by a seeded random generator.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.texts import t
+
+from .discord_objects import Message
+from .server import CHANNEL_MESSAGE, UPDATE_MESSAGE, Interaction, StandIn
+from .users import Player
+
+_TABLE_NUMBER = re.compile(r" — hand (\d+)$")
+_VIEW_NUMBER = re.compile(r", hand (\d+)\*\*")
+#: "**Your hand": how a hand view starts.
+_VIEW_PREFIX = "**" + t("hand.title", game="", number=0).split(" —")[0]
+
+
+@dataclass
+class Click:
+    player: Player
+    custom_id: str
+    interaction: Interaction
+
+
+class Table:
+    def __init__(self, standin: StandIn, players: Sequence[Player], *, seed: int = 1,
+                 timeout: float = 30.0) -> None:
+        self.standin = standin
+        self.players = list(players)
+        self.channel_id = players[0].channel_id
+        assert all(p.channel_id == self.channel_id for p in players)
+        self.rng = random.Random(seed)
+        self.timeout = timeout
+        #: Every card or Servant click that the bot accepted, in order.
+        self.moves: list[Click] = []
+        #: Messages older than this table's lobby belong to earlier tables in the channel.
+        self.since = 0
+
+    # -- what players see ----------------------------------------------------------------------
+
+    def public(self) -> list[Message]:
+        return [m for m in self.standin.public(self.channel_id) if m.id >= self.since]
+
+    def table_message(self) -> Message | None:
+        """The latest public message with the lobby's or the table's buttons."""
+        for m in reversed(self.public()):
+            if any(cid.split(":")[1] in ("join", "hand") for cid in
+                   (b.get("custom_id", "") for b in m.buttons) if cid.startswith("fc:")):
+                return m
+        return None
+
+    def number(self) -> int | None:
+        """The hand number the table message shows."""
+        m = self.table_message()
+        if m is None or not m.embeds:
+            return None
+        found = _TABLE_NUMBER.search(m.embeds[0].get("title") or "")
+        return int(found.group(1)) if found else None
+
+    def result(self, number: int) -> Message | None:
+        prefix = t("result.title", number=number, a=0, b=0).split(":")[0] + ":"
+        for m in self.public():
+            if m.embeds and (m.embeds[0].get("title") or "").startswith(prefix):
+                return m
+        return None
+
+    @staticmethod
+    def hand_view(p: Player, number: int | None = None) -> Message | None:
+        """The player's latest "My hand" message (of hand ``number``)."""
+        for m in reversed(p.ephemerals()):
+            found = _VIEW_NUMBER.search(m.content)
+            if m.content.startswith(_VIEW_PREFIX) and found \
+                    and (number is None or int(found.group(1)) == number):
+                return m
+        return None
+
+    def to_act(self) -> tuple[Player, Message] | None:
+        """The player the table message names, with the enabled buttons of their hand view."""
+        table = self.table_message()
+        number = self.number()
+        if table is None or number is None:
+            return None
+        for p in self.players:
+            if p.mention in table.content:
+                view = self.hand_view(p, number)
+                if view is not None and view.enabled():
+                    return p, view
+        return None
+
+    # -- acting --------------------------------------------------------------------------------
+
+    async def press(self, p: Player, label: str) -> Interaction:
+        msg = self.table_message()
+        assert msg is not None, "no table message"
+        return await p.press(label, msg)
+
+    async def open(self, opener: Player, seats: Sequence[tuple[Player, int]], *,
+                   game: str = "filicau", computers: int = 0, **options: object) -> None:
+        """``/table new``; each player presses Join team A (0) or B (1); the opener adds
+        computers."""
+        inter = await opener.command("table new", game=game, **options)
+        assert inter.type == CHANNEL_MESSAGE and opener.refused(inter) is None, \
+            opener.refused(inter)
+        self.since = opener.response(inter).id
+        for p, team in seats:
+            inter = await self.press(p, t("btn.join_a") if team == 0 else t("btn.join_b"))
+            assert inter.type == UPDATE_MESSAGE, p.refused(inter)
+        for _ in range(computers):
+            inter = await self.press(opener, t("btn.add_cpu"))
+            assert inter.type == UPDATE_MESSAGE, opener.refused(inter)
+
+    async def start(self, opener: Player, *, my_hand: bool = True) -> None:
+        inter = await self.press(opener, t("btn.start"))
+        assert inter.type == UPDATE_MESSAGE, opener.refused(inter)
+        if my_hand:
+            for p in self.players:
+                await self.my_hand(p)
+
+    async def next_hand(self, p: Player, *, my_hand: bool = True) -> Interaction:
+        """Wait for the finished table to show **Next hand**, press it, press My hand."""
+        label = t("btn.next_hand")
+
+        def shown() -> Message | None:
+            m = self.table_message()
+            return m if m is not None and m.button_by_label(label) is not None else None
+
+        msg = await self.standin.wait_for(shown, self.timeout, "the Next hand button",
+                                          channel_id=self.channel_id)
+        inter = await p.press(label, msg)
+        assert inter.type == UPDATE_MESSAGE, p.refused(inter)
+        if my_hand:
+            for q in self.players:
+                await self.my_hand(q)
+        return inter
+
+    async def my_hand(self, p: Player) -> Message:
+        inter = await self.press(p, t("btn.my_hand"))
+        assert inter.type == CHANNEL_MESSAGE, p.refused(inter)
+        view = p.response(inter)
+        assert view.audience == p.id
+        return view
+
+    async def step(self, number: int) -> bool:
+        """Wait until the hand is over (False) or a player may act, who clicks (True)."""
+        found = await self.standin.wait_for(
+            lambda: ("over" if self.result(number) is not None else None) or self.to_act(),
+            self.timeout, f"a move in hand {number}", channel_id=self.channel_id)
+        if found == "over":
+            return False
+        p, view = found
+        cid = self.rng.choice(sorted(view.enabled()))
+        inter = await p.click(cid, message=view)
+        assert inter.type == UPDATE_MESSAGE, f"{p.name} clicked {cid}: {p.refused(inter)}"
+        self.moves.append(Click(p, cid, inter))
+        return True
+
+    async def play_hand(self, number: int, *, moves: int | None = None) -> Message | None:
+        """Play hand ``number`` to its end (or ``moves`` clicks); returns the result message."""
+        done = 0
+        while moves is None or done < moves:
+            if not await self.step(number):
+                break
+            done += 1
+        return self.result(number)

@@ -1,0 +1,104 @@
+"""The real bot, ``python -m bot``, as a child process pointed at the stand-in."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from pathlib import Path
+
+from .server import StandIn
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+class BotProcess:
+    def __init__(self, standin: StandIn, db_path: Path, log_path: Path, *,
+                 edit_interval: float = 0.05, computer_delay: float = 0.0,
+                 next_hand_delay: float = 3600.0, log_level: str = "INFO",
+                 python: str = sys.executable) -> None:
+        self.standin = standin
+        self.db_path = db_path
+        self.log_path = log_path
+        self.env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")},
+            "DISCORD_TOKEN": standin.token,
+            "DISCORD_API_BASE": standin.api_base,
+            "DISCORD_GATEWAY_URL": standin.gateway_url,
+            "DATABASE_PATH": str(db_path),
+            "DEV_GUILD_ID": "",
+            "COMPUTER_DELAY": str(computer_delay),
+            "EDIT_INTERVAL": str(edit_interval),
+            "NEXT_HAND_DELAY": str(next_hand_delay),
+            "LOG_LEVEL": log_level,
+            "PYTHONUNBUFFERED": "1",
+        }
+        self.python = python
+        self.proc: asyncio.subprocess.Process | None = None
+        self.starts = 0
+        self._stop_mark: int | None = None
+
+    async def start(self, timeout: float = 30.0) -> None:
+        """Start the process and wait until it has identified on the gateway."""
+        assert self.proc is None or self.proc.returncode is not None
+        before = self.standin.identifies
+        with open(self.log_path, "a", encoding="utf-8") as log:
+            log.write(f"--- start {self.starts + 1}\n")
+            log.flush()
+            self.proc = await asyncio.create_subprocess_exec(
+                self.python, "-m", "bot", cwd=PROJECT, env=self.env,
+                stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log)
+        self.starts += 1
+        proc = self.proc
+
+        def up() -> bool:
+            if proc.returncode is not None:
+                raise RuntimeError(f"the bot exited with {proc.returncode}: {self.log()[-2000:]}")
+            return self.standin.identifies > before and self.standin.connection is not None
+
+        await self.standin.wait_for(up, timeout, "the bot to connect")
+
+    async def kill(self) -> None:
+        """SIGKILL: no clean-up at all, as a crash or a power cut."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGKILL)
+            await self.proc.wait()
+        await self.standin.wait_for(lambda: self.standin.connection is None, 10,
+                                    "the gateway connection to drop")
+
+    async def stop(self, timeout: float = 10.0) -> int | None:
+        """SIGINT (the bot closes cleanly), SIGKILL if it does not stop in time."""
+        if self.proc is None:
+            return None
+        if self.proc.returncode is None:
+            self._stop_mark = len(self.log())
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(self.proc.wait(), timeout)
+            except TimeoutError:
+                self.proc.send_signal(signal.SIGKILL)
+                await self.proc.wait()
+        return self.proc.returncode
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8") if self.log_path.exists() else ""
+
+    def errors(self, *, shutdown: bool = False) -> list[str]:
+        """Lines of the bot's log at ERROR or worse, and tracebacks: while it ran, or (with
+        ``shutdown``) after the last stop() asked it to close."""
+        text = self.log()
+        mark = self._stop_mark if self._stop_mark is not None else len(text)
+        text = text[mark:] if shutdown else text[:mark]
+        return [line for line in text.splitlines()
+                if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback")]
+
+
+@contextlib.asynccontextmanager
+async def running(proc: BotProcess):  # type: ignore[no-untyped-def]
+    await proc.start()
+    try:
+        yield proc
+    finally:
+        await proc.stop()

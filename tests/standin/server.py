@@ -1,0 +1,565 @@
+"""A local Discord stand-in: the gateway and the REST routes the bot uses, on loopback.
+
+One guild with ``channels`` text channels. The bot connects as it would to Discord (discord.py's
+own HTTP and gateway code, pointed here by ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL``);
+simulated users act through ``StandIn.click`` / ``StandIn.command`` (see ``users.py``), which
+send INTERACTION_CREATE over the gateway exactly as Discord does.
+
+Discord's rules kept here:
+
+- every REST request body is validated against Discord's OpenAPI schema (``schema.py``); an
+  invalid one is answered 400/50035 and recorded in ``problems``;
+- an interaction must be answered within 3 s (later: 404/10062, recorded in ``problems``), once
+  (a second answer: 400/40060);
+- an interaction token lives 15 minutes (then 401/50027); ``advance()`` moves that clock;
+- ephemeral messages are seen by one user only and can be edited only through the token of the
+  interaction that made them (the channel routes answer 404/10008);
+- optional rate limits (``rate_limits=True``): Discord's 50 requests/s per bot token and
+  5 messages per 5 s per channel, answered 429 with ``retry_after``; interaction routes are
+  exempt, as on Discord.
+
+Every change to a message wakes ``wait_for`` (conditions with a time limit, never sleeps) and
+calls the ``observers`` (e.g. the hidden-card check) before the bot gets its answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import copy
+import itertools
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from .discord_objects import (
+    APP_ID,
+    EPHEMERAL,
+    FIRST_CHANNEL_ID,
+    GUILD_ID,
+    Message,
+    User,
+    application_payload,
+    bot_user_payload,
+    channel_payload,
+    guild_payload,
+)
+from .schema import SchemaCheck
+
+API_PREFIX = re.compile(r"^/api/v\d+")
+ANSWER_SECONDS = 3.0
+TOKEN_SECONDS = 15 * 60
+HEARTBEAT_MS = 41_250
+
+#: Interaction callback types (Discord's InteractionResponseType).
+CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
+
+
+class HTTPError(Exception):
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+@dataclass
+class Call:
+    """One REST request of the bot, and the stand-in's answer."""
+
+    method: str
+    path: str
+    body: Any
+    status: int
+    at: float
+
+
+@dataclass
+class Interaction:
+    """One INTERACTION_CREATE a user sent, and what the bot did with it."""
+
+    id: int
+    token: str
+    user: User
+    channel_id: int
+    #: The message a button was on (for clicks).
+    message_id: int | None
+    custom_id: str | None
+    sent_at: float
+    #: On the stand-in's clock (``advance`` ages tokens).
+    born: float
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+    answered_at: float | None = None
+    callback: dict[str, Any] | None = None
+    original: int | None = None
+    followups: list[int] = field(default_factory=list)
+
+    @property
+    def latency(self) -> float | None:
+        return None if self.answered_at is None else self.answered_at - self.sent_at
+
+    @property
+    def type(self) -> int | None:
+        return None if self.callback is None else int(self.callback["type"])
+
+
+class Connection:
+    """The bot's gateway session."""
+
+    def __init__(self, ws: web.WebSocketResponse, session_id: str) -> None:
+        self.ws = ws
+        self.session_id = session_id
+        self.seq = 0
+        self.lock = asyncio.Lock()
+
+    async def send(self, op: int, d: Any, t: str | None = None) -> None:
+        async with self.lock:
+            s = None
+            if op == 0:
+                self.seq += 1
+                s = self.seq
+            await self.ws.send_str(json.dumps({"op": op, "d": d, "s": s, "t": t}))
+
+
+class StandIn:
+    def __init__(self, *, channels: int = 4, token: str = "a.b.c", rate_limits: bool = False,
+                 schema: SchemaCheck | None = None) -> None:
+        self.token = token
+        self.channel_ids = [FIRST_CHANNEL_ID + i for i in range(channels)]
+        self.schema = schema or SchemaCheck()
+        self.rate_limits = rate_limits
+        self._ids = itertools.count(900_000_000_000_000_001)
+        self.messages: dict[int, Message] = {}
+        self.interactions: dict[str, Interaction] = {}
+        self.commands: dict[str, dict[str, Any]] = {}
+        self.calls: list[Call] = []
+        #: Everything Discord would have refused, or the bot got wrong: schema failures,
+        #: unknown routes, interactions answered late.
+        self.problems: list[str] = []
+        self.rate_limited = 0
+        self.expired_token_answers = 0
+        self.observers: list[Callable[[Message], None]] = []
+        self.connection: Connection | None = None
+        self.identifies = 0
+        self.clock_offset = 0.0
+        #: Woken on every change (key None) and on every change in one channel.
+        self._events: dict[int | None, asyncio.Event] = {}
+        self.by_channel: dict[int, list[Message]] = {c: [] for c in self.channel_ids}
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self._arrived = 0.0
+        self._global_window: collections.deque[float] = collections.deque()
+        self._channel_windows: dict[tuple[bool, int], collections.deque[float]] = {}
+
+    # -- running ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=32 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        if self.connection is not None:
+            await self.connection.ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    def now(self) -> float:
+        """The clock of token lifetimes."""
+        return time.monotonic() + self.clock_offset
+
+    def advance(self, seconds: float) -> None:
+        """Let ``seconds`` pass for interaction tokens (not for the 3 s answer rule)."""
+        self.clock_offset += seconds
+
+    # -- waiting ---------------------------------------------------------------------------
+
+    def notify(self, channel_id: int | None = None) -> None:
+        """Wake the waiters of everything, and of one channel (all channels if None)."""
+        keys = [None, channel_id] if channel_id is not None else list(self._events)
+        for key in keys:
+            event = self._events.pop(key, None)
+            if event is not None:
+                event.set()
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0,
+                       what: str = "a condition", channel_id: int | None = None) -> Any:
+        """Wait until ``predicate()`` is true, re-checked on every change (in ``channel_id``
+        only, if given); returns its value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
+            event = self._events.setdefault(channel_id, asyncio.Event())
+            # At least once a second: a condition may depend on something outside (a process).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), min(left, 1.0))
+
+    # -- the gateway -----------------------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        conn = Connection(ws, f"session-{self.new_id()}")
+        await conn.send(10, {"heartbeat_interval": HEARTBEAT_MS})
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                data = json.loads(msg.data)
+                op = data.get("op")
+                if op == 1:
+                    await conn.send(11, None)
+                elif op == 2:
+                    await self._identify(conn, data["d"])
+                elif op == 6:
+                    # No sessions are kept: the bot identifies again.
+                    await conn.send(9, False)
+        finally:
+            if self.connection is conn:
+                self.connection = None
+            self.notify()
+        return ws
+
+    async def _identify(self, conn: Connection, d: dict[str, Any]) -> None:
+        if d.get("token") not in (self.token, f"Bot {self.token}"):
+            await conn.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        await conn.send(0, {
+            "v": 10, "user": bot_user_payload(), "guilds": [{"id": str(GUILD_ID),
+                                                             "unavailable": True}],
+            "session_id": conn.session_id, "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(APP_ID), "flags": 0}, "shard": [0, 1],
+        }, "READY")
+        await conn.send(0, guild_payload(self.channel_ids), "GUILD_CREATE")
+        self.connection = conn
+        self.identifies += 1
+        self.notify()
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        if self.connection is None:
+            raise ConnectionError("the bot is not connected to the gateway")
+        await self.connection.send(0, data, event)
+
+    # -- what users do (see users.py) ------------------------------------------------------
+
+    def _interaction(self, user: User, kind: int, data: dict[str, Any],
+                     message: dict[str, Any] | None, channel_id: int) -> tuple[dict[str, Any],
+                                                                               Interaction]:
+        iid = self.new_id()
+        token = f"itoken-{iid}"
+        payload: dict[str, Any] = {
+            "id": str(iid), "application_id": str(APP_ID), "type": kind, "token": token,
+            "version": 1, "guild_id": str(GUILD_ID), "channel_id": str(channel_id),
+            "channel": channel_payload(channel_id), "member": user.member_payload(),
+            "data": data, "locale": "en-US", "guild_locale": "en-US",
+            "app_permissions": str((1 << 11) | (1 << 10) | (1 << 16)), "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+            "attachment_size_limit": 8 * 1024 * 1024,
+        }
+        if message is not None:
+            payload["message"] = message
+        inter = Interaction(iid, token, user, channel_id,
+                            None if message is None else int(message["id"]),
+                            data.get("custom_id"), 0.0, self.now())
+        self.interactions[token] = inter
+        return payload, inter
+
+    async def send_interaction(self, payload: dict[str, Any], inter: Interaction) -> None:
+        inter.sent_at = time.monotonic()
+        await self.dispatch("INTERACTION_CREATE", payload)
+
+    # -- REST --------------------------------------------------------------------------------
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        self._arrived = time.monotonic()
+        method = request.method
+        path = API_PREFIX.sub("", request.path)
+        body, files = await _read_body(request)
+        via_token = path.startswith(("/interactions/", "/webhooks/"))
+        status, result, headers = 200, None, {}
+        self._touched: int | None = None
+        try:
+            if not via_token and request.headers.get("Authorization") != f"Bot {self.token}":
+                raise HTTPError(401, 0, "401: Unauthorized")
+            if body is not None or method in ("POST", "PUT", "PATCH"):
+                problem = self.schema.validate(method, path, body)
+                if problem is not None:
+                    self.problems.append(f"schema: {problem}")
+                    raise HTTPError(400, 50035, f"Invalid Form Body: {problem}")
+            if self.rate_limits and not via_token:
+                limited = self._rate_limit(method, path)
+                if limited is not None:
+                    retry, is_global = limited
+                    self.rate_limited += 1
+                    self.calls.append(Call(method, path, body, 429, time.monotonic()))
+                    return _json(429, {"message": "You are being rate limited.",
+                                       "retry_after": retry, "global": is_global},
+                                 {"Retry-After": str(max(1, round(retry))),
+                                  # discord.py takes a 429 without Via for a Cloudflare ban.
+                                  "Via": "1.1 google",
+                                  "X-RateLimit-Scope": "global" if is_global else "user",
+                                  **({"X-RateLimit-Global": "true"} if is_global else {})})
+            if via_token:
+                result = self._token_route(method, path, body, files, request.query)
+            else:
+                result = self._bot_route(method, path, body, files)
+            if result is None:
+                status = 204
+        except HTTPError as e:
+            status, result = e.status, {"code": e.code, "message": e.message}
+            if e.code == 50027:
+                self.expired_token_answers += 1
+        self.calls.append(Call(method, path, body, status, time.monotonic()))
+        if self._touched is not None:
+            self.notify(self._touched)
+        if status == 204:
+            return web.Response(status=204)
+        return _json(status, result, headers)
+
+    def _rate_limit(self, method: str, path: str) -> tuple[float, bool] | None:
+        now = time.monotonic()
+        window = self._global_window
+        while window and now - window[0] >= 1.0:
+            window.popleft()
+        if len(window) >= 50:
+            return 1.0 - (now - window[0]), True
+        m = re.match(r"/channels/(\d+)/messages", path)
+        if m:
+            # One bucket per channel for sending, one for editing, as on Discord.
+            key = (method == "POST", int(m.group(1)))
+            cw = self._channel_windows.setdefault(key, collections.deque())
+            while cw and now - cw[0] >= 5.0:
+                cw.popleft()
+            if len(cw) >= 5:
+                return 5.0 - (now - cw[0]), False
+            cw.append(now)
+        window.append(now)
+        return None
+
+    # the bot's own routes
+
+    def _bot_route(self, method: str, path: str, body: Any,
+                   files: list[tuple[str, bytes]]) -> Any:
+        if (method, path) == ("GET", "/users/@me"):
+            return bot_user_payload()
+        if (method, path) == ("GET", "/oauth2/applications/@me"):
+            return application_payload()
+        if method == "GET" and path in ("/gateway", "/gateway/bot"):
+            return {"url": self.gateway_url, "shards": 1, "session_start_limit": {
+                "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}
+        m = re.fullmatch(r"/applications/(\d+)(?:/guilds/(\d+))?/commands", path)
+        if m and method == "PUT" and int(m.group(1)) == APP_ID:
+            out = []
+            for cmd in body:
+                old = self.commands.get(cmd["name"])
+                cid = old["id"] if old else str(self.new_id())
+                stored = {**cmd, "id": cid, "application_id": str(APP_ID), "version": "1",
+                          "type": cmd.get("type", 1)}
+                self.commands[cmd["name"]] = stored
+                out.append(stored)
+            return out
+        if m := re.fullmatch(r"/channels/(\d+)/messages", path):
+            channel = self._channel(int(m.group(1)))
+            if method == "POST":
+                return self._create(channel, None, None, body, files).payload()
+        if m := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path):
+            msg = self._message(int(m.group(2)), self._channel(int(m.group(1))))
+            if msg.audience is not None:
+                raise HTTPError(404, 10008, "Unknown Message")  # ephemeral: tokens only
+            return self._on_message(method, path, msg, body)
+        self.problems.append(f"unexpected request {method} {path}")
+        raise HTTPError(404, 0, "404: Not Found")
+
+    def _on_message(self, method: str, path: str, msg: Message, body: Any) -> Any:
+        if method == "GET":
+            return msg.payload()
+        if method == "PATCH":
+            self._write(msg, body)
+            return msg.payload()
+        if method == "DELETE":
+            msg.deleted = True
+            self._touched = msg.channel_id
+            return None
+        self.problems.append(f"unexpected request {method} {path}")
+        raise HTTPError(405, 0, "405: Method Not Allowed")
+
+    def _channel(self, channel_id: int) -> int:
+        if channel_id not in self.channel_ids:
+            raise HTTPError(404, 10003, "Unknown Channel")
+        return channel_id
+
+    # interaction tokens
+
+    def _token_route(self, method: str, path: str, body: Any, files: list[tuple[str, bytes]],
+                     query: Any) -> Any:
+        if m := re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path):
+            inter = self.interactions.get(m.group(2))
+            if inter is None or inter.id != int(m.group(1)) or method != "POST":
+                raise HTTPError(404, 10062, "Unknown interaction")
+            return self._callback(inter, body, files, with_response=bool(
+                query.get("with_response") in ("1", "true", "True")))
+        m = re.fullmatch(r"/webhooks/(\d+)/([^/]+)(?:/messages/(@original|\d+))?", path)
+        if m is None or int(m.group(1)) != APP_ID:
+            self.problems.append(f"unexpected request {method} {path}")
+            raise HTTPError(404, 10015, "Unknown Webhook")
+        inter = self.interactions.get(m.group(2))
+        if inter is None:
+            raise HTTPError(404, 10015, "Unknown Webhook")
+        if self.now() - inter.born > TOKEN_SECONDS:
+            raise HTTPError(401, 50027, "Invalid Webhook Token")
+        if inter.callback is None:
+            raise HTTPError(404, 10015, "Unknown Webhook")  # not acknowledged yet
+        which = m.group(3)
+        if which is None:
+            if method != "POST":
+                self.problems.append(f"unexpected request {method} {path}")
+                raise HTTPError(405, 0, "405: Method Not Allowed")
+            flags = int((body or {}).get("flags") or 0)
+            msg = self._create(inter.channel_id, inter.user.id if flags & EPHEMERAL else None,
+                               inter.token, body or {}, files)
+            inter.followups.append(msg.id)
+            return msg.payload()
+        if which == "@original":
+            if inter.original is None:
+                raise HTTPError(404, 10008, "Unknown Message")
+            msg = self._message(inter.original)
+        else:
+            msg = self._message(int(which))
+            if msg.id not in inter.followups:
+                raise HTTPError(404, 10008, "Unknown Message")
+        return self._on_message(method, path, msg, body)
+
+    def _callback(self, inter: Interaction, body: dict[str, Any],
+                  files: list[tuple[str, bytes]], *, with_response: bool) -> Any:
+        late = self._arrived - inter.sent_at
+        if late > ANSWER_SECONDS:
+            self.problems.append(f"interaction {inter.custom_id or 'command'} of "
+                                 f"{inter.user.name} answered after {late:.2f} s")
+            raise HTTPError(404, 10062, "Unknown interaction")
+        if inter.callback is not None:
+            raise HTTPError(400, 40060, "Interaction has already been acknowledged.")
+        kind = int(body["type"])
+        data = body.get("data") or {}
+        if kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE):
+            flags = int(data.get("flags") or 0)
+            msg = self._create(inter.channel_id, inter.user.id if flags & EPHEMERAL else None,
+                               inter.token, data if kind == CHANNEL_MESSAGE else {}, files,
+                               allow_empty=kind == DEFERRED_MESSAGE)
+        elif kind in (UPDATE_MESSAGE, DEFERRED_UPDATE):
+            if inter.message_id is None:
+                raise HTTPError(400, 50035, "Invalid Form Body: an update answers a click only")
+            msg = self._message(inter.message_id)
+            if kind == UPDATE_MESSAGE:
+                self._write(msg, data)
+        else:
+            self.problems.append(f"unexpected callback type {kind}")
+            raise HTTPError(400, 50035, "Invalid Form Body: unsupported callback type")
+        inter.callback = body
+        inter.original = msg.id
+        inter.answered_at = self._arrived
+        inter.answered.set()
+        if not with_response:
+            return None
+        return {
+            "interaction": {"id": str(inter.id), "type": 2 if inter.message_id is None else 3,
+                            "response_message_id": str(msg.id),
+                            "response_message_loading": kind == DEFERRED_MESSAGE,
+                            "response_message_ephemeral": msg.audience is not None},
+            "resource": {"type": kind, "message": msg.payload()},
+        }
+
+    # messages
+
+    def _create(self, channel_id: int, audience: int | None, token: str | None,
+                data: dict[str, Any], files: list[tuple[str, bytes]], *,
+                allow_empty: bool = False) -> Message:
+        msg = Message(self.new_id(), channel_id, audience, token, {}, list(files))
+        self._write(msg, data, allow_empty=allow_empty)
+        self.messages[msg.id] = msg
+        self.by_channel[channel_id].append(msg)
+        return msg
+
+    def _write(self, msg: Message, data: dict[str, Any], *, allow_empty: bool = False) -> None:
+        """A create or an edit: the keys present replace the old values."""
+        if msg.deleted:
+            raise HTTPError(404, 10008, "Unknown Message")
+        new = dict(msg.data)
+        for key in ("content", "embeds", "components", "attachments"):
+            if key in data:
+                new[key] = copy.deepcopy(data[key])
+        if not allow_empty and not (new.get("content") or new.get("embeds")
+                                    or new.get("components") or msg.files):
+            raise HTTPError(400, 50006, "Cannot send an empty message")
+        msg.data = new
+        msg.versions.append(copy.deepcopy(new))
+        self._touched = msg.channel_id
+        for observe in self.observers:
+            observe(msg)
+
+    def _message(self, message_id: int, channel_id: int | None = None) -> Message:
+        msg = self.messages.get(message_id)
+        if msg is None or msg.deleted or (channel_id is not None and msg.channel_id != channel_id):
+            raise HTTPError(404, 10008, "Unknown Message")
+        return msg
+
+    # -- what the tests read ---------------------------------------------------------------
+
+    def visible(self, user: User, channel_id: int) -> list[Message]:
+        """The messages ``user`` sees in a channel, oldest first, as last edited."""
+        return [m for m in self.by_channel[channel_id]
+                if not m.deleted and m.audience in (None, user.id)]
+
+    def public(self, channel_id: int) -> list[Message]:
+        return [m for m in self.by_channel[channel_id] if not m.deleted and m.audience is None]
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[tuple[str, bytes]]]:
+    ctype = request.content_type
+    if ctype.startswith("multipart/"):
+        body: Any = None
+        files = []
+        reader = await request.multipart()
+        async for part in reader:
+            if part.name == "payload_json":
+                body = json.loads(await part.text())  # type: ignore[union-attr]
+            else:
+                files.append((part.filename or "file", bytes(await part.read())))  # type: ignore[union-attr]
+        return body, files
+    raw = await request.read()
+    if not raw:
+        return None, []
+    return json.loads(raw), []
+
+
+def _json(status: int, data: Any, headers: dict[str, str] | None = None) -> web.Response:
+    # discord.py parses a body as JSON only when Content-Type is exactly application/json.
+    return web.Response(status=status, body=json.dumps(data).encode(),
+                        headers={"Content-Type": "application/json", **(headers or {})})

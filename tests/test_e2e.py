@@ -1,0 +1,440 @@
+"""End to end: the real bot process (``python -m bot``) against the local Discord stand-in.
+
+The bot connects with discord.py's own gateway and HTTP code to ``tests/standin`` on loopback;
+simulated users see only what Discord would show them and click the buttons in those
+messages. For every test: each REST body the bot sent is valid under Discord's OpenAPI schema,
+no interaction was answered late or twice, no message showed anybody a card hidden in another
+player's hand, and the bot logged no error.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import warnings
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from standin import CHANNEL_MESSAGE, UPDATE_MESSAGE, BotProcess, Message, Player, StandIn
+from standin.discord_objects import buttons_of, message_text
+from standin.game import Table
+from standin.records import Database, HiddenCardCheck, StoredHand
+
+from bot.texts import t
+from engine.cards import code
+
+FOUR = ("ana", "bo", "cy", "di")
+
+
+@dataclass
+class E2E:
+    standin: StandIn
+    bot: BotProcess
+    db: Database
+    hidden: HiddenCardCheck
+    expected_errors: list[str] = field(default_factory=list)
+
+    def players(self, *names: str, channel: int = 0, manager: bool = False) -> list[Player]:
+        cid = self.standin.channel_ids[channel]
+        return [Player(self.standin, n, channel_id=cid, manager=manager) for n in names]
+
+    def table_id(self, table: Table) -> int:
+        row = self.db.table_in(table.channel_id)
+        assert row is not None
+        return int(row["id"])
+
+
+@pytest.fixture
+async def e2e(tmp_path: Path) -> AsyncIterator[E2E]:
+    standin = StandIn(channels=3)
+    if not standin.schema.available:
+        warnings.warn(f"{standin.schema.path} is absent: request bodies are NOT validated "
+                      "against Discord's OpenAPI schema", stacklevel=1)
+    db = Database(tmp_path / "bot.sqlite3")
+    hidden = HiddenCardCheck(db)
+    standin.observers.append(hidden)
+    await standin.start()
+    bot = BotProcess(standin, db.path, tmp_path / "bot.log")
+    env = E2E(standin, bot, db, hidden)
+    try:
+        await bot.start()
+        yield env
+    finally:
+        await bot.stop()
+        await standin.stop()
+    assert not standin.problems, standin.problems
+    assert not hidden.leaks, hidden.leaks
+    assert hidden.checked > 0, "the hidden-card check saw no message of a hand in play"
+    assert bot.errors() == env.expected_errors, bot.log()[-3000:]
+    # Errors while closing are a known bot bug (a table refresh started during shut-down
+    # uses the closed HTTP session; see the README): reported, not failed on.
+    if bot.errors(shutdown=True):
+        warnings.warn("the bot logged errors while closing: "
+                      + " | ".join(bot.errors(shutdown=True)[:2]), stacklevel=1)
+
+
+# -- checks against the engine ------------------------------------------------------------------
+
+
+def members_status(hand: StoredHand) -> dict[str, Any]:
+    """What the replay of a finished stored hand says about the next hand, by member."""
+    result = hand.replay().result
+    assert result is not None, f"hand {hand.number} has not finished: {hand.result} {hand.actions}"
+    members = hand.header["members"]
+    st = result.status
+    return {
+        "masters": None if st.masters is None else sorted(members[st.masters::2]),
+        "servant": None if st.servant is None else members[st.servant],
+        "next_dealer": members[result.next_dealer],
+    }
+
+
+def stored_status(db: Database, game: str, players: list[Player]) -> dict[str, Any]:
+    ids = {str(p.id) for p in players}
+    [row] = [r for r in db.partnerships(game) if set(r["team_a"] + r["team_b"]) == ids]
+    masters = None if row["masters"] is None else sorted(row["team_" + row["masters"]])
+    return {"masters": masters, "servant": row["servant"], "next_dealer": row["next_dealer"]}
+
+
+def header_status(hand: StoredHand) -> dict[str, Any]:
+    """The status and dealer a stored hand started with, by member."""
+    members = hand.header["members"]
+    st = hand.header["status"]
+    return {
+        "masters": None if st["masters"] is None else sorted(members[st["masters"]::2]),
+        "servant": None if st["servant"] is None else members[st["servant"]],
+        "next_dealer": members[hand.header["dealer"]],
+    }
+
+
+def check_hands(db: Database, table_id: int) -> list[StoredHand]:
+    """Every finished hand's stored result is the engine's replay of its record; each hand
+    starts with the status and dealer that the previous one ended with."""
+    hands = db.hands(table_id)
+    for prev, nxt in itertools.pairwise(hands):
+        assert header_status(nxt) == members_status(prev)
+    for h in hands:
+        replayed = h.replay()
+        if h.result is None:
+            continue
+        r = replayed.result
+        assert r is not None
+        assert h.result == {"points": list(r.points), "status": r.status.to_json(),
+                            "next_dealer": r.next_dealer, "event": r.event, "team": r.team,
+                            "early": r.early}
+    assert len(db.results(table_id)) == sum(h.result is not None for h in hands)
+    return hands
+
+
+def clicked_actions(table: Table) -> list[tuple[int, str]]:
+    """The accepted clicks as (user, card or servant seat)."""
+    return [(c.player.id, c.custom_id.split(":")[-1]) for c in table.moves]
+
+
+def stored_actions(db: Database, table_id: int, hands: list[StoredHand]) -> list[tuple[int, str]]:
+    out = []
+    for h in hands:
+        members = h.header["members"]
+        for a in h.actions:
+            [value] = [str(v) for k, v in a.items() if k != "seat"]  # {"card": "EA"}, ...
+            out.append((int(members[a["seat"]]), value))
+    return out
+
+
+async def finished_table(e2e: E2E, table: Table) -> Message:
+    """Wait until the table message shows the finished hand (its Next hand button)."""
+    def shown() -> Message | None:
+        m = table.table_message()
+        return m if m is not None and m.button_by_label(t("btn.next_hand")) else None
+
+    found: Message = await e2e.standin.wait_for(shown, 10, "the finished table")
+    return found
+
+
+# -- scenarios ------------------------------------------------------------------------------------
+
+
+async def test_four_players_filicau_then_the_same_pairs_resume(e2e: E2E) -> None:
+    ana, bo, cy, di = players = e2e.players(*FOUR)
+    table = Table(e2e.standin, players, seed=11)
+    await table.open(ana, [(ana, 0), (bo, 1), (cy, 0), (di, 1)], game="filicau")
+    await table.start(ana)
+    assert await table.play_hand(1) is not None
+    # Next hand, from the button on the finished table.
+    await table.next_hand(bo)
+    assert table.number() == 2
+    assert await table.play_hand(2) is not None
+    tid = e2e.table_id(table)
+    hands = check_hands(e2e.db, tid)
+    assert len(hands) == 2 and all(h.result for h in hands)
+    assert stored_status(e2e.db, "filicau", players) == members_status(hands[-1])
+    assert stored_actions(e2e.db, tid, hands) == clicked_actions(table)
+
+    # The table ends; the same partnerships sit down again, teams the other way round.
+    await finished_table(e2e, table)
+    [boss] = e2e.players("boss", manager=True)
+    inter = await boss.command("admin end")
+    assert boss.refused(inter) == t("ok.ended")
+    ended = table.table_message()
+    assert ended is not None
+    await e2e.standin.wait_for(lambda: ended.content == t("ok.ended"), 10, "the table to end")
+    again = Table(e2e.standin, players, seed=12)
+    await again.open(di, [(bo, 0), (ana, 1), (di, 0), (cy, 1)], game="filicau")
+    lobby = again.table_message()
+    assert lobby is not None
+    stored = stored_status(e2e.db, "filicau", players)
+    assert f"<@{stored['next_dealer']}> deals" in lobby.text
+    await again.start(di)
+    tid2 = e2e.table_id(again)
+    assert tid2 != tid
+    first = e2e.db.hand(tid2, 1)
+    assert first is not None and header_status(first) == stored
+    assert await again.play_hand(1) is not None
+    hands2 = check_hands(e2e.db, tid2)
+    assert stored_status(e2e.db, "filicau", players) == members_status(hands2[-1])
+
+
+async def test_four_players_filko(e2e: E2E) -> None:
+    ana, bo, cy, di = players = e2e.players(*FOUR, channel=1)
+    table = Table(e2e.standin, players, seed=5)
+    await table.open(ana, [(ana, 0), (bo, 1), (cy, 0), (di, 1)], game="filko")
+    await table.start(ana)
+    for number in (1, 2, 3):
+        if number > 1:
+            await table.next_hand(cy)
+        assert await table.play_hand(number) is not None
+    tid = e2e.table_id(table)
+    hands = check_hands(e2e.db, tid)
+    assert stored_status(e2e.db, "filko", players) == members_status(hands[-1])
+    assert stored_actions(e2e.db, tid, hands) == clicked_actions(table)
+
+
+async def test_one_human_three_computers(e2e: E2E) -> None:
+    [ana] = e2e.players("ana")
+    table = Table(e2e.standin, [ana])
+    await table.open(ana, [(ana, 0)], game="filicau", computers=3)
+    await table.start(ana)
+    result = await table.play_hand(1)
+    assert result is not None
+    tid = e2e.table_id(table)
+    assert len(check_hands(e2e.db, tid)) == 1
+    rows = e2e.db.action_rows(tid)
+    mine = [r for r in rows if not r["by_computer"]]
+    assert [r["user_id"] for r in mine] == [ana.id] * len(table.moves)
+    assert len(rows) > len(mine) > 0
+    # Computer moves are folded into the table message's edits, not one edit each.
+    msg = table.table_message()
+    assert msg is not None
+    assert len(msg.versions) < len(rows)
+
+
+async def test_killed_mid_trick_and_restarted(e2e: E2E) -> None:
+    ana, bo, cy, di = players = e2e.players(*FOUR)
+    table = Table(e2e.standin, players, seed=3)
+    await table.open(ana, [(ana, 0), (bo, 1), (cy, 0), (di, 1)], game="filicau")
+    await table.start(ana)
+    await table.play_hand(1, moves=6)  # the second trick has two cards
+    tid = e2e.table_id(table)
+    stored = e2e.db.hand(tid, 1)
+    assert stored is not None and len(stored.actions) == 6
+    assert len(stored.replay().trick) == 2
+    message = table.table_message()
+    assert message is not None
+    edits = len(message.versions)
+
+    await e2e.bot.kill()
+    await e2e.bot.start()
+    # The table message comes back: the new process redraws it.
+    await e2e.standin.wait_for(lambda: len(message.versions) > edits, 15,
+                               "the restarted bot to redraw the table")
+    assert table.table_message() is message and table.number() == 1
+    hand = e2e.db.hand(tid, 1)
+    assert hand is not None
+    replayed = hand.replay()
+    for p in players:
+        view = await table.my_hand(p)
+        seat = hand.header["members"].index(str(p.id))
+        shown = sorted(b["custom_id"].split(":")[-1] for b in view.buttons)
+        assert shown == sorted(code(c) for c in replayed.hands[seat])
+    assert await table.play_hand(1) is not None
+    hands = check_hands(e2e.db, tid)
+    # Nothing lost, nothing played twice: the log is exactly the accepted clicks.
+    assert stored_actions(e2e.db, tid, hands) == clicked_actions(table)
+    assert len(e2e.db.results(tid)) == 1
+
+
+async def settled(e2e: E2E, table: Table) -> None:
+    """Wait until the table message shows the state the database holds: the player to move is
+    named, with as many cards in the trick."""
+    tid = e2e.table_id(table)
+
+    def shows() -> bool:
+        hand = e2e.db.hand(tid)
+        msg = table.table_message()
+        if hand is None or msg is None or not msg.embeds:
+            return False
+        h = hand.replay()
+        if h.finished:
+            return not msg.content
+        mover = hand.header["members"][h.actors()[0]]
+        fields = {f["name"]: f["value"] for f in msg.embeds[0].get("fields", [])}
+        cards = fields.get(t("table.trick"), "")
+        n = 0 if cards == t("table.trick_empty") else cards.count(" · ") + 1
+        return f"<@{mover}>" in msg.content and n == len(h.trick)
+
+    await e2e.standin.wait_for(shows, 10, "the table message to settle")
+
+
+def public_state(e2e: E2E, table: Table) -> list[tuple[int, str]]:
+    """What everybody sees in the channel. (Not the number of edits: a refresh that the bot
+    queued before the refusal may still redraw the same state.)"""
+    return [(m.id, json.dumps(m.data, sort_keys=True))
+            for m in e2e.standin.public(table.channel_id)]
+
+
+async def refused(e2e: E2E, table: Table, p: Player, text: str, **click: Any) -> None:
+    """``p`` clicks; the answer is ``text`` for ``p`` alone, and nothing else changes."""
+    await settled(e2e, table)
+    tid = e2e.table_id(table)
+    before = (len(e2e.db.action_rows(tid)), public_state(e2e, table))
+    inter = await p.click(**click)
+    assert p.refused(inter) == text
+    assert p.response(inter).audience == p.id
+    assert (len(e2e.db.action_rows(tid)), public_state(e2e, table)) == before
+
+
+async def test_refusals_change_nothing(e2e: E2E) -> None:
+    ana, bo, cy, di = players = e2e.players(*FOUR)
+    table = Table(e2e.standin, players, seed=7)
+    await table.open(ana, [(ana, 0), (bo, 1), (cy, 0), (di, 1)], game="filicau")
+    await table.start(ana)
+    await table.play_hand(1, moves=3)
+    await settled(e2e, table)
+    tid = e2e.table_id(table)
+    hand = e2e.db.hand(tid, 1)
+    assert hand is not None
+    members = hand.header["members"]
+    h = hand.replay()
+    mover = next(p for p in players if str(p.id) == members[h.actors()[0]])
+    other = next(p for p in players if p is not mover)
+
+    # Somebody not seated.
+    [eve] = e2e.players("eve")
+    msg = table.table_message()
+    assert msg is not None
+    await refused(e2e, table, eve, t("err.not_seated"),
+                  custom_id=msg.button_by_label(t("btn.my_hand"))["custom_id"], message=msg)
+    # A seated player out of turn, with a client that ignores "disabled".
+    view = table.hand_view(other, 1)
+    assert view is not None and not view.enabled()
+    await refused(e2e, table, other, t("illegal.not_your_turn"),
+                  custom_id=view.buttons[0]["custom_id"], message=view, force=True)
+    # A forged custom_id naming a card the player does not hold.
+    mine = table.hand_view(mover, 1)
+    assert mine is not None and mine.enabled()
+    held = {b["custom_id"].split(":")[-1] for b in mine.buttons}
+    stamp = mine.enabled()[0].rsplit(":", 1)[0]
+    foreign = next(code(c) for seat, cards in enumerate(h.hands) if str(mover.id) != members[seat]
+                   for c in cards if code(c) not in held)
+    await refused(e2e, table, mover, t("illegal.not_your_card"),
+                  custom_id=f"{stamp}:{foreign}", message=mine, forge=True)
+
+    # A double click: both reach the bot before either is answered; one card is played.
+    count = len(e2e.db.action_rows(tid))
+    cid = mine.enabled()[0]
+    first = mover.click_payload(cid, message=mine)
+    second = mover.click_payload(cid, message=mine)
+    await e2e.standin.send_interaction(*first)
+    await e2e.standin.send_interaction(*second)
+    a, b = await mover.answer(first[1]), await mover.answer(second[1])
+    assert sorted([a.type or 0, b.type or 0]) == [CHANNEL_MESSAGE, UPDATE_MESSAGE]
+    loser = a if a.type == CHANNEL_MESSAGE else b
+    assert mover.refused(loser) in (t("illegal.not_your_turn"), t("err.stale_trick"))
+    assert len(e2e.db.action_rows(tid)) == count + 1
+    table.moves.append(type(table.moves[0])(mover, cid, a if a is not loser else b))
+
+    # Buttons of the previous hand: an old "Next hand" and a card from an old hand view.
+    old_view = next(v for v in reversed(mine.versions)
+                    if any(not b.get("disabled") for b in buttons_of(v)))
+    old_card = next(b["custom_id"] for b in buttons_of(old_view) if not b.get("disabled"))
+    assert await table.play_hand(1) is not None
+    await table.next_hand(di)
+    assert table.number() == 2
+    finished = table.table_message()
+    assert finished is not None
+    finished_version = next(v for v in reversed(finished.versions)
+                            if t("btn.next_hand") in message_text(v))
+    next_button = next(b for b in buttons_of(finished_version)
+                       if b["label"] == t("btn.next_hand"))
+    await refused(e2e, table, bo, t("err.stale_hand"), custom_id=next_button["custom_id"],
+                  message=finished, version=finished_version)
+    await refused(e2e, table, mover, t("err.stale_hand"), custom_id=old_card, message=mine,
+                  version=old_view)
+    hands = check_hands(e2e.db, tid)
+    assert stored_actions(e2e.db, tid, hands[:1]) == clicked_actions(table)
+
+
+async def test_expired_hand_view_is_recovered_through_my_hand(e2e: E2E) -> None:
+    ana, bo, cy, di = players = e2e.players(*FOUR, channel=2)
+    table = Table(e2e.standin, players, seed=9)
+    await table.open(ana, [(ana, 0), (bo, 1), (cy, 0), (di, 1)], game="filicau")
+    await table.start(ana)
+    await table.play_hand(1, moves=2)
+    e2e.standin.advance(16 * 60)  # every token so far is older than 15 minutes
+    expired = e2e.standin.expired_token_answers
+
+    recovered: list[Player] = []
+
+    def stale_turn() -> Player | None:
+        """The named player whose hand view the bot could not update (Discord said 401)."""
+        msg = table.table_message()
+        if msg is None or e2e.standin.expired_token_answers == expired:
+            return None
+        for p in players:
+            view = table.hand_view(p, 1)
+            if p.mention in msg.content and p not in recovered and view is not None \
+                    and not view.enabled() and view.token is not None \
+                    and e2e.standin.interactions[view.token].born < e2e.standin.now() - 900:
+                return p
+        return None
+
+    while table.result(1) is None:
+        found = await e2e.standin.wait_for(
+            lambda: table.result(1) is not None or table.to_act() or stale_turn(), 15,
+            "a move", channel_id=table.channel_id)
+        if isinstance(found, Player):
+            recovered.append(found)
+            view = await table.my_hand(found)
+            assert view.enabled(), "a fresh My hand enables the cards"
+        elif found is not True:
+            await table.step(1)
+    assert recovered, "no hand view expired"
+    assert e2e.standin.expired_token_answers > expired
+    check_hands(e2e.db, e2e.table_id(table))
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "bot bug: Tables.end_table does not cancel the table's pending refresh, which redraws the "
+    "ended table (cogs/tables.py _refresh_loop renders session.hand of a closed session)"))
+async def test_an_ended_table_stays_ended(e2e: E2E) -> None:
+    # A slow edit interval, so that a table refresh is pending when the table is ended.
+    await e2e.bot.stop()
+    e2e.bot.env["EDIT_INTERVAL"] = "1.0"
+    await e2e.bot.start()
+    ana, bo, cy, di = players = e2e.players(*FOUR)
+    table = Table(e2e.standin, players, seed=4)
+    await table.open(ana, [(ana, 0), (bo, 1), (cy, 0), (di, 1)], game="filicau")
+    await table.start(ana)
+    await table.play_hand(1, moves=1)
+    [boss] = e2e.players("boss", manager=True)
+    assert boss.refused(await boss.command("admin end")) == t("ok.ended")
+    msg = table.table_message()
+    assert msg is not None
+    await e2e.standin.wait_for(lambda: msg.content == t("ok.ended"), 10, "the table to end")
+    # Nothing may bring the table back: wait out two edit intervals.
+    with pytest.raises(TimeoutError):
+        await e2e.standin.wait_for(lambda: msg.content != t("ok.ended") or msg.buttons, 2.5,
+                                   "the ended table to be redrawn")
