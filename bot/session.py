@@ -405,8 +405,8 @@ class TableSession:
             stamp = (hand, len(hand.actions))
         seat, member, view = pick
         action = await asyncio.to_thread(_player_for(member, seat).choose, view)
-        # Shielded: a driver cancelled now (a click restarts it) must not stop between storing
-        # the action and applying it, or the log would run ahead of the hand.
+        # Shielded: a driver cancelled now (the table closing, the bot stopping) must not stop
+        # between storing the action and applying it, or the log would run ahead of the hand.
         return await asyncio.shield(
             self._computer_apply(seat, member, action, stamp, timed_out=timed_out))
 

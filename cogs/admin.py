@@ -50,8 +50,8 @@ class Admin(commands.Cog, name="Admin"):
         if session is None:
             await reply_error(interaction, t("err.no_table"))
             return
-        await interaction.response.send_message(t("ok.ended"), ephemeral=True)
         await tables.end_table(session)
+        await interaction.response.send_message(t("ok.ended"), ephemeral=True)
 
 
 async def setup(bot: FilicauBot) -> None:

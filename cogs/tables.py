@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOBBY_SECONDS = 15 * 60
+#: Table-message edits a second, all tables together (Discord: 50 requests a second a bot).
+TABLE_EDITS_PER_SECOND = 30
 #: An interaction token lives 15 minutes; stop using a hand view's a little before.
 TOKEN_SECONDS = 14 * 60
 
@@ -71,8 +73,13 @@ class Tables(commands.Cog, name="Tables"):
         self._refreshing: dict[int, asyncio.Task[None]] = {}
         self._last_edit: dict[int, float] = {}
         self._drivers: dict[int, asyncio.Task[None]] = {}
+        #: Set whenever a table changes: its driver wakes up and looks again.
+        self._wake: dict[int, asyncio.Event] = {}
+        #: What each table message shows now, so that an identical edit is not sent.
+        self._shown: dict[int, Any] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
         self._posted: set[tuple[int, int]] = set()
+        self._closing = False
 
     # -- start-up and shut-down --------------------------------------------------------------
 
@@ -85,11 +92,15 @@ class Tables(commands.Cog, name="Tables"):
                 await self.store.update_table(row.id, state="closed")
                 continue
             self._track(session)
-        self.bot.loop.create_task(self._resume_all())
+        self.bot.loop.create_task(self._resume(list(self.sessions.values())))
 
-    async def _resume_all(self) -> None:
+    async def _resume(self, restored: list[TableSession]) -> None:
+        """Once connected, bring back the tables restored from the store (only those: tables
+        opened since have their own timers and drivers already)."""
         await self.bot.wait_until_ready()
-        for session in list(self.sessions.values()):
+        for session in restored:
+            if self.sessions.get(session.id) is not session:
+                continue
             if session.state == "lobby":
                 self._start_lobby_timer(session)
             else:
@@ -97,6 +108,8 @@ class Tables(commands.Cog, name="Tables"):
                 self.kick(session)
 
     async def cog_unload(self) -> None:
+        # From now on no new refresh or driver starts (they would outlive the HTTP session).
+        self._closing = True
         tasks = [*self._drivers.values(), *self._lobby_timers.values(),
                  *self._refreshing.values()]
         for task in tasks:
@@ -113,7 +126,9 @@ class Tables(commands.Cog, name="Tables"):
         self.sessions.pop(session.id, None)
         if self.by_channel.get(session.channel_id) == session.id:
             del self.by_channel[session.channel_id]
-        for tasks in (self._drivers, self._lobby_timers):
+        self._dirty.discard(session.id)
+        self._wake.pop(session.id, None)
+        for tasks in (self._drivers, self._lobby_timers, self._refreshing):
             task = tasks.pop(session.id, None)
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
@@ -340,7 +355,13 @@ class Tables(commands.Cog, name="Tables"):
     # -- after every change --------------------------------------------------------------------
 
     async def after(self, session: TableSession, outcome: Outcome | None) -> None:
-        self.request_refresh(session)
+        # A computer move followed by another computer's turn is folded into the edit that
+        # shows the next one: a run of computer moves costs one table edit, not one each.
+        by_computer = outcome is not None and all(p.by_computer for p in outcome.played)
+        hand = session.hand
+        if not (by_computer and hand is not None and not hand.finished
+                and not session.waiting_for_human()):
+            self.request_refresh(session)
         if outcome is not None and outcome.result is not None:
             await self._post_result(session)
         # The computer may have played for a person (timed out): their view changes too.
@@ -391,54 +412,67 @@ class Tables(commands.Cog, name="Tables"):
                 self.hand_views.pop(key, None)
 
     def kick(self, session: TableSession) -> None:
-        """Restart the table's driver: computer moves, the turn timer, the next hand."""
-        old = self._drivers.pop(session.id, None)
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
-        if session.state != "playing" or session.hand is None:
+        """The table changed: wake its driver (computer moves, the turn timer, the next
+        hand), starting one if it has none. A driver is never cancelled while it acts, so a
+        move is always stored and applied together."""
+        if self._closing or session.state != "playing":
             return
-        self._drivers[session.id] = asyncio.create_task(self._drive(session))
+        wake = self._wake.setdefault(session.id, asyncio.Event())
+        wake.set()
+        task = self._drivers.get(session.id)
+        if task is None or task.done():
+            self._drivers[session.id] = asyncio.create_task(self._drive(session, wake))
 
-    async def _drive(self, session: TableSession) -> None:
-        hand = session.hand
-        assert hand is not None
+    @staticmethod
+    async def _pause(wake: asyncio.Event, seconds: float) -> bool:
+        """Wait up to ``seconds``; True if the table changed meanwhile."""
         try:
-            if hand.finished:
-                await asyncio.sleep(self.settings.next_hand_delay)
-                if session.hand is hand and session.state == "playing":
-                    await session.next_hand()
-                    self.request_refresh(session)
-                    self.kick(session)
+            await asyncio.wait_for(wake.wait(), timeout=max(seconds, 0.0))
+        except TimeoutError:
+            return False
+        return True
+
+    async def _drive(self, session: TableSession, wake: asyncio.Event) -> None:
+        """One loop per table: look at the table, wait for what comes next, do it; start
+        over whenever the table changes."""
+        while session.state == "playing" and self.sessions.get(session.id) is session:
+            wake.clear()
+            hand = session.hand
+            if hand is None:
                 return
-            if session.waiting_for_human():
-                stamp = len(hand.actions)
-                total = session.turn_seconds
-                await asyncio.sleep(total * 2 / 3)
-                if len(hand.actions) != stamp:
-                    return
-                await self._warn(session, round(total / 3))
-                await asyncio.sleep(total / 3)
-                if len(hand.actions) != stamp:
-                    return
-                await self.turn_timeout(session, stamp)
-                return
-            await asyncio.sleep(self.settings.computer_delay)
-            moved = len(hand.actions)
-            outcome = await session.computer_turn()
-            if outcome is not None:
-                await self.after(session, outcome)
-            elif len(hand.actions) != moved:
-                # The hand moved while the computer thought (a click, or the move of a driver
-                # this one replaced): show it and drive on from there.
-                self.request_refresh(session)
-                if hand.result is not None:
-                    await self._post_result(session)
-                await self._refresh_hand_views(session)
-                self.kick(session)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: driver failed", session.id)
+            try:
+                if hand.finished:
+                    if not await self._pause(wake, self.settings.next_hand_delay):
+                        await session.next_hand()
+                        self.request_refresh(session)
+                elif session.waiting_for_human():
+                    await self._turn_timer(session, wake)
+                elif not await self._pause(wake, self.settings.computer_delay):
+                    moved = len(hand.actions)
+                    outcome = await session.computer_turn()
+                    if outcome is not None:
+                        await self.after(session, outcome)
+                    elif len(hand.actions) != moved:
+                        # A click came first while the computer thought; show it.
+                        await self.after(session, None)
+            except SessionError:
+                continue  # somebody else moved first (e.g. Next hand was clicked)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: driver failed", session.id)
+                await self._pause(wake, 5.0)
+
+    async def _turn_timer(self, session: TableSession, wake: asyncio.Event) -> None:
+        """A person is to act: warn at two thirds of the turn, then let the computer play
+        (unless the table changes first)."""
+        assert session.hand is not None
+        stamp, total = len(session.hand.actions), session.turn_seconds
+        if await self._pause(wake, total * 2 / 3):
+            return
+        await self._warn(session, round(total / 3))
+        if not await self._pause(wake, total / 3):
+            await self.turn_timeout(session, stamp)
 
     async def turn_timeout(self, session: TableSession, stamp: int) -> None:
         """The turn timer ran out: the computer plays for the seat (if nothing moved)."""
@@ -466,21 +500,30 @@ class Tables(commands.Cog, name="Tables"):
     # -- the table message, edited sparingly ---------------------------------------------------
 
     def request_refresh(self, session: TableSession) -> None:
+        if self._closing or session.state == "closed":
+            return
         self._dirty.add(session.id)
         task = self._refreshing.get(session.id)
         if task is None or task.done():
             self._refreshing[session.id] = asyncio.create_task(self._refresh_loop(session))
 
+    def edit_interval(self) -> float:
+        """Seconds between two edits of one table message. Discord allows a bot 50 requests
+        a second in all; table edits get at most TABLE_EDITS_PER_SECOND of them, shared by
+        the tables in play, so the interval grows with the number of tables."""
+        playing = sum(1 for s in self.sessions.values() if s.state == "playing")
+        return max(self.settings.edit_interval, playing / TABLE_EDITS_PER_SECOND)
+
     async def _refresh_loop(self, session: TableSession) -> None:
-        while session.id in self._dirty:
-            wait = self._last_edit.get(session.id, 0.0) + self.settings.edit_interval
+        while session.id in self._dirty and session.state != "closed":
+            wait = self._last_edit.get(session.id, 0.0) + self.edit_interval()
             wait -= time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
             self._dirty.discard(session.id)
             hand = session.hand
-            if hand is None:
-                return
+            if hand is None or self.sessions.get(session.id) is not session:
+                return  # no hand yet, or the table was ended meanwhile
             view = public_view(hand)
             await self._edit_table_message(
                 session, content=render.table_content(session, view),
@@ -492,10 +535,14 @@ class Tables(commands.Cog, name="Tables"):
                                   view: discord.ui.View | None) -> None:
         if session.message_id is None:
             return
+        shown = (content, embed and embed.to_dict(), view and view.to_components())
+        if self._shown.get(session.id) == shown:
+            return  # the message already shows exactly this
         message = self.bot.get_partial_messageable(session.channel_id).get_partial_message(
             session.message_id)
         try:
             await message.edit(content=content, embed=embed, view=view)
+            self._shown[session.id] = shown
         except discord.NotFound:
             # The table message was deleted: post a new one and keep playing there.
             sent = await self.bot.get_partial_messageable(session.channel_id).send(

@@ -48,7 +48,7 @@ import itertools
 import json
 import logging
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -686,17 +686,32 @@ class Harness:
                 and session.hand is not None and not session.hand.finished
                 and not session.waiting_for_human())
 
+    async def until(self, condition: Callable[[], bool], seconds: float = 10.0) -> None:
+        """Let the bot run until ``condition`` holds (bounded): for work behind a timer that
+        a test has set to zero."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while not condition():
+            if loop.time() > deadline:
+                raise AssertionError("the condition never held")
+            await asyncio.sleep(0.001)
+
     async def settle(self) -> None:
         """Await the bot's work that needs no clock: table-message refreshes and computer
-        moves (drivers whose next move is a computer's), until there is none."""
+        moves, until no refresh is pending and no computer is to move. Each table's driver
+        is a long-lived loop, so this waits on that condition (bounded), not on the tasks."""
         cog = self.tables
-        for _ in range(1000):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 30
+        while loop.time() < deadline:
             pending = [t for t in cog._refreshing.values() if not t.done()]
-            pending += [task for tid, task in cog._drivers.items() if not task.done()
-                        and self._computer_to_move(cog.sessions.get(tid))]
-            if not pending:
+            if pending:
+                await asyncio.wait(pending, timeout=deadline - loop.time())
+                continue
+            if not any(self._computer_to_move(s) for s in cog.sessions.values()):
                 return
-            await asyncio.wait(pending)
+            # A computer decides in a worker thread; give it and the driver a moment.
+            await asyncio.sleep(0.001)
         raise AssertionError("the bot did not settle")
 
     # -- users -----------------------------------------------------------------------------

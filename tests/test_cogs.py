@@ -796,11 +796,11 @@ async def test_the_turn_timer_warns_then_the_computer_plays(h: Harness) -> None:
     hand = hand_of(session)
     seat = hand.to_move
     assert seat is not None
-    # The driver's own timer path, run once with a zero-second turn (so without waiting);
-    # the drivers it starts see the normal turn again.
+    # One cycle of the driver's own turn timer, with a zero-second turn (so without waiting);
+    # the table's driver sees the normal turn again afterwards.
     row = session.row
     session.row = row.model_copy(update={"settings": {"turn_seconds": 0}})
-    await h.tables._drive(session)
+    await h.tables._turn_timer(session, asyncio.Event())
     session.row = row
     await h.settle()
     slow = users[seat]
@@ -819,7 +819,7 @@ async def test_a_finished_hand_is_followed_by_the_next_one(h: Harness) -> None:
     settings = h.bot.settings  # type: ignore[union-attr]
     settings.next_hand_delay = 0
     h.tables.kick(session)
-    await asyncio.wait([h.tables._drivers[session.id]])
+    await h.until(lambda: session.hand_number == 2)
     settings.next_hand_delay = 3600
     await h.settle()
     assert session.hand_number == 2

@@ -176,10 +176,10 @@ async def test_four_players_filicau_then_the_same_pairs_resume(e2e: E2E) -> None
     # The table ends; the same partnerships sit down again, teams the other way round.
     await finished_table(e2e, table)
     [boss] = e2e.players("boss", manager=True)
-    inter = await boss.command("admin end")
-    assert boss.refused(inter) == t("ok.ended")
     ended = table.table_message()
     assert ended is not None
+    inter = await boss.command("admin end")
+    assert boss.refused(inter) == t("ok.ended")
     await e2e.standin.wait_for(lambda: ended.content == t("ok.ended"), 10, "the table to end")
     again = Table(e2e.standin, players, seed=12)
     await again.open(di, [(bo, 0), (ana, 1), (di, 0), (cy, 1)], game="filicau")
@@ -416,9 +416,6 @@ async def test_expired_hand_view_is_recovered_through_my_hand(e2e: E2E) -> None:
     check_hands(e2e.db, e2e.table_id(table))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bot bug: Tables.end_table does not cancel the table's pending refresh, which redraws the "
-    "ended table (cogs/tables.py _refresh_loop renders session.hand of a closed session)"))
 async def test_an_ended_table_stays_ended(e2e: E2E) -> None:
     # A slow edit interval, so that a table refresh is pending when the table is ended.
     await e2e.bot.stop()
@@ -430,9 +427,9 @@ async def test_an_ended_table_stays_ended(e2e: E2E) -> None:
     await table.start(ana)
     await table.play_hand(1, moves=1)
     [boss] = e2e.players("boss", manager=True)
-    assert boss.refused(await boss.command("admin end")) == t("ok.ended")
     msg = table.table_message()
     assert msg is not None
+    assert boss.refused(await boss.command("admin end")) == t("ok.ended")
     await e2e.standin.wait_for(lambda: msg.content == t("ok.ended"), 10, "the table to end")
     # Nothing may bring the table back: wait out two edit intervals.
     with pytest.raises(TimeoutError):
