@@ -273,12 +273,19 @@ class Tables(commands.Cog, name="Tables"):
         timer = self._lobby_timers.pop(session.id, None)
         if timer is not None:
             timer.cancel()
-        view = public_view(session.hand)  # type: ignore[arg-type]
-        await interaction.response.edit_message(
-            content=render.table_content(session, view), embed=render.table_embed(session, view),
-            view=render.table_view(session, view))
-        self._last_edit[session.id] = time.monotonic()
+        await self._show_table_in_reply(interaction, session)
         self.kick(session)
+
+    async def _show_table_in_reply(self, interaction: discord.Interaction[Any],
+                                   session: TableSession) -> None:
+        """Answer a click on the table message by redrawing it (a new hand, or the start)."""
+        assert session.hand is not None
+        view = public_view(session.hand)
+        content = render.table_content(session, view)
+        embed, components = render.table_embed(session, view), render.table_view(session, view)
+        await interaction.response.edit_message(content=content, embed=embed, view=components)
+        self._last_edit[session.id] = time.monotonic()
+        self._shown[session.id] = (content, embed.to_dict(), components.to_components())
 
     # the table
 
@@ -321,11 +328,7 @@ class Tables(commands.Cog, name="Tables"):
         if int(args[0]) != session.hand_number:
             raise SessionError("err.stale_hand")
         await session.next_hand()
-        view = public_view(session.hand)  # type: ignore[arg-type]
-        await interaction.response.edit_message(
-            content=render.table_content(session, view), embed=render.table_embed(session, view),
-            view=render.table_view(session, view))
-        self._last_edit[session.id] = time.monotonic()
+        await self._show_table_in_reply(interaction, session)
         self.kick(session)
 
     # playing

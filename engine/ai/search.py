@@ -36,16 +36,21 @@ POINTS_WEIGHT = 0.1
 Rollout = Callable[[Hand, random.Random], None]
 
 
+def _actor(hand: Hand) -> int | None:
+    """The seat to act next in a playout (the first of several, in an open window)."""
+    if hand.to_move is not None:
+        return hand.to_move
+    actors = hand.actors()
+    return actors[0] if actors else None
+
+
 def random_playout(hand: Hand, rng: random.Random) -> None:
     """Play ``hand`` to the end of play with uniformly random legal actions."""
     rand = rng.random
     while not hand.play_over:
-        seat = hand.to_move
+        seat = _actor(hand)
         if seat is None:
-            actors = hand.actors()
-            if not actors:
-                return
-            seat = actors[0]
+            return
         legal = hand.legal_actions(seat)
         hand.apply(seat, legal[int(rand() * len(legal))])
 
@@ -59,12 +64,9 @@ def greedy_playout(hand: Hand, rng: random.Random) -> None:
     n = hand.n
     team = hand.team
     while not hand.play_over:
-        seat = hand.to_move
+        seat = _actor(hand)
         if seat is None:
-            actors = hand.actors()
-            if not actors:
-                return
-            seat = actors[0]
+            return
         legal = hand.legal_actions(seat)
         trick = hand.trick
         if len(legal) == 1:
