@@ -80,6 +80,8 @@ class Tables(commands.Cog, name="Tables"):
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
         self._posted: set[tuple[int, int]] = set()
         self._closing = False
+        #: Tables whose driver is acting now (between its timer firing and the table redrawn).
+        self.acting: set[int] = set()
 
     # -- start-up and shut-down --------------------------------------------------------------
 
@@ -446,11 +448,13 @@ class Tables(commands.Cog, name="Tables"):
             try:
                 if hand.finished:
                     if not await self._pause(wake, self.settings.next_hand_delay):
+                        self.acting.add(session.id)
                         await session.next_hand()
                         self.request_refresh(session)
                 elif session.waiting_for_human():
                     await self._turn_timer(session, wake)
                 elif not await self._pause(wake, self.settings.computer_delay):
+                    self.acting.add(session.id)
                     moved = len(hand.actions)
                     outcome = await session.computer_turn()
                     if outcome is not None:
@@ -465,6 +469,8 @@ class Tables(commands.Cog, name="Tables"):
             except Exception:
                 log.exception("table %s: driver failed", session.id)
                 await self._pause(wake, 5.0)
+            finally:
+                self.acting.discard(session.id)
 
     async def _turn_timer(self, session: TableSession, wake: asyncio.Event) -> None:
         """A person is to act: warn at two thirds of the turn, then let the computer play
@@ -475,7 +481,11 @@ class Tables(commands.Cog, name="Tables"):
             return
         await self._warn(session, round(total / 3))
         if not await self._pause(wake, total / 3):
-            await self.turn_timeout(session, stamp)
+            self.acting.add(session.id)
+            try:
+                await self.turn_timeout(session, stamp)
+            finally:
+                self.acting.discard(session.id)
 
     async def turn_timeout(self, session: TableSession, stamp: int) -> None:
         """The turn timer ran out: the computer plays for the seat (if nothing moved)."""

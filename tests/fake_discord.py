@@ -708,7 +708,8 @@ class Harness:
             if pending:
                 await asyncio.wait(pending, timeout=deadline - loop.time())
                 continue
-            if not any(self._computer_to_move(s) for s in cog.sessions.values()):
+            if not cog.acting and not any(self._computer_to_move(s)
+                                          for s in cog.sessions.values()):
                 return
             # A computer decides in a worker thread; give it and the driver a moment.
             await asyncio.sleep(0.001)
