@@ -52,7 +52,7 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     from engine.terminal import play_terminal
 
-    return play_terminal(args.game, seed=args.seed, seat=args.seat, out=out)
+    return play_terminal(args.game, seed=args.seed, seat=args.seat, out=out, level=args.level)
 
 
 def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
@@ -92,6 +92,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.add_argument("--game", default="filicau")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--seat", type=int, default=0, help="your seat (0-3)")
+    p.add_argument("--level", default="normal", choices=("random", "easy", "normal", "hard"),
+                   help="the computer players' level")
     p.set_defaults(func=cmd_play)
 
     from engine.ai import LEVELS

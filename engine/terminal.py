@@ -1,7 +1,7 @@
 """Play one hand in a terminal against computer players: ``python -m engine play``.
 
-You hold one seat; the other three are ``SimplePlayer``s. Cards are typed by code (``EO``,
-``H10``) or by their number in the list shown.
+You hold one seat; the other three are computer players (``--level``, default Normal).
+Cards are typed by code (``EO``, ``H10``) or by their number in the list shown.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import sys
 from typing import TextIO
 
 from engine.actions import Action, action_to_json
+from engine.ai import make_player
 from engine.cards import SUIT_NAMES, code
 from engine.match import Match
-from engine.players import SimplePlayer
 from engine.rules import make_rules
 from engine.view import seat_view
 
@@ -22,7 +22,8 @@ def _describe(action: Action) -> str:
 
 
 def play_terminal(
-    game: str, *, seed: int | None, seat: int, out: TextIO, inp: TextIO = sys.stdin
+    game: str, *, seed: int | None, seat: int, out: TextIO, inp: TextIO = sys.stdin,
+    level: str = "normal",
 ) -> int:
     rules = make_rules(game)
     if not 0 <= seat < rules.players:
@@ -30,7 +31,7 @@ def play_terminal(
         return 2
     match = Match(rules, seed=seed)
     hand = match.deal()
-    bot = SimplePlayer()
+    bot = make_player(level, seed)
     teams = f"your partner is seat {(seat + 2) % rules.players}"
     print(f"{rules.title}: you are seat {seat} ({teams}); seat {hand.dealer} deals.", file=out)
     assert hand.trump is not None
