@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -530,7 +529,3 @@ def _result_json(result: HandResult) -> dict[str, Any]:
         "team": result.team,
         "early": result.early,
     }
-
-
-def members_of(seats: Sequence[Member | None]) -> list[Member]:
-    return [m for m in seats if m is not None]

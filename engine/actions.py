@@ -33,21 +33,12 @@ PLAY: tuple[Action, ...] = tuple(Action("card", c) for c in ALL_CARDS)
 
 
 #: ``BYTE_PLAYS[k][b]``: the play actions for the cards ``8k + i`` whose bit ``i`` is set in
-#: byte ``b``. Four lookups turn a 32-bit hand mask into its legal plays, in card order.
+#: byte ``b``. Four lookups turn a 32-bit hand mask into its legal plays, in card order
+#: (``Hand.legal_actions`` does them inline).
 BYTE_PLAYS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
     tuple(tuple(PLAY[8 * k + i] for i in range(8) if b >> i & 1) for b in range(256))
     for k in range(4)
 )
-
-
-def plays(mask: int) -> tuple[Action, ...]:
-    """The play actions for every card in a 32-bit card mask."""
-    b0, b1, b2, b3 = BYTE_PLAYS
-    return b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24]
-
-
-def play(c: Card) -> Action:
-    return PLAY[c]
 
 
 class IllegalAction(ValueError):

@@ -1,5 +1,6 @@
 """Game records: a hand is its pack and its actions (``docs/record-format.md``).
 
+>>> from engine.cards import PACK_32, code
 >>> rec = {"game": "filicau", "options": {"early_end": False}, "dealer": 0,
 ...        "status": {"masters": None, "servant": None},
 ...        "pack": [code(c) for c in PACK_32], "actions": []}
@@ -16,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
 from engine.actions import IllegalAction, NotationError, action_from_json, action_to_json
-from engine.cards import PACK_32, CardError, card, code, codes, suit_letter
+from engine.cards import CardError, card, codes, suit_letter
 from engine.hand import Hand
 from engine.rules import make_rules
 from engine.status import RecordError, Status
@@ -121,9 +122,3 @@ def report(hand: Hand) -> dict[str, Any]:
         "status": (result.status if result else hand.status).to_json(),
         "next_dealer": result.next_dealer if result else None,
     }
-
-
-def example_record(game: str = "filicau") -> dict[str, Any]:
-    """A record of an unplayed hand with the pack in its fixed order (docs and tests)."""
-    return {"game": game, "options": {}, "dealer": 0, "status": None,
-            "pack": [code(c) for c in PACK_32], "actions": []}
