@@ -67,6 +67,10 @@ def _flag(v: Any) -> bool:
     return v
 
 
+def same(v: Any) -> Any:
+    return v
+
+
 def _card(v: Any) -> Card:
     try:
         return card(v)
@@ -91,12 +95,38 @@ def _suit(v: Any) -> int:
 # their kinds here; the record format stays {"seat": N, KIND: VALUE}.
 _KINDS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
     "card": (_card, code),
-    "servant": (_seat, lambda v: v),
+    "servant": (_seat, same),
     "trump": (_suit, suit_letter),
     "call": (_card, code),
-    "pass": (_flag, lambda v: v),
+    "pass": (_flag, same),
     "bury": (_cards, lambda v: [code(c) for c in v]),
 }
+
+
+Codec = tuple[Callable[[Any], Any], Callable[[Any], Any]]
+
+
+def register_kind(kind: str, parse: Callable[[Any], Any], dump: Callable[[Any], Any]) -> None:
+    """Teach the record format an action kind (a game module does this for its own bids,
+    calls and signals). ``parse`` turns the JSON value into the engine's value and raises
+    ``NotationError`` when it cannot; ``dump`` goes back. Registering a kind twice with other
+    codecs is a programming error."""
+    known = _KINDS.get(kind)
+    if known is not None and known != (parse, dump):
+        raise ValueError(f"action kind {kind!r} is already registered differently")
+    _KINDS[kind] = (parse, dump)
+
+
+def choice(*allowed: str) -> Callable[[Any], str]:
+    """A parser for a kind whose value is one of a few words (``"knock"``, ``"cut"``)."""
+    def parse(v: Any) -> str:
+        if v not in allowed:
+            raise NotationError(f"{v!r} is not one of {', '.join(allowed)}")
+        return str(v)
+    return parse
+
+
+parse_seat, parse_flag, parse_card, parse_cards, parse_suit_value = _seat, _flag, _card, _cards, _suit
 
 
 def action_from_json(obj: Mapping[str, Any]) -> Action:

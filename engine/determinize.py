@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engine.actions import PLAY
+from engine.actions import PLAY, IllegalAction
 from engine.cards import Card
 from engine.hand import Hand
 from engine.status import RecordError
@@ -30,8 +30,14 @@ def plays_so_far(view: PublicView) -> list[tuple[int, Card]]:
 def hand_from_view(view: SeatView, hidden: Mapping[int, Sequence[Card]]) -> Hand:
     """The hand in which ``view.seat`` holds ``view.hand`` and every other seat ``s`` holds
     ``hidden[s]`` (its unplayed cards, shown cards it still holds included), with the play
-    so far replayed. Raises ``RecordError`` when the guess cannot match the view."""
+    so far replayed. Raises ``RecordError`` when the guess cannot match the view.
+
+    A game with hidden actions or cards dealt elsewhere than to seats (a widow) rebuilds the
+    hand itself (``Rules.determinize``)."""
     rules = view.rules
+    own = rules.determinize(view, hidden)
+    if own is not None:
+        return own
     n = view.players
     plays = plays_so_far(view)
     dealt: list[list[Card]] = [[] for _ in range(n)]
@@ -56,8 +62,17 @@ def hand_from_view(view: SeatView, hidden: Mapping[int, Sequence[Card]]) -> Hand
         for i, c in zip(free, cards, strict=True):
             pack[i] = c
     hand = Hand(rules, view.dealer, pack, view.status)  # type: ignore[arg-type]
-    for seat, c in plays:
-        hand.apply(seat, PLAY[c])
+    if view.actions:
+        try:
+            for seat, action in view.actions:
+                if action is None:
+                    raise RecordError("a hidden action needs the game's own determinize")
+                hand.apply(seat, action)
+        except IllegalAction as e:
+            raise RecordError(f"the guess cannot replay the view: {e}") from None
+    else:
+        for seat, c in plays:
+            hand.apply(seat, PLAY[c])
     if hand.phase != view.phase or hand.to_move != view.to_move:
         raise RecordError("the replayed hand does not reach the view's state")
     return hand

@@ -283,6 +283,9 @@ class Hand:
         if legal is None:
             legal = self.legal_actions()
         if seat != self.to_move or action not in legal:
+            if action[0] in self.rules.free_kinds:
+                self._apply_free(seat, action)
+                return
             raise self._explain(seat, action)
         # The trick-taking loop of every game, kept flat: search and the benchmark run it
         # millions of times.
@@ -320,9 +323,24 @@ class Hand:
             self.play_over = True
             rules.settle(self)
 
+    def free_actions(self, seat: int) -> tuple[Action, ...]:
+        """The out-of-turn actions ``seat`` may take now (a partner signal), beside its turn."""
+        if self._phase == OVER or not self.rules.free_kinds:
+            return ()
+        return tuple(self.rules.free_legal(self, seat))
+
+    def _apply_free(self, seat: int, action: Action) -> None:
+        if action not in self.free_actions(seat):
+            raise self.rules.explain(self, seat, action)
+        self.actions.append((seat, action))
+        self.rules.free_apply(self, seat, action)
+
     def _apply_phase(self, seat: int, action: Action) -> None:
         if self.phase == OVER:
             raise IllegalAction("hand_over", "the hand is over")
+        if action[0] in self.rules.free_kinds and action not in self.legal_actions(seat):
+            self._apply_free(seat, action)
+            return
         if action not in self.legal_actions(seat):
             raise self.rules.explain(self, seat, action)
         self._legal = None

@@ -1,9 +1,20 @@
-"""The status a partnership carries from hand to hand: who are masters, who is Servant."""
+"""What a table carries from hand to hand: who are masters, who deals, what a match stands at.
+
+One frozen value for every game; each game uses the fields it needs and leaves the rest None,
+and ``Rules.check_status`` refuses what its game cannot hold. Seats are seat numbers at the
+table; the bot stores them as members so that the same people find their status again
+whatever seats they take.
+
+>>> Status(masters=1, servant=2).to_json()
+{'masters': 1, 'servant': 2}
+>>> Status.from_json({"masters": 0, "servant": None, "score": [3, 7]}).score
+(3, 7)
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 
@@ -11,20 +22,43 @@ class RecordError(ValueError):
     """A record, status or option that cannot describe a legal hand."""
 
 
+#: Fields holding one seat number (the bot maps them to members and back).
+SEAT_FIELDS = ("servant", "leader")
+#: Fields holding one entry per seat (``teams``; ``score`` when a game scores seats).
+PER_SEAT_FIELDS = ("teams",)
+
+
 @dataclass(frozen=True, slots=True)
 class Status:
-    """``masters``: the masters' team (0 = seats 0 and 2, 1 = seats 1 and 3) or None when even.
-    ``servant``: the seat that must deal every hand (Filkó), or None."""
+    """``masters``: the masters' team (in 4-player games 0 = seats 0 and 2, 1 = seats 1 and 3)
+    or None when even. ``servant``: the seat that must deal every hand, or None.
+
+    Games whose standing teams are not the seating order (5-player Filkó) keep ``teams``, the
+    team of each seat while masters stand, with the ``trump`` suit and first ``leader`` they
+    carry on with. Games played as a match keep ``score`` (game or victory points, per team or
+    per seat as the game says) and ``deals`` played so far."""
 
     masters: int | None = None
     servant: int | None = None
+    teams: tuple[int, ...] | None = None
+    trump: int | None = None
+    leader: int | None = None
+    score: tuple[int, ...] | None = None
+    deals: int | None = None
 
     @property
     def even(self) -> bool:
         return self.masters is None
 
     def to_json(self) -> dict[str, Any]:
-        return {"masters": self.masters, "servant": self.servant}
+        """``masters`` and ``servant`` always (the 4-player records' shape), the rest only
+        when set."""
+        out: dict[str, Any] = {"masters": self.masters, "servant": self.servant}
+        for name in ("teams", "trump", "leader", "score", "deals"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = list(value) if isinstance(value, tuple) else value
+        return out
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any] | None) -> Status:
@@ -32,11 +66,26 @@ class Status:
             return cls()
         if not isinstance(obj, Mapping):
             raise RecordError(f"status must be an object, not {obj!r}")
-        masters, servant = obj.get("masters"), obj.get("servant")
-        for name, v in (("masters", masters), ("servant", servant)):
-            if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(obj) - known)
+        if unknown:
+            raise RecordError(f"unknown status field(s): {', '.join(map(str, unknown))}")
+        values: dict[str, Any] = {}
+        for name in known:
+            v = obj.get(name)
+            if name in ("teams", "score"):
+                if v is not None:
+                    if not isinstance(v, list | tuple) or not all(_is_int(x) for x in v):
+                        raise RecordError(f"status.{name} must be a list of numbers or null")
+                    v = tuple(v)
+            elif v is not None and not _is_int(v):
                 raise RecordError(f"status.{name} must be a number or null, not {v!r}")
-        return cls(masters, servant)
+            values[name] = v
+        return cls(**values)
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 EVEN = Status()

@@ -7,7 +7,8 @@ therefore cannot leak by accident: they are not in the object being rendered.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from engine.actions import Action
 from engine.cards import Card
@@ -49,6 +50,14 @@ class PublicView:
     rules: Rules
     #: Where each shown card lay in the pack (public: it was shown as it was dealt or cut).
     shown_at: tuple[int, ...]
+    #: Every action so far as the table saw it, in order: ``(seat, action)``, with None for
+    #: an action only its seat knows (cards buried face down).
+    actions: tuple[tuple[int, Action | None], ...] = ()
+    #: Card points taken by each seat (tricks are public, so this is too).
+    taken: tuple[int, ...] = ()
+    #: The game's own public facts (``Rules.public_info``): the called card, bids, the match
+    #: score, face-up cards...
+    public: dict[str, Any] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
@@ -61,9 +70,13 @@ class PublicView:
 
 @dataclass(frozen=True)
 class SeatView(PublicView):
-    seat: int
-    hand: tuple[Card, ...]
-    legal: tuple[Action, ...]
+    seat: int = 0
+    hand: tuple[Card, ...] = ()
+    legal: tuple[Action, ...] = ()
+    #: Out-of-turn actions this seat may take now (a partner signal).
+    free: tuple[Action, ...] = ()
+    #: What only this seat knows beyond its cards (``Rules.private_info``).
+    private: dict[str, Any] = field(default_factory=dict)
 
 
 def _public_fields(hand: Hand) -> dict[str, object]:
@@ -73,6 +86,8 @@ def _public_fields(hand: Hand) -> dict[str, object]:
             if c in cards:
                 held.append((c, seat))
     over = hand.play_over
+    rules = hand.rules
+    public_action = rules.public_action
     return {
         "game": hand.rules.game,
         "players": hand.n,
@@ -91,11 +106,17 @@ def _public_fields(hand: Hand) -> dict[str, object]:
         "to_move": hand.to_move,
         "actors": tuple(hand.actors()),
         "hand_sizes": tuple(len(h) for h in hand.hands),
-        "team_points": tuple(hand.team_points()),
+        "team_points": rules.public_team_points(hand),
         "result": hand.result,
         "unplayed": tuple(tuple(hand.sort_hand(h)) for h in hand.hands) if over else None,
         "rules": hand.rules,
         "shown_at": tuple(hand.pack.index(c) for c in hand.shown),
+        "actions": tuple(
+            (seat, a if a.kind == "card" else public_action(hand, seat, a))
+            for seat, a in hand.actions
+        ),
+        "taken": tuple(hand.taken),
+        "public": rules.public_info(hand),
     }
 
 
@@ -109,4 +130,6 @@ def seat_view(hand: Hand, seat: int) -> SeatView:
         seat=seat,
         hand=tuple(hand.sort_hand(hand.hands[seat])),
         legal=tuple(hand.legal_actions(seat)),
+        free=hand.free_actions(seat),
+        private=hand.rules.private_info(hand, seat),
     )

@@ -86,7 +86,9 @@ def test_players_are_given_a_view_without_the_hidden_cards() -> None:
     hand = random_hand("filicau", 3, 5)
     view = seat_view(hand, hand.to_move or 0)
     names = set(vars(view))
-    assert not {"hands", "pack", "dealt", "actions"} & names
+    assert not {"hands", "pack", "dealt"} & names
+    # The action history is the public one: the cards played, which everybody saw.
+    assert [a for _, a in view.actions] == [a for _, a in hand.actions]
 
 
 # -- inference ----------------------------------------------------------------------------------

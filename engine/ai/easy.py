@@ -8,7 +8,8 @@
 - leads a plain Ace, else a low plain card.
 
 Written against ``SeatView`` only (card points, trump order, teams), so it plays any game of
-the family; a non-card choice (a Servant) takes the first legal action.
+the family; a non-card choice (a Servant, a bid, a call) is the game's own rule of thumb
+(``Rules.suggest``), else the first legal action.
 """
 
 from __future__ import annotations
@@ -27,8 +28,11 @@ class EasyPlayer:
     def choose(self, view: SeatView) -> Action:
         legal = view.legal
         order = view.order
-        if len(legal) == 1 or order is None or any(a.kind != "card" for a in legal):
+        if len(legal) == 1:
             return legal[0]
+        if order is None or any(a.kind != "card" for a in legal):
+            suggested = view.rules.suggest(view)
+            return suggested if suggested in legal else legal[0]
         points = view.card_points
         suit, power = order.suit, order.power
         cards = [a.value for a in legal]

@@ -27,7 +27,7 @@ from engine.cards import code
 from engine.determinize import hand_from_view, plays_so_far
 from engine.hand import Hand
 from engine.rules.base import Rules
-from engine.status import Status
+from engine.status import RecordError, Status
 from engine.view import SeatView
 
 #: Weight of the card-point difference (as a share of all points) beside the outcome (±1).
@@ -188,7 +188,14 @@ class SearchPlayer:
         totals = [0.0] * len(legal)
         left = sum(view.hand_sizes)
         for i in range(self.samples):
-            hand = hand_from_view(view, sample(knowledge, rng))
+            try:
+                hand = hand_from_view(view, sample(knowledge, rng))
+            except RecordError:
+                if i:
+                    continue
+                # A game whose hand cannot be rebuilt from a view: its rule of thumb decides.
+                suggested = view.rules.suggest(view)
+                return suggested if suggested in legal else legal[0]
             if team is None:
                 team = hand.team[seat]
             if score is None:

@@ -9,9 +9,9 @@ are played.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from operator import itemgetter
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -23,6 +23,7 @@ from engine.status import RecordError, Status
 
 if TYPE_CHECKING:
     from engine.hand import Hand
+    from engine.view import SeatView
 
 
 def _getter(indexes: list[int]) -> Callable[[Sequence[Card]], tuple[Card, ...]]:
@@ -50,6 +51,12 @@ class Rules:
     #: Rulings the bot's rules summary lists (RULINGS.md's wording, shortened).
     rulings: ClassVar[tuple[str, ...]] = ()
 
+    #: True: the seats sit in fixed partnerships (team = seat % teams) that the lobby seats and
+    #: the bot keeps status for. False: teams form in each deal (a called partner, a
+    #: declarer against the rest); the lobby just seats players and status belongs to the
+    #: group of players.
+    fixed_teams: ClassVar[bool] = True
+
     players: int = 4
     teams: int = 2
     pack: tuple[Card, ...]
@@ -65,6 +72,11 @@ class Rules:
     restricts_play: bool = False
     #: Called after each completed trick, or None.
     after_trick: Callable[[Hand], None] | None = None
+    #: Action kinds a seat may take out of turn while the hand runs (a partner signal): see
+    #: ``free_legal``. They are recorded like any action but change no turn.
+    free_kinds: frozenset[str] = frozenset()
+    #: The ``Status`` fields this game uses; ``check_status`` refuses any other being set.
+    status_fields: ClassVar[frozenset[str]] = frozenset({"masters", "servant"})
 
     def __init__(self, options: Options) -> None:
         self.options = options
@@ -76,6 +88,7 @@ class Rules:
         self.must_beat = self.must_beat
         self.restricts_play = self.restricts_play
         self.after_trick = self.after_trick
+        self.free_kinds = self.free_kinds
         #: Follow suit and trump are the only duties: the hand takes its fastest path.
         self.plain_play = not (self.must_beat or self.restricts_play)
         self.pack_set = frozenset(self.pack)
@@ -130,6 +143,9 @@ class Rules:
     # -- status ----------------------------------------------------------------------------
 
     def check_status(self, status: Status) -> None:
+        for name in ("masters", "servant", "teams", "trump", "leader", "score", "deals"):
+            if name not in self.status_fields and getattr(status, name) is not None:
+                raise RecordError(f"{self.title} keeps no status.{name}")
         if status.masters is not None and not 0 <= status.masters < self.teams:
             raise RecordError(f"status.masters must be a team (0 to {self.teams - 1}) or null")
 
@@ -175,7 +191,13 @@ class Rules:
         return table
 
     def settle(self, hand: Hand) -> None:
-        """Play is over: decide the result, or open a phase for what is still owed."""
+        """Play is over: decide the result, or open a phase for what is still owed.
+
+        The ``HandResult`` a game gives (through ``finish``) says what the bot shows and
+        stores: ``points`` per team, the new ``status``, ``next_dealer``, an ``event`` key
+        and its ``team``. Games that score players, not teams, put the score change of each
+        seat in ``extra["scores"]``; a hand that ends a match puts the winning team or seats
+        in ``extra["match_winner"]`` (a list)."""
         raise NotImplementedError  # every game defines how a hand is scored
 
     def finish(self, hand: Hand, result: HandResult) -> None:
@@ -208,6 +230,48 @@ class Rules:
         return IllegalAction(
             "not_allowed", f"{action} is not allowed now ({hand.phase})", phase=hand.phase
         )
+
+    # -- actions out of turn -------------------------------------------------------------
+
+    def free_legal(self, hand: Hand, seat: int) -> list[Action]:
+        """The out-of-turn actions (of ``free_kinds``) ``seat`` may take now."""
+        return []
+
+    def free_apply(self, hand: Hand, seat: int, action: Action) -> None:
+        """Apply an out-of-turn action (already checked against ``free_legal``)."""
+
+    # -- what each seat may know ---------------------------------------------------------
+
+    def public_action(self, hand: Hand, seat: int, action: Action) -> Action | None:
+        """``action`` as the whole table saw it, or None when only ``seat`` knows it (cards
+        buried face down). Card plays and calls are public by default."""
+        return action
+
+    def public_team_points(self, hand: Hand) -> tuple[int, ...]:
+        """Points per team as everyone may know them (games with secret partners hide the
+        sums until the teams are known)."""
+        return tuple(hand.team_taken)
+
+    def public_info(self, hand: Hand) -> dict[str, Any]:
+        """A game's own public facts for views and messages (the called card, bids, the
+        match score, face-up cards...). Values must be plain data."""
+        return {}
+
+    def private_info(self, hand: Hand, seat: int) -> dict[str, Any]:
+        """What only ``seat`` knows beyond its cards (the cards it buried...)."""
+        return {}
+
+    def determinize(self, view: SeatView, hidden: Mapping[int, Sequence[Card]]) -> Hand | None:
+        """A full hand consistent with ``view`` and a guess of the hidden cards, for computer
+        players; None lets ``engine.determinize`` rebuild it the common way (cards dealt by
+        ``holders``, every action public). Games with hidden actions or a widow override."""
+        return None
+
+    def suggest(self, view: SeatView) -> Action | None:
+        """A rule-of-thumb choice for a decision that is not a card (a bid, a call, taking
+        the widow), from ``view`` only: the Easy player's choice, and the search players'
+        when they cannot rebuild the hand. None: the first legal action."""
+        return None
 
     # -- duties on top of follow-suit ------------------------------------------------------
 
