@@ -126,7 +126,9 @@ def choice(*allowed: str) -> Callable[[Any], str]:
     return parse
 
 
-parse_seat, parse_flag, parse_card, parse_cards, parse_suit_value = _seat, _flag, _card, _cards, _suit
+#: The codecs above, for game modules registering their own kinds.
+parse_seat, parse_flag, parse_card, parse_cards = _seat, _flag, _card, _cards
+parse_suit_value = _suit
 
 
 def action_from_json(obj: Mapping[str, Any]) -> Action:
