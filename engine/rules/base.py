@@ -56,6 +56,9 @@ class Rules:
     #: declarer against the rest); the lobby just seats players and status belongs to the
     #: group of players.
     fixed_teams: ClassVar[bool] = True
+    #: True when ``Status.score`` and ``extra["scores"]`` hold one entry per seat (players
+    #: scored alone, as in Schafkopf); False: one per team.
+    score_by_seat: ClassVar[bool] = False
 
     players: int = 4
     teams: int = 2
