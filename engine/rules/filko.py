@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from engine.actions import Action, IllegalAction
-from engine.cards import COUNT_POINTS, PACK_32, Card, card
+from engine.cards import COUNT_POINTS, PACK_30, PACK_32, Card, card
 from engine.hand import HandResult
 from engine.rules.base import Options, Rules
 from engine.status import RecordError, Status
@@ -39,7 +39,7 @@ class Filko(Rules):
     game = "filko"
     title = "Filkó"
     options_model = FilkoOptions
-    rulings = (
+    rulings: ClassVar[tuple[str, ...]] = (
         "32 cards, dealt four at a time, twice round; the seat after the dealer leads.",
         "Trump from the cut: the bottom card of the pack is shown; while it is an Over, the next "
         "one up too. Shown cards go to the dealer; a fifth goes to the seat before the dealer.",
@@ -60,6 +60,8 @@ class Filko(Rules):
     packets = (4, 4)
     points = COUNT_POINTS
     total_points = 8
+    #: Points that make (or keep) a team masters.
+    win_points = 6
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
@@ -81,8 +83,13 @@ class Filko(Rules):
             raise RecordError("status.servant must be a seat of the team that is not masters")
 
     def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
+        return self.new_status(status, points)
+
+    def new_status(self, status: Status, points: Sequence[int]) -> Status:
+        """The status after a hand with these points (``servant`` is ``_CHOOSE`` when new
+        masters still have to choose their Servant)."""
         for team in (0, 1):
-            if points[team] >= 6:
+            if points[team] >= self.win_points:
                 if status.masters is None:
                     return Status(team, _CHOOSE)
                 if status.masters == team:
@@ -92,12 +99,11 @@ class Filko(Rules):
         return status
 
     def settle(self, hand: Hand) -> None:
-        status = self.outcome(hand.status, hand.team_points())
-        assert isinstance(status, Status)
+        status = self.new_status(hand.status, hand.team_points())
         if status.servant == _CHOOSE:
             assert status.masters is not None
             hand.phase = SERVANT
-            # Either master may choose; the lower seat is the one asked.
+            # Any master may choose; the lowest seat is the one asked.
             hand.to_move = status.masters
             return
         self._finish(hand, status)
@@ -105,20 +111,30 @@ class Filko(Rules):
     def _finish(self, hand: Hand, status: Status) -> None:
         before = hand.status
         points = hand.team_points()
-        if status == before and before.masters is not None and points[before.masters] >= 6:
-            event, team = ("stay_masters", before.masters)
-        elif status == before:
-            event, team = ("no_change", None)
-        elif before.masters is None:
-            event, team = ("masters", status.masters)
-        else:
-            event, team = ("liberated", status.masters)
+        event, team = self.event(before, status, points)
         assert status.servant is not None or status.masters is None
         self.finish(hand, HandResult(
             points=tuple(points), status_before=before, status=status,
             next_dealer=self.next_dealer(status, hand.dealer), event=event, team=team,
-            early=any(hand.hands),
+            early=any(hand.hands), extra=self.result_extra(status),
         ))
+
+    def event(
+        self, before: Status, status: Status, points: Sequence[int]
+    ) -> tuple[str, int | None]:
+        """The result's event key and the team it is about."""
+        if (status == before and before.masters is not None
+                and points[before.masters] >= self.win_points):
+            return "stay_masters", before.masters
+        if status == before:
+            return "no_change", None
+        if before.masters is None:
+            return "masters", status.masters
+        return "liberated", status.masters
+
+    def result_extra(self, status: Status) -> dict[str, Any]:
+        """``HandResult.extra`` (nothing in Filkó)."""
+        return {}
 
     def next_dealer(self, status: Status, dealer: int) -> int:
         return (dealer + 1) % self.players if status.servant is None else status.servant
@@ -132,7 +148,8 @@ class Filko(Rules):
         if hand.phase == SERVANT:
             masters = hand.to_move
             assert masters is not None
-            return [masters, masters + 2]
+            # Teams sit alternately: team t is seats t, t + 2, ... (4 or 6 players).
+            return list(range(masters, self.players, 2))
         return super().actors(hand)
 
     def phase_legal(self, hand: Hand, seat: int) -> list[Action]:
@@ -161,3 +178,33 @@ class Filko(Rules):
                 servant=action.value,
             )
         return super().explain(hand, seat, action)
+
+
+class Filko6(Filko):
+    """6-player Filkó (RULINGS.md, "Hungarian multi-player variants"): two teams of three in
+    alternate seats, 30 cards dealt 3 then 2; the cut, the play, masters and the Servant as in
+    four players."""
+
+    game = "filko6"
+    title = "Filkó (6 players)"
+    rulings = (
+        "6 players in two teams of three, sitting alternately (seats 0, 2, 4 against 1, 3, 5).",
+        "30 cards (no G7, S7), dealt 3 each then 2 each; the seat after the dealer leads.",
+        "Trump from the cut: the bottom card of the pack is shown; while it is an Over, the next "
+        "one up too. The first two shown cards go to the dealer, the next two to the seat "
+        "before the dealer (an opponent), a fifth to the dealer's partner two seats back.",
+        "Overs are the top trumps; follow suit, else trump if able, else any card.",
+        "Aces and Tens score 1 point each (8 in all).",
+        "A team with 6 or more points becomes (or stays) masters; otherwise no change. Once "
+        "there are masters, never even again.",
+        "The first time a team becomes masters, any of them chooses one opponent as Servant, "
+        "who deals every hand. When the Servant's team takes 6+, the seat after the old Servant "
+        "becomes Servant. Before any masters, the deal passes to the next seat.",
+        "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 E7 above the Overs), "
+        "leaves_low (EO HO SO GO).",
+        "early_end (default on): the hand stops once no remaining play can change its outcome.",
+    )
+
+    players = 6
+    pack = PACK_30
+    packets = (3, 2)
