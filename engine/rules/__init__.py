@@ -11,10 +11,14 @@ from pydantic import ValidationError
 from engine.rules.base import Options, Rules
 from engine.rules.filicau import Filicau
 from engine.rules.filko import Filko, Filko6
+from engine.rules.filko5 import FilkoFive, Kelebia, RichPoor
 from engine.rules.hats import FilkoHats
 from engine.status import RecordError
 
-GAMES: dict[str, type[Rules]] = {cls.game: cls for cls in (Filicau, Filko, Filko6, FilkoHats)}
+GAMES: dict[str, type[Rules]] = {
+    cls.game: cls
+    for cls in (Filicau, Filko, Filko6, FilkoHats, FilkoFive, RichPoor, Kelebia)
+}
 
 
 def make_rules(game: str, options: Mapping[str, Any] | None = None) -> Rules:

@@ -1,0 +1,541 @@
+"""The Hungarian 5-player games (seeds 000/001; RULINGS.md, "Hungarian multi-player variants"):
+5-player Filkó, Rich and Poor, and Kelebia.
+
+All three deal 30 cards three at a time (6 each) and form their teams in each deal: the
+holder of ``EO`` (the Old Man) names trump; his partner is the holder of a card he calls
+(5-player Filkó, Kelebia, Rich and Poor with ``called_partner``) or of ``GO`` (Rich and
+Poor). Who that partner is stays secret until the card is played: ``public_team`` gives None
+for every seat but the Old Man's, ``public_team_points`` hides the team sums, and an early
+end is decided on what everyone knows (it must hold whoever the partner is), so that even
+the hand going on reveals nothing.
+
+Team 0 is always the Old Man's (the Rich), team 1 the others. While masters stand (5-player
+Filkó; Rich and Poor ``until_freed``) the status carries the teams of each seat, the trump
+suit and the first leader (the Old Man of the deal that formed the teams); such a hand has
+no trump phase and starts with play.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from engine.actions import Action, IllegalAction
+from engine.cards import (
+    ACE,
+    COUNT_POINTS,
+    PACK_30,
+    PACK_30_KELEBIA,
+    SUIT_NAMES,
+    SUITS,
+    TEN,
+    TRUMP,
+    Card,
+    card,
+    code,
+    suit_letter,
+    suit_of,
+)
+from engine.hand import PLAYING, HandResult
+from engine.rules.base import Options, Rules
+from engine.rules.filko import FilkoOptions, top_trumps
+from engine.status import EVEN, RecordError, Status
+from engine.trumps import trump_order
+
+if TYPE_CHECKING:
+    from engine.hand import Hand
+    from engine.view import SeatView
+
+#: Phases: the Old Man names trump, then (in the calling games) calls his partner's card.
+TRUMP_PHASE = "trump"
+CALL_PHASE = "call"
+
+EO = card("EO")
+GO = card("GO")
+
+#: The Old Man's team (the Rich) and the others (the Poor).
+OLD_MAN_TEAM = 0
+OTHERS = 1
+
+#: Kelebia's permanent trumps, high to low (RULINGS.md, "Kelebia").
+KELEBIA_TOP = tuple(card(c) for c in ("EO", "H7", "GO", "HO", "SO", "S7", "G7", "E7"))
+
+_rebuilding = threading.local()
+
+
+class OldManGame(Rules):
+    """What the three games share: the Old Man's trump phase, the secret partner, the status
+    with standing teams, the first loser after the dealer, the computer's rules of thumb."""
+
+    players = 5
+    teams = 2
+    pack = PACK_30
+    packets = (3, 3)
+    points = COUNT_POINTS
+    total_points = 8
+    fixed_teams: ClassVar[bool] = False
+    status_fields: ClassVar[frozenset[str]] = frozenset(
+        {"masters", "servant", "teams", "trump", "leader"}
+    )
+    #: The Old Man calls a card (else his partner holds ``GO``).
+    calls: bool = True
+
+    # -- the deal ------------------------------------------------------------------------
+
+    def start(self, hand: Hand) -> None:
+        status = hand.status
+        if status.teams is not None:
+            # Standing teams: same teams, trump and first leader; play starts at once.
+            assert status.trump is not None and status.leader is not None
+            hand.team = list(status.teams)
+            hand.set_trump(status.trump)
+            hand.leader = hand.to_move = status.leader
+            return
+        old = self._holder(hand, EO)
+        hand.pending["old_man"] = old
+        team = [OTHERS] * self.players
+        team[old] = OLD_MAN_TEAM
+        if not self.calls:
+            partner = self._holder(hand, GO)
+            team[partner] = OLD_MAN_TEAM
+            hand.pending["partner_card"] = GO
+            hand.pending["partner"] = partner
+        hand.team = team
+        hand.phase = TRUMP_PHASE
+        hand.leader = hand.to_move = old
+
+    @staticmethod
+    def _holder(hand: Hand, c: Card) -> int:
+        return next(s for s, cards in enumerate(hand.hands) if c in cards)
+
+    def callable_cards(self, hand: Hand, suit: int) -> list[Card]:
+        """The cards the Old Man may call with ``suit`` trump: those of that suit that are no
+        permanent top trump (the Overs; Kelebia's Sevens) and that he does not hold."""
+        held = hand.hands[hand.pending["old_man"]]
+        top = self.top_trumps
+        return [c for c in self.pack if suit_of(c) == suit and c not in top and c not in held]
+
+    # -- the Old Man's phases --------------------------------------------------------------
+
+    def phase_legal(self, hand: Hand, seat: int) -> list[Action]:
+        if seat != hand.to_move:
+            return []
+        if hand.phase == TRUMP_PHASE:
+            if not self.calls:
+                return [Action("trump", s) for s in SUITS]
+            return [Action("trump", s) for s in SUITS if self.callable_cards(hand, s)]
+        if hand.phase == CALL_PHASE:
+            assert hand.trump is not None
+            return [Action("call", c) for c in self.callable_cards(hand, hand.trump)]
+        return []
+
+    def phase_apply(self, hand: Hand, seat: int, action: Action) -> None:
+        if action.kind == "trump":
+            hand.set_trump(action.value)
+            if self.calls:
+                hand.phase = CALL_PHASE
+                return
+        else:
+            partner = self._holder(hand, action.value)
+            hand.pending["partner_card"] = action.value
+            hand.pending["partner"] = partner
+            hand.team[partner] = OLD_MAN_TEAM
+        hand.phase = PLAYING
+        hand.leader = hand.to_move = hand.pending["old_man"]
+
+    def explain(self, hand: Hand, seat: int, action: Action) -> IllegalAction:
+        phase = hand.phase
+        if phase not in (TRUMP_PHASE, CALL_PHASE):
+            return super().explain(hand, seat, action)
+        if seat != hand.to_move:
+            return IllegalAction(
+                "not_your_turn", f"seat {seat} may not act now: the Old Man (seat "
+                f"{hand.to_move}) {'names trump' if phase == TRUMP_PHASE else 'calls'}",
+                seat=seat, to_move=hand.to_move,
+            )
+        if action.kind != phase:
+            what = "name trump" if phase == TRUMP_PHASE else "call a card"
+            return IllegalAction(
+                "wrong_phase", f"the Old Man must {what} first", phase=phase
+            )
+        if phase == TRUMP_PHASE:
+            return IllegalAction(
+                "no_card_to_call",
+                f"the Old Man holds every card he could call in {SUIT_NAMES[action.value]}",
+                suit=suit_letter(action.value),
+            )
+        c = action.value
+        if c in hand.hands[seat]:
+            return IllegalAction(
+                "call_held", f"the Old Man holds {code(c)}: he must call a card he lacks",
+                card=code(c),
+            )
+        assert hand.trump is not None
+        return IllegalAction(
+            "call_not_trump_suit",
+            f"{code(c)} cannot be called: call a card of {SUIT_NAMES[hand.trump]} that is not "
+            "a top trump", card=code(c), suit=suit_letter(hand.trump),
+        )
+
+    # -- secrecy ---------------------------------------------------------------------------
+
+    def revealed(self, hand: Hand) -> bool:
+        """Does everyone know every seat's team? Standing teams are public; a secret partner
+        is known once his card is played (it left his hand) or play is over."""
+        if hand.status.teams is not None or hand.play_over:
+            return True
+        pending = hand.pending
+        partner = pending.get("partner")
+        return partner is not None and pending["partner_card"] not in hand.hands[partner]
+
+    def public_team(self, hand: Hand, seat: int) -> int | None:
+        if self.revealed(hand):
+            return hand.team[seat]
+        return OLD_MAN_TEAM if seat == hand.pending["old_man"] else None
+
+    def public_team_points(self, hand: Hand) -> tuple[int, ...]:
+        return tuple(hand.team_taken) if self.revealed(hand) else ()
+
+    def public_info(self, hand: Hand) -> dict[str, Any]:
+        pending = hand.pending
+        if hand.status.teams is not None:
+            teams = hand.status.teams
+            old = hand.status.leader
+            rich = [s for s in range(self.players) if teams[s] == OLD_MAN_TEAM]
+            return {"old_man": old, "partner_card": None,
+                    "partner": next((s for s in rich if s != old), old)}
+        card_ = pending.get("partner_card")
+        return {
+            "old_man": pending["old_man"],
+            "partner_card": None if card_ is None else code(card_),
+            "partner": pending.get("partner") if self.revealed(hand) else None,
+        }
+
+    def private_info(self, hand: Hand, seat: int) -> dict[str, Any]:
+        """Every seat knows its own team once the partner card is fixed (the partner holds it,
+        the others do not); the partner knows the Old Man is his partner."""
+        if hand.status.teams is not None or "partner" not in hand.pending:
+            return {}
+        return {"team": hand.team[seat]}
+
+    def outcome_fixed(self, hand: Hand) -> bool:
+        table = hand.pending.get("_fixed")
+        if table is None:
+            table = hand.pending["_fixed"] = self._fixed_table(hand.status)
+        if self.revealed(hand):
+            p0, p1 = hand.team_taken
+            return table[p0][p1]
+        # The partner is secret: stop only if the outcome is settled whoever he is, so that
+        # the hand going on tells nobody anything.
+        old = hand.pending["old_man"]
+        taken = hand.taken
+        total = sum(taken)
+        for p in self._candidates(old):
+            p0 = taken[old] + (taken[p] if p != old else 0)
+            if not table[p0][total - p0]:
+                return False
+        return True
+
+    def _candidates(self, old: int) -> list[int]:
+        """Seats that may be the secret partner, as everyone sees it."""
+        return [s for s in range(self.players) if not self.calls or s != old]
+
+    def determinize(self, view: SeatView, hidden: Mapping[int, Sequence[Card]]) -> Hand | None:
+        """The common rebuild, after moving ``EO`` to the Old Man (everyone knows he holds it)
+        and, in the calling games, the called card away from him (he called a card he
+        lacks). The Old Man's own choices are left to ``suggest``."""
+        if getattr(_rebuilding, "on", False) or view.status.teams is not None:
+            return None
+        if view.phase in (TRUMP_PHASE, CALL_PHASE) and view.seat == view.to_move:
+            raise RecordError("the Old Man chooses by rule of thumb")
+        from engine.ai.inference import voids
+        from engine.determinize import hand_from_view, plays_so_far
+
+        old = view.public["old_man"]
+        played = {c for _, c in plays_so_far(view)}
+        fixed = {s: list(cards) for s, cards in hidden.items()}
+        rng = random.Random(repr(sorted(fixed.items())))
+        void = voids(view)
+        suit = view.order.suit if view.order is not None else tuple(c >> 3 for c in range(32))
+
+        def fits(seat: int, c: Card) -> bool:
+            return not void[seat] >> suit[c] & 1
+
+        def swap(a: int, x: Card, b: int, y: Card) -> None:
+            fixed[a][fixed[a].index(x)] = y
+            fixed[b][fixed[b].index(y)] = x
+
+        if old in fixed and EO not in played and EO not in fixed[old]:
+            b = next(s for s, cards in fixed.items() if EO in cards)
+            ys = [y for y in fixed[old] if fits(b, y)]
+            if not ys:
+                raise RecordError("no card of the Old Man's guess can change places with EO")
+            swap(b, EO, old, rng.choice(ys))
+        called = view.public.get("partner_card")
+        if self.calls and called is not None:
+            c = card(called)
+            if c not in played and c in fixed.get(old, ()):
+                pairs = [(b, y) for b, cards in fixed.items() if b != old and fits(b, c)
+                         for y in cards if y != EO and fits(old, y)]
+                if not pairs:
+                    raise RecordError("the called card cannot leave the Old Man's guess")
+                b, y = rng.choice(pairs)
+                swap(old, c, b, y)
+        _rebuilding.on = True
+        try:
+            return hand_from_view(view, fixed)
+        finally:
+            _rebuilding.on = False
+
+    # -- results ---------------------------------------------------------------------------
+
+    def first_loser(self, hand: Hand, losers: int) -> int:
+        """The dealer if his team lost, else the first seat after him on the losing team."""
+        n = self.players
+        return next(s for s in ((hand.dealer + k) % n for k in range(n)) if hand.team[s] == losers)
+
+    def old_man(self, hand: Hand) -> int:
+        leader = hand.status.leader
+        return hand.pending["old_man"] if leader is None else leader
+
+    def standing(self, hand: Hand, masters: int, servant: int) -> Status:
+        assert hand.trump is not None
+        return Status(masters=masters, servant=servant, teams=tuple(hand.team),
+                      trump=hand.trump, leader=self.old_man(hand))
+
+    def check_status(self, status: Status) -> None:
+        super().check_status(status)
+        values = (status.masters, status.servant, status.teams, status.trump, status.leader)
+        if all(v is None for v in values):
+            return
+        if any(v is None for v in values):
+            raise RecordError(
+                f"{self.title} status needs masters, servant, teams, trump and leader, or none"
+            )
+        teams, servant, leader, trump = status.teams, status.servant, status.leader, status.trump
+        assert teams is not None and servant is not None and leader is not None
+        n = self.players
+        if len(teams) != n or not set(teams) <= {OLD_MAN_TEAM, OTHERS}:
+            raise RecordError(f"status.teams must give team 0 or 1 for each of the {n} seats")
+        if teams.count(OLD_MAN_TEAM) not in self.old_man_team_sizes:
+            raise RecordError("status.teams: team 0 (the Old Man's) has the wrong size")
+        if not 0 <= leader < n or teams[leader] != OLD_MAN_TEAM:
+            raise RecordError("status.leader must be the Old Man, a seat of team 0")
+        if not 0 <= servant < n or teams[servant] == status.masters:
+            raise RecordError("status.servant must be a seat of the team that is not masters")
+        if trump not in SUITS:
+            raise RecordError("status.trump must be a suit (0 to 3)")
+
+    old_man_team_sizes: tuple[int, ...] = (2,)
+
+    def first_dealer(self, status: Status, rng: random.Random) -> int:
+        return rng.randrange(self.players) if status.servant is None else status.servant
+
+    def _result(self, hand: Hand, status: Status, next_dealer: int, event: str,
+                team: int | None, **extra: Any) -> None:
+        self.finish(hand, HandResult(
+            points=tuple(hand.team_points()), status_before=hand.status, status=status,
+            next_dealer=next_dealer, event=event, team=team, early=any(hand.hands),
+            extra=dict(extra),
+        ))
+
+    # -- computer players' rules of thumb ----------------------------------------------------
+
+    def suggest(self, view: SeatView) -> Action | None:
+        legal = view.legal
+        if view.phase == TRUMP_PHASE:
+            def strength(a: Action) -> tuple[int, int]:
+                order = trump_order(self.top_trumps, a.value)
+                trumps = [c for c in view.hand if order.suit[c] == TRUMP]
+                high = sum(order.power[c] for c in trumps)
+                return (len(trumps), high)
+            return max(legal, key=strength) if legal else None
+        if view.phase == CALL_PHASE:
+            calls = [a for a in legal if a.kind == "call"]
+            for rank in (ACE, TEN):
+                for a in calls:
+                    if a.value & 7 == rank:
+                        return a
+            return min(calls, key=lambda a: a.value & 7) if calls else None
+        return None
+
+
+class FilkoFiveOptions(FilkoOptions):
+    """``top_trumps`` (as in 4-player Filkó) and ``early_end``."""
+
+
+class FilkoFive(OldManGame):
+    game = "filko5"
+    title = "5-player Filkó"
+    options_model: ClassVar[type[Options]] = FilkoFiveOptions
+    rulings: ClassVar[tuple[str, ...]] = (
+        "5 players, 30 cards (no G7, S7), dealt three at a time (6 each); teams form in each "
+        "deal.",
+        "With no masters, the holder of EO (the Old Man) names trump and calls a card of that "
+        "suit (no top trump) he does not hold; its holder is his secret partner until the card "
+        "is played. The Old Man leads.",
+        "Overs are the top trumps; follow suit, else trump if able, else any card. Aces and "
+        "Tens score 1 point each (8 in all).",
+        "With no masters, 6+ points make masters (8-0 too): the dealer becomes Servant if he "
+        "lost, else the first losing seat after him. 5-3 or 4-4: the next seat deals.",
+        "While masters stand, the same teams, trump, Servant (who deals) and first leader carry "
+        "on. The Servant's team is liberated by scoring 0 (swimming away), 6, 7 or 8: no "
+        "masters, the seat after the old Servant deals, the Old Man calls again.",
+        "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 above the Overs), "
+        "leaves_low (EO HO SO GO).",
+        "early_end (default on): the hand stops once no remaining play can change its "
+        "outcome, whoever the secret partner is.",
+    )
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self.top_trumps = self.top_trumps_for(options)
+
+    def top_trumps_for(self, options: Options) -> tuple[Card, ...]:
+        assert isinstance(options, FilkoOptions)
+        return top_trumps(options.top_trumps, self.players)
+
+    def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
+        if status.masters is None:
+            for team in (OLD_MAN_TEAM, OTHERS):
+                if points[team] >= 6:
+                    return ("masters", team)
+            return ("none",)
+        servants = points[1 - status.masters]
+        return ("liberated",) if servants == 0 or servants >= 6 else ("stay",)
+
+    def outcome_value(self, status_before: Status, outcome: Hashable, team: int) -> float:
+        assert isinstance(outcome, tuple)
+        if outcome[0] == "masters":
+            return 1.0 if outcome[1] == team else -1.0
+        if outcome[0] == "stay":
+            return 1.0 if status_before.masters == team else -1.0
+        return 0.0
+
+    def settle(self, hand: Hand) -> None:
+        before = hand.status
+        points = hand.team_points()
+        out = self.outcome(before, points)
+        assert isinstance(out, tuple)
+        if before.masters is None:
+            if out[0] == "masters":
+                masters = out[1]
+                servant = self.first_loser(hand, 1 - masters)
+                self._result(hand, self.standing(hand, masters, servant), servant,
+                             "masters", masters)
+            else:
+                self._result(hand, EVEN, (hand.dealer + 1) % self.players, "no_change", None)
+            return
+        assert before.servant is not None
+        servants = 1 - before.masters
+        if out[0] == "liberated":
+            event = "swam_away" if points[servants] == 0 else "liberated"
+            self._result(hand, EVEN, (before.servant + 1) % self.players, event, servants)
+        else:
+            self._result(hand, before, before.servant, "stay_masters", before.masters)
+
+
+class Kelebia(FilkoFive):
+    game = "kelebia"
+    title = "Kelebia"
+    options_model: ClassVar[type[Options]] = Options
+    rulings = (
+        "5-player Filkó as played in Kelebia: 30 cards (no G8, E8), dealt three at a time.",
+        "Eight permanent trumps, high to low: EO H7 GO HO SO S7 G7 E7.",
+        "Follow suit, else trump if able; and beat the highest card so far in the trick "
+        "when able (following suit or trumping as required).",
+        "With no masters, the holder of EO (the Old Man) names trump and calls a card of that "
+        "suit (no top trump) he does not hold; its holder is his secret partner until the card "
+        "is played. The Old Man leads. Aces and Tens score 1 point each.",
+        "Masters, Servant, swimming away and liberation as in 5-player Filkó.",
+        "early_end (default on): the hand stops once no remaining play can change its "
+        "outcome, whoever the secret partner is.",
+    )
+    pack = PACK_30_KELEBIA
+    must_beat = True
+
+    def top_trumps_for(self, options: Options) -> tuple[Card, ...]:
+        return KELEBIA_TOP
+
+
+class RichPoorOptions(FilkoOptions):
+    #: ``per_deal``: teams form anew each deal. ``until_freed``: the same teams and dealer
+    #: until the dealing team scores 6+.
+    rich_poor_teams: Literal["per_deal", "until_freed"] = "per_deal"
+    #: The Rich are the Old Man and the holder of a card he calls (not ``GO``'s holder).
+    called_partner: bool = False
+
+
+class RichPoor(OldManGame):
+    game = "rich_poor"
+    title = "Rich and Poor"
+    options_model: ClassVar[type[Options]] = RichPoorOptions
+    rulings = (
+        "5 players, 30 cards (no G7, S7), dealt three at a time (6 each).",
+        "The holders of EO and GO (the Rich) play against the three others (the Poor); one "
+        "player holding both plays alone against four. GO's holder is secret until GO is "
+        "played. The holder of EO names trump and leads.",
+        "Overs are the top trumps; follow suit, else trump if able, else any card. Aces and "
+        "Tens score 1 point each (8 in all).",
+        "The Rich win with 6+ points, the Poor with 3+. A loser deals next: the dealer if he "
+        "lost, else the first losing seat after him.",
+        "rich_poor_teams option: per_deal (default; teams form anew each deal) or until_freed "
+        "(the same teams, trump, first leader and dealer until the dealing team scores 6+).",
+        "called_partner option (default off): the Rich are the Old Man and the holder of a "
+        "card he calls, as in 5-player Filkó.",
+        "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 above the Overs), "
+        "leaves_low (EO HO SO GO).",
+        "early_end (default on): the hand stops once no remaining play can change its "
+        "outcome, whoever the secret partner is.",
+    )
+
+    def __init__(self, options: Options) -> None:
+        assert isinstance(options, RichPoorOptions)
+        self.calls = options.called_partner
+        self.until_freed = options.rich_poor_teams == "until_freed"
+        self.old_man_team_sizes = (2,) if self.calls else (1, 2)
+        super().__init__(options)
+        self.top_trumps = top_trumps(options.top_trumps, self.players)
+
+    def check_status(self, status: Status) -> None:
+        if not self.until_freed and status != EVEN:
+            raise RecordError("Rich and Poor per deal keeps no status")
+        super().check_status(status)
+
+    def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
+        if status.masters is None:
+            return ("win", OLD_MAN_TEAM if points[OLD_MAN_TEAM] >= 6 else OTHERS)
+        dealers = 1 - status.masters
+        return ("freed",) if points[dealers] >= 6 else ("stay",)
+
+    def outcome_value(self, status_before: Status, outcome: Hashable, team: int) -> float:
+        assert isinstance(outcome, tuple)
+        if outcome[0] == "win":
+            return 1.0 if outcome[1] == team else -1.0
+        if outcome[0] == "stay":
+            return 1.0 if status_before.masters == team else -1.0
+        return 0.0
+
+    def settle(self, hand: Hand) -> None:
+        before = hand.status
+        points = hand.team_points()
+        winner = OLD_MAN_TEAM if points[OLD_MAN_TEAM] >= 6 else OTHERS
+        if before.masters is None:
+            dealer = self.first_loser(hand, 1 - winner)
+            status = self.standing(hand, winner, dealer) if self.until_freed else EVEN
+            event = "rich_win" if winner == OLD_MAN_TEAM else "poor_win"
+            self._result(hand, status, dealer, event, winner, winner=winner)
+            return
+        assert before.servant is not None
+        dealers = 1 - before.masters
+        if points[dealers] >= 6:
+            self._result(hand, EVEN, self.first_loser(hand, before.masters), "freed",
+                         dealers, winner=winner)
+        else:
+            self._result(hand, before, before.servant, "not_freed", before.masters,
+                         winner=winner)
+
+
+GAMES_5 = (FilkoFive, RichPoor, Kelebia)
