@@ -84,7 +84,8 @@ def infer(view: SeatView) -> Knowledge:
 
 
 def sample(k: Knowledge, rng: random.Random) -> dict[int, list[Card]]:
-    """Every other seat's unplayed cards, at random, consistent with ``k``."""
+    """Every other seat's unplayed cards, at random, consistent with ``k``. Unknown cards
+    beyond what the seats hold (a widow, cards buried face down) are left out."""
     seats = [s for s in range(len(k.need)) if s != k.seat]
     options = {c: [s for s in seats if k.need[s] and k.allowed(s, c)] for c in k.unknown}
     for _ in range(30):
@@ -115,9 +116,14 @@ def _greedy(k: Knowledge, seats: list[int], options: dict[Card, list[int]],
     cards.sort(key=lambda c: len(options[c]))
     out: dict[int, list[Card]] = {s: [] for s in seats}
     rand = rng.random
+    # Cards that stay with no seat (a widow, cards buried face down).
+    spare = len(cards) - sum(cap)
     for c in cards:
         opts = [s for s in options[c] if cap[s]]
         if not opts:
+            if spare > 0:
+                spare -= 1
+                continue
             return None
         r = rand() * sum(cap[s] for s in opts)
         for s in opts:
@@ -148,6 +154,7 @@ def _exhaustive(k: Knowledge, seats: list[int], options: dict[Card, list[int]],
                 return True
             out[s].pop()
             cap[s] += 1
-        return False
+        # Leave the card with no seat while more cards remain than the seats have room for.
+        return len(cards) - i > sum(cap) and place(i + 1)
 
     return _result(k, seats, out) if place(0) else None
