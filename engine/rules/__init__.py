@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.rules.base import Options, Rules
+from engine.rules.dreiwendsch import Dreiwendsch
 from engine.rules.filicau import Filicau
 from engine.rules.filko import Filko, Filko6
 from engine.rules.filko5 import FilkoFive, Kelebia, RichPoor
@@ -18,7 +19,8 @@ from engine.status import RecordError
 
 GAMES: dict[str, type[Rules]] = {
     cls.game: cls
-    for cls in (Filicau, Filko, Filko6, FilkoHats, FilkoFive, RichPoor, Kelebia, Schafkopf3)
+    for cls in (Filicau, Filko, Filko6, FilkoHats, FilkoFive, RichPoor, Kelebia, Schafkopf3,
+                Dreiwendsch)
 }
 
 
