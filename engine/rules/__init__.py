@@ -15,12 +15,13 @@ from engine.rules.filko import Filko, Filko6
 from engine.rules.filko5 import FilkoFive, Kelebia, RichPoor
 from engine.rules.hats import FilkoHats
 from engine.rules.schafkopf import Schafkopf3
+from engine.rules.wendish import Wendish
 from engine.status import RecordError
 
 GAMES: dict[str, type[Rules]] = {
     cls.game: cls
     for cls in (Filicau, Filko, Filko6, FilkoHats, FilkoFive, RichPoor, Kelebia, Schafkopf3,
-                Dreiwendsch)
+                Dreiwendsch, Wendish)
 }
 
 
