@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from conftest import ALL_CODES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,8 +19,6 @@ from engine.cards import card, code, codes
 from engine.match import Match
 from engine.status import RecordError
 from engine.view import public_view, seat_view
-
-from conftest import ALL_CODES
 
 # -- dealing, written out independently of the engine ----------------------------------------
 
@@ -39,7 +38,7 @@ def deal_order(dealer: int) -> list[int]:
 def pack_for(dealer: int, hands: Sequence[str], widow: str) -> list[str]:
     cards_ = [h.split() for h in hands]
     assert all(len(h) == 10 for h in cards_)
-    assert sorted(sum(cards_, []) + widow.split()) == sorted(ALL_CODES)
+    assert sorted([c for h in cards_ for c in h] + widow.split()) == sorted(ALL_CODES)
     nxt = [iter(h) for h in cards_]
     w = iter(widow.split())
     return [next(w) if s < 0 else next(nxt[s]) for s in deal_order(dealer)]
@@ -88,7 +87,8 @@ def test_trump_order_and_no_duty_to_trump() -> None:
     hand = make(STRONG, STRONG_WIDOW)
     order = hand.order
     assert order is not None
-    tops = [card(c) for c in "EO GO HO SO EU GU HU SU SA S10 SK S9 S8 S7".split()]
+    top = ("EO", "GO", "HO", "SO", "EU", "GU", "HU", "SU", "SA", "S10", "SK", "S9", "S8", "S7")
+    tops = [card(c) for c in top]
     assert [order.is_trump(c) for c in tops] == [True] * 14
     assert sorted(tops, key=lambda c: -order.power[c]) == tops
     assert not order.is_trump(card("HA"))
