@@ -10,7 +10,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render import GameButton
+from bot.render import GameButton, GameSelect
 from bot.settings import Settings
 from bot.store import SqliteStore, Store
 from bot.texts import t
@@ -41,7 +41,7 @@ class FilicauBot(commands.Bot):
         await self.store.open()
         # Buttons carry their state in their custom_id: registering the dynamic item makes
         # every button ever sent work again after a restart.
-        self.add_dynamic_items(GameButton)
+        self.add_dynamic_items(GameButton, GameSelect)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         if self.settings.dev_guild_id:

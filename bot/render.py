@@ -8,22 +8,27 @@ dynamic item, so every button keeps working after a restart.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.options import choices as option_choices
+from bot.options import encode as encode_option
+from bot.options import show as show_option
 from bot.session import COMPUTER_LEVELS, TableSession, computer_level, is_computer
 from bot.store import Member, PartnershipStatus
-from bot.texts import card_label, suit_label, t, team_name
-from engine import HandResult, PublicView, SeatView
-from engine.cards import code
+from bot.texts import card_label, has_text, suit_label, t, team_name
+from engine import Action, HandResult, PublicView, SeatView, Status, action_to_json
+from engine.cards import CardError, card, code
 from engine.trumps import TrumpOrder
 
 if TYPE_CHECKING:
     from engine import Trick
 
 GAME_COLOUR = discord.Colour.dark_green()
+SUIT_LETTERS = "EGHS"
 CARDS_PER_ROW = 4
 
 
@@ -39,7 +44,7 @@ def mention(member: Member | None) -> str:
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"fc:(?P<op>[a-z_]+):(?P<table>[0-9]+)(?::(?P<args>[A-Za-z0-9:]*))?"):
+                 template=r"fc:(?P<op>[a-z_]+):(?P<table>[0-9]+)(?::(?P<args>.*))?"):
     """Every button of the bot. The cog named ``Tables`` handles the click."""
 
     def __init__(
@@ -68,7 +73,42 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await cog.on_button(interaction, self.op, self.table_id, self.args)
 
 
-def _view(*buttons: GameButton) -> discord.ui.View:
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=r"fs:(?P<op>[a-z_]+):(?P<table>[0-9]+)(?::(?P<args>.*))?"):
+    """Every select menu of the bot (lobby options, cards to bury, long lists of bids)."""
+
+    def __init__(
+        self, op: str, table_id: int, *args: str | int,
+        options: list[discord.SelectOption] | None = None, placeholder: str | None = None,
+        min_values: int = 1, max_values: int = 1, row: int | None = None,
+    ) -> None:
+        self.op = op
+        self.table_id = table_id
+        self.args = tuple(str(a) for a in args)
+        custom_id = ":".join(("fs", op, str(table_id), *self.args))
+        opts = options or [discord.SelectOption(label="\u200b", value="-")]
+        super().__init__(discord.ui.Select(
+            custom_id=custom_id, options=opts[:25], placeholder=placeholder,
+            min_values=min(min_values, len(opts)), max_values=min(max_values, len(opts)),
+            row=row,
+        ))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> GameSelect:
+        args = [a for a in (match["args"] or "").split(":") if a]
+        return cls(match["op"], int(match["table"]), *args)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog: Any = interaction.client.get_cog("Tables")  # type: ignore[attr-defined,unused-ignore]
+        data: Any = interaction.data or {}
+        values = [str(v) for v in data.get("values", [])]
+        await cog.on_select(interaction, self.op, self.table_id, self.args, values)
+
+
+def _view(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for b in buttons:
         view.add_item(b)
@@ -82,11 +122,15 @@ def lobby_embed(s: TableSession) -> discord.Embed:
     embed = discord.Embed(title=t("lobby.title", game=s.rules.title), colour=GAME_COLOUR,
                           description=t("lobby.opened_by", user=f"<@{s.row.opener_id}>"))
     n = s.rules.players
-    for team in (0, 1):
-        embed.add_field(name=t("lobby.team", team=team_name(team)), value="\n".join(
-            f"{seat}. {mention(s.seats[seat])}" for seat in range(team, n, 2)), inline=True)
-    opts = ", ".join(f"{k}: {v}" for k, v in s.rules.options.model_dump().items())
-    opts += f", turn: {s.turn_seconds} s"
+    if s.fixed_teams:
+        for team in (0, 1):
+            embed.add_field(name=t("lobby.team", team=team_name(team)), value="\n".join(
+                f"{seat}. {mention(s.seats[seat])}" for seat in range(team, n, 2)), inline=True)
+    else:
+        embed.add_field(name=t("lobby.seats", players=n), value="\n".join(
+            f"{seat}. {mention(s.seats[seat])}" for seat in range(n)), inline=False)
+    opts = ", ".join(f"{k}: {show_option(v)}" for k, v in s.rules.options.model_dump().items())
+    opts += ", " + t("lobby.turn_seconds", seconds=s.turn_seconds)
     embed.add_field(name=t("lobby.options"), value=opts, inline=False)
     known = status_line(s, s.known)
     if known:
@@ -95,17 +139,39 @@ def lobby_embed(s: TableSession) -> discord.Embed:
 
 
 def status_line(s: TableSession, st: PartnershipStatus | None) -> str | None:
-    """"Team B are slaves since 12 Nov — Ana deals", for the partnerships at this table."""
-    if st is None or (st.masters is None and st.next_dealer is None):
+    """"Team B are servants since 12 Nov — Ana deals", for the players at this table, with
+    the match score where the game keeps one."""
+    status, dealer_seat = s.stored_status(st)
+    if st is None or (status == Status() and dealer_seat is None):
         return None
-    dealer = mention(st.next_dealer) if st.next_dealer else "?"
-    if st.masters is None:
-        return t("lobby.status_even", dealer=dealer)
-    slaves_letter = "b" if st.masters == "a" else "a"
-    slaves_team = 0 if s.team_letter(0) == slaves_letter else 1
-    word = t("lobby.word_servants") if s.game == "filko" else t("lobby.word_slaves")
-    return t("lobby.status_masters", team=team_name(slaves_team), slaves=word,
-             since=short_date(st.since), dealer=dealer)
+    dealer = mention(s.seats[dealer_seat]) if dealer_seat is not None else "?"
+    lines = []
+    if status.masters is None:
+        lines.append(t("lobby.status_even", dealer=dealer))
+    elif s.fixed_teams:
+        lines.append(t("lobby.status_masters", team=team_name(1 - status.masters),
+                       slaves=slaves_word(s.game), since=short_date(st.since), dealer=dealer))
+    else:
+        teams = status.teams or s.rules.seat_teams
+        masters = " ".join(mention(s.seats[seat]) for seat in range(s.rules.players)
+                           if teams[seat] == status.masters)
+        lines.append(t("lobby.status_masters_group", masters=masters,
+                       since=short_date(st.since), dealer=dealer))
+    if status.score is not None:
+        lines.append(t("table.match_line", score=score_text(s, status.score)))
+    return "\n".join(lines)
+
+
+def slaves_word(game: str) -> str:
+    """Filicău's losers are slaves; the other games call them servants."""
+    return t("lobby.word_slaves") if game == "filicau" else t("lobby.word_servants")
+
+
+def score_text(s: TableSession, score: tuple[int, ...]) -> str:
+    """A match score: per team (``A 3 · B 7``) or per player."""
+    if s.rules.score_by_seat:
+        return " · ".join(f"{mention(s.seats[seat])} {v}" for seat, v in enumerate(score))
+    return " · ".join(f"{team_name(team)} {v}" for team, v in enumerate(score))
 
 
 def short_date(iso: str | None) -> str:
@@ -119,9 +185,16 @@ def short_date(iso: str | None) -> str:
 def lobby_view(s: TableSession) -> discord.ui.View:
     tid = s.id
     g, b, r = discord.ButtonStyle.green, discord.ButtonStyle.blurple, discord.ButtonStyle.red
-    return _view(
-        GameButton("join", tid, 0, label=t("btn.join_a"), style=b, row=0),
-        GameButton("join", tid, 1, label=t("btn.join_b"), style=b, row=0),
+    if s.fixed_teams:
+        seat_buttons = [
+            GameButton("join", tid, 0, label=t("btn.join_a"), style=b, row=0),
+            GameButton("join", tid, 1, label=t("btn.join_b"), style=b, row=0),
+        ]
+    else:
+        seat_buttons = [GameButton("sit", tid, label=t("btn.sit"), style=b, row=0,
+                                   disabled=s.full)]
+    items: list[discord.ui.Item[Any]] = [
+        *seat_buttons,
         GameButton("leave", tid, label=t("btn.leave"), row=0),
         # One Add computer button per level (row 1), the table's own buttons below.
         *(GameButton("cpu", tid, level, label=t(ADD_CPU_LABELS[level]), row=1,
@@ -129,7 +202,17 @@ def lobby_view(s: TableSession) -> discord.ui.View:
         GameButton("uncpu", tid, label=t("btn.remove_cpu"), row=1),
         GameButton("start", tid, label=t("btn.start"), style=g, row=2, disabled=not s.full),
         GameButton("cancel", tid, label=t("btn.cancel"), style=r, row=2),
-    )
+    ]
+    offered = option_choices(s.game)
+    if offered:
+        current = s.rules.options.model_dump()
+        items.append(GameSelect("opt", tid, placeholder=t("lobby.change_option"), row=3,
+                                options=[discord.SelectOption(
+                                    label=f"{name}: {show_option(value)}"[:100],
+                                    value=encode_option(name, value),
+                                    emoji="✅" if current.get(name) == value else None)
+                                    for name, value in offered]))
+    return _view(*items)
 
 
 #: The text key of each level's Add computer button.
@@ -147,11 +230,17 @@ def seat_badges(s: TableSession, v: PublicView, seat: int) -> str:
     badges = []
     status = v.result.status if v.result else v.status
     if status.masters is not None:
-        badges.append(t("table.masters") if seat % 2 == status.masters else t("table.slaves"))
+        teams = status.teams or s.rules.seat_teams
+        if teams[seat] == status.masters:
+            badges.append(t("table.masters"))
+        else:
+            badges.append(t("table.slaves") if s.game == "filicau" else t("table.servants"))
     if status.servant == seat:
         badges.append(t("table.servant"))
     if seat == v.dealer:
         badges.append(t("table.dealer"))
+    for key in v.public.get("badges", {}).get(str(seat), ()):
+        badges.append(t(f"badge.{key}") if has_text(f"badge.{key}") else key)
     return f" ({', '.join(badges)})" if badges else ""
 
 
@@ -159,9 +248,21 @@ def table_content(s: TableSession, v: PublicView) -> str:
     """The message text: it mentions whoever must act."""
     if v.finished or not v.actors:
         return ""
-    seat = v.actors[0]
-    key = "table.turn" if v.phase == "play" else "table.servant_turn"
-    return t(key, user=mention(s.seats[seat]))
+    if v.phase in ("play", "servant"):
+        key = "table.turn" if v.phase == "play" else "table.servant_turn"
+        return t(key, user=mention(s.seats[v.actors[0]]))
+    who = " ".join(mention(s.seats[seat]) for seat in v.actors)
+    key = f"phase.{v.phase}"
+    return t("table.phase_turn", users=who, phase=t(key) if has_text(key) else v.phase)
+
+
+def seat_prefix(s: TableSession, v: PublicView, seat: int) -> str:
+    """A seat's team as the table knows it: the team letter at fixed-teams tables, the
+    side once public at the others."""
+    if s.fixed_teams:
+        return team_name(seat % 2)
+    team = v.team[seat]
+    return "" if team is None else f"[{team_name(team)}] "
 
 
 def table_embed(s: TableSession, v: PublicView) -> discord.Embed:
@@ -170,22 +271,72 @@ def table_embed(s: TableSession, v: PublicView) -> discord.Embed:
     if v.trump is not None:
         embed.add_field(name=t("table.trump"), value=t(
             "table.trump_line", suit=suit_label(v.trump), shown=_cards(v.shown)), inline=False)
+    per_seat = not s.fixed_teams
     embed.add_field(name=t("table.seats"), value="\n".join(
-        f"{'▶ ' if seat in v.actors else ''}{team_name(seat % 2)}{seat} "
+        f"{'▶ ' if seat in v.actors else ''}{seat_prefix(s, v, seat)}{seat} "
         f"{mention(s.seats[seat])}{seat_badges(s, v, seat)}"
+        + (f" — {t('table.taken', points=v.taken[seat])}" if per_seat and v.taken else "")
         for seat in range(v.players)), inline=False)
+    facts = info_lines(s, v)
+    if facts:
+        embed.add_field(name=t("table.game_facts"), value="\n".join(facts)[:1024],
+                        inline=False)
     embed.add_field(name=t("table.trick"), value=trick_line(s, v.leader, v.trick)
                     if v.trick else t("table.trick_empty"), inline=True)
     last = v.last_trick
     if last is not None:
         embed.add_field(name=t("table.last_trick"), value=last_trick_text(s, last), inline=True)
-    a, b = v.team_points[0], v.team_points[1]
-    embed.add_field(name=t("table.points"), value=t("table.points_line", a=a, b=b), inline=False)
+    if s.fixed_teams and len(v.team_points) == 2:
+        a, b = v.team_points[0], v.team_points[1]
+        embed.add_field(name=t("table.points"), value=t("table.points_line", a=a, b=b),
+                        inline=False)
+    status = v.result.status if v.result else v.status
+    if status.score is not None:
+        embed.add_field(name=t("table.match"), value=score_text(s, status.score),
+                        inline=False)
     if v.finished and v.unplayed and any(v.unplayed):
         embed.add_field(name=t("table.unplayed"), value="\n".join(
             f"{mention(s.seats[seat])}: {_cards(cards)}"
             for seat, cards in enumerate(v.unplayed) if cards), inline=False)
     return embed
+
+
+def info_lines(s: TableSession, v: PublicView) -> list[str]:
+    """The game's own public facts (``Rules.public_info``), one line each: the called card,
+    bids, signals, face-up cards. Keys with a text are worded; others are shown plainly."""
+    out = []
+    for key, value in v.public.items():
+        if key == "badges" or value is None or value == [] or value == {}:
+            continue
+        text_key = f"info.{key}"
+        shown = fact_value(s, value)
+        out.append(t(text_key, value=shown) if has_text(text_key) else f"{key}: {shown}")
+    return out
+
+
+def fact_value(s: TableSession, value: Any) -> str:
+    """A public fact for people: card codes as cards, suit letters as suits."""
+    if isinstance(value, str):
+        return word_value(value)
+    if isinstance(value, bool):
+        return show_option(value)
+    if isinstance(value, list | tuple):
+        return ", ".join(fact_value(s, x) for x in value) or "—"
+    if isinstance(value, dict):
+        return "; ".join(f"{fact_value(s, k)}: {fact_value(s, x)}" for k, x in value.items())
+    return str(value)
+
+
+def word_value(value: str) -> str:
+    """A card code, suit letter or word from an action or fact, as players read it."""
+    if value in SUIT_LETTERS:
+        return suit_label(SUIT_LETTERS.index(value))
+    try:
+        return card_label(card(value))
+    except CardError:
+        pass
+    key = f"word.{value}"
+    return t(key) if has_text(key) else value
 
 
 def trick_line(s: TableSession, leader: int, cards: tuple[int, ...]) -> str:
@@ -220,34 +371,109 @@ def hand_content(s: TableSession, v: SeatView) -> str:
         status = t("hand.over")
     elif v.legal and v.legal[0].kind == "servant":
         status = t("hand.choose_servant")
+    elif v.legal and v.phase != "play":
+        key = f"prompt.{v.phase}"
+        status = t(key) if has_text(key) else t("hand.your_choice")
     elif v.legal:
         status = t("hand.your_turn")
     else:
         status = t("hand.wait", user=" / ".join(mention(s.seats[a]) for a in v.actors) or "—")
-    return f"**{title}**\n{_cards(v.hand)}\n{status}"
+    lines = [f"**{title}**", _cards(v.hand)]
+    for key, value in v.private.items():
+        text_key = f"private.{key}"
+        shown = fact_value(s, value)
+        lines.append(t(text_key, value=shown) if has_text(text_key) else f"{key}: {shown}")
+    lines.append(status)
+    return "\n".join(lines)
+
+
+#: Discord allows five rows of five components in a message.
+ROWS, PER_ROW = 5, 5
 
 
 def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
-    """Card buttons, trumps first; only legal cards are enabled. Eight cards fit in two
-    rows; Discord allows five rows of five."""
+    """Card buttons, trumps first; only legal cards are enabled. Then the other choices the
+    player has now (a Servant, a bid, a call, a signal): as buttons while they fit in the
+    rows left, else as one select menu. Cards to choose together (burying) are a select menu
+    of the hand's cards."""
     tid, number = s.id, s.hand_number
     legal_cards = {a.value for a in v.legal if a.kind == "card"}
     order: TrumpOrder | None = v.order
-    buttons: list[GameButton] = []
+    per_row = CARDS_PER_ROW if len(v.hand) <= 2 * CARDS_PER_ROW else PER_ROW
+    items: list[discord.ui.Item[Any]] = []
     for i, c in enumerate(v.hand):
         trump = order is not None and order.is_trump(c)
-        buttons.append(GameButton(
+        items.append(GameButton(
             "card", tid, number, len(v.tricks), code(c), label=card_label(c),
             style=discord.ButtonStyle.green if trump else discord.ButtonStyle.secondary,
-            disabled=c not in legal_cards, row=i // CARDS_PER_ROW,
+            disabled=c not in legal_cards, row=min(i // per_row, ROWS - 1),
         ))
-    servants = [a.value for a in v.legal if a.kind == "servant"]
-    for seat in servants:
-        buttons.append(GameButton(
-            "servant", tid, number, seat, label=t("btn.servant", user=plain_name(s, seat)),
-            style=discord.ButtonStyle.red, row=3,
-        ))
-    return _view(*buttons)
+    row = -(-len(v.hand) // per_row) if v.hand else 0
+    others = [a for a in v.legal if a.kind != "card"] + list(v.free)
+    together = [a for a in others if isinstance(a.value, tuple)]
+    single = [a for a in others if not isinstance(a.value, tuple)]
+    if together and row < ROWS:
+        items.append(_together_select(s, v, together, row))
+        row += 1
+    room = (ROWS - row) * PER_ROW
+    if single and len(single) <= room:
+        for i, a in enumerate(single):
+            items.append(GameButton(
+                "act", tid, number, *action_args(a), label=action_label(s, a),
+                style=ACTION_STYLES.get(a.kind, discord.ButtonStyle.blurple),
+                row=row + i // PER_ROW))
+    elif single and row < ROWS:
+        for k in range(0, min(len(single), (ROWS - row) * 25), 25):
+            items.append(GameSelect(
+                "act", tid, number, placeholder=t("hand.choose"), row=row + k // 25,
+                options=[discord.SelectOption(label=action_label(s, a)[:100],
+                                              value=":".join(action_args(a))[:100])
+                         for a in single[k:k + 25]]))
+    return _view(*items)
+
+
+#: Button colours of the non-card choices (blurple otherwise).
+ACTION_STYLES = {
+    "servant": discord.ButtonStyle.red,
+    "pass": discord.ButtonStyle.secondary,
+    "signal": discord.ButtonStyle.secondary,
+}
+
+
+def action_args(action: Action) -> tuple[str, str]:
+    """An action in a custom_id: its kind and its JSON value."""
+    (kind, value), = action_to_json(action).items()
+    return kind, json.dumps(value, separators=(",", ":"))
+
+
+def action_label(s: TableSession, action: Action) -> str:
+    """A choice on a button: ``act.KIND.VALUE`` or ``act.KIND`` with the value worded."""
+    (kind, value), = action_to_json(action).items()
+    if isinstance(value, str | bool | int) and has_text(f"act.{kind}.{value}"):
+        return t(f"act.{kind}.{value}")
+    if kind in SEAT_KINDS and isinstance(value, int):
+        shown = plain_name(s, value)
+    else:
+        shown = fact_value(s, value)
+    return t(f"act.{kind}", value=shown) if has_text(f"act.{kind}") else f"{kind} {shown}"
+
+
+#: Action kinds whose value is a seat (shown as the player's name).
+SEAT_KINDS = frozenset({"servant"})
+
+
+def _together_select(s: TableSession, v: SeatView, actions: list[Action],
+                     row: int) -> GameSelect:
+    """Cards chosen together (burying two): a select of the cards any such choice uses."""
+    kind = actions[0].kind
+    size = len(actions[0].value)
+    cards = sorted({c for a in actions for c in a.value}, key=v.hand.index
+                   if all(c in v.hand for a in actions for c in a.value) else None)
+    return GameSelect(
+        "together", s.id, s.hand_number, kind, row=row, min_values=size, max_values=size,
+        placeholder=t(f"act.{kind}.choose") if has_text(f"act.{kind}.choose")
+        else t("hand.choose_cards", count=size),
+        options=[discord.SelectOption(label=card_label(c), value=code(c)) for c in cards])
 
 
 def plain_name(s: TableSession, seat: int) -> str:
@@ -262,14 +488,31 @@ def plain_name(s: TableSession, seat: int) -> str:
 
 
 def result_embed(s: TableSession, result: HandResult, number: int) -> discord.Embed:
-    a, b = result.points[0], result.points[1]
     lines = [result_sentence(s, result)]
+    if s.fixed_teams and len(result.points) == 2:
+        title = t("result.title", number=number, a=result.points[0], b=result.points[1])
+    else:
+        title = t("result.hand_title", number=number)
+        lines.append(t("result.points_line", points=" · ".join(
+            f"{team_name(team)} {p}" for team, p in enumerate(result.points))))
+    scores = result.extra.get("scores")
+    if scores is not None:
+        lines.append(t("result.scores_line", scores=" · ".join(
+            f"{mention(s.seats[seat])} {v:+d}" for seat, v in enumerate(scores))))
     if result.early:
         lines.append(t("result.early"))
+    if result.status.score is not None:
+        lines.append(t("table.match_line", score=score_text(s, result.status.score)))
+    winners = result.extra.get("match_winner")
+    if winners:
+        if s.rules.score_by_seat:
+            who = " ".join(mention(s.seats[seat]) for seat in winners)
+        else:
+            who = " & ".join(t("lobby.team", team=team_name(team)) for team in winners)
+        lines.append(t("result.match_won", who=who))
     lines.append(t("result.next_dealer", user=mention(s.seats[result.next_dealer])))
     lines.append(t("result.next_in"))
-    return discord.Embed(title=t("result.title", number=number, a=a, b=b),
-                         description="\n".join(lines), colour=GAME_COLOUR)
+    return discord.Embed(title=title, description="\n".join(lines), colour=GAME_COLOUR)
 
 
 def result_sentence(s: TableSession, result: HandResult) -> str:
@@ -278,16 +521,31 @@ def result_sentence(s: TableSession, result: HandResult) -> str:
         if result.status.masters is None:
             return t("result.no_change_even")
         return t("result.no_change")
-    assert team is not None
-    name, other = team_name(team), team_name(1 - team)
-    slaves = t("lobby.word_servants") if s.game == "filko" else t("lobby.word_slaves")
-    if result.event == "ran_away":
-        return t("result.ran_away", team=name)
-    if result.event == "stay_masters":
-        return t("result.stay_masters", team=name)
-    text = t("result.liberated" if result.event == "liberated" else "result.masters",
-             team=name, other=other, slaves=slaves)
-    if result.status.servant is not None:
+    name = other = ""
+    members = ""
+    if team is not None:
+        name, other = team_name(team), team_name(1 - team) if team in (0, 1) else ""
+        teams = (result.status.teams or result.status_before.teams or s.rules.seat_teams)
+        members = " ".join(mention(s.seats[seat]) for seat in range(s.rules.players)
+                           if teams[seat] == team)
+    slaves = slaves_word(s.game)
+    if s.fixed_teams and team is not None and result.event in (
+            "ran_away", "stay_masters", "masters", "liberated"):
+        if result.event == "ran_away":
+            return t("result.ran_away", team=name)
+        if result.event == "stay_masters":
+            return t("result.stay_masters", team=name)
+        text = t("result.liberated" if result.event == "liberated" else "result.masters",
+                 team=name, other=other, slaves=slaves)
+        if result.status.servant is not None:
+            text += " " + t("result.servant_chosen",
+                            user=mention(s.seats[result.status.servant]))
+        return text
+    key = f"event.{result.event}"
+    text = (t(key, team=name, users=members, slaves=slaves) if has_text(key)
+            else t("result.event", event=result.event.replace("_", " ")))
+    if result.status.servant is not None and result.status.servant != \
+            result.status_before.servant:
         text += " " + t("result.servant_chosen", user=mention(s.seats[result.status.servant]))
     return text
 

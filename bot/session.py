@@ -51,6 +51,9 @@ TIMEOUTS_BEFORE_AUTOPLAY = 3
 DEFAULT_TURN_SECONDS = 90
 #: Separates a computer member from its team letter in a stored dealer or Servant.
 TEAM_MARK = "@"
+#: Separates a computer member from its rank among the table's computers of its level, at
+#: tables without fixed teams.
+RANK_MARK = "#"
 
 
 class SessionError(Exception):
@@ -91,11 +94,14 @@ class Outcome:
 
 
 def computer_level(member: Member | None) -> str | None:
-    """The level of a computer member (None for a person)."""
+    """The level of a computer member (None for a person), also as stored in a status."""
     if not is_computer(member):
         return None
     assert member is not None
-    return member[len(COMPUTER_PREFIX):]
+    level = member[len(COMPUTER_PREFIX):]
+    for mark in (TEAM_MARK, RANK_MARK):
+        level = level.split(mark, 1)[0]
+    return level
 
 
 def _player_for(member: Member, seat: int) -> Player:
@@ -159,8 +165,17 @@ class TableSession:
         member = user_member(user_id)
         return self.seats.index(member) if member in self.seats else None
 
+    @property
+    def fixed_teams(self) -> bool:
+        """Seats in fixed partnerships (Filicău, Filkó) rather than teams formed per deal."""
+        return self.rules.fixed_teams
+
     def team_members(self) -> tuple[list[Member], list[Member]]:
+        """The two partnerships at a fixed-teams table; at any other table, the whole group
+        of players and an empty second list (status then belongs to the group)."""
         n = self.rules.players
+        if not self.fixed_teams:
+            return [m for m in self.seats if m is not None], []
         return (
             [m for s in range(0, n, 2) if (m := self.seats[s]) is not None],
             [m for s in range(1, n, 2) if (m := self.seats[s]) is not None],
@@ -179,18 +194,26 @@ class TableSession:
         if self.state != "lobby":
             raise SessionError("err.not_in_lobby")
 
-    async def join(self, user_id: int, team: int, name: str | None = None) -> int:
-        """Seat ``user_id`` in ``team`` (0 = A, 1 = B); returns the seat."""
-        if team not in (0, 1):
+    async def join(self, user_id: int, team: int | None, name: str | None = None) -> int:
+        """Seat ``user_id`` in ``team`` (0 = A, 1 = B) at a fixed-teams table, or in the
+        first free seat (``team`` None) at a table whose teams form in each deal; returns the
+        seat."""
+        if self.fixed_teams and team not in (0, 1):
             raise SessionError("err.no_such_team")
+        if not self.fixed_teams:
+            team = None
         async with self.lock:
             self._require_lobby()
             member = user_member(user_id)
             current = self.seat_of(user_id)
-            if current is not None and current % 2 == team:
+            if current is not None and (team is None or current % 2 == team):
                 raise SessionError("err.already_seated", seat=current)
-            free = [s for s in range(team, self.rules.players, 2) if self.seats[s] is None]
+            n = self.rules.players
+            seats = range(n) if team is None else range(team, n, 2)
+            free = [s for s in seats if self.seats[s] is None]
             if not free:
+                if team is None:
+                    raise SessionError("err.table_full")
                 raise SessionError("err.team_full", team="AB"[team])
             if current is not None:
                 self.seats[current] = None
@@ -217,8 +240,10 @@ class TableSession:
             if level not in COMPUTER_LEVELS + LEGACY_LEVELS:
                 raise SessionError("err.bad_level", level=level)
             n = self.rules.players
-            teams = [team] if team is not None else [0, 1]
-            free = [s for t in teams for s in range(t, n, 2) if self.seats[s] is None]
+            if team is None or not self.fixed_teams:
+                free = [s for s in range(n) if self.seats[s] is None]
+            else:
+                free = [s for s in range(team, n, 2) if self.seats[s] is None]
             if not free:
                 raise SessionError("err.table_full")
             seat = min(free)
@@ -236,6 +261,21 @@ class TableSession:
             await self._seats_changed()
             return seats[-1]
 
+    async def set_option(self, user_id: int, name: str, value: Any, *, is_admin: bool) -> None:
+        """Change one game option in the lobby (the opener or a server manager)."""
+        async with self.lock:
+            self._require_lobby()
+            if not self.may_manage(user_id, is_admin=is_admin):
+                raise SessionError("err.not_manager")
+            options = {**self.row.options, name: value}
+            try:
+                rules = make_rules(self.game, options)
+            except RecordError as e:
+                raise SessionError("err.bad_options", problem=str(e)) from None
+            await self.store.update_table(self.id, options=options)
+            self.row = self.row.model_copy(update={"options": options})
+            self.rules = rules
+
     async def _seats_changed(self) -> None:
         seated = {m: n for m, n in self.names.items() if m in self.seats}
         settings = {**self.row.settings, "names": seated}
@@ -247,58 +287,105 @@ class TableSession:
 
     # -- status between the engine and the store ---------------------------------------------
 
-    def _to_engine(self, st: PartnershipStatus | None) -> tuple[Status, int | None]:
-        """The stored status of these partnerships as seats at this table, and the dealer."""
-        if st is None or (st.masters is None and st.next_dealer is None):
+    def stored_status(self, st: PartnershipStatus | None) -> tuple[Status, int | None]:
+        """The stored status of these players as seats at this table, and the dealer. A
+        status that no longer fits (somebody missing, another game's shape) starts even."""
+        if st is None or (st.masters is None and st.next_dealer is None and not st.extra):
             return Status(), None
-        team0, team1 = self.team_members()
-        _, _, swapped = canonical(team0, team1)
-        masters: int | None = None
-        if st.masters is not None:
-            masters = (0 if st.masters == "a" else 1) ^ int(swapped)
-        servant = self._seat_in_team(st.servant, None if masters is None else 1 - masters)
-        dealer = self._seat_in_team(st.next_dealer, None)
-        status = Status(masters, servant)
         try:
+            extra = dict(st.extra)
+            masters: int | None = extra.pop("masters", None)
+            if st.masters is not None:
+                team0, team1 = self.team_members()
+                swapped = canonical(team0, team1)[2]
+                masters = (0 if st.masters == "a" else 1) ^ int(swapped)
+            teams = extra.pop("teams", None)
+            score = extra.pop("score", None)
+            leader = extra.pop("leader", None)
+            status = Status(
+                masters=masters,
+                servant=self._seat_of_member(st.servant),
+                teams=None if teams is None else tuple(
+                    teams[self._member_at(s)] for s in range(self.rules.players)),
+                trump=extra.pop("trump", None),
+                leader=self._seat_of_member(leader),
+                score=None if score is None else self._score_from_store(score),
+                deals=extra.pop("deals", None),
+            )
+            if st.servant is not None and status.servant is None:
+                raise RecordError("the Servant is not at this table")
+            if leader is not None and status.leader is None:
+                raise RecordError("the first leader is not at this table")
             self.rules.check_status(status)
-        except RecordError:
-            return Status(), None  # a status this game cannot hold: start even
-        return status, dealer
+        except (RecordError, KeyError, TypeError, ValueError, IndexError):
+            return Status(), None
+        return status, self._seat_of_member(st.next_dealer)
 
-    def _seat_in_team(self, member: Member | None, team: int | None) -> int | None:
+    def _score_from_store(self, score: Any) -> tuple[int, ...]:
+        if self.rules.score_by_seat:
+            return tuple(int(score[self._member_at(s)]) for s in range(self.rules.players))
+        a, b = int(score[0]), int(score[1])
+        return (a, b) if self.team_letter(0) == "a" else (b, a)
+
+    def _seat_of_member(self, member: Member | None) -> int | None:
+        """The seat of a member as stored in a status (see ``_member_at``)."""
         if member is None:
             return None
-        if TEAM_MARK in member:
-            # A computer, stored with the (canonical) team it sits in.
-            member, letter = member.rsplit(TEAM_MARK, 1)
-            team0, team1 = self.team_members()
-            swapped = canonical(team0, team1)[2]
-            team = (0 if letter == "a" else 1) ^ int(swapped)
-        for s, m in enumerate(self.seats):
-            if m == member and (team is None or s % 2 == team):
-                return s
+        for seat in range(self.rules.players):
+            if self.seats[seat] is not None and self._member_at(seat) == member:
+                return seat
         return None
 
     def _to_store(self, status: Status, next_dealer: int, since: str | None) -> PartnershipStatus:
         team0, team1 = self.team_members()
         a, b, swapped = canonical(team0, team1)
         masters = None
+        extra: dict[str, Any] = {}
         if status.masters is not None:
-            masters = "a" if (status.masters == 0) != swapped else "b"
+            if self.fixed_teams:
+                masters = "a" if (status.masters == 0) != swapped else "b"
+            else:
+                extra["masters"] = status.masters
+        n = self.rules.players
+        if status.teams is not None:
+            extra["teams"] = {self._member_at(s): status.teams[s] for s in range(n)}
+        if status.trump is not None:
+            extra["trump"] = status.trump
+        if status.leader is not None:
+            extra["leader"] = self._member_at(status.leader)
+        if status.score is not None:
+            if self.rules.score_by_seat:
+                extra["score"] = {self._member_at(s): status.score[s] for s in range(n)}
+            else:
+                extra["score"] = list(status.score[::-1] if swapped else status.score)
+        if status.deals is not None:
+            extra["deals"] = status.deals
         return PartnershipStatus(
             guild_id=self.guild_id, game=self.game, team_a=a, team_b=b, masters=masters,
             servant=None if status.servant is None else self._member_at(status.servant),
             next_dealer=self._member_at(next_dealer), since=since, updated_at=now(),
+            extra=extra,
         )
 
     def _member_at(self, seat: int) -> Member:
-        """The member at ``seat`` as stored in a status: computers all share one member id,
-        so theirs carries the team they sit in (the same team still deals next time)."""
+        """The member at ``seat`` as stored in a status. Computers all share one member id
+        per level, so theirs carries the team they sit in (fixed teams: the same team still
+        deals next time) or their rank among the table's computers of that level."""
         member = self.seats[seat]
         assert member is not None
-        if is_computer(member):
+        if not is_computer(member):
+            return member
+        if self.fixed_teams:
             return f"{member}{TEAM_MARK}{self.team_letter(seat % 2)}"
-        return member
+        rank = self.seats[:seat].count(member)
+        return f"{member}{RANK_MARK}{rank}"
+
+    def _masters_members(self, status: Status) -> list[Member]:
+        if status.masters is None:
+            return []
+        teams = status.teams or self.rules.seat_teams
+        return [self._member_at(s) for s in range(self.rules.players)
+                if teams[s] == status.masters]
 
     def team_letter(self, team: int | None) -> Literal["a", "b"] | None:
         """"a"/"b" of the canonical partnership order for a team at this table."""
@@ -319,7 +406,7 @@ class TableSession:
                 raise SessionError("err.not_full")
             team0, team1 = self.team_members()
             self.known = await self.store.get_status(self.guild_id, self.game, team0, team1)
-            self.status, self.next_dealer = self._to_engine(self.known)
+            self.status, self.next_dealer = self.stored_status(self.known)
             self.state = "playing"
             await self.store.update_table(self.id, state="playing")
             return await self._deal()
@@ -373,7 +460,7 @@ class TableSession:
                 raise SessionError("err.hand_over")
             if trick is not None and trick != len(hand.tricks):
                 raise SessionError("err.stale_trick")
-            if action not in hand.legal_actions(seat):
+            if action not in hand.legal_actions(seat) and action not in hand.free_actions(seat):
                 try:
                     hand.copy().apply(seat, action)
                 except IllegalAction as e:
@@ -468,13 +555,22 @@ class TableSession:
         a_is_0 = self.team_letter(0) == "a"
         pa, pb = (result.points[0], result.points[1]) if a_is_0 else (
             result.points[1], result.points[0])
+        n = self.rules.players
+        scores = result.extra.get("scores")
         await self.store.add_result(ResultRow(
             hand_id=self.hand_id, guild_id=self.guild_id, game=self.game,
             team_a=stored.team_a, team_b=stored.team_b, points_a=pa, points_b=pb,
-            masters_before=self.team_letter(result.status_before.masters),
-            masters_after=self.team_letter(result.status.masters),
-            event=result.event, event_team=self.team_letter(result.team),
+            masters_before=self.team_letter(result.status_before.masters)
+            if self.fixed_teams else None,
+            masters_after=self.team_letter(result.status.masters) if self.fixed_teams else None,
+            event=result.event,
+            event_team=self.team_letter(result.team) if self.fixed_teams else None,
             finished_at=now(),
+            members=[self._member_at(s) for s in range(n)],
+            masters_before_members=self._masters_members(result.status_before),
+            masters_after_members=self._masters_members(result.status),
+            scores=None if scores is None else {
+                self._member_at(s): int(scores[s]) for s in range(n)},
         ))
         await self.store.finish_hand(self.hand_id, _result_json(result))
         self.status = result.status
@@ -503,7 +599,7 @@ class TableSession:
         session.known = await store.get_status(row.guild_id, row.game, team0, team1)
         last = await store.current_hand(row.id)
         if last is None:
-            session.status, session.next_dealer = session._to_engine(session.known)
+            session.status, session.next_dealer = session.stored_status(session.known)
             return session
         hand = replay(last.record())
         session.hand = hand
@@ -528,4 +624,5 @@ def _result_json(result: HandResult) -> dict[str, Any]:
         "event": result.event,
         "team": result.team,
         "early": result.early,
+        **({"extra": result.extra} if result.extra else {}),
     }

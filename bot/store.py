@@ -92,6 +92,10 @@ class PartnershipStatus(BaseModel):
     next_dealer: Member | None = None
     since: str | None = None
     updated_at: str | None = None
+    #: The rest of the engine's status with seats as members: ``teams`` (member -> team),
+    #: ``trump``, ``leader``, ``score`` (per team in canonical order, or member -> points),
+    #: ``deals``, and ``masters`` (a team number) where teams form per deal.
+    extra: dict[str, Any] = {}
 
 
 class ResultRow(BaseModel):
@@ -111,6 +115,13 @@ class ResultRow(BaseModel):
     #: The team the event is about ("a"/"b"), e.g. the team that ran away.
     event_team: Literal["a", "b"] | None
     finished_at: str
+    #: Every seat's member (status form), and the members who were masters before and after
+    #: the hand: what the standings count at tables whose teams form per deal.
+    members: list[Member] = []
+    masters_before_members: list[Member] = []
+    masters_after_members: list[Member] = []
+    #: Score change of each member this hand (games scored per player), else None.
+    scores: dict[Member, int] | None = None
 
 
 def pair_key(team_a: Sequence[Member], team_b: Sequence[Member]) -> str:
@@ -229,6 +240,14 @@ MIGRATIONS: list[str] = [
         finished_at TEXT NOT NULL
     );
     CREATE INDEX results_by_guild ON results (guild_id, game);
+    """,
+    # 2: games whose teams form per deal, matches and per-player scores.
+    """
+    ALTER TABLE partnerships ADD COLUMN extra TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE results ADD COLUMN members TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE results ADD COLUMN masters_before_members TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE results ADD COLUMN masters_after_members TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE results ADD COLUMN scores TEXT;
     """,
 ]
 
@@ -445,6 +464,7 @@ class SqliteStore:
             guild_id=row["guild_id"], game=row["game"], team_a=json.loads(row["team_a"]),
             team_b=json.loads(row["team_b"]), masters=row["masters"], servant=row["servant"],
             next_dealer=row["next_dealer"], since=row["since"], updated_at=row["updated_at"],
+            extra=json.loads(row["extra"]),
         )
 
     async def get_status(
@@ -464,13 +484,14 @@ class SqliteStore:
             raise StoreError("a partnership status must list its teams in canonical order")
         await self.db.execute(
             "INSERT INTO partnerships (guild_id, game, pair_key, team_a, team_b, masters, "
-            "servant, next_dealer, since, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "servant, next_dealer, since, updated_at, extra) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id, game, pair_key) DO UPDATE SET masters = excluded.masters, "
             "servant = excluded.servant, next_dealer = excluded.next_dealer, "
-            "since = excluded.since, updated_at = excluded.updated_at",
+            "since = excluded.since, updated_at = excluded.updated_at, extra = excluded.extra",
             (status.guild_id, status.game, pair_key(a, b), json.dumps(a), json.dumps(b),
              status.masters, status.servant, status.next_dealer, status.since,
-             status.updated_at or now()),
+             status.updated_at or now(), json.dumps(status.extra)),
         )
         await self.db.commit()
 
@@ -486,11 +507,11 @@ class SqliteStore:
         changed = 0
         for st in await self.statuses(guild_id):
             if st.game == game and member in (*st.team_a, *st.team_b) and (
-                st.masters is not None or st.next_dealer is not None
+                st.masters is not None or st.next_dealer is not None or st.extra
             ):
                 await self.put_status(st.model_copy(update={
                     "masters": None, "servant": None, "next_dealer": None, "since": None,
-                    "updated_at": now(),
+                    "updated_at": now(), "extra": {},
                 }))
                 changed += 1
         return changed
@@ -500,12 +521,16 @@ class SqliteStore:
     async def add_result(self, result: ResultRow) -> None:
         await self.db.execute(
             "INSERT OR REPLACE INTO results (hand_id, guild_id, game, team_a, team_b, points_a, "
-            "points_b, masters_before, masters_after, event, event_team, finished_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "points_b, masters_before, masters_after, event, event_team, finished_at, members, "
+            "masters_before_members, masters_after_members, scores) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (result.hand_id, result.guild_id, result.game, json.dumps(result.team_a),
              json.dumps(result.team_b), result.points_a, result.points_b,
              result.masters_before, result.masters_after, result.event, result.event_team,
-             result.finished_at),
+             result.finished_at, json.dumps(result.members),
+             json.dumps(result.masters_before_members),
+             json.dumps(result.masters_after_members),
+             None if result.scores is None else json.dumps(result.scores)),
         )
         await self.db.commit()
 
@@ -524,6 +549,10 @@ class SqliteStore:
                 points_a=r["points_a"], points_b=r["points_b"],
                 masters_before=r["masters_before"], masters_after=r["masters_after"],
                 event=r["event"], event_team=r["event_team"], finished_at=r["finished_at"],
+                members=json.loads(r["members"]),
+                masters_before_members=json.loads(r["masters_before_members"]),
+                masters_after_members=json.loads(r["masters_after_members"]),
+                scores=None if r["scores"] is None else json.loads(r["scores"]),
             )
             for r in rows
         ]

@@ -164,11 +164,38 @@ EN: dict[str, str] = {
     "history.unfinished": "in progress",
     "rules.rulings": "Rulings applied",
     "rules.options": "Options",
+    # any game: lobby, table and hand views of the games whose teams form per deal
+    "lobby.seats": "Seats ({players} players)",
+    "lobby.turn_seconds": "turn: {seconds} s",
+    "lobby.change_option": "Change an option (opener only)…",
+    "lobby.status_masters_group": "{masters} are masters since {since} — {dealer} deals.",
+    "btn.sit": "Take a seat",
+    "ok.option_set": "{option} is now {value}.",
+    "table.servants": "servants",
+    "table.taken": "{points} pts",
+    "table.game_facts": "This hand",
+    "table.match": "Match",
+    "table.match_line": "Match score: {score}.",
+    "table.phase_turn": "{users}: {phase}",
+    "hand.your_choice": "Your choice:",
+    "hand.choose": "Choose…",
+    "hand.choose_cards": "Choose {count} cards…",
+    "result.hand_title": "Hand {number}",
+    "result.points_line": "Points: {points}",
+    "result.scores_line": "Scores: {scores}",
+    "result.match_won": "🏆 {who} won the match!",
+    "result.event": "{event}",
 }
 
 
 def t(key: str, **params: Any) -> str:
     return EN[key].format(**params)
+
+
+def has_text(key: str) -> bool:
+    """Whether the catalog words ``key`` (the views word a game's own phases, facts and
+    choices when a text exists, and show them plainly otherwise)."""
+    return key in EN
 
 
 def card_label(c: int) -> str:

@@ -21,11 +21,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
+from bot import options, render
 from bot.session import COMPUTER_LEVELS, Outcome, SessionError, TableSession, is_computer
 from bot.store import StoreError
 from bot.texts import t
-from engine import Action, RecordError, make_rules, public_view, seat_view
+from engine import Action, RecordError, action_from_json, make_rules, public_view, seat_view
 from engine.cards import CardError, card
 from engine.rules import GAMES
 
@@ -214,7 +214,7 @@ class Tables(commands.Cog, name="Tables"):
         except SessionError as e:
             await reply_error(interaction, t(e.key, **e.params) if e.key in _KNOWN
                               else t("err.not_allowed"))
-        except (ValueError, IndexError, CardError):
+        except (ValueError, IndexError, KeyError, CardError):
             # A forged or damaged custom_id: nothing was changed.
             await reply_error(interaction, t("err.bad_button"))
         except Exception:
@@ -235,6 +235,11 @@ class Tables(commands.Cog, name="Tables"):
         if team not in (0, 1):
             raise SessionError("err.bad_button")
         await session.join(interaction.user.id, team, interaction.user.display_name)
+        await self._lobby_update(interaction, session)
+
+    async def _on_sit(self, interaction: discord.Interaction[Any], session: TableSession,
+                      args: tuple[str, ...]) -> None:
+        await session.join(interaction.user.id, None, interaction.user.display_name)
         await self._lobby_update(interaction, session)
 
     async def _on_leave(self, interaction: discord.Interaction[Any], session: TableSession,
@@ -339,6 +344,49 @@ class Tables(commands.Cog, name="Tables"):
                        args: tuple[str, ...]) -> None:
         number, trick, code = int(args[0]), int(args[1]), args[2]
         await self._act(interaction, session, Action("card", card(code)), number, trick)
+
+    async def _on_act(self, interaction: discord.Interaction[Any], session: TableSession,
+                      args: tuple[str, ...]) -> None:
+        """Any choice that is not a card: ``act:HAND:KIND:JSON``."""
+        number, kind, raw = int(args[0]), args[1], ":".join(args[2:])
+        action = action_from_json({kind: json.loads(raw)})
+        await self._act(interaction, session, action, number, None)
+
+    # select menus
+
+    async def on_select(
+        self, interaction: discord.Interaction[Any], op: str, table_id: int,
+        args: tuple[str, ...], values: list[str],
+    ) -> None:
+        """Every select menu: ``opt`` (a lobby option), ``act`` (a long list of choices),
+        ``together`` (cards chosen together). Refusals as for buttons."""
+        session = self.sessions.get(table_id)
+        try:
+            if session is None:
+                raise SessionError("err.gone")
+            if not values:
+                raise SessionError("err.bad_button")
+            if op == "opt":
+                name, value = options.decode(values[0])
+                await session.set_option(interaction.user.id, name, value,
+                                         is_admin=is_manager(interaction))
+                await self._lobby_update(interaction, session)
+            elif op == "act":
+                await self._on_act(interaction, session, (args[0], *values[0].split(":")))
+            elif op == "together":
+                number, kind = int(args[0]), args[1]
+                action = action_from_json({kind: values})
+                await self._act(interaction, session, action, number, None)
+            else:
+                raise SessionError("err.bad_button")
+        except SessionError as e:
+            await reply_error(interaction, t(e.key, **e.params) if e.key in _KNOWN
+                              else t("err.not_allowed"))
+        except (ValueError, IndexError, KeyError, CardError):
+            await reply_error(interaction, t("err.bad_button"))
+        except Exception:
+            log.exception("table %s: select %s failed", table_id, op)
+            await reply_error(interaction, t("err.internal"))
 
     async def _on_servant(self, interaction: discord.Interaction[Any], session: TableSession,
                           args: tuple[str, ...]) -> None:

@@ -75,8 +75,16 @@ def expected_buttons(session: TableSession, seat: int) -> set[str]:
             out.add(f"fc:card:{session.id}:{session.hand_number}:{len(hand.tricks)}:"
                     f"{code(a.value)}")
         else:
-            out.add(f"fc:servant:{session.id}:{session.hand_number}:{a.value}")
+            out.add(f"fc:act:{session.id}:{session.hand_number}:{a.kind}:{a.value}")
     return out
+
+
+def names(custom_id: str, action: Action) -> bool:
+    """Whether a hand view's button plays ``action``."""
+    parts = custom_id.split(":")
+    if action.kind == "card":
+        return parts[1] == "card" and parts[-1] == code(action.value)
+    return parts[1] == "act" and parts[4] == action.kind and parts[5] == str(action.value)
 
 
 def seat_of(session: TableSession, user: User) -> int:
@@ -178,9 +186,7 @@ async def play_turn(h: Harness, session: TableSession, users: Sequence[User],
         custom_id = pick.choice(sorted(view.enabled()))
     else:
         action = pick(hand_of(session), seat)
-        [custom_id] = [c for c in view.enabled()
-                       if c.split(":")[1] == action.kind and c.split(":")[-1] == (
-                           code(action.value) if action.kind == "card" else str(action.value))]
+        [custom_id] = [c for c in view.enabled() if names(c, action)]
     before = len(hand_of(session).actions)
     r = await h.click(user, custom_id, message=view)
     assert r.type == UPDATE_MESSAGE and r.message.id == view.id
@@ -777,7 +783,7 @@ async def test_table_options_and_an_expired_lobby(h: Harness) -> None:
     r = await h.command(ana, "table new", game="filko", top_trumps="hearts_seven",
                         early_end=False, turn_seconds=20)
     assert r.type == CHANNEL_MESSAGE and not r.ephemeral
-    assert "top_trumps: hearts_seven" in r.text and "early_end: False" in r.text
+    assert "top_trumps: hearts_seven" in r.text and "early_end: off" in r.text
     assert "turn: 20 s" in r.text
     session = h.session()
     assert session.rules.options.model_dump()["top_trumps"] == "hearts_seven"

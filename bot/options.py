@@ -1,0 +1,56 @@
+"""A game's table options as the lobby offers them: every option with the values it may take.
+
+Options are the engine's pydantic models (``Rules.options_model``); the lobby lists each
+option that has a small set of values (a ``Literal``, a bool, or an int field that names its
+``choices`` in ``json_schema_extra``) so that the opener can change it before the start.
+"""
+
+from __future__ import annotations
+
+import json
+import typing
+from typing import Any
+
+from engine.rules import GAMES
+
+#: Discord shows at most 25 entries in a select menu.
+MAX_CHOICES = 25
+
+
+def choices(game: str) -> list[tuple[str, Any]]:
+    """``(option, value)`` pairs the lobby offers for ``game``, in the model's order."""
+    model = GAMES[game].options_model
+    out: list[tuple[str, Any]] = []
+    for name, field in model.model_fields.items():
+        values: list[Any] = []
+        extra = field.json_schema_extra
+        listed = extra.get("choices") if isinstance(extra, dict) else None
+        if isinstance(listed, list):
+            values = list(listed)
+        elif field.annotation is bool:
+            values = [True, False]
+        elif typing.get_origin(field.annotation) is typing.Literal:
+            values = list(typing.get_args(field.annotation))
+        out.extend((name, v) for v in values)
+    return out[:MAX_CHOICES]
+
+
+def encode(name: str, value: Any) -> str:
+    """A select entry's value: ``name=json``."""
+    return f"{name}={json.dumps(value)}"
+
+
+def decode(entry: str) -> tuple[str, Any]:
+    """The option and value of a select entry; ``ValueError`` for a forged one."""
+    name, sep, raw = entry.partition("=")
+    if not sep:
+        raise ValueError(f"not an option entry: {entry!r}")
+    return name, json.loads(raw)
+
+
+def show(value: Any) -> str:
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return str(value)
