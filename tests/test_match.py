@@ -161,7 +161,7 @@ def test_bad_early_end_value() -> None:
 
 
 def test_unknown_game() -> None:
-    with pytest.raises(RecordError, match="unknown game 'whist'; known games: .*filicau, filko"):
+    with pytest.raises(RecordError, match=r"unknown game 'whist'; known games: .*filicau, filko"):
         make_rules("whist")
 
 
