@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from engine.rules.base import Options, Rules
 from engine.rules.dreiwendsch import Dreiwendsch
+from engine.rules.filcau20 import Filcau20
 from engine.rules.filicau import Filicau
 from engine.rules.filko import Filko, Filko6
 from engine.rules.filko5 import FilkoFive, Kelebia, RichPoor
@@ -21,7 +22,7 @@ from engine.status import RecordError
 GAMES: dict[str, type[Rules]] = {
     cls.game: cls
     for cls in (Filicau, Filko, Filko6, FilkoHats, FilkoFive, RichPoor, Kelebia, Schafkopf3,
-                Dreiwendsch, Wendish)
+                Dreiwendsch, Filcau20, Wendish)
 }
 
 
