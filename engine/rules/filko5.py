@@ -20,9 +20,11 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from engine.actions import Action, IllegalAction
+from engine.ai.inference import Knowledge
 from engine.cards import (
     ACE,
     COUNT_POINTS,
@@ -63,6 +65,57 @@ OTHERS = 1
 KELEBIA_TOP = tuple(card(c) for c in ("EO", "H7", "GO", "HO", "SO", "S7", "G7", "E7"))
 
 _rebuilding = threading.local()
+
+
+@dataclass(frozen=True)
+class _Knowledge(Knowledge):
+    """``Knowledge`` with cards each seat is known not to hold (``forbidden[s]``, a mask)."""
+
+    forbidden: tuple[int, ...] = ()
+
+    def allowed(self, seat: int, c: Card) -> bool:
+        return not (self.void[seat] >> self.suit[c] & 1 or self.forbidden[seat] >> c & 1)
+
+
+def knowledge(view: SeatView) -> Knowledge:
+    """What ``view.seat`` knows of the hidden cards in these games: the common inference
+    (voids, shown cards), plus ``EO`` held by the Old Man until played, the called card not
+    held by him, and under ``must_beat`` the cards a seat would have had to beat with."""
+    from engine.ai.inference import infer
+    from engine.determinize import plays_so_far
+
+    k = infer(view)
+    n = view.players
+    known = [list(cards) for cards in k.known]
+    need = list(k.need)
+    unknown = list(k.unknown)
+    forbidden = [0] * n
+    if view.status.teams is None and view.unplayed is None:
+        old = view.public["old_man"]
+        if EO in unknown:
+            unknown.remove(EO)
+            known[old].append(EO)
+            need[old] -= 1
+        called = view.public.get("partner_card")
+        if view.rules.calls and called is not None:  # type: ignore[attr-defined]
+            forbidden[old] |= 1 << card(called)
+    order = view.order
+    if view.rules.must_beat and order is not None:
+        trick: list[Card] = []
+        for seat, c in plays_so_far(view):
+            if len(trick) == n:
+                trick = []
+            if trick:
+                best = trick[order.winner(trick)]
+                led = order.suit[trick[0]]
+                if order.suit[c] in (led, TRUMP) and not order.beats(c, best):
+                    # It followed (or trumped) without beating: it held nothing that beats.
+                    for x in view.rules.pack:
+                        if order.suit[x] == order.suit[c] and order.beats(x, best):
+                            forbidden[seat] |= 1 << x
+            trick.append(c)
+    return _Knowledge(k.seat, tuple(unknown), tuple(map(tuple, known)), tuple(need), k.void,
+                      k.suit, tuple(forbidden))
 
 
 class OldManGame(Rules):
@@ -243,49 +296,28 @@ class OldManGame(Rules):
         return [s for s in range(self.players) if not self.calls or s != old]
 
     def determinize(self, view: SeatView, hidden: Mapping[int, Sequence[Card]]) -> Hand | None:
-        """The common rebuild, after moving ``EO`` to the Old Man (everyone knows he holds it)
-        and, in the calling games, the called card away from him (he called a card he
-        lacks). The Old Man's own choices are left to ``suggest``."""
-        if getattr(_rebuilding, "on", False) or view.status.teams is not None:
+        """The common rebuild, from a guess that also respects what only this game lets a
+        seat know: ``EO`` is the Old Man's until played (he named trump), the called card is
+        not his (he called a card he lacks), and, where players must beat (Kelebia), a seat
+        that did not beat the trick holds no card that would have. A guess that breaks one
+        of these is replaced by one drawn with them (seeded by the guess, so deterministic).
+        The Old Man's own choices of trump and card are left to ``suggest``."""
+        if getattr(_rebuilding, "on", False):
             return None
         if view.phase in (TRUMP_PHASE, CALL_PHASE) and view.seat == view.to_move:
             raise RecordError("the Old Man chooses by rule of thumb")
-        from engine.ai.inference import voids
-        from engine.determinize import hand_from_view, plays_so_far
+        from engine.ai.inference import sample
+        from engine.determinize import hand_from_view
 
-        old = view.public["old_man"]
-        played = {c for _, c in plays_so_far(view)}
-        fixed = {s: list(cards) for s, cards in hidden.items()}
-        rng = random.Random(repr(sorted(fixed.items())))
-        void = voids(view)
-        suit = view.order.suit if view.order is not None else tuple(c >> 3 for c in range(32))
-
-        def fits(seat: int, c: Card) -> bool:
-            return not void[seat] >> suit[c] & 1
-
-        def swap(a: int, x: Card, b: int, y: Card) -> None:
-            fixed[a][fixed[a].index(x)] = y
-            fixed[b][fixed[b].index(y)] = x
-
-        if old in fixed and EO not in played and EO not in fixed[old]:
-            b = next(s for s, cards in fixed.items() if EO in cards)
-            ys = [y for y in fixed[old] if fits(b, y)]
-            if not ys:
-                raise RecordError("no card of the Old Man's guess can change places with EO")
-            swap(b, EO, old, rng.choice(ys))
-        called = view.public.get("partner_card")
-        if self.calls and called is not None:
-            c = card(called)
-            if c not in played and c in fixed.get(old, ()):
-                pairs = [(b, y) for b, cards in fixed.items() if b != old and fits(b, c)
-                         for y in cards if y != EO and fits(old, y)]
-                if not pairs:
-                    raise RecordError("the called card cannot leave the Old Man's guess")
-                b, y = rng.choice(pairs)
-                swap(old, c, b, y)
+        k = knowledge(view)
+        guess: Mapping[int, Sequence[Card]] = hidden
+        if not all(k.allowed(s, c) for s, cards in hidden.items() for c in cards
+                   if c not in k.known[s]) or any(
+                       not set(k.known[s]) <= set(cards) for s, cards in hidden.items()):
+            guess = sample(k, random.Random(repr(sorted(hidden.items()))))
         _rebuilding.on = True
         try:
-            return hand_from_view(view, fixed)
+            return hand_from_view(view, guess)
         finally:
             _rebuilding.on = False
 
