@@ -1,0 +1,741 @@
+"""Card pictures: German-suited cards drawn with Pillow from simple shapes.
+
+Pure functions, plain data in, pictures out (no Discord here): ``card_image`` gives one card
+face, ``hand_png`` a player's hand with the index numbers of its buttons, ``table_png`` the
+trick in progress around a table. Everything is drawn by this module from polygons, ellipses
+and lines, supersampled (4x for cards, 2x for the table) and scaled down so the edges are
+smooth; the only font is Pillow's own default one, so no font file is needed (it covers little
+beyond ASCII, so names lose their accents: "Ștefan" is drawn "Stefan"). The same input always
+gives the same bytes.
+
+- Suit signs: acorns (E) a brown nut in a cup, leaves (G) a green leaf with veins, hearts (H)
+  a red heart, bells (S) a golden bell; the colours are the same in both themes.
+- Ranks: the rank code in the two corners (A 10 K O U 9 8 7) above the suit sign; the Ace a
+  large sign, the Ten to the Seven as many signs as they count. The figures: the King wears
+  a crown and a beard and carries the sign on his chest; the Over raises the sign above his
+  tall hat; the Under holds it down at his feet.
+- Sizes are for a 2x screen (a card is 120x180 px and is shown about 60x90), so that pictures
+  stay sharp on phones and desktops when Discord scales them down.
+- Themes: ``"light"`` (white cards on Discord's light grey) and ``"dark"`` (slate cards on
+  Discord's dark grey); the picture is opaque, so it reads in either client theme.
+
+Speed (``python -m bot.cardart --bench``: CPU time per image, median of 15, Pillow 13 on the
+project's 2-core VM; CPU time, because wall time on this shared VM drifted up to 3x while
+other jobs ran):
+
+======================================  ======  ===========  =======
+image                                     cold  cards known   cached
+======================================  ======  ===========  =======
+``hand_png``, 8 cards (one row)          58 ms        11 ms  0.02 ms
+``hand_png``, 16 cards (two rows)        95 ms        21 ms  0.02 ms
+``table_png``, 4 seats, 3 cards played   57 ms        16 ms  0.03 ms
+``card_image``, one face                  4 ms            -        -
+======================================  ======  ===========  =======
+
+*cold*: nothing cached, every card face drawn (happens once per face and theme: 64 faces,
+about 0.3 s in all); *cards known*: the faces are cached but the picture is new (the usual
+case: a card less, another set of playable cards); *cached*: the same picture again.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import unicodedata
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from engine.cards import (
+    ACE,
+    ACORNS,
+    BELLS,
+    EIGHT,
+    HEARTS,
+    KING,
+    LEAVES,
+    NINE,
+    OVER,
+    RANK_CODES,
+    SEVEN,
+    TEN,
+    UNDER,
+    rank_of,
+    suit_of,
+)
+
+__all__ = ["CARD_H", "CARD_W", "THEMES", "card_image", "hand_png", "table_png"]
+
+THEMES: Final = ("light", "dark")
+#: One card face at full size (a 2x picture: shown at about 60x90 on screen).
+CARD_W: Final = 120
+CARD_H: Final = 180
+#: Shapes are drawn this many times larger and scaled down: smooth edges without antialiasing.
+_SS: Final = 4
+_RADIUS: Final = 9.0
+
+RGB = tuple[int, int, int]
+RGBA = tuple[int, int, int, int]
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class _Theme:
+    bg: RGB
+    text: RGB
+    muted: RGB
+    face: RGB
+    edge: RGB
+    line: RGB  # outlines of the figures
+    ink: tuple[RGB, RGB, RGB, RGB]  # rank codes, per suit
+    shadow: int  # alpha of the shadow under a card
+    felt: RGB
+    felt_line: RGB
+    rim: RGB
+    label_bg: RGB
+    label_text: RGB
+    accent: RGB  # playable index numbers: the colour of Discord's primary buttons
+    accent_text: RGB
+
+
+_THEMES: Final = {
+    "light": _Theme(
+        bg=(242, 243, 245), text=(49, 51, 56), muted=(128, 132, 142),
+        face=(255, 255, 255), edge=(160, 164, 172), line=(60, 50, 48),
+        ink=((125, 72, 22), (28, 110, 44), (200, 30, 36), (160, 108, 0)),
+        shadow=70, felt=(46, 125, 82), felt_line=(98, 168, 126), rim=(122, 84, 52),
+        label_bg=(255, 255, 255), label_text=(32, 34, 38),
+        accent=(88, 101, 242), accent_text=(255, 255, 255),
+    ),
+    "dark": _Theme(
+        bg=(43, 45, 49), text=(219, 222, 225), muted=(128, 132, 142),
+        face=(64, 67, 75), edge=(118, 122, 132), line=(22, 22, 26),
+        ink=((232, 164, 92), (110, 210, 120), (255, 108, 108), (250, 206, 72)),
+        shadow=120, felt=(28, 78, 52), felt_line=(58, 118, 84), rim=(70, 50, 36),
+        label_bg=(30, 31, 34), label_text=(230, 232, 235),
+        accent=(88, 101, 242), accent_text=(255, 255, 255),
+    ),
+}
+
+
+def _theme(theme: str) -> _Theme:
+    try:
+        return _THEMES[theme]
+    except KeyError:
+        raise ValueError(f"unknown theme {theme!r}; use one of {THEMES}") from None
+
+
+def _check_card(card: int) -> None:
+    if not isinstance(card, int) or not 0 <= card < 32:
+        raise ValueError(f"{card!r} is not a card (an int 0..31)")
+
+
+# -- drawing in card units -------------------------------------------------------------------
+
+
+class _Pen:
+    """Draws in card units (a card is 120 x 180) on a picture ``f`` pixels per unit."""
+
+    def __init__(self, image: Image.Image, f: float) -> None:
+        self.draw = ImageDraw.Draw(image)
+        self.f = f
+
+    def _xy(self, points: Sequence[Point]) -> list[Point]:
+        f = self.f
+        return [(x * f, y * f) for x, y in points]
+
+    def _w(self, width: float) -> int:
+        return max(1, round(width * self.f)) if width else 0
+
+    def poly(self, points: Sequence[Point], fill: RGB | None, outline: RGB | None = None,
+             width: float = 0.0) -> None:
+        self.draw.polygon(self._xy(points), fill=fill, outline=outline, width=self._w(width))
+
+    def ellipse(self, cx: float, cy: float, rx: float, ry: float, fill: RGB | None,
+                outline: RGB | None = None, width: float = 0.0) -> None:
+        f = self.f
+        self.draw.ellipse(((cx - rx) * f, (cy - ry) * f, (cx + rx) * f, (cy + ry) * f),
+                          fill=fill, outline=outline, width=self._w(width))
+
+    def line(self, points: Sequence[Point], fill: RGB, width: float) -> None:
+        self.draw.line(self._xy(points), fill=fill, width=self._w(width), joint="curve")
+        r = width / 2  # round caps
+        for x, y in (points[0], points[-1]):
+            self.ellipse(x, y, r, r, fill)
+
+    def rect(self, x0: float, y0: float, x1: float, y1: float, fill: RGB | None,
+             outline: RGB | None = None, width: float = 0.0, radius: float = 0.0) -> None:
+        f = self.f
+        self.draw.rounded_rectangle((x0 * f, y0 * f, x1 * f, y1 * f), radius=radius * f,
+                                    fill=fill, outline=outline, width=self._w(width))
+
+    def text(self, x: float, y: float, text: str, size: float, fill: RGB, anchor: str = "mm",
+             bold: float = 0.0) -> None:
+        stroke = round(bold * self.f)
+        self.draw.text((x * self.f, y * self.f), text, font=_font(round(size * self.f)),
+                       fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill)
+
+
+@lru_cache(maxsize=64)
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def _curve(fx: Callable[[float], float], fy: Callable[[float], float], n: int = 72,
+           t0: float = 0.0, t1: float = 2 * math.pi) -> list[Point]:
+    return [(fx(t0 + (t1 - t0) * i / n), fy(t0 + (t1 - t0) * i / n)) for i in range(n + 1)]
+
+
+def _fit(points: Sequence[Point], cx: float, cy: float, w: float, h: float) -> list[Point]:
+    """Scale and move ``points`` so that their bounding box is ``w`` x ``h`` around (cx, cy)."""
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    return [(cx + ((x - x0) / (x1 - x0) - 0.5) * w, cy + ((y - y0) / (y1 - y0) - 0.5) * h)
+            for x, y in points]
+
+
+# The heart curve (point down, y grows downwards), used for hearts and, upside down, leaves.
+_HEART: Final = _curve(lambda t: 16 * math.sin(t) ** 3,
+                       lambda t: -(13 * math.cos(t) - 5 * math.cos(2 * t)
+                                   - 2 * math.cos(3 * t) - math.cos(4 * t)))
+
+_ACORN_NUT: Final = ((172, 106, 46), (100, 60, 24), (232, 190, 130))  # fill, outline, shine
+_ACORN_CUP: Final = ((126, 80, 38), (74, 46, 18))
+_LEAF: Final = ((62, 163, 74), (24, 88, 34))
+_HEART_C: Final = ((222, 44, 52), (140, 18, 26), (255, 150, 150))
+_BELL: Final = ((242, 186, 44), (132, 86, 10), (190, 122, 18), (255, 232, 150))
+#: The main colour of each suit (figures' clothes).
+_ROBE: Final = ((164, 100, 42), (58, 150, 72), (204, 48, 56), (226, 170, 38))
+
+
+def _suit_sign(pen: _Pen, suit: int, cx: float, cy: float, size: float) -> None:
+    """The sign of ``suit`` in a ``size`` x ``size`` box centred on (cx, cy)."""
+    s = size
+    w = max(0.6, s * 0.05)  # outline width
+
+    def at(u: float, v: float) -> Point:
+        return (cx + u * s, cy + v * s)
+
+    if suit == HEARTS:
+        fill, outline, shine = _HEART_C
+        pen.poly(_fit(_HEART, cx, cy, s * 0.96, s * 0.86), fill, outline, w)
+        pen.ellipse(*at(-0.2, -0.17), s * 0.08, s * 0.055, shine)
+    elif suit == LEAVES:
+        fill, outline = _LEAF
+        leaf = [(x, -y) for x, y in _HEART]  # point up
+        top_y = cy - s * 0.06
+        pen.line([at(0, 0.28), at(0.02, 0.5)], outline, s * 0.07)  # stem
+        pen.poly(_fit(leaf, cx, top_y, s * 0.86, s * 0.84), fill, outline, w)
+        pen.line([at(0, 0.3), at(0, -0.38)], outline, s * 0.035)  # veins
+        for v in (-0.14, 0.04, 0.2) if s >= 24 else (-0.05, 0.15):  # fewer when small
+            pen.line([at(0, v + 0.07), at(-0.23, v - 0.06)], outline, s * 0.028)
+            pen.line([at(0, v + 0.07), at(0.23, v - 0.06)], outline, s * 0.028)
+    elif suit == ACORNS:
+        nut, nut_line, shine = _ACORN_NUT
+        cup, cup_line = _ACORN_CUP
+        egg = _curve(lambda t: math.sin(t) * 0.27,
+                     lambda t: -math.cos(t) * 0.34 * (1.0 if math.cos(t) > 0 else 1.12))
+        pen.poly([at(u, v + 0.12) for u, v in egg], nut, nut_line, w)
+        pen.ellipse(*at(-0.1, 0.16), s * 0.05, s * 0.11, shine)
+        pen.line([at(0, -0.3), at(0.05, -0.48)], cup_line, s * 0.07)  # stalk
+        dome = _curve(lambda t: math.cos(t) * 0.34, lambda t: -math.sin(t) * 0.2,
+                      n=36, t0=0.0, t1=math.pi)
+        rim = _curve(lambda t: math.cos(t) * 0.34, lambda t: math.sin(t) * 0.06,
+                     n=18, t0=math.pi, t1=0.0)
+        pen.poly([at(u, v - 0.06) for u, v in dome + rim], cup, cup_line, w)
+        for u in (-0.2, -0.07, 0.07, 0.2):  # scales of the cup
+            for v in (-0.12, -0.02):
+                if not (v < -0.1 and abs(u) > 0.15):  # the dome is narrower on top
+                    pen.ellipse(*at(u, v), s * 0.03, s * 0.025, cup_line)
+    elif suit == BELLS:
+        fill, outline, band, shine = _BELL
+        pen.ellipse(*at(0, -0.39), s * 0.07, s * 0.07, None, outline, s * 0.04)  # loop
+        pen.ellipse(*at(0, 0.04), s * 0.38, s * 0.38, fill, outline, w)
+        pen.rect(*at(-0.365, -0.1), *at(0.365, -0.02), band)  # band
+        pen.line([at(-0.3, 0.2), at(0.3, 0.2)], outline, s * 0.05)  # slot
+        pen.ellipse(*at(0, 0.2), s * 0.075, s * 0.075, outline)
+        pen.ellipse(*at(-0.16, -0.2), s * 0.07, s * 0.045, shine)
+    else:  # pragma: no cover - suit_of gives 0..3
+        raise ValueError(suit)
+
+
+# -- figures ----------------------------------------------------------------------------------
+
+_SKIN: Final = (242, 204, 170)
+_HAIR: Final = (112, 72, 40)
+_TRIM: Final = (246, 240, 226)
+_GOLD: Final = ((244, 198, 52), (150, 104, 8))
+_HAT: Final = (72, 92, 176)
+_CAP: Final = (96, 98, 110)
+_BOOT: Final = (60, 46, 40)
+
+
+def _head(pen: _Pen, cx: float, cy: float, line: RGB) -> None:
+    pen.ellipse(cx, cy, 10.5, 11.5, _SKIN, line, 1.0)
+    pen.ellipse(cx - 3.5, cy - 1, 1.1, 1.3, line)  # eyes
+    pen.ellipse(cx + 3.5, cy - 1, 1.1, 1.3, line)
+    pen.line([(cx - 3, cy + 5), (cx + 3, cy + 5)], line, 0.9)
+
+
+def _figure(pen: _Pen, rank: int, suit: int, t: _Theme) -> None:
+    robe = _ROBE[suit]
+    line = t.line
+    if rank == KING:
+        pen.poly([(47, 72), (73, 72), (82, 82), (84, 152), (36, 152), (38, 82)], robe, line, 1.0)
+        pen.rect(56, 84, 64, 152, _TRIM, line, 0.8)
+        _head(pen, 60, 58, line)
+        pen.poly([(49, 60), (71, 60), (68, 74), (60, 80), (52, 74)], _TRIM, line, 0.9)  # beard
+        pen.line([(56, 65), (64, 65)], line, 0.9)
+        pen.ellipse(60, 76, 17, 5, _TRIM, line, 0.8)  # collar
+        gold, gold_line = _GOLD
+        pen.poly([(46, 49), (44, 31), (52, 40), (60, 26), (68, 40), (76, 31), (74, 49)],
+                 gold, gold_line, 1.0)  # crown
+        pen.ellipse(60, 43, 2.4, 2.4, _HEART_C[0])
+        pen.ellipse(60, 109, 15, 15, t.face, line, 1.0)  # the sign on the chest
+        _suit_sign(pen, suit, 60, 109, 20)
+    elif rank == OVER:
+        pen.line([(42, 96), (36, 128)], robe, 7)  # left arm, down
+        pen.poly([(50, 86), (70, 86), (80, 94), (82, 148), (38, 148), (40, 94)], robe, line, 1.0)
+        pen.rect(38, 116, 82, 121, _TRIM, line, 0.7)  # belt
+        pen.rect(45, 147, 55, 156, _BOOT, line, 0.7)
+        pen.rect(65, 147, 75, 156, _BOOT, line, 0.7)
+        pen.line([(76, 94), (85, 76), (74, 58)], robe, 7)  # right arm, up
+        pen.ellipse(36, 129, 3.5, 3.5, _SKIN, line, 0.7)
+        _head(pen, 60, 75, line)
+        pen.ellipse(60, 66, 14, 3.2, _HAT, line, 0.8)  # tall hat with a feather
+        pen.poly([(51, 65), (53, 54), (67, 54), (69, 65)], _HAT, line, 0.8)
+        pen.line([(52, 56), (44, 46), (40, 36)], _TRIM, 2.4)
+        pen.ellipse(74, 58, 3.5, 3.5, _SKIN, line, 0.7)
+        _suit_sign(pen, suit, 60, 37, 30)  # raised high
+    elif rank == UNDER:
+        pen.rect(45, 112, 55, 134, _TRIM, line, 0.7)  # legs
+        pen.rect(65, 112, 75, 134, _TRIM, line, 0.7)
+        pen.line([(42, 64), (36, 98)], robe, 7)  # left arm
+        pen.poly([(50, 56), (70, 56), (80, 64), (82, 116), (38, 116), (40, 64)], robe, line, 1.0)
+        pen.rect(38, 90, 82, 95, _TRIM, line, 0.7)
+        pen.ellipse(36, 99, 3.5, 3.5, _SKIN, line, 0.7)
+        _head(pen, 60, 44, line)
+        pen.ellipse(61, 33, 14, 5.5, _CAP, line, 0.8)  # flat cap
+        pen.line([(76, 64), (84, 96), (75, 128)], robe, 7)  # right arm, down
+        pen.ellipse(75, 130, 3.5, 3.5, _SKIN, line, 0.7)
+        _suit_sign(pen, suit, 60, 145, 30)  # held low
+    else:  # pragma: no cover
+        raise ValueError(rank)
+
+
+# Pips of the Seven to the Ten: (column, row) with column -1/0/1 and row 0..1 (top to bottom).
+_PIPS: Final = {
+    SEVEN: [(c, r) for c in (-1, 1) for r in (0, 0.5, 1)] + [(0, 0.25)],
+    EIGHT: [(c, r) for c in (-1, 1) for r in (0, 1 / 3, 2 / 3, 1)],
+    NINE: [(c, r) for c in (-1, 1) for r in (0, 1 / 3, 2 / 3, 1)] + [(0, 0.5)],
+    TEN: [(c, r) for c in (-1, 1) for r in (0, 0.25, 0.5, 0.75, 1)],
+}
+
+
+_CORNER_W: Final = 40
+_CORNER_H: Final = 60
+
+
+def _corner(pen: _Pen, card: int, t: _Theme) -> None:
+    suit, rank = suit_of(card), rank_of(card)
+    label = RANK_CODES[rank]
+    size = 26.0 if len(label) > 1 else 29.0
+    pen.text(20, 5, label, size, t.ink[suit], anchor="mt", bold=0.9)
+    _suit_sign(pen, suit, 20, 43, 20)
+
+
+@lru_cache(maxsize=512)
+def _face(card: int, theme: str, scale: float) -> Image.Image:
+    """One card face, ``scale`` times the full size, RGBA with transparent corners."""
+    _check_card(card)
+    t = _theme(theme)
+    f = _SS * scale
+    big = Image.new("RGBA", (round(CARD_W * f), round(CARD_H * f)), (*t.face, 0))
+    pen = _Pen(big, f)
+    pen.rect(0, 0, CARD_W - 1 / f, CARD_H - 1 / f, t.face, t.edge, 1.6, radius=_RADIUS)
+    suit, rank = suit_of(card), rank_of(card)
+    if rank == ACE:
+        pen.ellipse(60, 90, 40, 40, None, t.ink[suit], 1.2)
+        pen.ellipse(60, 90, 36, 36, None, t.ink[suit], 0.6)
+        _suit_sign(pen, suit, 60, 90, 60)
+    elif rank in _PIPS:
+        for col, row in _PIPS[rank]:
+            _suit_sign(pen, suit, 60 + col * 13, 32 + row * 116, 19)
+    else:
+        _figure(pen, rank, suit, t)
+    # The corner index, drawn once and turned round for the opposite corner.
+    cw, ch = round(_CORNER_W * f), round(_CORNER_H * f)
+    corner = Image.new("RGBA", (cw, ch), (0, 0, 0, 0))
+    _corner(_Pen(corner, f), card, t)
+    big.alpha_composite(corner)
+    big.alpha_composite(corner.transpose(Image.Transpose.ROTATE_180),
+                        (big.width - cw, big.height - ch))
+    return big.reduce(_SS)
+
+
+def card_image(card: int, theme: str = "dark") -> Image.Image:
+    """The face of ``card`` (an int of ``engine.cards``): 120 x 180 px RGBA, corners transparent.
+
+    Cached: the same object comes back for the same arguments, so do not draw on it (copy it).
+    """
+    return _face(card, theme, 1.0)
+
+
+@lru_cache(maxsize=512)
+def _dimmed(card: int, theme: str, scale: float) -> Image.Image:
+    """A card that cannot be played now: faded into the background."""
+    face = _face(card, theme, scale)
+    veil = Image.new("RGBA", face.size, (*_theme(theme).bg, 255))
+    dim = Image.blend(face, veil, 0.58)
+    dim.putalpha(face.getchannel("A"))
+    return dim
+
+
+@lru_cache(maxsize=16)
+def _shadow(theme: str, scale: float) -> tuple[Image.Image, int]:
+    """A soft shadow for a card of ``scale``, and how far it reaches out of the card."""
+    pad = max(2, round(5 * scale))
+    w, h = round(CARD_W * scale), round(CARD_H * scale)
+    img = Image.new("RGBA", (w + 2 * pad, h + 2 * pad), (0, 0, 0, 0))
+    ImageDraw.Draw(img).rounded_rectangle(
+        (pad, pad + 2 * scale, pad + w, pad + h + 2 * scale), radius=_RADIUS * scale,
+        fill=(0, 0, 0, _theme(theme).shadow))
+    return img.filter(ImageFilter.GaussianBlur(pad / 2)), pad
+
+
+@lru_cache(maxsize=256)
+def _pill(w: int, h: int, fill: RGB) -> Image.Image:
+    """A rounded label background, supersampled."""
+    big = Image.new("RGBA", (w * _SS, h * _SS), (*fill, 0))
+    ImageDraw.Draw(big).rounded_rectangle((0, 0, w * _SS - 1, h * _SS - 1), radius=h * _SS / 2,
+                                          fill=fill)
+    return big.reduce(_SS)
+
+
+def _paste_card(canvas: Image.Image, face: Image.Image, theme: str, scale: float, x: int,
+                y: int) -> None:
+    shadow, pad = _shadow(theme, scale)
+    canvas.alpha_composite(shadow, (x - pad, y - pad))
+    canvas.alpha_composite(face, (x, y))
+
+
+def _png(canvas: Image.Image) -> bytes:
+    out = io.BytesIO()
+    canvas.convert("RGB").save(out, "PNG", compress_level=3)
+    return out.getvalue()
+
+
+# -- text that the default font can show ------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _notdef() -> bytes:
+    return bytes(_font(20).getmask("\uffff"))
+
+
+@lru_cache(maxsize=2048)
+def _has_glyph(ch: str) -> bool:
+    return ch == " " or bytes(_font(20).getmask(ch)) != _notdef()
+
+
+def _printable(text: str) -> str:
+    """``text`` with what the default font cannot show spelled without accents or dropped.
+
+    The default font covers little beyond ASCII: "Ștefan" becomes "Stefan", an emoji goes.
+    """
+    out = []
+    for ch in text:
+        if _has_glyph(ch):
+            out.append(ch)
+        else:
+            out.extend(c for c in unicodedata.normalize("NFKD", ch)
+                       if not unicodedata.combining(c) and _has_glyph(c))
+    return " ".join("".join(out).split())
+
+
+def _ellipsize(text: str, size: int, max_w: int) -> str:
+    font = _font(size)
+    if font.getlength(text) <= max_w:
+        return text
+    while text and font.getlength(text + "…") > max_w:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _label(canvas: Image.Image, cx: int, cy: int, text: str, size: int, fill: RGB,
+           ink: RGB, max_w: int) -> None:
+    text = _ellipsize(text, size, max_w)
+    w = round(_font(size).getlength(text)) + size
+    h = round(size * 1.5)
+    canvas.alpha_composite(_pill(w, h, fill), (cx - w // 2, cy - h // 2))
+    ImageDraw.Draw(canvas).text((cx, cy), text, font=_font(size), fill=ink, anchor="mm")
+
+
+# -- the hand ---------------------------------------------------------------------------------
+
+_MARGIN: Final = 16
+_STEP: Final = 88  # a card covers the right 27 % of the one before
+_LIFT: Final = 14  # playable cards stand this much higher
+_NUM_SIZE: Final = 20
+_NUM_H: Final = 38
+_ROW_GAP: Final = 12
+_PER_ROW: Final = 8
+
+
+def hand_png(cards: Sequence[int], *, theme: str = "dark",
+             playable: Collection[int] | None = None, labels: bool = True) -> bytes:
+    """A player's hand as a PNG: the cards in the given order, overlapping from left to right.
+
+    With ``playable``, the other cards are faded and the playable ones stand a little higher;
+    with ``labels``, each card has its index number (1..n) under it, on a blue pill when it
+    can be played, to match the buttons. Over 8 cards the hand takes two rows.
+    """
+    cards = tuple(cards)
+    for c in cards:
+        _check_card(c)
+    keep = None if playable is None else frozenset(c for c in playable if c in cards)
+    return _hand_png(cards, theme, keep, labels)
+
+
+@lru_cache(maxsize=256)
+def _hand_png(cards: tuple[int, ...], theme: str, playable: frozenset[int] | None,
+              labels: bool) -> bytes:
+    t = _theme(theme)
+    n = len(cards)
+    first = n if n <= _PER_ROW else (n + 1) // 2
+    rows = [cards[:first], cards[first:]] if n > _PER_ROW else [cards]
+    per_row = max(1, first)
+    lift = _LIFT if playable is not None else 0
+    row_h = lift + CARD_H + (_NUM_H if labels else 0)
+    width = 2 * _MARGIN + (per_row - 1) * _STEP + CARD_W
+    height = 2 * _MARGIN + len(rows) * row_h + (len(rows) - 1) * _ROW_GAP - (
+        8 if labels else 0)
+    canvas = Image.new("RGBA", (width, height), (*t.bg, 255))
+    draw = ImageDraw.Draw(canvas)
+    index = 0
+    for r, row in enumerate(rows):
+        top = _MARGIN + r * (row_h + _ROW_GAP)
+        for i, c in enumerate(row):
+            index += 1
+            x = _MARGIN + i * _STEP
+            ok = playable is None or c in playable
+            face = _face(c, theme, 1.0) if ok else _dimmed(c, theme, 1.0)
+            y = top + (0 if ok else lift)
+            _paste_card(canvas, face, theme, 1.0, x, y)
+            if labels:
+                visible = CARD_W if i == len(row) - 1 else _STEP
+                cx, cy = x + visible // 2, top + lift + CARD_H + _NUM_H // 2
+                if playable is not None and ok:
+                    canvas.alpha_composite(_pill(36, 28, t.accent), (cx - 18, cy - 14))
+                    ink = t.accent_text
+                else:
+                    ink = t.muted if playable is not None else t.text
+                draw.text((cx, cy), str(index), font=_font(_NUM_SIZE), fill=ink, anchor="mm")
+    return _png(canvas)
+
+
+# -- the table --------------------------------------------------------------------------------
+
+_TABLE_W: Final = 800
+_TABLE_H: Final = 620
+_SHOWN_SCALE: Final = 0.5
+_NAME_SIZE: Final = 20
+#: By number of seats: the size of the trick's cards and the half-axes of the ellipse their
+#: centres lie on, so that no two cards overlap and every name stays on the table.
+_LAYOUT: Final = {2: (1.0, 232, 140), 3: (1.0, 232, 150), 4: (1.0, 232, 150),
+                  5: (0.9, 240, 156), 6: (0.8, 232, 150)}
+
+
+def _seat_xy(seat: int, n: int) -> tuple[float, float, float]:
+    """Centre of the card of ``seat`` and the sine of its direction: seat 0 at the bottom, the
+    next seat to its right (anticlockwise, as these games are played)."""
+    _, rx, ry = _LAYOUT[n]
+    a = math.pi / 2 - seat * 2 * math.pi / n
+    return _TABLE_W / 2 + rx * math.cos(a), _TABLE_H / 2 + ry * math.sin(a), math.sin(a)
+
+
+@lru_cache(maxsize=16)
+def _table_base(n: int, theme: str) -> Image.Image:
+    """The table with an empty place for each seat's card."""
+    t = _theme(theme)
+    ss = 2  # large shapes: twice the size is smooth enough, and four times faster than 4
+    big = Image.new("RGBA", (_TABLE_W * ss, _TABLE_H * ss), (*t.bg, 255))
+    pen = _Pen(big, ss)
+    pen.rect(6, 6, _TABLE_W - 6, _TABLE_H - 6, t.rim, radius=120)
+    pen.rect(18, 18, _TABLE_W - 18, _TABLE_H - 18, t.felt, t.felt_line, 2, radius=108)
+    scale = _LAYOUT[n][0]
+    cw, ch = CARD_W * scale, CARD_H * scale
+    for seat in range(n):
+        x, y, _ = _seat_xy(seat, n)
+        pen.rect(x - cw / 2, y - ch / 2, x + cw / 2, y + ch / 2, None, t.felt_line, 1.6,
+                 radius=_RADIUS * scale)
+    # The trump badge's ring, top left.
+    gold, gold_line = _GOLD
+    pen.ellipse(70, 70, 46, 46, t.face, gold_line, 1.5)
+    pen.ellipse(70, 70, 42, 42, None, gold, 3)
+    return big.reduce(ss)
+
+
+@lru_cache(maxsize=8)
+def _trump_badge(trump: int | None, theme: str) -> Image.Image:
+    size = 76
+    big = Image.new("RGBA", (size * _SS, size * _SS), (0, 0, 0, 0))
+    pen = _Pen(big, _SS)
+    if trump is None:
+        pen.text(size / 2, size / 2, "?", 44, _theme(theme).muted, bold=0.8)
+    else:
+        _suit_sign(pen, trump, size / 2, size / 2, 54)
+    return big.reduce(_SS)
+
+
+def table_png(*, seats: Sequence[str], trick: Sequence[tuple[int, int]], trump: int | None,
+              shown: Sequence[int] = (), theme: str = "dark") -> bytes:
+    """The trick in progress as a PNG.
+
+    ``seats`` are the names by seat (2 to 6; seat 0 sits at the bottom, the next seat to its
+    right), ``trick`` the (seat, card) pairs played so far, ``trump`` the trump suit (top left;
+    ``None``: not fixed yet), ``shown`` the cards shown to everybody (small, bottom left).
+    """
+    names = tuple(str(s) for s in seats)
+    if not 2 <= len(names) <= 6:
+        raise ValueError(f"a table has 2 to 6 seats, not {len(names)}")
+    played = tuple((int(s), int(c)) for s, c in trick)
+    for s, c in played:
+        _check_card(c)
+        if not 0 <= s < len(names):
+            raise ValueError(f"seat {s} is not at this table")
+    if trump is not None and trump not in (ACORNS, LEAVES, HEARTS, BELLS):
+        raise ValueError(f"{trump!r} is not a suit")
+    shown_ = tuple(shown)
+    for c in shown_:
+        _check_card(c)
+    return _table_png(names, played, trump, shown_, theme)
+
+
+@lru_cache(maxsize=256)
+def _table_png(seats: tuple[str, ...], trick: tuple[tuple[int, int], ...], trump: int | None,
+               shown: tuple[int, ...], theme: str) -> bytes:
+    t = _theme(theme)
+    n = len(seats)
+    canvas = _table_base(n, theme).copy()
+    canvas.alpha_composite(_trump_badge(trump, theme), (70 - 38, 70 - 38))
+    # Shown cards, small and overlapping, bottom left (under the trump sign's side).
+    sh = round(CARD_H * _SHOWN_SCALE)
+    step = 40 if len(shown) <= 4 else 150 // (len(shown) - 1)
+    for i, c in enumerate(shown):
+        _paste_card(canvas, _face(c, theme, _SHOWN_SCALE), theme, _SHOWN_SCALE,
+                    76 + i * step, _TABLE_H - 40 - sh)
+    scale = _LAYOUT[n][0]
+    cw, ch = round(CARD_W * scale), round(CARD_H * scale)
+    for seat, c in trick:
+        x, y, _ = _seat_xy(seat, n)
+        _paste_card(canvas, _face(c, theme, scale), theme, scale, round(x - cw / 2),
+                    round(y - ch / 2))
+    label_h = round(_NAME_SIZE * 1.5)
+    for seat, name in enumerate(seats):
+        x, y, sin_a = _seat_xy(seat, n)
+        below = sin_a > -0.3
+        ly = y + ch / 2 + 4 + label_h / 2 if below else y - ch / 2 - 4 - label_h / 2
+        text = _printable(name) or f"#{seat + 1}"
+        _label(canvas, round(x), round(ly), text, _NAME_SIZE, t.label_bg, t.label_text, 170)
+    return _png(canvas)
+
+
+# -- timing -----------------------------------------------------------------------------------
+
+
+def _clear_caches() -> None:
+    for fn in (_face, _dimmed, _shadow, _pill, _hand_png, _table_base, _trump_badge,
+               _table_png):
+        fn.cache_clear()
+
+
+def _bench(runs: int = 15) -> None:  # pragma: no cover - run by hand
+    import random
+    import statistics
+    import time
+
+    from engine.cards import PACK_32
+
+    rng = random.Random(1)
+
+    def hand_call(k: int) -> Callable[[], bytes]:
+        cards = tuple(rng.sample(PACK_32, k))
+        return lambda: hand_png(cards, playable=cards[::2])
+
+    def table_call() -> Callable[[], bytes]:
+        c = rng.sample(PACK_32, 4)
+        trump = rng.randrange(4)
+        return lambda: table_png(seats=("Ana", "Béla", "Ștefan", "Jürgen"),
+                                 trick=[(0, c[0]), (1, c[1]), (2, c[2])], trump=trump,
+                                 shown=[c[3]])
+
+    cases: list[tuple[str, Callable[[], Callable[[], bytes]]]] = [
+        ("hand_png, 8 cards", lambda: hand_call(8)),
+        ("hand_png, 16 cards", lambda: hand_call(16)),
+        ("table_png, 4 seats", table_call),
+    ]
+
+    def ms(call: Callable[[], bytes]) -> float:
+        start = time.process_time()
+        call()
+        return (time.process_time() - start) * 1000
+
+    print(f"CPU ms per image, median of {runs}")
+    print(f"{'image':<20} {'cold':>8} {'cards known':>12} {'cached':>8}")
+    for name, make in cases:
+        cold, known, cached = [], [], []
+        for _ in range(runs):
+            call = make()
+            _clear_caches()
+            cold.append(ms(call))
+            _hand_png.cache_clear()
+            _table_png.cache_clear()
+            known.append(ms(call))
+            cached.append(ms(call))
+        print(f"{name:<20} {statistics.median(cold):8.1f} {statistics.median(known):12.1f}"
+              f" {statistics.median(cached):8.3f}")
+    faces = []
+    for _ in range(5):
+        _clear_caches()
+        start = time.process_time()
+        for c in PACK_32:
+            _face(c, "dark", 1.0)
+        faces.append((time.process_time() - start) * 1000 / len(PACK_32))
+    print(f"{'card_image':<20} {statistics.median(faces):8.1f}")
+
+
+def _samples(out: str) -> None:  # pragma: no cover - run by hand
+    from pathlib import Path
+
+    from engine.cards import PACK_32
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    names = ("Ana", "Béla", "Ștefan", "Jürgen", "Zsófia Kovács-Nagy", "🂡 Cards")
+    for th in THEMES:
+        (folder / f"pack_{th}.png").write_bytes(hand_png(PACK_32, theme=th))
+        (folder / f"hand_{th}.png").write_bytes(hand_png(
+            PACK_32[3:32:4], theme=th, playable=PACK_32[3:16:4]))
+        for n in range(2, 7):
+            (folder / f"table{n}_{th}.png").write_bytes(table_png(
+                seats=names[:n], trick=[(s, PACK_32[5 * s + 3]) for s in range(1, n)],
+                trump=HEARTS if n % 2 else None, shown=PACK_32[20:20 + n - 1], theme=th))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bot.cardart",
+                                     description="Card pictures: timing and samples.")
+    parser.add_argument("--bench", action="store_true", help="time the pictures")
+    parser.add_argument("--out", metavar="DIR", help="write sample pictures to DIR")
+    args = parser.parse_args()
+    if args.bench:
+        _bench()
+    if args.out:
+        _samples(args.out)
