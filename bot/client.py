@@ -10,6 +10,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot import thinking
 from bot.render import GameButton, GameSelect
 from bot.settings import Settings
 from bot.store import SqliteStore, Store
@@ -39,6 +40,8 @@ class FilicauBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        processes = self.settings.ai_processes
+        thinking.start(thinking.default_processes() if processes is None else processes)
         # Buttons carry their state in their custom_id: registering the dynamic item makes
         # every button ever sent work again after a restart.
         self.add_dynamic_items(GameButton, GameSelect)
@@ -53,6 +56,7 @@ class FilicauBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
+        thinking.stop()
         await self.store.close()
 
     async def on_app_command_error(

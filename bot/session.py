@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bot import thinking
 from bot.store import (
     Member,
     PartnershipStatus,
@@ -34,8 +35,6 @@ from engine import (
     replay,
     to_record,
 )
-from engine.ai import make_player
-from engine.players import Player, SimplePlayer
 from engine.view import seat_view
 
 COMPUTER_PREFIX = "cpu:"
@@ -104,15 +103,13 @@ def computer_level(member: Member | None) -> str | None:
     return level
 
 
-def _player_for(member: Member, seat: int) -> Player:
-    """The player for a computer seat, or for a person the computer plays for (Normal).
-    Search players decide from the seed and the view only, so the seat is seed enough."""
+def thinking_level(member: Member) -> str:
+    """The level that decides for a seat: its computer's, or Normal for a person who timed
+    out."""
     level = computer_level(member)
     if level is None:
-        return make_player(TIMEOUT_LEVEL, seed=seat)
-    if level in COMPUTER_LEVELS:
-        return make_player(level, seed=seat)
-    return SimplePlayer()
+        return TIMEOUT_LEVEL
+    return level if level in COMPUTER_LEVELS else "simple"
 
 
 class TableSession:
@@ -490,7 +487,7 @@ class TableSession:
                 return None
             stamp = (hand, len(hand.actions))
         seat, member, view = pick
-        action = await asyncio.to_thread(_player_for(member, seat).choose, view)
+        action = await thinking.decide(thinking_level(member), seat, view)
         # Shielded: a driver cancelled now (the table closing, the bot stopping) must not stop
         # between storing the action and applying it, or the log would run ahead of the hand.
         return await asyncio.shield(

@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     edit_interval: float = 1.0
     #: Seconds a finished hand waits before the next one starts by itself.
     next_hand_delay: float = 30.0
+    #: Worker processes in which computer players think (0: a thread; default: one per core
+    #: beyond the first).
+    ai_processes: int | None = Field(default=None, ge=0, le=64)
     #: Testing only: a local Discord stand-in instead of Discord.
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None

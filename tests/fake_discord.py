@@ -624,7 +624,7 @@ class Harness:
         ``setup_hook``, learn the guild as GUILD_CREATE would tell it, then be ready."""
         assert self.bot is None
         settings = Settings(discord_token=TOKEN, database_path=self.db_path,
-                            computer_delay=0, edit_interval=0,
+                            computer_delay=0, edit_interval=0, ai_processes=0,
                             next_hand_delay=self.next_hand_delay)
         bot = FilicauBot(settings)
         before = asyncio.all_tasks()

@@ -4,6 +4,7 @@ the decision runs off the event loop without breaking the table's lock semantics
 from __future__ import annotations
 
 import asyncio
+import pickle
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,10 +15,11 @@ from bot_fixtures import CPU, first_legal, new_table, started_table
 from fake_discord import UPDATE_MESSAGE, Harness
 
 import bot.session as session_module
-from bot.session import COMPUTER_LEVELS, TIMEOUT_LEVEL, _player_for, computer
+from bot import thinking
+from bot.session import COMPUTER_LEVELS, TIMEOUT_LEVEL, computer, thinking_level
 from bot.store import SqliteStore
 from bot.texts import t
-from engine import Action, seat_view
+from engine import Action, Match, make_rules, seat_view
 from engine.ai import EasyPlayer, SearchPlayer
 from engine.players import SimplePlayer
 from engine.view import SeatView
@@ -44,6 +46,10 @@ async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Ha
     finally:
         harness.close()
     harness.check_clean()
+
+
+def _player_for(member: str, seat: int) -> Any:
+    return thinking.player(thinking_level(member), seat)
 
 
 def test_levels_map_to_players() -> None:
@@ -92,7 +98,7 @@ async def test_timeouts_are_played_by_normal_off_the_event_loop(
         asked.append(level)
         return recorder
 
-    monkeypatch.setattr(session_module, "make_player", fake_make_player)
+    monkeypatch.setattr(thinking, "make_player", fake_make_player)
     session = await started_table(store, ["101", "102", "103", "104"], options=NO_EARLY_END)
     hand = session.hand
     assert hand is not None
@@ -119,7 +125,7 @@ async def test_a_move_made_while_the_computer_thinks_wins(
             release.wait(5)
             return view.legal[-1]
 
-    monkeypatch.setattr(session_module, "_player_for", lambda member, seat: Slow())
+    monkeypatch.setattr(thinking, "player", lambda level, seat: Slow())
     session = await started_table(store, ["101", "102", "103", "104"], options=NO_EARLY_END)
     hand = session.hand
     assert hand is not None
@@ -137,17 +143,34 @@ async def test_a_move_made_while_the_computer_thinks_wins(
     assert session.timeouts[seat] == 0
 
 
+async def test_computers_think_in_a_worker_process() -> None:
+    """The bot's default: decisions in a process pool, from a pickled SeatView, the same as
+    in this process (decisions are a pure function of the seed and the view)."""
+    hand = Match(make_rules("filko", {"top_trumps": "hearts_seven"}), seed=11).deal()
+    seat = hand.to_move
+    assert seat is not None
+    view = seat_view(hand, seat)
+    assert pickle.loads(pickle.dumps(view.rules)) is view.rules  # shared, cached rules
+    thinking.start(1)
+    try:
+        action = await thinking.decide("normal", seat, view)
+    finally:
+        thinking.stop()
+    assert action in hand.legal_actions()
+    assert action == thinking.decide_now("normal", seat, view)
+
+
 async def test_computer_seats_play_their_level(
     store: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     levels: list[str] = []
-    original = session_module.make_player
+    original = thinking.make_player
 
     def spy(level: str, seed: int | None = 0, **kw: Any) -> Any:
         levels.append(level)
         return original(level, seed, **kw)
 
-    monkeypatch.setattr(session_module, "make_player", spy)
+    monkeypatch.setattr(thinking, "make_player", spy)
     session = await started_table(store, ["101", CPU, "103", CPU])
     for s, level in ((1, "easy"), (3, "hard")):
         session.seats[s] = computer(level)

@@ -101,6 +101,13 @@ class Rules:
         self._dealers: dict[int, list[Callable[[Sequence[Card]], tuple[Card, ...]]]] = {}
         self._fixed: dict[Status, list[list[bool]]] = {}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from the game and its options (views travel to worker processes); the
+        # caches hold closures that do not pickle and are cheap to refill.
+        from engine.rules import make_rules
+
+        return (make_rules, (self.game, self.options.model_dump()))
+
     # -- dealing ---------------------------------------------------------------------------
 
     def holders(self, dealer: int) -> tuple[int, ...]:
