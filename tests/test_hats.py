@@ -359,3 +359,20 @@ def test_computer_players_play_whole_hands_with_signals_at_the_table(level: str)
             assert action in view.legal
             hand.apply(seat, action)
         assert match.record_result(hand).event in ("hats_on", "hats_stay", "hats_off", "draw")
+
+
+def test_a_hand_with_signals_is_rebuilt_for_the_search() -> None:
+    from engine.ai.inference import infer, sample
+    from engine.determinize import hand_from_view
+
+    hand = hats_hand(dealer=0)
+    hand.apply(3, signal("H"))
+    play(hand, "EO G9")
+    hand.apply(1, signal("G"))
+    play(hand, "SK H9 GO")
+    hand.apply(0, signal("E"))
+    seat = hand.actors()[0]
+    view = seat_view(hand, seat)
+    for i in range(5):
+        guess = hand_from_view(view, sample(infer(view), random.Random(i)))
+        assert seat_view(guess, seat) == view
