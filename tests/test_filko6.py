@@ -399,3 +399,23 @@ def test_computer_players_play_whole_hands(level: str) -> None:
             hand.apply(seat, action)
         events.append(match.record_result(hand).event)
     assert all(e in ("masters", "stay_masters", "liberated", "no_change") for e in events)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_guesses_of_the_hidden_hands_rebuild_the_view(seed: int) -> None:
+    from engine.ai.inference import infer, sample
+    from engine.determinize import hand_from_view
+
+    rng = random.Random(seed)
+    hand = Match(make_rules(K), seed=seed).deal()
+    for _ in range(rng.randrange(0, 25)):
+        if hand.play_over:
+            break
+        hand.apply(hand.actors()[0], rng.choice(hand.legal_actions()))
+    if hand.finished:
+        return
+    seat = hand.actors()[0]
+    view = seat_view(hand, seat)
+    for i in range(4):
+        guess = hand_from_view(view, sample(infer(view), random.Random(i)))
+        assert seat_view(guess, seat) == view
