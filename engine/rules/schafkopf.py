@@ -207,7 +207,7 @@ class WidowGame(Rules):
         if hand.phase in (OFFER, BURY):
             if seat != hand.to_move:
                 return IllegalAction(
-                    "not_your_turn", f"seat {seat} may not act now: seat {hand.to_move} is to",
+                    "not_your_turn", f"seat {seat} may not act now: seat {hand.to_move} is to act",
                     seat=seat, to_move=hand.to_move,
                 )
             if hand.phase == OFFER and action.kind not in (TAKE, PASS):
