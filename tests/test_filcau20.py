@@ -428,7 +428,7 @@ def test_eleven_wins_the_match_and_a_new_one_starts() -> None:
 
 def test_status_checks() -> None:
     rules = make_rules(K)
-    for bad in (Status(masters=0), Status(masters=0, servant=2), Status(score=(11, 0)),
+    for bad in (Status(servant=1), Status(masters=0, servant=2), Status(score=(11, 0)),
                 Status(teams=(0, 1, 0, 1))):
         with pytest.raises(RecordError):
             rules.check_status(bad)

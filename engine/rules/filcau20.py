@@ -271,8 +271,8 @@ class Filcau20(Rules):
 
     def check_status(self, status: Status) -> None:
         super().check_status(status)
-        if (status.masters is None) != (status.servant is None):
-            raise RecordError("Filcau status needs both masters (boss) and servant, or neither")
+        if status.masters is None and status.servant is not None:
+            raise RecordError("Filcau status has a servant only when a team is boss (masters)")
         if status.servant is not None and (
             not 0 <= status.servant < 4 or status.servant % 2 == status.masters
         ):
@@ -628,6 +628,8 @@ class Filcau20(Rules):
         gives a playable sample). Decisions before play use the rule of thumb."""
         if view.phase in (DEAL, FRIS, BIND):
             raise RecordError("decided by rule of thumb")
+        if view.order is None:
+            raise RecordError("no trump yet")
         info = view.public
         mode = info.get("deal") or "cut"
         dealer = view.dealer
@@ -645,6 +647,7 @@ class Filcau20(Rules):
             plays[s].append(c)
             if not view.tricks and info.get("fris") is not None:
                 fris_cards[s] = c
+        hidden = self._fitting_guess(view, hidden, plays)
         first_own = [card(x) for x in view.private.get("first", ())]
         pack: list[Card | None] = [None] * 20
         # Shown cards (the fris Over, face-up cards) lie where everybody saw them.
@@ -692,6 +695,88 @@ class Filcau20(Rules):
         if hand.phase != view.phase or hand.to_move != view.to_move:
             raise RecordError("the replayed hand does not reach the view's state")
         return hand
+
+
+    def _fitting_guess(
+        self, view: SeatView, hidden: Mapping[int, Sequence[Card]], plays: list[list[Card]]
+    ) -> Mapping[int, Sequence[Card]]:
+        """The guess, or a re-deal of its cards among the same seats (a few tries, seeded by
+        the guess itself so the rebuild stays a function of view and guess) that agrees with
+        what the table saw: voids shown in play after the fris trick, each seat's binding (or
+        închis, or none) and a face-up request made without Under or King."""
+        order = view.order
+        assert order is not None
+        info = view.public
+        shown = set(view.shown)
+        others = [s for s in range(4) if s != view.seat and s in hidden]
+        pool = [c for s in others for c in hidden[s] if c not in shown]
+        fixed = {s: [c for c in hidden[s] if c in shown] for s in others}
+        sizes = {s: len(hidden[s]) - len(fixed[s]) for s in others}
+        said = {seat: b for seat, b in self._binds_said(info)}
+        up = {e["seat"]: {card(x) for x in e["cards"]} for e in info.get("face_up", ())}
+        # Plays after which a seat is known to lack a suit (or trumps too).
+        voids: list[tuple[int, int, bool, int]] = []   # (seat, suit, no trumps either, index)
+        skip_first = info.get("fris") is not None
+        tricks = [t.cards for t in view.tricks] + ([tuple(view.trick)] if view.trick else [])
+        leaders = [t.leader for t in view.tricks] + [view.leader]
+        count = [0] * 4
+        for ti, cards in enumerate(tricks):
+            led = order.suit[cards[0]]
+            for i, c in enumerate(cards):
+                seat = (leaders[ti] + i) % 4
+                count[seat] += 1
+                if i and not (skip_first and ti == 0) and order.suit[c] != led:
+                    no_trump = led != TRUMP and order.suit[c] != TRUMP
+                    voids.append((seat, led, no_trump, count[seat]))
+
+        def fits(guess: Mapping[int, Sequence[Card]]) -> bool:
+            for seat in others:
+                dealt = plays[seat] + list(guess[seat])
+                if seat in said and len(dealt) == 5:
+                    b = said[seat]
+                    if b == "closed" and not is_closed(dealt):
+                        return False
+                    if b != "closed" and is_closed(dealt):
+                        return False
+                    if isinstance(b, Bind) and b not in strongest(dealt):
+                        return False
+                # Asked for the last two face up: the first three held no Under or King.
+                if seat in up and any(rank_of(c) in _SMALL for c in dealt if c not in up[seat]):
+                    return False
+            for seat, suit, no_trump, k in voids:
+                if seat not in others:
+                    continue
+                later = plays[seat][k:] + list(guess[seat])
+                if any(order.suit[c] == suit or (no_trump and order.suit[c] == TRUMP)
+                       for c in later):
+                    return False
+            return True
+
+        if fits(hidden) or not pool:
+            return hidden
+        rng = random.Random(repr(sorted((s, sorted(h)) for s, h in hidden.items())))
+        for _ in range(60):
+            rng.shuffle(pool)
+            guess: dict[int, list[Card]] = {}
+            i = 0
+            for s in others:
+                guess[s] = fixed[s] + pool[i:i + sizes[s]]
+                i += sizes[s]
+            if fits(guess):
+                return guess
+        return hidden
+
+    @staticmethod
+    def _binds_said(info: Mapping[str, Any]) -> list[tuple[int, Bind | str]]:
+        out: list[tuple[int, Bind | str]] = []
+        for entry in info.get("bindings", ()):
+            if "bind" in entry:
+                out.append((entry["seat"], _parse_bind(entry["bind"])))
+            elif entry.get("closed"):
+                out.append((entry["seat"], "closed"))
+            else:
+                out.append((entry["seat"], "pass"))
+        return out
 
 
 __all__ = ["BIND", "DEAL", "FRIS", "FRIS_TRICK", "Bind", "Filcau20", "Fris", "bindings",
