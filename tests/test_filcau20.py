@@ -545,3 +545,28 @@ def test_computers_bind_their_strongest_when_it_wins() -> None:
     hand.apply(3, PASS)
     # Seat 0's G10 binding beats seat 1's HU.
     assert make_player("normal").choose(seat_view(hand, 0)) == bind("G", 3, "G10")
+
+
+def test_search_rebuilds_the_hand_a_seat_sees() -> None:
+    """``determinize`` gives a hand whose view is the seat's view, whatever the guess (cards
+    not dealt yet, face-up cards, the fris Over where it was shown)."""
+    from engine.ai.inference import infer, sample
+    from engine.determinize import hand_from_view
+
+    checked = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        hand = Match(make_rules(K), seed=seed).deal()
+        for _ in range(rng.randrange(30)):
+            if hand.finished:
+                break
+            seat = rng.choice(hand.actors())
+            hand.apply(seat, rng.choice(hand.legal_actions(seat)))
+        if hand.finished or hand.phase in (DEAL, FRIS, BIND):
+            continue
+        seat = hand.actors()[0]
+        view = seat_view(hand, seat)
+        other = hand_from_view(view, sample(infer(view), random.Random(seed)))
+        assert seat_view(other, seat) == view
+        checked += 1
+    assert checked > 50
