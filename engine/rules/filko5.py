@@ -491,6 +491,26 @@ class Kelebia(FilkoFive):
     def top_trumps_for(self, options: Options) -> tuple[Card, ...]:
         return KELEBIA_TOP
 
+    def explain_card(self, hand: Hand, seat: int, card_: Card) -> IllegalAction | None:
+        """A card that follows (or trumps) as required but does not beat the trick while
+        another one would: refused as ``must_beat``."""
+        order = hand.order
+        if not hand.trick or order is None or card_ not in hand.hands[seat]:
+            return None
+        cards = hand.hands[seat]
+        led = order.suit[hand.trick[0]]
+        required = ([c for c in cards if order.suit[c] == led]
+                    or [c for c in cards if order.suit[c] == TRUMP] or cards)
+        best = hand.trick[order.winner(hand.trick)]
+        if card_ in required and not order.beats(card_, best) and any(
+                order.beats(c, best) for c in required):
+            return IllegalAction(
+                "must_beat",
+                f"{code(card_)} does not beat the trick: seat {seat} must beat it if able",
+                card=code(card_),
+            )
+        return None
+
 
 class RichPoorOptions(FilkoOptions):
     #: ``per_deal``: teams form anew each deal. ``until_freed``: the same teams and dealer
