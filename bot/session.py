@@ -366,16 +366,18 @@ class TableSession:
 
     def _member_at(self, seat: int) -> Member:
         """The member at ``seat`` as stored in a status. Computers all share one member id
-        per level, so theirs carries the team they sit in (fixed teams: the same team still
-        deals next time) or their rank among the table's computers of that level."""
+        per level, so theirs carries the team they sit in at fixed-teams tables (the same
+        team still deals next time) and, after the first, their rank among the computers of
+        that level in the team (or at the table)."""
         member = self.seats[seat]
         assert member is not None
         if not is_computer(member):
             return member
+        before = range(seat % 2, seat, 2) if self.fixed_teams else range(seat)
+        rank = sum(1 for s in before if self.seats[s] == member)
         if self.fixed_teams:
-            return f"{member}{TEAM_MARK}{self.team_letter(seat % 2)}"
-        rank = self.seats[:seat].count(member)
-        return f"{member}{RANK_MARK}{rank}"
+            member = f"{member}{TEAM_MARK}{self.team_letter(seat % 2)}"
+        return member if rank == 0 else f"{member}{RANK_MARK}{rank}"
 
     def _masters_members(self, status: Status) -> list[Member]:
         if status.masters is None:

@@ -208,4 +208,4 @@ def suit_label(s: int) -> str:
 
 
 def team_name(team: int) -> str:
-    return "AB"[team]
+    return "ABCDEF"[team]

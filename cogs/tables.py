@@ -14,6 +14,7 @@ import io
 import json
 import logging
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +57,16 @@ async def reply_error(interaction: discord.Interaction[Any], text: str) -> None:
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
+
+
+@contextlib.contextmanager
+def parsing() -> Iterator[None]:
+    """Reading a custom_id or a menu value: a forged or damaged one is refused as such (and
+    nothing changes); errors anywhere else are the bot's own and are logged."""
+    try:
+        yield
+    except (ValueError, IndexError, KeyError, CardError):
+        raise SessionError("err.bad_button") from None
 
 
 class Tables(commands.Cog, name="Tables"):
@@ -214,9 +225,6 @@ class Tables(commands.Cog, name="Tables"):
         except SessionError as e:
             await reply_error(interaction, t(e.key, **e.params) if e.key in _KNOWN
                               else t("err.not_allowed"))
-        except (ValueError, IndexError, KeyError, CardError):
-            # A forged or damaged custom_id: nothing was changed.
-            await reply_error(interaction, t("err.bad_button"))
         except Exception:
             # E.g. the store failed: the session changed nothing, so the click can be retried.
             log.exception("table %s: button %s failed", table_id, op)
@@ -231,7 +239,8 @@ class Tables(commands.Cog, name="Tables"):
 
     async def _on_join(self, interaction: discord.Interaction[Any], session: TableSession,
                        args: tuple[str, ...]) -> None:
-        team = int(args[0])
+        with parsing():
+            team = int(args[0])
         if team not in (0, 1):
             raise SessionError("err.bad_button")
         await session.join(interaction.user.id, team, interaction.user.display_name)
@@ -332,7 +341,9 @@ class Tables(commands.Cog, name="Tables"):
                        args: tuple[str, ...]) -> None:
         if session.seat_of(interaction.user.id) is None and not is_manager(interaction):
             raise SessionError("err.not_seated")
-        if int(args[0]) != session.hand_number:
+        with parsing():
+            number = int(args[0])
+        if number != session.hand_number:
             raise SessionError("err.stale_hand")
         await session.next_hand()
         await self._show_table_in_reply(interaction, session)
@@ -342,14 +353,16 @@ class Tables(commands.Cog, name="Tables"):
 
     async def _on_card(self, interaction: discord.Interaction[Any], session: TableSession,
                        args: tuple[str, ...]) -> None:
-        number, trick, code = int(args[0]), int(args[1]), args[2]
-        await self._act(interaction, session, Action("card", card(code)), number, trick)
+        with parsing():
+            number, trick, action = int(args[0]), int(args[1]), Action("card", card(args[2]))
+        await self._act(interaction, session, action, number, trick)
 
     async def _on_act(self, interaction: discord.Interaction[Any], session: TableSession,
                       args: tuple[str, ...]) -> None:
         """Any choice that is not a card: ``act:HAND:KIND:JSON``."""
-        number, kind, raw = int(args[0]), args[1], ":".join(args[2:])
-        action = action_from_json({kind: json.loads(raw)})
+        with parsing():
+            number, kind, raw = int(args[0]), args[1], ":".join(args[2:])
+            action = action_from_json({kind: json.loads(raw)})
         await self._act(interaction, session, action, number, None)
 
     # select menus
@@ -367,30 +380,31 @@ class Tables(commands.Cog, name="Tables"):
             if not values:
                 raise SessionError("err.bad_button")
             if op == "opt":
-                name, value = options.decode(values[0])
+                with parsing():
+                    name, value = options.decode(values[0])
                 await session.set_option(interaction.user.id, name, value,
                                          is_admin=is_manager(interaction))
                 await self._lobby_update(interaction, session)
             elif op == "act":
                 await self._on_act(interaction, session, (args[0], *values[0].split(":")))
             elif op == "together":
-                number, kind = int(args[0]), args[1]
-                action = action_from_json({kind: values})
+                with parsing():
+                    number, kind = int(args[0]), args[1]
+                    action = action_from_json({kind: values})
                 await self._act(interaction, session, action, number, None)
             else:
                 raise SessionError("err.bad_button")
         except SessionError as e:
             await reply_error(interaction, t(e.key, **e.params) if e.key in _KNOWN
                               else t("err.not_allowed"))
-        except (ValueError, IndexError, KeyError, CardError):
-            await reply_error(interaction, t("err.bad_button"))
         except Exception:
             log.exception("table %s: select %s failed", table_id, op)
             await reply_error(interaction, t("err.internal"))
 
     async def _on_servant(self, interaction: discord.Interaction[Any], session: TableSession,
                           args: tuple[str, ...]) -> None:
-        number, seat = int(args[0]), int(args[1])
+        with parsing():
+            number, seat = int(args[0]), int(args[1])
         await self._act(interaction, session, Action("servant", seat), number, None)
 
     async def _act(self, interaction: discord.Interaction[Any], session: TableSession,

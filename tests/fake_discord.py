@@ -61,6 +61,7 @@ from bot.client import FilicauBot
 from bot.session import TableSession
 from bot.settings import Settings
 from bot.texts import card_label
+from engine import PublicView, action_to_json, public_view, seat_view
 from engine.cards import CardError, card
 
 APP_ID = 800_000_000_000_000_001
@@ -184,6 +185,16 @@ class Message:
 
     def button(self, custom_id: str) -> dict[str, Any] | None:
         return find_button(self.data, custom_id)
+
+    @property
+    def selects(self) -> list[dict[str, Any]]:
+        """The select menus (type 3) on the message."""
+        return [c for c in walk_components(self.data.get("components") or [])
+                if c.get("type") == 3]
+
+    def select(self, op: str) -> dict[str, Any] | None:
+        """The select menu of one op (``opt``, ``act``, ``together``), if any."""
+        return next((c for c in self.selects if c["custom_id"].split(":")[1] == op), None)
 
     def enabled(self, op: str | None = None) -> list[str]:
         """custom_ids of the enabled buttons (of one op, e.g. ``card``)."""
@@ -882,6 +893,24 @@ class Harness:
         assert sent.answered, f"the click on {custom_id} got no answer"
         return sent
 
+    async def choose(self, user: User, custom_id: str, values: list[str],
+                     message: Message | None = None) -> Sent:
+        """Pick ``values`` in a select menu the user sees (only values it offers)."""
+        msg = message or next(m for m in reversed(self.visible(user))
+                              if any(c["custom_id"] == custom_id for c in m.selects))
+        assert msg.audience in (None, user.id), "the user cannot see that message"
+        menu = next(c for c in msg.selects if c["custom_id"] == custom_id)
+        offered = {o["value"] for o in menu["options"]}
+        assert set(values) <= offered, f"{values} are not all offered by {custom_id}"
+        assert menu.get("min_values", 1) <= len(values) <= menu.get("max_values", 1)
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        payload, sent = self._interaction(user, 3, data, msg.payload(), msg.channel_id)
+        mark = self.mark()
+        await self.dispatch(payload)
+        sent.calls = self.calls_since(mark)
+        assert sent.answered, f"the choice in {custom_id} got no answer"
+        return sent
+
     async def press(self, user: User, label: str, message: Message | None = None) -> Sent:
         """Click the button with this label on the table message (or on ``message``)."""
         msg = message or self.table_message()
@@ -905,16 +934,23 @@ class Harness:
             if len(parts) >= 6 and parts[:2] == ["fc", "card"]:
                 with contextlib.suppress(CardError):
                     codes.add(card(parts[5]))
-        shown = set(hand.shown)
-        for seat, cards in enumerate(hand.hands):
-            if msg.audience is not None and session.seats[seat] == str(msg.audience):
-                continue
-            for c in cards:
-                if c in shown:
-                    continue
-                if _label_pattern(c).search(text) or c in codes:
-                    who = "everybody" if msg.audience is None else f"user {msg.audience}"
-                    self.leaks.append(f"{card_label(c)} of seat {seat} shown to {who}: {text!r}")
+        # Hidden: every card of the game nobody may know, less what this audience may.
+        seen = public_cards(public_view(hand))
+        if msg.audience is not None and str(msg.audience) in session.seats:
+            seat = session.seats.index(str(msg.audience))
+            own = seat_view(hand, seat)
+            seen |= set(own.hand) | cards_named(own.private)
+            # Choices that name a card the player does not hold (the Old Man calls one)
+            # come from the player's own cards only: they reveal nobody else's.
+            for action in (*own.legal, *own.free):
+                if action.kind != "card":
+                    seen |= cards_named(action_to_json(action))
+        for c in sorted(set(hand.pack) - seen):
+            if _label_pattern(c).search(text) or c in codes:
+                who = "everybody" if msg.audience is None else f"user {msg.audience}"
+                holder = next((s for s, cards in enumerate(hand.hands) if c in cards), None)
+                where = "the pack" if holder is None else f"seat {holder}"
+                self.leaks.append(f"{card_label(c)} of {where} shown to {who}: {text!r}")
         for name, data in msg.files:
             try:
                 record = json.loads(data)
@@ -923,6 +959,34 @@ class Harness:
             if (isinstance(record, dict) and record.get("table_id") == session.id
                     and record.get("hand") == session.hand_number):
                 self.leaks.append(f"the record of the hand in play was sent as {name}")
+
+
+def cards_named(value: Any) -> set[int]:
+    """Every card code in a view's plain-data facts (public or private info, actions)."""
+    out: set[int] = set()
+    if isinstance(value, str):
+        with contextlib.suppress(CardError):
+            out.add(card(value))
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            out |= cards_named(k) | cards_named(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            out |= cards_named(v)
+    return out
+
+
+def public_cards(view: PublicView) -> set[int]:
+    """The cards everybody at the table may see or name: shown, played, named in public
+    facts or public actions, and all the unplayed ones once play is over."""
+    out = set(view.shown) | set(view.trick) | {c for t in view.tricks for c in t.cards}
+    for cards in view.unplayed or ():
+        out |= set(cards)
+    out |= cards_named(view.public)
+    for _, action in view.actions:
+        if action is not None:
+            out |= cards_named(action_to_json(action))
+    return out
 
 
 def file_json(msg: Message, index: int = 0) -> Any:
