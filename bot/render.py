@@ -410,8 +410,8 @@ def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
         ))
     row = -(-len(v.hand) // per_row) if v.hand else 0
     others = [a for a in v.legal if a.kind != "card"] + list(v.free)
-    together = [a for a in others if isinstance(a.value, tuple)]
-    single = [a for a in others if not isinstance(a.value, tuple)]
+    together = [a for a in others if chosen_together(a)]
+    single = [a for a in others if not chosen_together(a)]
     if together and row < ROWS:
         items.append(_together_select(s, v, together, row))
         row += 1
@@ -430,6 +430,11 @@ def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
                                               value=":".join(action_args(a))[:100])
                          for a in single[k:k + 25]]))
     return _view(*items)
+
+
+def chosen_together(action: Action) -> bool:
+    """Cards chosen together (to bury): the record lists them."""
+    return isinstance(next(iter(action_to_json(action).values())), list)
 
 
 #: Button colours of the non-card choices (blurple otherwise).

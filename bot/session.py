@@ -48,6 +48,8 @@ TIMEOUT_LEVEL = "normal"
 #: presses "My hand" again.
 TIMEOUTS_BEFORE_AUTOPLAY = 3
 DEFAULT_TURN_SECONDS = 90
+#: How long an open window (the fris window) stays open before it closes by itself.
+DEFAULT_WINDOW_SECONDS = 20
 #: Separates a computer member from its team letter in a stored dealer or Servant.
 TEAM_MARK = "@"
 #: Separates a computer member from its rank among the table's computers of its level, at
@@ -481,6 +483,8 @@ class TableSession:
             pick = None
             for seat in hand.actors():
                 member = self.seats[seat]
+                if not timed_out and self.rules.hold_back(hand, seat):
+                    continue
                 if is_computer(member) or seat in self.autoplay or timed_out:
                     assert member is not None
                     pick = (seat, member, seat_view(hand, seat))
@@ -514,6 +518,37 @@ class TableSession:
         if seat is not None:
             self.autoplay.discard(seat)
             self.timeouts[seat] = 0
+
+    def computer_may_act(self) -> bool:
+        """Whether a computer (or autoplay) seat may act now: it goes before any timer."""
+        hand = self.hand
+        if self.state != "playing" or hand is None or hand.finished:
+            return False
+        return any((is_computer(self.seats[s]) or s in self.autoplay)
+                   and not self.rules.hold_back(hand, s) for s in hand.actors())
+
+    def window_open(self) -> bool:
+        """An open window (the fris window) that closes by itself when its time runs out."""
+        hand = self.hand
+        return (self.state == "playing" and hand is not None and not hand.finished
+                and self.rules.window_timeout(hand) is not None)
+
+    @property
+    def window_seconds(self) -> int:
+        return int(self.row.settings.get("window_seconds", DEFAULT_WINDOW_SECONDS))
+
+    async def close_window(self, stamp: int) -> Outcome | None:
+        """The window's time ran out: apply the action that closes it (the dealer deals
+        on), unless something moved since ``stamp`` (the number of actions then)."""
+        async with self.lock:
+            hand = self.hand
+            if (self.state != "playing" or hand is None or hand.finished
+                    or len(hand.actions) != stamp):
+                return None
+            closing = self.rules.window_timeout(hand)
+            if closing is None or closing[1] not in hand.legal_actions(closing[0]):
+                return None
+            return await self._apply(closing[0], closing[1], user_id=None, by_computer=True)
 
     def waiting_for_human(self) -> list[int]:
         """Seats whose human player is to act now (the turn timer runs for them)."""

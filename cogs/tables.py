@@ -89,6 +89,8 @@ class Tables(commands.Cog, name="Tables"):
         #: What each table message shows now, so that an identical edit is not sent.
         self._shown: dict[int, Any] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
+        #: When each table's open window (the fris window) opened: (hand, phase), time.
+        self._windows: dict[int, tuple[tuple[int, str], float]] = {}
         self._posted: set[tuple[int, int]] = set()
         self._closing = False
         #: Tables whose driver is acting now (between its timer firing and the table redrawn).
@@ -513,8 +515,11 @@ class Tables(commands.Cog, name="Tables"):
                         self.acting.add(session.id)
                         await session.next_hand()
                         self.request_refresh(session)
-                elif session.waiting_for_human():
-                    await self._turn_timer(session, wake)
+                elif session.waiting_for_human() and not session.computer_may_act():
+                    if session.window_open():
+                        await self._window_timer(session, wake)
+                    else:
+                        await self._turn_timer(session, wake)
                 elif not await self._pause(wake, self.settings.computer_delay):
                     self.acting.add(session.id)
                     moved = len(hand.actions)
@@ -548,6 +553,25 @@ class Tables(commands.Cog, name="Tables"):
                 await self.turn_timeout(session, stamp)
             finally:
                 self.acting.discard(session.id)
+
+    async def _window_timer(self, session: TableSession, wake: asyncio.Event) -> None:
+        """An open window (the fris window): it closes by itself once the table's window
+        time has passed since it opened, whoever has not acted by then."""
+        assert session.hand is not None
+        key = (session.hand_number, session.hand.phase)
+        opened = self._windows.get(session.id)
+        if opened is None or opened[0] != key:
+            opened = self._windows[session.id] = (key, time.monotonic())
+        left = opened[1] + session.window_seconds - time.monotonic()
+        if await self._pause(wake, left):
+            return
+        self.acting.add(session.id)
+        try:
+            outcome = await session.close_window(len(session.hand.actions))
+            if outcome is not None:
+                await self.after(session, outcome)
+        finally:
+            self.acting.discard(session.id)
 
     async def turn_timeout(self, session: TableSession, stamp: int) -> None:
         """The turn timer ran out: the computer plays for the seat (if nothing moved)."""

@@ -693,9 +693,7 @@ class Harness:
         return s  # type: ignore[no-any-return]
 
     def _computer_to_move(self, session: TableSession | None) -> bool:
-        return (session is not None and session.state == "playing"
-                and session.hand is not None and not session.hand.finished
-                and not session.waiting_for_human())
+        return session is not None and session.computer_may_act()
 
     async def until(self, condition: Callable[[], bool], seconds: float = 10.0) -> None:
         """Let the bot run until ``condition`` holds (bounded): for work behind a timer that

@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bot_fixtures import FixedDeal
 from fake_discord import CHANNEL_MESSAGE, GUILD_ID, UPDATE_MESSAGE, Harness, Message, User
 
 from bot.session import TableSession
 from bot.texts import t
-from engine import Hand, action_to_json, replay, report
+from engine import Action, Hand, action_to_json, replay, report
+from engine.cards import card
 from engine.rules import GAMES
 
 #: The two 4-player games have their own, deeper suite (tests/test_cogs.py).
@@ -67,7 +69,7 @@ def offered(view: Message) -> set[str]:
 def expected(hand: Hand, seat: int) -> set[str]:
     return {json.dumps(action_to_json(a)) for a in (*hand.legal_actions(seat),
                                                     *hand.free_actions(seat))
-            if not isinstance(a.value, tuple)}
+            if not isinstance(action_to_json(a)[a.kind], list)}
 
 
 async def sit_with_computers(h: Harness, game: str, ana: User) -> TableSession:
@@ -181,3 +183,65 @@ async def test_lobby_options_are_offered_and_changed_by_the_opener(h: Harness,
     assert session.rules.options.model_dump()[name] == json.loads(value)
     row = await h.bot.store.get_table(session.id)  # type: ignore[union-attr]
     assert row is not None and row.options[name] == json.loads(value)
+
+
+# -- the fris window of the 20-card Filcau -----------------------------------------------------
+
+
+def fris_pack() -> list[int]:
+    """Dealer seat 1; Ana (seat 0) cuts and her first three cards (pack 6-8) hold the
+    Over of acorns; nobody else has an Over among the first twelve cards."""
+    rules = GAMES["filcau20"]
+    overs = [card(c) for c in ("EO", "GO", "HO", "SO")]
+    rest = [c for c in rules.pack if c not in overs]
+    first = rest[:11]
+    pack = first[:6] + [overs[0]] + first[6:11] + overs[1:] + rest[11:]
+    assert len(pack) == 20 and pack[6] == overs[0]
+    return pack
+
+
+async def fris_table(h: Harness, ana: User) -> TableSession:
+    await h.command(ana, "table new", game="filcau20")
+    await h.press(ana, t("btn.join_a"))
+    session = h.session()
+    while not session.full:
+        await h.press(ana, t("btn.add_cpu_easy"))
+    session.rng = FixedDeal(fris_pack(), 1)  # type: ignore[assignment]
+    await h.press(ana, t("btn.start"))
+    hand = hand_of(session)
+    assert hand.dealer == 1 and hand.to_move == 0
+    view = (await h.press(ana, t("btn.my_hand"))).message
+    cut = next(c for c in view.enabled() if c.endswith(':deal:"cut"'))
+    await h.click(ana, cut, message=view)
+    await h.until(lambda: session.waiting_for_human() == [0])
+    return session
+
+
+async def test_the_fris_window_waits_for_a_person_then_the_dealer_deals_on(
+        h: Harness) -> None:
+    ana = h.user("ana")
+    session = await fris_table(h, ana)
+    hand = hand_of(session)
+    # The computers passed at once; the computer dealer waits for Ana (or the time).
+    assert hand.phase == "fris" and sorted(hand.actors()) == [0, 1]
+    assert [a.kind for _, a in hand.actions] == ["deal", "pass", "pass"]
+    view = h.hand_view(ana)
+    assert any(':fris:' in c for c in view.enabled())
+    session.row = session.row.model_copy(update={"settings": {
+        **session.row.settings, "window_seconds": 0}})
+    h.tables.kick(session)
+    await h.until(lambda: hand.phase != "fris")
+    assert hand.actions[-1] == (1, Action("deal_on", True))
+    assert all(len(cards) == 5 for cards in hand.hands)
+
+
+async def test_a_person_makes_fris_in_the_window(h: Harness) -> None:
+    ana = h.user("ana")
+    session = await fris_table(h, ana)
+    hand = hand_of(session)
+    view = h.hand_view(ana)
+    fris = next(c for c in view.enabled() if ':fris:' in c and '"trump":"H"' in c)
+    r = await h.click(ana, fris, message=view)
+    assert r.type == UPDATE_MESSAGE
+    assert hand.phase == "fris_trick" and hand.trump == 2 and hand.leader == 0
+    assert hand.shown == [card("EO")]

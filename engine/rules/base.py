@@ -241,6 +241,19 @@ class Rules:
             "not_allowed", f"{action} is not allowed now ({hand.phase})", phase=hand.phase
         )
 
+    # -- open windows (several seats may act) ---------------------------------------------
+
+    def window_timeout(self, hand: Hand) -> tuple[int, Action] | None:
+        """While a window is open that closes by itself after a while (the fris window),
+        the seat and action that close it; None otherwise. The bot applies it when the
+        table's window time runs out."""
+        return None
+
+    def hold_back(self, hand: Hand, seat: int) -> bool:
+        """Whether a computer at ``seat`` should wait rather than act now (a dealer who
+        would close an open window before the others had their chance)."""
+        return False
+
     # -- actions out of turn -------------------------------------------------------------
 
     def free_legal(self, hand: Hand, seat: int) -> list[Action]:

@@ -342,6 +342,16 @@ class Filcau20(Rules):
 
     # -- the phases before play ----------------------------------------------------------
 
+    def window_timeout(self, hand: Hand) -> tuple[int, Action] | None:
+        # Nobody made fris in time: the dealer deals on (RULINGS: the window closes when the
+        # dealer deals on or after the table's timeout).
+        return (hand.dealer, DEAL_ON) if hand.phase == FRIS else None
+
+    def hold_back(self, hand: Hand, seat: int) -> bool:
+        # A computer dealer deals on only once everybody else has passed (or the window's
+        # time runs out); it still makes fris at once when it wants to.
+        return hand.phase == FRIS and seat == hand.dealer and len(self.actors(hand)) > 1
+
     def actors(self, hand: Hand) -> list[int]:
         if hand.phase == FRIS:
             out = hand.pending.get("fris_passed", ())
