@@ -316,11 +316,17 @@ class Tables(commands.Cog, name="Tables"):
             raise SessionError("err.no_hand")
         was_auto = seat in session.autoplay
         session.resume(interaction.user.id)
-        view = seat_view(session.hand, seat)
+        hand = session.hand
+        moved = len(hand.actions)
+        view = seat_view(hand, seat)
         await interaction.response.send_message(
             render.hand_content(session, view), view=render.hand_view(session, view),
             ephemeral=True)
         self.hand_views[(session.id, interaction.user.id)] = (interaction, time.monotonic())
+        if session.hand is not hand or len(hand.actions) != moved:
+            # The table moved while the view was on its way (a computer's move): its
+            # refresh did not know this view yet, so draw it again now.
+            await self._refresh_hand_views(session, [seat], only=[seat])
         if was_auto:
             self.kick(session)
 
@@ -453,14 +459,17 @@ class Tables(commands.Cog, name="Tables"):
             log.warning("could not post the result of table %s", session.id)
 
     async def _refresh_hand_views(self, session: TableSession,
-                                  also: list[int] | None = None) -> None:
+                                  also: list[int] | None = None, *,
+                                  only: list[int] | None = None) -> None:
         """Enable the cards of whoever must act now, in their open hand view (and redraw the
-        views of the seats in ``also``)."""
+        views of the seats in ``also``; ``only``: just these seats)."""
         hand = session.hand
         if hand is None:
             return
         seats = session.waiting_for_human()
         for seat in seats + [s for s in also or [] if s not in seats]:
+            if only is not None and seat not in only:
+                continue
             member = session.seats[seat]
             assert member is not None
             key = (session.id, int(member))

@@ -56,12 +56,12 @@ from typing import Any
 import discord
 from discord.http import HTTPClient, Route
 from discord.webhook.async_ import AsyncWebhookAdapter
+from visibility import hidden_from, holder
 
 from bot.client import FilicauBot
 from bot.session import TableSession
 from bot.settings import Settings
 from bot.texts import card_label
-from engine import PublicView, action_to_json, public_view, seat_view
 from engine.cards import CardError, card
 
 APP_ID = 800_000_000_000_000_001
@@ -932,23 +932,14 @@ class Harness:
             if len(parts) >= 6 and parts[:2] == ["fc", "card"]:
                 with contextlib.suppress(CardError):
                     codes.add(card(parts[5]))
-        # Hidden: every card of the game nobody may know, less what this audience may.
-        seen = public_cards(public_view(hand))
+        seat = None
         if msg.audience is not None and str(msg.audience) in session.seats:
             seat = session.seats.index(str(msg.audience))
-            own = seat_view(hand, seat)
-            seen |= set(own.hand) | cards_named(own.private)
-            # Choices that name a card the player does not hold (the Old Man calls one)
-            # come from the player's own cards only: they reveal nobody else's.
-            for action in (*own.legal, *own.free):
-                if action.kind != "card":
-                    seen |= cards_named(action_to_json(action))
-        for c in sorted(set(hand.pack) - seen):
+        for c in sorted(hidden_from(hand, seat)):
             if _label_pattern(c).search(text) or c in codes:
                 who = "everybody" if msg.audience is None else f"user {msg.audience}"
-                holder = next((s for s, cards in enumerate(hand.hands) if c in cards), None)
-                where = "the pack" if holder is None else f"seat {holder}"
-                self.leaks.append(f"{card_label(c)} of {where} shown to {who}: {text!r}")
+                self.leaks.append(f"{card_label(c)} of {holder(hand, c)} shown to {who}: "
+                                  f"{text!r}")
         for name, data in msg.files:
             try:
                 record = json.loads(data)
@@ -957,34 +948,6 @@ class Harness:
             if (isinstance(record, dict) and record.get("table_id") == session.id
                     and record.get("hand") == session.hand_number):
                 self.leaks.append(f"the record of the hand in play was sent as {name}")
-
-
-def cards_named(value: Any) -> set[int]:
-    """Every card code in a view's plain-data facts (public or private info, actions)."""
-    out: set[int] = set()
-    if isinstance(value, str):
-        with contextlib.suppress(CardError):
-            out.add(card(value))
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            out |= cards_named(k) | cards_named(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            out |= cards_named(v)
-    return out
-
-
-def public_cards(view: PublicView) -> set[int]:
-    """The cards everybody at the table may see or name: shown, played, named in public
-    facts or public actions, and all the unplayed ones once play is over."""
-    out = set(view.shown) | set(view.trick) | {c for t in view.tricks for c in t.cards}
-    for cards in view.unplayed or ():
-        out |= set(cards)
-    out |= cards_named(view.public)
-    for _, action in view.actions:
-        if action is not None:
-            out |= cards_named(action_to_json(action))
-    return out
 
 
 def file_json(msg: Message, index: int = 0) -> Any:

@@ -24,6 +24,7 @@ from standin.game import Table
 from standin.records import Database, HiddenCardCheck, StoredHand
 
 from bot.texts import t
+from engine import make_rules
 from engine.cards import code
 
 FOUR = ("ana", "bo", "cy", "di")
@@ -122,9 +123,12 @@ def check_hands(db: Database, table_id: int) -> list[StoredHand]:
             continue
         r = replayed.result
         assert r is not None
-        assert h.result == {"points": list(r.points), "status": r.status.to_json(),
-                            "next_dealer": r.next_dealer, "event": r.event, "team": r.team,
-                            "early": r.early}
+        expected = {"points": list(r.points), "status": r.status.to_json(),
+                    "next_dealer": r.next_dealer, "event": r.event, "team": r.team,
+                    "early": r.early}
+        if r.extra:
+            expected["extra"] = json.loads(json.dumps(r.extra))
+        assert h.result == expected
     assert len(db.results(table_id)) == sum(h.result is not None for h in hands)
     return hands
 
@@ -229,6 +233,39 @@ async def test_one_human_three_computers(e2e: E2E) -> None:
     msg = table.table_message()
     assert msg is not None
     assert len(msg.versions) < len(rows)
+
+
+#: One game of each family beyond Filicău and 4-player Filkó (issues 6, 7 and 8).
+OTHER_GAMES = ("filko5", "filko6", "filko_hats", "rich_poor", "kelebia", "filcau20",
+               "schafkopf3", "wendish", "dreiwendsch", "officers")
+
+
+@pytest.mark.parametrize("game", OTHER_GAMES)
+async def test_one_person_and_computers_play_each_other_game(e2e: E2E, game: str) -> None:
+    """The person clicks only what their hand view shows (cards, choices, menus); the
+    hand ends, its record replays to the stored result, and the status is stored for the
+    players at the table."""
+    rules = make_rules(game)
+    [ana] = e2e.players("ana")
+    table = Table(e2e.standin, [ana], seed=3)
+    await table.open(ana, [(ana, 0 if rules.fixed_teams else None)], game=game)
+    for _ in range(rules.players - 1):
+        inter = await table.press(ana, t("btn.add_cpu_easy"))
+        assert inter.type == UPDATE_MESSAGE, ana.refused(inter)
+    await table.start(ana)
+    result = await table.play_hand(1)
+    assert result is not None
+    tid = e2e.table_id(table)
+    [hand] = check_hands(e2e.db, tid)
+    replayed = hand.replay().result
+    assert replayed is not None
+    rows = [r for r in e2e.db.partnerships(game)
+            if str(ana.id) in r["team_a"] + r["team_b"]]
+    assert len(rows) == 1
+    members = hand.header["members"]
+    assert rows[0]["next_dealer"].split("#")[0].split("@")[0] == members[replayed.next_dealer]
+    mine = [r for r in e2e.db.action_rows(tid) if not r["by_computer"]]
+    assert len(mine) == len(table.moves) > 0
 
 
 async def test_killed_mid_trick_and_restarted(e2e: E2E) -> None:

@@ -195,7 +195,7 @@ def fris_pack() -> list[int]:
     overs = [card(c) for c in ("EO", "GO", "HO", "SO")]
     rest = [c for c in rules.pack if c not in overs]
     first = rest[:11]
-    pack = first[:6] + [overs[0]] + first[6:11] + overs[1:] + rest[11:]
+    pack = [*first[:6], overs[0], *first[6:11], *overs[1:], *rest[11:]]
     assert len(pack) == 20 and pack[6] == overs[0]
     return pack
 

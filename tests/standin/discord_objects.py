@@ -147,6 +147,12 @@ class Message:
     def buttons(self) -> list[dict[str, Any]]:
         return buttons_of(self.data)
 
+    @property
+    def selects(self) -> list[dict[str, Any]]:
+        """The select menus (type 3) on the message."""
+        return [c for c in walk_components(self.data.get("components") or [])
+                if c.get("type") == 3]
+
     def enabled(self, op: str | None = None) -> list[str]:
         """custom_ids of the enabled buttons (of one op, e.g. ``card``)."""
         return [b["custom_id"] for b in self.buttons if not b.get("disabled")

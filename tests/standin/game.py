@@ -18,6 +18,8 @@ from .discord_objects import Message
 from .server import CHANNEL_MESSAGE, UPDATE_MESSAGE, Interaction, StandIn
 from .users import Player
 
+#: Answers to a click on a view the table has moved past.
+_MOVED_ON = {t("illegal.wrong_phase"), t("illegal.not_your_turn"), t("err.stale_trick")}
 _TABLE_NUMBER = re.compile(r" — hand (\d+)$")
 _VIEW_NUMBER = re.compile(r", hand (\d+)\*\*")
 #: "**Your hand": how a hand view starts.
@@ -53,7 +55,7 @@ class Table:
     def table_message(self) -> Message | None:
         """The latest public message with the lobby's or the table's buttons."""
         for m in reversed(self.public()):
-            if any(cid.split(":")[1] in ("join", "hand") for cid in
+            if any(cid.split(":")[1] in ("join", "sit", "hand") for cid in
                    (b.get("custom_id", "") for b in m.buttons) if cid.startswith("fc:")):
                 return m
         return None
@@ -67,9 +69,11 @@ class Table:
         return int(found.group(1)) if found else None
 
     def result(self, number: int) -> Message | None:
-        prefix = t("result.title", number=number, a=0, b=0).split(":")[0] + ":"
+        # "Hand 3: Team A 5 · Team B 3" at fixed-teams tables, "Hand 3" at the others.
+        prefix = t("result.title", number=number, a=0, b=0).split(":")[0]
         for m in self.public():
-            if m.embeds and (m.embeds[0].get("title") or "").startswith(prefix):
+            title = (m.embeds[0].get("title") or "") if m.embeds else ""
+            if title == prefix or title.startswith(prefix + ":"):
                 return m
         return None
 
@@ -92,7 +96,7 @@ class Table:
         for p in self.players:
             if p.mention in table.content:
                 view = self.hand_view(p, number)
-                if view is not None and view.enabled():
+                if view is not None and (view.enabled() or view.selects):
                     return p, view
         return None
 
@@ -103,16 +107,18 @@ class Table:
         assert msg is not None, "no table message"
         return await p.press(label, msg)
 
-    async def open(self, opener: Player, seats: Sequence[tuple[Player, int]], *,
+    async def open(self, opener: Player, seats: Sequence[tuple[Player, int | None]], *,
                    game: str = "filicau", computers: int = 0, **options: object) -> None:
-        """``/table new``; each player presses Join team A (0) or B (1); the opener adds
-        computers."""
+        """``/table new``; each player presses Join team A (0) or B (1), or Take a seat
+        (None) where teams form per deal; the opener adds computers."""
         inter = await opener.command("table new", game=game, **options)
         assert inter.type == CHANNEL_MESSAGE and opener.refused(inter) is None, \
             opener.refused(inter)
         self.since = opener.response(inter).id
         for p, team in seats:
-            inter = await self.press(p, t("btn.join_a") if team == 0 else t("btn.join_b"))
+            label = t("btn.sit") if team is None else (
+                t("btn.join_a") if team == 0 else t("btn.join_b"))
+            inter = await self.press(p, label)
             assert inter.type == UPDATE_MESSAGE, p.refused(inter)
         for _ in range(computers):
             inter = await self.press(opener, t("btn.add_cpu"))
@@ -151,14 +157,35 @@ class Table:
 
     async def step(self, number: int) -> bool:
         """Wait until the hand is over (False) or a player may act, who clicks (True)."""
-        found = await self.standin.wait_for(
-            lambda: ("over" if self.result(number) is not None else None) or self.to_act(),
-            self.timeout, f"a move in hand {number}", channel_id=self.channel_id)
+        try:
+            found = await self.standin.wait_for(
+                lambda: ("over" if self.result(number) is not None else None) or self.to_act(),
+                self.timeout, f"a move in hand {number}", channel_id=self.channel_id)
+        except TimeoutError:
+            table = self.table_message()
+            views = [(p.name, (v := self.hand_view(p, number)) and v.text)
+                     for p in self.players]
+            raise TimeoutError(f"no move in hand {number}: the table shows "
+                               f"{table and table.text!r}; hand views {views!r}") from None
         if found == "over":
             return False
         p, view = found
-        cid = self.rng.choice(sorted(view.enabled()))
-        inter = await p.click(cid, message=view)
+        menus = [m for m in view.selects if m["custom_id"].split(":")[1] in ("act", "together")]
+        choices = sorted(view.enabled()) + [m["custom_id"] for m in menus]
+        cid = self.rng.choice(choices)
+        menu = next((m for m in menus if m["custom_id"] == cid), None)
+        if menu is not None:
+            values = [o["value"] for o in menu["options"]]
+            picked = self.rng.sample(values, menu.get("min_values", 1))
+            inter = await p.choose(cid, picked, message=view)
+            if inter.type != UPDATE_MESSAGE:
+                return True  # cards the rules refuse together (an answer only p sees)
+        else:
+            inter = await p.click(cid, message=view)
+            if inter.type != UPDATE_MESSAGE and p.refused(inter) in _MOVED_ON:
+                # In an open window (fris) another player may act first: the click on the
+                # view drawn before gets its answer, and the table goes on.
+                return True
         assert inter.type == UPDATE_MESSAGE, f"{p.name} clicked {cid}: {p.refused(inter)}"
         self.moves.append(Click(p, cid, inter))
         return True

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from visibility import choices_so_far, hidden_from, holder
+
 from bot.texts import card_label
 from engine import Hand, replay
 from engine.cards import CardError, card
@@ -148,12 +150,12 @@ class HiddenCardCheck:
             return
         self.checked += 1
         members = stored.header["members"]
-        shown = set(hand.shown)
-        for seat, cards in enumerate(hand.hands):
-            if msg.audience is not None and members[seat] == str(msg.audience):
-                continue
-            for c in cards:
-                if c not in shown and (c in codes or _LABELS[c].search(text)):
-                    who = "everybody" if msg.audience is None else f"user {msg.audience}"
-                    self.leaks.append(f"hand {stored.number}: {card_label(c)} of seat {seat} "
-                                      f"shown to {who}: {text!r}")
+        seat = None
+        if msg.audience is not None and str(msg.audience) in members:
+            seat = members.index(str(msg.audience))
+        earlier = set() if seat is None else choices_so_far(stored.record(), seat)
+        for c in sorted(hidden_from(hand, seat, also=earlier)):
+            if c in codes or _LABELS[c].search(text):
+                who = "everybody" if msg.audience is None else f"user {msg.audience}"
+                self.leaks.append(f"hand {stored.number}: {card_label(c)} of "
+                                  f"{holder(hand, c)} shown to {who}: {text!r}")

@@ -97,6 +97,21 @@ class Player:
                                                         "component_type": 2},
                                          shown, message.channel_id)
 
+    async def choose(self, custom_id: str, values: list[str], *, message: Message
+                     ) -> Interaction:
+        """Pick ``values`` in a select menu of a message this user sees."""
+        assert message.audience in (None, self.id), f"{self.name} cannot see that message"
+        shown = message.payload(None)
+        menu = next(c for c in walk_components(shown["components"])
+                    if c.get("custom_id") == custom_id and c.get("type") == 3)
+        assert set(values) <= {o["value"] for o in menu["options"]}, "not offered"
+        payload, inter = self.standin._interaction(
+            self.user, 3, {"custom_id": custom_id, "component_type": 3, "values": values},
+            shown, message.channel_id)
+        await self.standin.send_interaction(payload, inter)
+        await self.answer(inter)
+        return inter
+
     async def press(self, label: str, message: Message) -> Interaction:
         button = message.button_by_label(label)
         assert button is not None, f"no single button {label!r} on {message.text!r}"
