@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import facts
 from bot.options import choices as option_choices
 from bot.options import encode as encode_option
 from bot.options import show as show_option
@@ -21,7 +22,7 @@ from bot.session import COMPUTER_LEVELS, TableSession, computer_level, is_comput
 from bot.store import Member, PartnershipStatus
 from bot.texts import card_label, has_text, suit_label, t, team_name
 from engine import Action, HandResult, PublicView, SeatView, Status, action_to_json
-from engine.cards import CardError, card, code
+from engine.cards import code
 from engine.trumps import TrumpOrder
 
 if TYPE_CHECKING:
@@ -303,40 +304,8 @@ def table_embed(s: TableSession, v: PublicView) -> discord.Embed:
 
 def info_lines(s: TableSession, v: PublicView) -> list[str]:
     """The game's own public facts (``Rules.public_info``), one line each: the called card,
-    bids, signals, face-up cards. Keys with a text are worded; others are shown plainly."""
-    out = []
-    for key, value in v.public.items():
-        if key == "badges" or value is None or value == [] or value == {}:
-            continue
-        text_key = f"info.{key}"
-        shown = fact_value(s, value)
-        out.append(t(text_key, value=shown) if has_text(text_key) else f"{key}: {shown}")
-    return out
-
-
-def fact_value(s: TableSession, value: Any) -> str:
-    """A public fact for people: card codes as cards, suit letters as suits."""
-    if isinstance(value, str):
-        return word_value(value)
-    if isinstance(value, bool):
-        return show_option(value)
-    if isinstance(value, list | tuple):
-        return ", ".join(fact_value(s, x) for x in value) or "—"
-    if isinstance(value, dict):
-        return "; ".join(f"{fact_value(s, k)}: {fact_value(s, x)}" for k, x in value.items())
-    return str(value)
-
-
-def word_value(value: str) -> str:
-    """A card code, suit letter or word from an action or fact, as players read it."""
-    if value in SUIT_LETTERS:
-        return suit_label(SUIT_LETTERS.index(value))
-    try:
-        return card_label(card(value))
-    except CardError:
-        pass
-    key = f"word.{value}"
-    return t(key) if has_text(key) else value
+    bids, signals, face-up cards."""
+    return facts.public_lines(s, v.public)
 
 
 def trick_line(s: TableSession, leader: int, cards: tuple[int, ...]) -> str:
@@ -379,10 +348,7 @@ def hand_content(s: TableSession, v: SeatView) -> str:
     else:
         status = t("hand.wait", user=" / ".join(mention(s.seats[a]) for a in v.actors) or "—")
     lines = [f"**{title}**", _cards(v.hand)]
-    for key, value in v.private.items():
-        text_key = f"private.{key}"
-        shown = fact_value(s, value)
-        lines.append(t(text_key, value=shown) if has_text(text_key) else f"{key}: {shown}")
+    lines.extend(facts.private_lines(s, v.private))
     lines.append(status)
     return "\n".join(lines)
 
@@ -458,8 +424,14 @@ def action_label(s: TableSession, action: Action) -> str:
         return t(f"act.{kind}.{value}")
     if kind in SEAT_KINDS and isinstance(value, int):
         shown = plain_name(s, value)
+    elif kind == "bind" and isinstance(value, dict):
+        shown = facts.binding_text(value)
+    elif kind == "fris" and isinstance(value, dict):
+        shown = f"{facts.word(value['over'])} → {facts.word(value['trump'])}"
+    elif kind == "signal" and has_text(f"face.{value}"):
+        return t("act.signal", face=t(f"face.{value}"), value=facts.word(value))
     else:
-        shown = fact_value(s, value)
+        shown = facts.plain(value, lambda seat: plain_name(s, seat))
     return t(f"act.{kind}", value=shown) if has_text(f"act.{kind}") else f"{kind} {shown}"
 
 
