@@ -381,6 +381,16 @@ class TableSession:
             member = f"{member}{TEAM_MARK}{self.team_letter(seat % 2)}"
         return member if rank == 0 else f"{member}{RANK_MARK}{rank}"
 
+    def _match_winners(self, result: HandResult) -> list[Member]:
+        winners = result.extra.get("match_winner") or []
+        n = self.rules.players
+        if self.rules.score_by_seat:
+            seats = [s for s in winners if 0 <= s < n]
+        else:
+            teams = result.status_before.teams or self.rules.seat_teams
+            seats = [s for s in range(n) if teams[s] in winners]
+        return [self._member_at(s) for s in seats]
+
     def _masters_members(self, status: Status) -> list[Member]:
         if status.masters is None:
             return []
@@ -605,6 +615,7 @@ class TableSession:
             masters_after_members=self._masters_members(result.status),
             scores=None if scores is None else {
                 self._member_at(s): int(scores[s]) for s in range(n)},
+            match_winners=self._match_winners(result),
         ))
         await self.store.finish_hand(self.hand_id, _result_json(result))
         self.status = result.status

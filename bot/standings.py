@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.session import is_computer
-from bot.store import Member, ResultRow
+from bot.store import Member, PartnershipStatus, ResultRow
 
 
 @dataclass
@@ -28,6 +28,9 @@ class PlayerLine:
     became_masters: int = 0
     hands_as_masters: int = 0
     ran_away: int = 0
+    #: Sum of the per-hand scores (games scored per player), and matches won.
+    score: int = 0
+    matches_won: int = 0
 
 
 def _add(pair: tuple[int, int], side: str | None) -> tuple[int, int]:
@@ -40,10 +43,37 @@ def _add(pair: tuple[int, int], side: str | None) -> tuple[int, int]:
 
 def standings(results: Iterable[ResultRow]) -> tuple[list[PairLine], list[PlayerLine]]:
     """Per partnership and per player: hands played, times they became masters, hands spent
-    as masters, run-aways. Players are ranked by times they became masters."""
+    as masters, run-aways, score and matches won. Games whose teams form per deal have no
+    partnership lines; their players are counted from the members stored with each result.
+    Players are ranked by times they became masters, then score and matches won."""
     pairs: dict[tuple[tuple[str, ...], tuple[str, ...]], PairLine] = {}
     players: dict[Member, PlayerLine] = {}
+
+    def player(m: Member) -> PlayerLine | None:
+        if is_computer(m):
+            return None
+        return players.setdefault(m, PlayerLine(m))
+
     for r in results:
+        for m in r.match_winners:
+            p = player(m)
+            if p is not None:
+                p.matches_won += 1
+        for m, v in (r.scores or {}).items():
+            p = player(m)
+            if p is not None:
+                p.score += v
+        if not r.team_a or not r.team_b:
+            # Teams formed in the deal: count each member.
+            before, after = set(r.masters_before_members), set(r.masters_after_members)
+            for m in r.members:
+                p = player(m)
+                if p is None:
+                    continue
+                p.hands += 1
+                p.became_masters += m in after and m not in before
+                p.hands_as_masters += m in before
+            continue
         key = (tuple(r.team_a), tuple(r.team_b))
         line = pairs.setdefault(key, PairLine(list(r.team_a), list(r.team_b)))
         line.hands += 1
@@ -56,13 +86,23 @@ def standings(results: Iterable[ResultRow]) -> tuple[list[PairLine], list[Player
         line.masters_now = r.masters_after
         for side, team in (("a", r.team_a), ("b", r.team_b)):
             for m in team:
-                if is_computer(m):
+                p = player(m)
+                if p is None:
                     continue
-                p = players.setdefault(m, PlayerLine(m))
                 p.hands += 1
                 p.became_masters += made == side
                 p.hands_as_masters += r.masters_before == side
                 p.ran_away += ran == side
-    ranked = sorted(players.values(), key=lambda p: (-p.became_masters, -p.hands_as_masters,
-                                                      -p.hands, p.member))
+    ranked = sorted(players.values(), key=lambda p: (
+        -p.became_masters, -p.matches_won, -p.score, -p.hands_as_masters, -p.hands, p.member))
     return list(pairs.values()), ranked
+
+
+def hat_wearers(statuses: Iterable[PartnershipStatus]) -> set[Member]:
+    """Players wearing hats in Filkó with Hats: the team that is not masters, in each
+    partnership's current status, until they win."""
+    out: set[Member] = set()
+    for st in statuses:
+        if st.game == "filko_hats" and st.masters is not None:
+            out |= set(st.team_b if st.masters == "a" else st.team_a)
+    return out

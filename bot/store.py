@@ -122,6 +122,8 @@ class ResultRow(BaseModel):
     masters_after_members: list[Member] = []
     #: Score change of each member this hand (games scored per player), else None.
     scores: dict[Member, int] | None = None
+    #: The members who won the match this hand ended (games played as matches).
+    match_winners: list[Member] = []
 
 
 def pair_key(team_a: Sequence[Member], team_b: Sequence[Member]) -> str:
@@ -248,6 +250,7 @@ MIGRATIONS: list[str] = [
     ALTER TABLE results ADD COLUMN masters_before_members TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE results ADD COLUMN masters_after_members TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE results ADD COLUMN scores TEXT;
+    ALTER TABLE results ADD COLUMN match_winners TEXT NOT NULL DEFAULT '[]';
     """,
 ]
 
@@ -522,15 +525,16 @@ class SqliteStore:
         await self.db.execute(
             "INSERT OR REPLACE INTO results (hand_id, guild_id, game, team_a, team_b, points_a, "
             "points_b, masters_before, masters_after, event, event_team, finished_at, members, "
-            "masters_before_members, masters_after_members, scores) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "masters_before_members, masters_after_members, scores, match_winners) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (result.hand_id, result.guild_id, result.game, json.dumps(result.team_a),
              json.dumps(result.team_b), result.points_a, result.points_b,
              result.masters_before, result.masters_after, result.event, result.event_team,
              result.finished_at, json.dumps(result.members),
              json.dumps(result.masters_before_members),
              json.dumps(result.masters_after_members),
-             None if result.scores is None else json.dumps(result.scores)),
+             None if result.scores is None else json.dumps(result.scores),
+             json.dumps(result.match_winners)),
         )
         await self.db.commit()
 
@@ -553,6 +557,7 @@ class SqliteStore:
                 masters_before_members=json.loads(r["masters_before_members"]),
                 masters_after_members=json.loads(r["masters_after_members"]),
                 scores=None if r["scores"] is None else json.loads(r["scores"]),
+                match_winners=json.loads(r["match_winners"]),
             )
             for r in rows
         ]

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render import GAME_COLOUR, mention, rules_embed, short_date
-from bot.standings import standings
+from bot.standings import hat_wearers, standings
 from bot.texts import t
 from cogs.tables import GAME_CHOICES, Tables
 from engine import make_rules
@@ -55,18 +55,29 @@ class Standings(commands.Cog, name="Standings"):
                                     colour=GAME_COLOUR))
             return
         pairs, players = standings(results)
+        rules = make_rules(key)
+        hats = hat_wearers(await self.bot.store.statuses(interaction.guild_id))
         embed = discord.Embed(title=title, colour=GAME_COLOUR)
-        embed.add_field(name=t("standings.players"), value=_field([
-            t("standings.player_line", user=mention(p.member), hands=p.hands,
-              made=p.became_masters, held=p.hands_as_masters, ran=p.ran_away)
-            for p in players]), inline=False)
-        embed.add_field(name=t("standings.partnerships"), value=_field([
+        lines = []
+        for p in players:
+            line = t("standings.player_line", user=mention(p.member), hands=p.hands,
+                     made=p.became_masters, held=p.hands_as_masters, ran=p.ran_away)
+            if rules.score_by_seat or p.score:
+                line += " · " + t("standings.score", score=f"{p.score:+d}")
+            if p.matches_won:
+                line += " · " + t("standings.matches", count=p.matches_won)
+            if key == "filko_hats" and p.member in hats:
+                line += " " + t("standings.hat")
+            lines.append(line)
+        embed.add_field(name=t("standings.players"), value=_field(lines), inline=False)
+        if pairs:
+            embed.add_field(name=t("standings.partnerships"), value=_field([
             t("standings.pair_line", a=_team(p.team_a), b=_team(p.team_b), hands=p.hands,
               made=p.became_masters[0], made_b=p.became_masters[1],
               held=p.hands_as_masters[0], held_b=p.hands_as_masters[1],
               ran=p.ran_away[0], ran_b=p.ran_away[1],
               now=("A " + t("table.masters")) if p.masters_now == "a" else
-                  ("B " + t("table.masters")) if p.masters_now == "b" else "even")
+                  ("B " + t("table.masters")) if p.masters_now == "b" else t("standings.even"))
             for p in pairs]), inline=False)
         await interaction.response.send_message(
             embed=embed, allowed_mentions=discord.AllowedMentions.none())
@@ -79,11 +90,21 @@ class Standings(commands.Cog, name="Standings"):
         for st in await self.bot.store.statuses(interaction.guild_id):
             title = make_rules(st.game).title
             dealer = mention(st.next_dealer) if st.next_dealer else "?"
-            if st.masters is not None:
+            group_masters = st.extra.get("masters")
+            if st.masters is None and group_masters is not None:
+                teams = st.extra.get("teams") or {}
+                masters = [m for m, team in teams.items() if team == group_masters]
+                slaves = [m for m, team in teams.items() if team != group_masters]
+                lines.append(t("status.line", game=title, masters=_team(masters),
+                               slaves=_team(slaves), since=short_date(st.since), dealer=dealer))
+            elif st.masters is not None:
                 masters, slaves = (st.team_a, st.team_b) if st.masters == "a" else (
                     st.team_b, st.team_a)
                 lines.append(t("status.line", game=title, masters=_team(masters),
                                slaves=_team(slaves), since=short_date(st.since), dealer=dealer))
+            elif st.extra.get("score") is not None:
+                lines.append(t("status.match_line", game=title,
+                               players=_team(st.team_a + st.team_b), dealer=dealer))
             elif st.next_dealer is not None:
                 lines.append(t("status.even_line", game=title, a=_team(st.team_a),
                                b=_team(st.team_b), dealer=dealer))

@@ -156,6 +156,26 @@ async def test_one_person_and_computers_play_two_hands(h: Harness, game: str) ->
     assert hand_of(session).dealer == result.next_dealer
     await play_a_hand(h, session, ana, rng)
     assert hand_of(session).finished
+    # The server standings count Ana's two hands in this game (and her score, where the
+    # game scores players).
+    r = await h.command(ana, "standings", game=game)
+    line = next(x for x in r.text.splitlines() if ana.mention in x)
+    assert "2 hands" in line
+    if session.rules.score_by_seat:
+        results = await store.results(GUILD_ID, game)
+        mine = sum((x.scores or {}).get(ana.member, 0) for x in results)
+        assert t("standings.score", score=f"{mine:+d}") in line
+
+
+def test_hats_are_worn_by_the_team_that_is_not_masters() -> None:
+    from bot.standings import hat_wearers
+    from bot.store import PartnershipStatus
+
+    st = PartnershipStatus(guild_id=1, game="filko_hats", team_a=["1", "3"], team_b=["2", "4"],
+                           masters="b", servant="1")
+    assert hat_wearers([st]) == {"1", "3"}
+    assert hat_wearers([st.model_copy(update={"masters": None})]) == set()
+    assert hat_wearers([st.model_copy(update={"game": "filko"})]) == set()
 
 
 def test_every_game_is_covered() -> None:
