@@ -378,7 +378,8 @@ class Hand:
                 "must_follow", f"{code(c)} does not follow suit: seat {seat} must play {name}",
                 card=code(c), suit=name,
             )
-        if self.rules.must_trump and any(order.suit[x] == TRUMP for x in hand):
+        if (self.rules.must_trump and order.suit[c] != led and order.suit[c] != TRUMP
+                and any(order.suit[x] == TRUMP for x in hand)):
             return IllegalAction(
                 "must_trump", f"{code(c)} is no trump: seat {seat} cannot follow and must trump",
                 card=code(c),

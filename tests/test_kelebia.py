@@ -186,3 +186,30 @@ def test_computer_players_play_whole_hands(level: str) -> None:
             assert action in hand.legal_actions(seat)
             hand.apply(seat, action)
         m.record_result(hand)
+
+
+def test_a_trump_that_does_not_beat_is_refused_as_not_beating() -> None:
+    """The refusal names the duty actually broken: a trump that cannot beat the trick when a
+    higher one is held breaks the duty to beat, not the duty to trump."""
+    from engine import Action, IllegalAction, Match, make_rules
+    from engine.cards import TRUMP
+
+    rules = make_rules("kelebia")
+    for seed in range(300):
+        hand = Match(rules, seed=seed).deal()
+        while not hand.finished:
+            seat = hand.actors()[0]
+            legal = hand.legal_actions(seat)
+            if hand.phase == "play" and hand.trick and hand.order is not None:
+                order = hand.order
+                bad = [c for c in hand.hands[seat]
+                       if order.suit[c] == TRUMP and all(a.value != c for a in legal)
+                       and all(order.suit[a.value] == TRUMP for a in legal)]
+                if bad:
+                    try:
+                        hand.copy().apply(seat, Action("card", bad[0]))
+                    except IllegalAction as e:
+                        assert e.reason == "must_beat"
+                        return
+            hand.apply(seat, legal[0])
+    raise AssertionError("no deal had a trump that does not beat")

@@ -55,7 +55,10 @@ class EasyPlayer:
         win_i = order.winner(trick)
         best = trick[win_i]
         winner = (view.leader + win_i) % n
+        # A secret partner knows its own side before the table does (``private["team"]``).
         mine = view.team[view.seat]
+        if mine is None:
+            mine = view.private.get("team")
         last = len(trick) == n - 1
         if mine is not None and view.team[winner] == mine:
             # The partner holds the trick: add points if it looks safe (last to play, or the
