@@ -20,7 +20,7 @@ import random
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from engine.actions import Action, IllegalAction, parse_flag, register_kind, same
 from engine.cards import (
@@ -70,7 +70,8 @@ MODE_ALONE = "alone"
 
 class MatchOptions(Options):
     #: Deals in a match: a multiple of 3, so that everyone deals equally often.
-    deals: int = 9
+    #: The lobby offers these match lengths (any positive multiple of 3 is valid).
+    deals: int = Field(9, json_schema_extra={"choices": [3, 6, 9, 12, 18, 24]})
 
     @field_validator("deals")
     @classmethod

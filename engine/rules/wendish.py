@@ -78,7 +78,7 @@ class WendishOptions(Options):
     #: 32 cards (8 each) or 24 cards (no 8s and 7s, 6 each).
     pack: Literal[32, 24] = 32
     #: Deals in a match (a multiple of 4, so that everybody deals as often); 0: open-ended.
-    deals: int = Field(0, ge=0, le=96)
+    deals: int = Field(0, ge=0, le=96, json_schema_extra={"choices": [0, 4, 8, 12, 16]})
 
     @field_validator("deals")
     @classmethod
