@@ -67,7 +67,8 @@ async def run(args: argparse.Namespace) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="filicau-load-"))
     db = Database(tmp / "bot.sqlite3")
     bot = BotProcess(standin, db.path, tmp / "bot.log", edit_interval=args.edit_interval,
-                     computer_delay=args.computer_delay, log_level="WARNING")
+                     computer_delay=args.computer_delay, log_level="WARNING",
+                     profile=args.profile)
     await bot.start()
     started = time.monotonic()
     calls_before = len(standin.calls)
@@ -153,6 +154,8 @@ def main() -> int:
                              "e2e tests do; here it costs the stand-in ~10 ms a request on "
                              "the cores the bot needs)")
     parser.add_argument("--no-rate-limits", action="store_true")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="run the bot under cProfile and write its stats to this file")
     return asyncio.run(run(parser.parse_args()))
 
 

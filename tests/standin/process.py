@@ -18,7 +18,7 @@ class BotProcess:
     def __init__(self, standin: StandIn, db_path: Path, log_path: Path, *,
                  edit_interval: float = 0.05, computer_delay: float = 0.0,
                  next_hand_delay: float = 3600.0, log_level: str = "INFO",
-                 python: str = sys.executable) -> None:
+                 python: str = sys.executable, profile: Path | None = None) -> None:
         self.standin = standin
         self.db_path = db_path
         self.log_path = log_path
@@ -36,6 +36,8 @@ class BotProcess:
             "PYTHONUNBUFFERED": "1",
         }
         self.python = python
+        #: ``python -m cProfile -o PROFILE -m bot``: where the bot's time goes under load.
+        self.profile = profile
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
         self._stop_mark: int | None = None
@@ -47,8 +49,9 @@ class BotProcess:
         with open(self.log_path, "a", encoding="utf-8") as log:
             log.write(f"--- start {self.starts + 1}\n")
             log.flush()
+            profiling = ["-m", "cProfile", "-o", str(self.profile)] if self.profile else []
             self.proc = await asyncio.create_subprocess_exec(
-                self.python, "-m", "bot", cwd=PROJECT, env=self.env,
+                self.python, *profiling, "-m", "bot", cwd=PROJECT, env=self.env,
                 stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log)
         self.starts += 1
         proc = self.proc
