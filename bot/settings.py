@@ -34,7 +34,8 @@ class Settings(BaseSettings):
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 
-    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", mode="before")
+    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", "ai_processes",
+                     mode="before")
     @classmethod
     def _empty_is_none(cls, v: object) -> object:
         return None if v == "" else v
