@@ -40,16 +40,29 @@ def test_malformed_token_is_refused_before_connecting(tmp_path: Path) -> None:
 
 def test_settings_from_a_dotenv_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for key in list(os.environ):
-        if key.startswith("DISCORD_") or key in ("DATABASE_PATH", "LOG_LEVEL", "DEV_GUILD_ID"):
+        if key.startswith("DISCORD_") or key in ("DATABASE_PATH", "LOG_LEVEL", "DEV_GUILD_ID",
+                                                 "AI_PROCESSES"):
             monkeypatch.delenv(key)
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".env").write_text(
         "DISCORD_TOKEN=aaaa.bbbb.cccc\nDATABASE_PATH=x/y.sqlite3\nDEV_GUILD_ID=\nLOG_LEVEL=debug\n"
+        "AI_PROCESSES=\n"
     )
     s = load_settings()
     assert s.discord_token.get_secret_value() == "aaaa.bbbb.cccc"
     assert s.database_path == Path("x/y.sqlite3")
     assert s.dev_guild_id is None and s.log_level == "DEBUG"
+    # Left empty as in .env.example: the default number of worker processes.
+    assert s.ai_processes is None
+
+
+def test_a_negative_number_of_ai_processes_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "aaaa.bbbb.cccc")
+    monkeypatch.setenv("AI_PROCESSES", "-1")
+    with pytest.raises(SettingsError, match="AI_PROCESSES"):
+        load_settings()
 
 
 def test_bad_log_level_names_the_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
