@@ -13,8 +13,9 @@ from discord.ext import commands
 from bot import thinking
 from bot.render import GameButton, GameSelect
 from bot.settings import Settings
-from bot.store import SqliteStore, Store
-from bot.texts import t
+from bot.store import GuildSettings, SqliteStore, Store
+from bot.texts import language_of, set_language, t
+from bot.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
@@ -29,17 +30,28 @@ def point_at(api_base: str | None, gateway: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
 
+class Tree(app_commands.CommandTree["FilicauBot"]):
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Every slash command: answer in the user's language, and remember the server's."""
+        await self.client.enter(interaction)
+        return True
+
+
 class FilicauBot(commands.Bot):
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         # No privileged intents: the bot works from interactions alone.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+                         help_command=None, tree_cls=Tree)
         self.settings = settings
         self.store: Store = store or SqliteStore(settings.database_path)
         self.tree.error(self.on_app_command_error)
+        #: Each server's settings (language of public messages, pictures), read at start.
+        self.guild_config: dict[int, GuildSettings] = {}
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        self.guild_config = {g.guild_id: g for g in await self.store.guild_settings()}
+        await self.tree.set_translator(CatalogTranslator())
         processes = self.settings.ai_processes
         thinking.start(thinking.default_processes() if processes is None else processes)
         # Buttons carry their state in their custom_id: registering the dynamic item makes
@@ -54,6 +66,32 @@ class FilicauBot(commands.Bot):
         else:
             await self.tree.sync()
 
+    # -- languages and server settings ---------------------------------------------------------
+
+    def config(self, guild_id: int | None) -> GuildSettings:
+        return self.guild_config.get(guild_id or 0) or GuildSettings(guild_id=guild_id or 0)
+
+    def public_language(self, guild_id: int | None) -> str:
+        """The language of a server's public messages: its Discord locale as last seen."""
+        return language_of(self.config(guild_id).locale)
+
+    async def enter(self, interaction: discord.Interaction[Any]) -> None:
+        """An interaction starts: its handler speaks the user's language (their ephemeral
+        answers), and the server's locale is remembered for public messages sent later
+        (the table refresh, results, timers)."""
+        set_language(language_of(interaction.locale))
+        guild_id = interaction.guild_id
+        locale = interaction.guild_locale
+        if guild_id is None or locale is None:
+            return
+        current = self.config(guild_id)
+        if current.locale != locale.value:
+            await self.update_config(current.model_copy(update={"locale": locale.value}))
+
+    async def update_config(self, settings: GuildSettings) -> None:
+        await self.store.put_guild_settings(settings)
+        self.guild_config[settings.guild_id] = settings
+
     async def close(self) -> None:
         await super().close()
         thinking.stop()
@@ -62,8 +100,9 @@ class FilicauBot(commands.Bot):
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        """One place for every command error: the user gets a short answer, the log the
-        details."""
+        """One place for every command error: the user gets a short answer (in their
+        language), the log the details."""
+        set_language(language_of(interaction.locale))
         if isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
             text = t("err.not_manager")
         elif isinstance(error, app_commands.NoPrivateMessage):

@@ -47,10 +47,3 @@ def decode(entry: str) -> tuple[str, Any]:
         raise ValueError(f"not an option entry: {entry!r}")
     return name, json.loads(raw)
 
-
-def show(value: Any) -> str:
-    if value is True:
-        return "on"
-    if value is False:
-        return "off"
-    return str(value)

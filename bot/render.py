@@ -10,17 +10,27 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
+from babel.dates import format_date
 
 from bot import facts
 from bot.options import choices as option_choices
 from bot.options import encode as encode_option
-from bot.options import show as show_option
 from bot.session import COMPUTER_LEVELS, TableSession, computer_level, is_computer
 from bot.store import Member, PartnershipStatus
-from bot.texts import card_label, has_text, suit_label, t, team_name
+from bot.texts import (
+    card_label,
+    current_language,
+    game_title,
+    has_text,
+    option_text,
+    suit_label,
+    t,
+    team_name,
+)
 from engine import Action, HandResult, PublicView, SeatView, Status, action_to_json
 from engine.cards import code
 from engine.trumps import TrumpOrder
@@ -120,7 +130,7 @@ def _view(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
 
 
 def lobby_embed(s: TableSession) -> discord.Embed:
-    embed = discord.Embed(title=t("lobby.title", game=s.rules.title), colour=GAME_COLOUR,
+    embed = discord.Embed(title=t("lobby.title", game=title(s)), colour=GAME_COLOUR,
                           description=t("lobby.opened_by", user=f"<@{s.row.opener_id}>"))
     n = s.rules.players
     if s.fixed_teams:
@@ -130,7 +140,7 @@ def lobby_embed(s: TableSession) -> discord.Embed:
     else:
         embed.add_field(name=t("lobby.seats", players=n), value="\n".join(
             f"{seat}. {mention(s.seats[seat])}" for seat in range(n)), inline=False)
-    opts = ", ".join(f"{k}: {show_option(v)}" for k, v in s.rules.options.model_dump().items())
+    opts = ", ".join(option_text(k, v) for k, v in s.rules.options.model_dump().items())
     opts += ", " + t("lobby.turn_seconds", seconds=s.turn_seconds)
     embed.add_field(name=t("lobby.options"), value=opts, inline=False)
     known = status_line(s, s.known)
@@ -176,11 +186,10 @@ def score_text(s: TableSession, score: tuple[int, ...]) -> str:
 
 
 def short_date(iso: str | None) -> str:
+    """"12 Nov", in the current language (Babel's CLDR data: "12 nov.", "nov. 12.")."""
     if not iso:
         return "?"
-    from datetime import datetime
-
-    return datetime.fromisoformat(iso).strftime("%d %b").lstrip("0")
+    return format_date(datetime.fromisoformat(iso), "d MMM", locale=current_language())
 
 
 def lobby_view(s: TableSession) -> discord.ui.View:
@@ -209,7 +218,7 @@ def lobby_view(s: TableSession) -> discord.ui.View:
         current = s.rules.options.model_dump()
         items.append(GameSelect("opt", tid, placeholder=t("lobby.change_option"), row=3,
                                 options=[discord.SelectOption(
-                                    label=f"{name}: {show_option(value)}"[:100],
+                                    label=option_text(name, value)[:100],
                                     value=encode_option(name, value),
                                     emoji="✅" if current.get(name) == value else None)
                                     for name, value in offered]))
@@ -267,7 +276,7 @@ def seat_prefix(s: TableSession, v: PublicView, seat: int) -> str:
 
 
 def table_embed(s: TableSession, v: PublicView) -> discord.Embed:
-    embed = discord.Embed(title=t("table.title", game=s.rules.title, number=s.hand_number),
+    embed = discord.Embed(title=t("table.title", game=title(s), number=s.hand_number),
                           colour=GAME_COLOUR)
     if v.trump is not None:
         embed.add_field(name=t("table.trump"), value=t(
@@ -335,7 +344,7 @@ def table_view(s: TableSession, v: PublicView) -> discord.ui.View:
 
 
 def hand_content(s: TableSession, v: SeatView) -> str:
-    title = t("hand.title", game=s.rules.title, number=s.hand_number)
+    heading = t("hand.title", game=title(s), number=s.hand_number)
     if v.finished:
         status = t("hand.over")
     elif v.legal and v.legal[0].kind == "servant":
@@ -347,7 +356,7 @@ def hand_content(s: TableSession, v: SeatView) -> str:
         status = t("hand.your_turn")
     else:
         status = t("hand.wait", user=" / ".join(mention(s.seats[a]) for a in v.actors) or "—")
-    lines = [f"**{title}**", _cards(v.hand)]
+    lines = [f"**{heading}**", _cards(v.hand)]
     lines.extend(facts.private_lines(s, v.private))
     lines.append(status)
     return "\n".join(lines)
@@ -527,11 +536,17 @@ def result_sentence(s: TableSession, result: HandResult) -> str:
     return text
 
 
-def rules_embed(game_title: str, rulings: tuple[str, ...], options: dict[str, Any]
-                ) -> discord.Embed:
-    embed = discord.Embed(title=game_title, colour=GAME_COLOUR,
+def title(s: TableSession) -> str:
+    """The table's game, named in the current language."""
+    return game_title(s.game, s.rules.title)
+
+
+def rules_embed(game: str, default_title: str, rulings: tuple[str, ...],
+                options: dict[str, Any]) -> discord.Embed:
+    """A game's rules summary. The rulings are the engine's own lines (English)."""
+    embed = discord.Embed(title=game_title(game, default_title), colour=GAME_COLOUR,
                           description="\n".join(f"• {r}" for r in rulings))
     if options:
         embed.add_field(name=t("rules.options"),
-                        value=", ".join(f"{k}: {v}" for k, v in options.items()))
+                        value=", ".join(option_text(k, v) for k, v in options.items()))
     return embed

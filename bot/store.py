@@ -126,6 +126,21 @@ class ResultRow(BaseModel):
     match_winners: list[Member] = []
 
 
+class GuildSettings(BaseModel):
+    """A server's own settings: the language of its public messages (its Discord locale, as
+    last seen in an interaction), and how cards are shown (pictures or text only, the
+    pictures' theme)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    #: The server's Discord locale (``interaction.guild_locale``), e.g. ``de`` or ``en-US``.
+    locale: str | None = None
+    #: Card pictures at this server's tables; off (text only) by default.
+    pictures: bool = False
+    theme: Literal["light", "dark"] = "dark"
+
+
 def pair_key(team_a: Sequence[Member], team_b: Sequence[Member]) -> str:
     return json.dumps([sorted(team_a), sorted(team_b)])
 
@@ -174,6 +189,9 @@ class Store(Protocol):
 
     async def add_result(self, result: ResultRow) -> None: ...
     async def results(self, guild_id: int, game: str | None = None) -> list[ResultRow]: ...
+
+    async def guild_settings(self) -> list[GuildSettings]: ...
+    async def put_guild_settings(self, settings: GuildSettings) -> None: ...
 
 
 MIGRATIONS: list[str] = [
@@ -251,6 +269,16 @@ MIGRATIONS: list[str] = [
     ALTER TABLE results ADD COLUMN masters_after_members TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE results ADD COLUMN scores TEXT;
     ALTER TABLE results ADD COLUMN match_winners TEXT NOT NULL DEFAULT '[]';
+    """,
+    # 3: per server: the locale of public messages, card pictures or text only, their theme.
+    """
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        locale TEXT,
+        pictures INTEGER NOT NULL DEFAULT 0,
+        theme TEXT NOT NULL DEFAULT 'dark',
+        updated_at TEXT NOT NULL
+    );
     """,
 ]
 
@@ -561,3 +589,19 @@ class SqliteStore:
             )
             for r in rows
         ]
+
+    # -- servers ---------------------------------------------------------------------------
+
+    async def guild_settings(self) -> list[GuildSettings]:
+        async with self.db.execute("SELECT * FROM guild_settings ORDER BY guild_id") as cur:
+            rows = await cur.fetchall()
+        return [GuildSettings(guild_id=r["guild_id"], locale=r["locale"],
+                              pictures=bool(r["pictures"]), theme=r["theme"]) for r in rows]
+
+    async def put_guild_settings(self, settings: GuildSettings) -> None:
+        await self.db.execute(
+            "INSERT OR REPLACE INTO guild_settings (guild_id, locale, pictures, theme, "
+            "updated_at) VALUES (?, ?, ?, ?, ?)",
+            (settings.guild_id, settings.locale, int(settings.pictures), settings.theme, now()),
+        )
+        await self.db.commit()

@@ -1,326 +1,88 @@
-"""Every sentence the bot shows a user, in one place (translations come with issue 9).
+"""Every sentence the bot shows a user, in English, Romanian, Hungarian and German.
 
-``t(key, **params)`` formats a message; a missing key or placeholder raises at once so that
-tests catch it rather than players.
+The texts live in gettext catalogs, ``bot/locales/LANG/LC_MESSAGES/bot.po``, read once with
+Babel: each ``msgid`` is the key the code uses (``err.no_table``), its ``msgstr`` the text with
+``{name}`` placeholders. English is complete; a key another catalog lacks falls back to English
+(``tests/test_i18n.py`` makes sure none lacks any, nor a placeholder).
+
+``t(key, **params)`` formats a message in the *current language*, a context variable set once
+per interaction or per public message (``speaking(lang)``), so render functions keep their
+signatures. A missing key or placeholder raises at once so that tests catch it rather than
+players.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+import contextvars
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Final
+
+from babel.messages.pofile import read_po
 
 from engine.cards import RANK_CODES, rank_of, suit_of
 
-SUIT_EMOJI = ("🌰", "🍃", "❤️", "🔔")
-SUIT_WORD = ("acorns", "leaves", "hearts", "bells")
+#: The catalogs, English first (the fallback).
+LANGUAGES: Final = ("en", "ro", "hu", "de")
+DEFAULT: Final = "en"
+LOCALE_DIR: Final = Path(__file__).resolve().parent / "locales"
+DOMAIN: Final = "bot"
 
-EN: dict[str, str] = {
-    # errors: the table
-    "err.no_table": "There is no open table in this channel. Open one with `/table new`.",
-    "err.gone": "This table is closed.",
-    "err.channel_busy": "This channel already has an open table. Finish or cancel it first.",
-    "err.not_in_lobby": "The game has already started.",
-    "err.already_seated": "You already sit in that team.",
-    "err.team_full": "Team {team} is full.",
-    "err.no_such_team": "There are only teams A and B.",
-    "err.table_full": "The table is full.",
-    "err.not_seated": "You are not seated at this table.",
-    "err.no_computer": "There is no computer seat to remove.",
-    "err.bad_level": "Unknown computer level {level}.",
-    "err.not_manager": "Only the player who opened the table or a server manager may do that.",
-    "err.not_full": "Every seat must be taken before the game starts.",
-    "err.no_hand": "No hand is being played at this table.",
-    "err.hand_in_progress": "The hand is still being played.",
-    "err.hand_over": "This hand is over.",
-    "err.stale_hand": "That button belongs to an earlier hand. Press **My hand** for your cards.",
-    "err.stale_trick": "That button belongs to an earlier trick. Press **My hand** again.",
-    "err.not_allowed": "That is not allowed now.",
-    "err.bad_button": "That button is not one of this bot's.",
-    "err.bad_options": "Those options do not work: {problem}",
-    "err.guild_only": "Tables can only be opened in a server channel.",
-    "err.internal": "Something went wrong on our side; nothing was changed. Please try again.",
-    "err.no_record": "No hand with that number at this table.",
-    # errors: the rules (engine reasons)
-    "illegal.not_your_turn": "It is not your turn.",
-    "illegal.not_your_card": "You do not hold that card.",
-    "illegal.must_follow": "You must follow suit ({suit}).",
-    "illegal.must_trump": "You cannot follow suit, so you must play a trump.",
-    "illegal.must_beat": "You must beat the trick if you can.",
-    "illegal.hand_over": "This hand is over.",
-    "illegal.wrong_phase": "That cannot be done now.",
-    "illegal.no_such_seat": "There is no such seat.",
-    "illegal.servant_not_opponent": "The Servant must be one of your opponents.",
-    "illegal.not_allowed": "That is not allowed now.",
-    # lobby
-    "lobby.title": "{game} table",
-    "lobby.team": "Team {team}",
-    "lobby.empty": "— empty —",
-    "lobby.computer": "🤖 Computer",
-    "lobby.computer_level": "🤖 Computer ({level})",
-    "level.easy": "Easy",
-    "level.normal": "Normal",
-    "level.hard": "Hard",
-    "lobby.options": "Options",
-    "lobby.opened_by": "Opened by {user}. Take a seat; the table starts when all seats are "
-                       "taken and the opener presses **Start**. An unstarted table closes "
-                       "after 15 minutes.",
-    "lobby.status_masters": "Team {team} are {slaves} since {since} — {dealer} deals.",
-    "lobby.status_even": "These partnerships have played before: all even — {dealer} deals.",
-    "lobby.word_slaves": "slaves",
-    "lobby.word_servants": "servants",
-    "lobby.expired": "Nobody started this table in 15 minutes, so it closed.",
-    "lobby.cancelled": "The table was cancelled.",
-    "btn.join_a": "Join team A",
-    "btn.join_b": "Join team B",
-    "btn.leave": "Leave",
-    "btn.add_cpu": "Add computer: Normal",
-    "btn.add_cpu_easy": "Add computer: Easy",
-    "btn.add_cpu_hard": "Add computer: Hard",
-    "btn.remove_cpu": "Remove computer",
-    "btn.start": "Start",
-    "btn.cancel": "Cancel",
-    "btn.my_hand": "My hand",
-    "btn.last_trick": "Last trick",
-    "btn.rules": "Rules",
-    "btn.next_hand": "Next hand",
-    "ok.joined": "You sit at seat {seat} in team {team}.",
-    "ok.left": "You left the table.",
-    # the table in play
-    "table.title": "{game} — hand {number}",
-    "table.trump": "Trump",
-    "table.trump_line": "{suit} (shown: {shown})",
-    "table.seats": "Seats",
-    "table.trick": "Trick",
-    "table.trick_empty": "— nobody has played yet —",
-    "table.last_trick": "Last trick",
-    "table.points": "Points",
-    "table.points_line": "Team A {a} · Team B {b}",
-    "table.turn": "{user}, your turn.",
-    "table.servant_turn": "{user}: the masters choose their Servant.",
-    "table.dealer": "deals",
-    "table.masters": "masters",
-    "table.slaves": "slaves",
-    "table.servant": "Servant",
-    "table.by_computer": "(played by the computer)",
-    "table.no_last_trick": "No trick has been completed yet.",
-    "table.last_trick_line": "{cards} — won by {user}",
-    "table.unplayed": "Cards not played",
-    # the hand view
-    "hand.title": "Your hand — {game}, hand {number}",
-    "hand.your_turn": "Your turn: the cards you may play are enabled.",
-    "hand.wait": "Waiting for {user}.",
-    "hand.choose_servant": "Your team are masters: choose your Servant, who deals every hand.",
-    "hand.over": "The hand is over.",
-    "hand.played": "You played {card}.",
-    "btn.servant": "Servant: {user}",
-    # results
-    "result.title": "Hand {number}: Team A {a} · Team B {b}",
-    "result.ran_away": "Team {team} ran away — all even.",
-    "result.masters": "Team {team} are now masters, Team {other} {slaves}.",
-    "result.stay_masters": "Team {team} stay masters.",
-    "result.no_change": "No change.",
-    "result.no_change_even": "No change: all even.",
-    "result.liberated": "Team {team} turned the tables: they are masters now.",
-    "result.servant_chosen": "{user} is the Servant.",
-    "result.early": "The outcome could not change any more, so the hand stopped early.",
-    "result.next_dealer": "{user} deals next.",
-    "result.next_in": "Press **Next hand** to go on.",
-    "turn.warning": "{user}, {seconds} s left to play — then the computer plays for you.",
-    "turn.autoplay": "{user} timed out three times: the computer plays for them until they "
-                     "press **My hand**.",
-    # commands
-    "cmd.table": "Open, inspect or end a card table in this channel",
-    "cmd.table_new": "Open a table in this channel",
-    "cmd.game": "Which game",
-    "cmd.early_end": "Stop a hand once its outcome cannot change (default: on)",
-    "cmd.top_trumps": "Filkó: the top trumps (default: standard)",
-    "cmd.turn_seconds": "Seconds per turn before the computer plays (default 90)",
-    "cmd.standings": "Server standings: who has been master how often",
-    "cmd.status": "Master/servant relations in this server and who deals next",
-    "cmd.rules": "A summary of a game's rules and the rulings this bot applies",
-    "cmd.history": "The last hands at this channel's table, with their records",
-    "cmd.history_hand": "A hand number, to download its record",
-    "cmd.admin": "Server managers: reset statuses, end stuck tables",
-    "cmd.admin_reset": "Make a player's partnerships even again in a game",
-    "cmd.admin_end": "End the table in this channel",
-    "ok.opened": "Table opened.",
-    "ok.reset": "Reset {count} partnership(s) of {user} to even.",
-    "ok.ended": "The table was ended.",
-    # standings and status
-    "standings.title": "Standings — {game}",
-    "standings.none": "No hands finished in this server yet.",
-    "standings.partnerships": "Partnerships",
-    "standings.players": "Players",
-    "standings.pair_line": "{a} vs {b}: {hands} hands · masters {made}× (A) / {made_b}× (B) · "
-                           "hands as masters {held}/{held_b} · run-aways {ran}/{ran_b} · {now}",
-    "standings.player_line": "{user}: {hands} hands · became masters {made}× · "
-                             "{held} hands as masters · ran away {ran}×",
-    "status.title": "Who serves whom",
-    "status.none": "Nobody is master of anybody in this server yet.",
-    "status.line": "{game}: {masters} are masters of {slaves} since {since} — {dealer} deals.",
-    "status.even_line": "{game}: {a} and {b} are even — {dealer} deals.",
-    "status.match_line": "{game}: {players} have a match going — {dealer} deals.",
-    "standings.score": "score {score}",
-    "standings.matches": "matches won {count}",
-    "standings.hat": "🎩",
-    "standings.even": "even",
-    "history.title": "Last hands at this table",
-    "history.none": "No hands played at this table yet.",
-    "history.line": "Hand {number}: {summary}",
-    "history.unfinished": "in progress",
-    "rules.rulings": "Rulings applied",
-    "rules.options": "Options",
-    # any game: lobby, table and hand views of the games whose teams form per deal
-    "lobby.seats": "Seats ({players} players)",
-    "lobby.turn_seconds": "turn: {seconds} s",
-    "lobby.change_option": "Change an option (opener only)…",
-    "lobby.status_masters_group": "{masters} are masters since {since} — {dealer} deals.",
-    "btn.sit": "Take a seat",
-    "ok.option_set": "{option} is now {value}.",
-    "table.servants": "servants",
-    "table.taken": "{points} pts",
-    "table.game_facts": "This hand",
-    "table.match": "Match",
-    "table.match_line": "Match score: {score}.",
-    "table.phase_turn": "{users}: {phase}",
-    "hand.your_choice": "Your choice:",
-    "hand.choose": "Choose…",
-    "hand.choose_cards": "Choose {count} cards…",
-    "result.hand_title": "Hand {number}",
-    "result.points_line": "Points: {points}",
-    "result.scores_line": "Scores: {scores}",
-    "result.match_won": "🏆 {who} won the match!",
-    "result.event": "{event}",
-    # the other games: phases (whose turn), prompts (in the hand view), choices (buttons)
-    "phase.servant": "the masters choose their Servant",
-    "phase.trump": "the Old Man names trump",
-    "phase.call": "the Old Man calls his partner's card",
-    "phase.widow": "take the widow, or pass?",
-    "phase.bury": "the declarer buries two cards",
-    "phase.declare": "pass, Lust Solo, or the Old Ones' choice",
-    "phase.deal": "cut or knock (the seat before the dealer)",
-    "phase.fris": "fris window: show an Over to name trump (legare / fris)",
-    "phase.bind": "binding (legare)",
-    "phase.fris_trick": "the fris trick",
-    "prompt.trump": "You hold the Over of acorns: you are the Old Man. Name trump.",
-    "prompt.call": "Call a card you do not hold: its holder is your secret partner.",
-    "prompt.widow": "Take the widow (and bury two), or pass?",
-    "prompt.bury": "Choose the two cards to bury; they count for you.",
-    "prompt.declare": "Announce a Lust Solo, or pass. With both Old Ones: call a card, "
-                      "'first trick is with me', or pass for a quiet solo.",
-    "prompt.deal": "You are before the dealer: cut (fris may be made) or knock (binding).",
-    "prompt.fris": "Fris: show an Over to name trump before the rest is dealt, or pass.",
-    "prompt.bind": "Bind (legare) with your strongest binding, or pass.",
-    "prompt.fris_trick": "The fris trick: play an Under or a King (never an Over).",
-    "act.trump": "Trump: {value}",
-    "act.call": "Call {value}",
-    "act.take.True": "Take the widow",
-    "act.pass.True": "Pass",
-    "act.deal.cut": "Cut",
-    "act.deal.knock": "Knock",
-    "act.deal_on.True": "Deal on (close fris)",
-    "act.fris": "Fris: {value}",
-    "act.bind": "Bind: {value}",
-    "act.closed.True": "Închis (five trumps)",
-    "act.face_up.True": "Turn my last two cards face up",
-    "act.solo": "Lust Solo: {value}",
-    "act.first.True": "First trick is with me",
-    "act.signal": "{face} — wish {value}",
-    "face.E": "😏 mouth to one side",
-    "face.G": "🙄 glance up",
-    "face.H": "😛 tip of the tongue",
-    "face.S": "😤 cheeks blown up",
-    "act.bury.choose": "Choose two cards to bury…",
-    # the other games: public facts and what only you know
-    "info.old_man": "Old Man: {user}",
-    "info.partner": "Partner: {user}",
-    "info.declarer": "Declarer: {user}",
-    "info.passed": "Passed: {users}",
-    "info.fris_passed": "No fris from: {users}",
-    "info.partner_card": "Partner's card: {card}",
-    "info.called": "Called card: {card}",
-    "info.widow": "Widow: {cards}",
-    "info.buried": "Buried: {cards}",
-    "info.solo_suit": "Lust Solo trump: {suit}",
-    "info.mode": "Game: {value}",
-    "info.contract": "Contract: {value}",
-    "info.deal": "Deal: {value}",
-    "info.widow_lying": "The widow lies face down.",
-    "info.hats": "🎩 Team {team} wear hats.",
-    "info.signals": "Faces this trick: {signals}",
-    "info.signal": "{user} wishes {suit}",
-    "info.bindings": "Bindings: {bindings}",
-    "info.binding": "{user} bound: {binding}",
-    "info.binding_value": "{count} trumps in {suit}, lowest {lowest}",
-    "info.fris": "{user} made fris with {card}: {suit} are trump",
-    "info.face_up": "Face up: {shown}",
-    "info.match": "Deal {deals} of {length}",
-    "info.layout": "{user}: face up {up} · {down} face down",
-    "private.widow": "The widow was: {cards}",
-    "private.buried": "You buried: {cards}",
-    "private.team": "Your side: {team} (only you know it yet)",
-    "private.old_ones": "You hold {count} of the Old Ones.",
-    "word.yes": "yes",
-    "word.no": "no",
-    "word.cut": "cut",
-    "word.knock": "knock (binding)",
-    "word.offer": "the widow is offered",
-    "word.declarer": "a declarer against the others",
-    "word.alone": "everybody plays alone",
-    "word.normal": "the Old Ones together",
-    "word.call": "a called partner",
-    "word.first_trick": "first trick is with me",
-    "word.quiet_solo": "quiet solo",
-    "word.lust_solo": "Lust Solo",
-    # the other games: results
-    "event.swam_away": "The servants swam away (no points): no masters now.",
-    "event.hats_on": "Team {team} won: the others wear hats 🎩.",
-    "event.hats_stay": "Team {team} won again: the hats stay on.",
-    "event.hats_off": "Team {team} won: hats off!",
-    "event.draw": "60–60: a draw, nothing changes.",
-    "event.rich_win": "The Rich won.",
-    "event.poor_win": "The Poor won.",
-    "event.freed": "The dealing team scored 6: they are free.",
-    "event.not_freed": "The dealing team deals again.",
-    "event.redeal": "Nobody bound: the same dealer deals again.",
-    "event.declarer_won": "The declarer won.",
-    "event.declarer_lost": "The declarer lost.",
-    "event.least_won": "Least: the fewest card points won.",
-    "event.least_all": "Least: one player took all 120 and pays.",
-    "event.solo_won": "The soloist won.",
-    "event.solo_lost": "The soloist lost.",
-    "event.most_won": "Everybody alone: the most card points won.",
-    "event.all_even": "Everybody alone: all even.",
-    "event.won": "{users} won.",
-    "event.schneider": "{users} won with schneider.",
-    "event.schwarz": "{users} won schwarz (every trick).",
-    "event.masters": "{users} are masters now.",
-    "event.stay_masters": "{users} stay masters.",
-    "event.liberated": "{users} turned the tables.",
-    # the other games' refusals (engine reasons)
-    "illegal.already_signalled": "You already made a face this trick.",
-    "illegal.bad_signal": "That is not one of the four faces.",
-    "illegal.no_signal_now": "Faces are made during play only.",
-    "illegal.bind_not_strongest": "You must bind with your strongest binding.",
-    "illegal.bury_two": "Choose exactly two cards to bury.",
-    "illegal.call_held": "You cannot call a card you hold.",
-    "illegal.call_not_trump_suit": "Call a card of the trump suit (not an Over).",
-    "illegal.cannot_call": "That card cannot be called.",
-    "illegal.no_card_to_call": "There is no card you could call.",
-    "illegal.face_up_has_small": "You hold an Under or a King: play it.",
-    "illegal.fris_small_card": "On the fris Over, play an Under or a King.",
-    "illegal.fris_without_over": "You need an Over to make fris.",
-    "illegal.must_lead_fris_over": "The fris Over leads the fris trick.",
-    "illegal.must_lead_plain": "You bound three and won the first trick: lead a non-trump.",
-    "illegal.must_play_called": "You hold the called card: play it now.",
-    "illegal.must_say_closed": "You hold five trumps: you must say închis.",
-    "illegal.must_turn_face_up": "You have no Under or King: ask for your last two cards "
-                                 "face up first.",
-    "illegal.no_over_on_fris": "Nobody may play an Over on the fris Over.",
-}
+SUIT_EMOJI = ("🌰", "🍃", "❤️", "🔔")
+SUIT_LETTERS = "EGHS"
+
+
+def load_catalog(lang: str) -> dict[str, str]:
+    """One language's texts by key (translated entries only; fuzzy ones are not used)."""
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=lang, domain=DOMAIN)
+    return {str(m.id): str(m.string) for m in catalog
+            if m.id and isinstance(m.id, str) and m.string and not m.fuzzy}
+
+
+CATALOGS: Final[dict[str, dict[str, str]]] = {lang: load_catalog(lang) for lang in LANGUAGES}
+#: The English catalog: every key there is.
+EN: Final = CATALOGS[DEFAULT]
+
+_current: contextvars.ContextVar[str] = contextvars.ContextVar("bot_language", default=DEFAULT)
+
+
+def language_of(locale: object) -> str:
+    """The catalog for a Discord locale (``discord.Locale`` or its value: ``ro``, ``hu``,
+    ``de``, ``en-US``, ``en-GB``…); English for the others and for None."""
+    value = str(getattr(locale, "value", locale) or "")
+    base = value.split("-")[0].lower()
+    return base if base in CATALOGS else DEFAULT
+
+
+def current_language() -> str:
+    return _current.get()
+
+
+def set_language(lang: str) -> None:
+    """Speak ``lang`` from now on in this task (an interaction's handler: the task ends with
+    the interaction). Elsewhere use ``speaking``."""
+    _current.set(lang if lang in CATALOGS else DEFAULT)
+
+
+@contextlib.contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Speak ``lang`` inside the block (e.g. a public message drawn in the server's
+    language while the click that caused it came from a user with another one)."""
+    token = _current.set(lang if lang in CATALOGS else DEFAULT)
+    try:
+        yield
+    finally:
+        _current.reset(token)
 
 
 def t(key: str, **params: Any) -> str:
-    return EN[key].format(**params)
+    text = CATALOGS[_current.get()].get(key)
+    if text is None:
+        text = EN[key]
+    return text.format(**params)
 
 
 def has_text(key: str) -> bool:
@@ -330,13 +92,38 @@ def has_text(key: str) -> bool:
 
 
 def card_label(c: int) -> str:
-    """A card for people: suit sign and rank, e.g. ``🍃 O``."""
-    return f"{SUIT_EMOJI[suit_of(c)]} {RANK_CODES[rank_of(c)]}"
+    """A card for people: suit sign and rank in the current language, e.g. ``🍃 O`` in
+    English, ``🍃 filicău`` in Romanian."""
+    return f"{SUIT_EMOJI[suit_of(c)]} {t('rank.' + RANK_CODES[rank_of(c)])}"
+
+
+def card_labels(c: int) -> set[str]:
+    """The card's label in every language (to look for a card in any message)."""
+    labels = set()
+    for lang in LANGUAGES:
+        with speaking(lang):
+            labels.add(card_label(c))
+    return labels
 
 
 def suit_label(s: int) -> str:
-    return f"{SUIT_EMOJI[s]} {SUIT_WORD[s]}"
+    return f"{SUIT_EMOJI[s]} {t('suit.' + SUIT_LETTERS[s])}"
 
 
 def team_name(team: int) -> str:
     return "ABCDEF"[team]
+
+
+def game_title(game: str, default: str) -> str:
+    """A game's name in the current language (``default``, the engine's, for a game the
+    catalogs do not know yet)."""
+    key = f"game.{game}"
+    return t(key) if has_text(key) else default
+
+
+def option_text(name: str, value: Any) -> str:
+    """``early end: on``: a table option and its value, worded."""
+    key = f"option.{name}"
+    vkey = f"value.{value}"
+    return t("option.line", option=t(key) if has_text(key) else name,
+             value=t(vkey) if has_text(vkey) else str(value))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -10,15 +10,22 @@ from discord.ext import commands
 
 from bot.session import user_member
 from bot.texts import t
+from bot.translator import ls
 from cogs.tables import GAME_CHOICES, Tables, reply_error
 
 if TYPE_CHECKING:
     from bot.client import FilicauBot
 
 
+ON_OFF = [app_commands.Choice(name=ls("choice.on"), value="on"),
+          app_commands.Choice(name=ls("choice.off"), value="off")]
+THEMES = [app_commands.Choice(name=ls("choice.light"), value="light"),
+          app_commands.Choice(name=ls("choice.dark"), value="dark")]
+
+
 class Admin(commands.Cog, name="Admin"):
     admin = app_commands.Group(
-        name="admin", description=t("cmd.admin"), guild_only=True,
+        name=ls("cmdname.admin"), description=ls("cmd.admin"), guild_only=True,
         default_permissions=discord.Permissions(manage_guild=True),
     )
 
@@ -32,7 +39,9 @@ class Admin(commands.Cog, name="Admin"):
             raise app_commands.CheckFailure("manage_guild")
         return True
 
-    @admin.command(name="reset", description=t("cmd.admin_reset"))
+    @admin.command(name=ls("cmdname.admin_reset"), description=ls("cmd.admin_reset"))
+    @app_commands.describe(user=ls("cmd.user"), game=ls("cmd.game"))
+    @app_commands.rename(user=ls("optname.user"), game=ls("optname.game"))
     @app_commands.choices(game=GAME_CHOICES)
     async def reset(self, interaction: discord.Interaction[Any], user: discord.User,
                     game: app_commands.Choice[str]) -> None:
@@ -42,7 +51,7 @@ class Admin(commands.Cog, name="Admin"):
         await interaction.response.send_message(
             t("ok.reset", count=count, user=user.mention), ephemeral=True)
 
-    @admin.command(name="end", description=t("cmd.admin_end"))
+    @admin.command(name=ls("cmdname.admin_end"), description=ls("cmd.admin_end"))
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         tables = self.bot.get_cog("Tables")
         assert isinstance(tables, Tables)
@@ -52,6 +61,43 @@ class Admin(commands.Cog, name="Admin"):
             return
         await tables.end_table(session)
         await interaction.response.send_message(t("ok.ended"), ephemeral=True)
+
+    @admin.command(name=ls("cmdname.admin_pictures"), description=ls("cmd.admin_pictures"))
+    @app_commands.describe(mode=ls("cmd.pictures_mode"))
+    @app_commands.rename(mode=ls("optname.mode"))
+    @app_commands.choices(mode=ON_OFF)
+    async def pictures(self, interaction: discord.Interaction[Any],
+                       mode: app_commands.Choice[str]) -> None:
+        """Card pictures at this server's tables, or text only (from the next message)."""
+        assert interaction.guild_id is not None
+        on = mode.value == "on"
+        config = self.bot.config(interaction.guild_id)
+        await self.bot.update_config(config.model_copy(update={"pictures": on}))
+        await interaction.response.send_message(
+            t("ok.pictures_on" if on else "ok.pictures_off"), ephemeral=True)
+        self._redraw(interaction.guild_id)
+
+    @admin.command(name=ls("cmdname.admin_theme"), description=ls("cmd.admin_theme"))
+    @app_commands.describe(theme=ls("cmd.theme"))
+    @app_commands.rename(theme=ls("optname.theme"))
+    @app_commands.choices(theme=THEMES)
+    async def theme(self, interaction: discord.Interaction[Any],
+                    theme: app_commands.Choice[str]) -> None:
+        assert interaction.guild_id is not None
+        value: Literal["light", "dark"] = "light" if theme.value == "light" else "dark"
+        config = self.bot.config(interaction.guild_id)
+        await self.bot.update_config(config.model_copy(update={"theme": value}))
+        await interaction.response.send_message(
+            t("ok.theme", theme=t(f"choice.{value}")), ephemeral=True)
+        self._redraw(interaction.guild_id)
+
+    def _redraw(self, guild_id: int) -> None:
+        """Tables in play show the new setting at their next refresh (now)."""
+        tables = self.bot.get_cog("Tables")
+        assert isinstance(tables, Tables)
+        for session in list(tables.sessions.values()):
+            if session.row.guild_id == guild_id and session.state == "playing":
+                tables.request_refresh(session)
 
 
 async def setup(bot: FilicauBot) -> None:

@@ -10,7 +10,8 @@ from discord.ext import commands
 
 from bot.render import GAME_COLOUR, mention, rules_embed, short_date
 from bot.standings import hat_wearers, standings
-from bot.texts import t
+from bot.texts import game_title, speaking, t
+from bot.translator import ls
 from cogs.tables import GAME_CHOICES, Tables
 from engine import make_rules
 
@@ -40,15 +41,22 @@ class Standings(commands.Cog, name="Standings"):
     def __init__(self, bot: FilicauBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="standings", description=t("cmd.standings"))
+    @app_commands.command(name=ls("cmdname.standings"), description=ls("cmd.standings"))
     @app_commands.guild_only()
+    @app_commands.describe(game=ls("cmd.standings_game"))
+    @app_commands.rename(game=ls("optname.game"))
     @app_commands.choices(game=GAME_CHOICES)
     async def standings_cmd(self, interaction: discord.Interaction[Any],
                             game: app_commands.Choice[str] | None = None) -> None:
+        """A public answer: in the server's language."""
         assert interaction.guild_id is not None
-        key = game.value if game else "filicau"
+        with speaking(self.bot.public_language(interaction.guild_id)):
+            await self._standings(interaction, game.value if game else "filicau")
+
+    async def _standings(self, interaction: discord.Interaction[Any], key: str) -> None:
+        assert interaction.guild_id is not None
         results = await self.bot.store.results(interaction.guild_id, key)
-        title = t("standings.title", game=make_rules(key).title)
+        title = t("standings.title", game=game_title(key, make_rules(key).title))
         if not results:
             await interaction.response.send_message(
                 embed=discord.Embed(title=title, description=t("standings.none"),
@@ -82,13 +90,19 @@ class Standings(commands.Cog, name="Standings"):
         await interaction.response.send_message(
             embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
-    @app_commands.command(name="status", description=t("cmd.status"))
+    @app_commands.command(name=ls("cmdname.status"), description=ls("cmd.status"))
     @app_commands.guild_only()
     async def status_cmd(self, interaction: discord.Interaction[Any]) -> None:
+        """A public answer: in the server's language."""
+        assert interaction.guild_id is not None
+        with speaking(self.bot.public_language(interaction.guild_id)):
+            await self._status(interaction)
+
+    async def _status(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         lines = []
         for st in await self.bot.store.statuses(interaction.guild_id):
-            title = make_rules(st.game).title
+            title = game_title(st.game, make_rules(st.game).title)
             dealer = mention(st.next_dealer) if st.next_dealer else "?"
             group_masters = st.extra.get("masters")
             if st.masters is None and group_masters is not None:
@@ -113,17 +127,20 @@ class Standings(commands.Cog, name="Standings"):
         await interaction.response.send_message(
             embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
-    @app_commands.command(name="rules", description=t("cmd.rules"))
+    @app_commands.command(name=ls("cmdname.rules"), description=ls("cmd.rules"))
+    @app_commands.describe(game=ls("cmd.game"))
+    @app_commands.rename(game=ls("optname.game"))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules_cmd(self, interaction: discord.Interaction[Any],
                         game: app_commands.Choice[str]) -> None:
         rules = make_rules(game.value)
         await interaction.response.send_message(embed=rules_embed(
-            rules.title, rules.rulings, rules.options.model_dump()), ephemeral=True)
+            game.value, rules.title, rules.rulings, rules.options.model_dump()), ephemeral=True)
 
-    @app_commands.command(name="history", description=t("cmd.history"))
+    @app_commands.command(name=ls("cmdname.history"), description=ls("cmd.history"))
     @app_commands.guild_only()
-    @app_commands.describe(hand=t("cmd.history_hand"))
+    @app_commands.describe(hand=ls("cmd.history_hand"))
+    @app_commands.rename(hand=ls("optname.hand"))
     async def history_cmd(self, interaction: discord.Interaction[Any],
                           hand: int | None = None) -> None:
         tables = self.bot.get_cog("Tables")

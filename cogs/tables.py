@@ -22,11 +22,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import options, render
+from bot import options, pictures, render
 from bot.session import COMPUTER_LEVELS, Outcome, SessionError, TableSession, is_computer
 from bot.store import StoreError
-from bot.texts import t
-from engine import Action, RecordError, action_from_json, make_rules, public_view, seat_view
+from bot.texts import EN, language_of, speaking, t
+from bot.translator import ls
+from engine import (
+    Action,
+    PublicView,
+    RecordError,
+    SeatView,
+    action_from_json,
+    make_rules,
+    public_view,
+    seat_view,
+)
 from engine.cards import CardError, card
 from engine.rules import GAMES
 
@@ -41,8 +51,10 @@ TABLE_EDITS_PER_SECOND = 30
 #: An interaction token lives 15 minutes; stop using a hand view's a little before.
 TOKEN_SECONDS = 14 * 60
 
-GAME_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in GAMES.items()]
-TOP_TRUMP_CHOICES = [app_commands.Choice(name=v, value=v)
+GAME_CHOICES = [app_commands.Choice(
+    name=ls(f"game.{key}") if f"game.{key}" in EN else app_commands.locale_str(cls.title),
+    value=key) for key, cls in GAMES.items()]
+TOP_TRUMP_CHOICES = [app_commands.Choice(name=ls(f"value.{v}"), value=v)
                      for v in ("standard", "hearts_seven", "leaves_low")]
 
 
@@ -70,7 +82,8 @@ def parsing() -> Iterator[None]:
 
 
 class Tables(commands.Cog, name="Tables"):
-    table = app_commands.Group(name="table", description=t("cmd.table"), guild_only=True)
+    table = app_commands.Group(name=ls("cmdname.table"), description=ls("cmd.table"),
+                               guild_only=True)
 
     def __init__(self, bot: FilicauBot) -> None:
         self.bot = bot
@@ -88,6 +101,8 @@ class Tables(commands.Cog, name="Tables"):
         self._wake: dict[int, asyncio.Event] = {}
         #: What each table message shows now, so that an identical edit is not sent.
         self._shown: dict[int, Any] = {}
+        #: The digest of the picture each table message carries now (None: no picture).
+        self._picture: dict[int, str | None] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
         #: When each table's open window (the fris window) opened: (hand, phase), time.
         self._windows: dict[int, tuple[tuple[int, str], float]] = {}
@@ -95,6 +110,38 @@ class Tables(commands.Cog, name="Tables"):
         self._closing = False
         #: Tables whose driver is acting now (between its timer firing and the table redrawn).
         self.acting: set[int] = set()
+
+    # -- languages and pictures ------------------------------------------------------------
+
+    def public(self, session: TableSession) -> contextlib.AbstractContextManager[None]:
+        """Public messages of a table speak its server's language."""
+        return speaking(self.bot.public_language(session.row.guild_id))
+
+    async def _hand_message(self, session: TableSession, view: SeatView
+                            ) -> tuple[str, discord.ui.View, list[discord.File]]:
+        """A player's hand view (in the current language): text, buttons, and the picture
+        of the hand when the server has pictures on."""
+        content, components = render.hand_content(session, view), render.hand_view(session, view)
+        config = self.bot.config(session.row.guild_id)
+        files = []
+        if config.pictures:
+            data = await pictures.hand_picture(view, config.theme)
+            if data is not None:
+                files.append(pictures.as_file(data, pictures.HAND_FILE, t("pic.hand")))
+        return content, components, files
+
+    async def _table_picture(self, session: TableSession, view: PublicView
+                             ) -> tuple[str, discord.File] | None:
+        """The table's picture (digest, file) when the server has pictures on."""
+        config = self.bot.config(session.row.guild_id)
+        if not config.pictures:
+            return None
+        names = [render.plain_name(session, seat) for seat in range(view.players)]
+        data = await pictures.table_picture(view, names, config.theme)
+        if data is None:
+            return None
+        return pictures.digest(data), pictures.as_file(data, pictures.TABLE_FILE,
+                                                        t("pic.table"))
 
     # -- start-up and shut-down --------------------------------------------------------------
 
@@ -154,9 +201,12 @@ class Tables(commands.Cog, name="Tables"):
 
     # -- /table new ------------------------------------------------------------------------
 
-    @table.command(name="new", description=t("cmd.table_new"))
-    @app_commands.describe(game=t("cmd.game"), early_end=t("cmd.early_end"),
-                           top_trumps=t("cmd.top_trumps"), turn_seconds=t("cmd.turn_seconds"))
+    @table.command(name=ls("cmdname.table_new"), description=ls("cmd.table_new"))
+    @app_commands.describe(game=ls("cmd.game"), early_end=ls("cmd.early_end"),
+                           top_trumps=ls("cmd.top_trumps"), turn_seconds=ls("cmd.turn_seconds"))
+    @app_commands.rename(game=ls("optname.game"), early_end=ls("optname.early_end"),
+                         top_trumps=ls("optname.top_trumps"),
+                         turn_seconds=ls("optname.turn_seconds"))
     @app_commands.choices(game=GAME_CHOICES, top_trumps=TOP_TRUMP_CHOICES)
     async def table_new(
         self, interaction: discord.Interaction[Any], game: app_commands.Choice[str],
@@ -188,8 +238,9 @@ class Tables(commands.Cog, name="Tables"):
             return
         session = TableSession(row, self.store)
         self._track(session)
-        await interaction.response.send_message(
-            embed=render.lobby_embed(session), view=render.lobby_view(session))
+        with self.public(session):
+            embed, view = render.lobby_embed(session), render.lobby_view(session)
+        await interaction.response.send_message(embed=embed, view=view)
         message = await interaction.original_response()
         session.message_id = message.id
         await self.store.update_table(session.id, message_id=message.id)
@@ -206,8 +257,9 @@ class Tables(commands.Cog, name="Tables"):
             return
         await session.close()
         self._forget(session)
-        await self._edit_table_message(session, content=t("lobby.expired"), embed=None,
-                                       view=None)
+        with self.public(session):
+            await self._edit_table_message(session, content=t("lobby.expired"), embed=None,
+                                           view=None)
 
     # -- every button ------------------------------------------------------------------------
 
@@ -215,7 +267,9 @@ class Tables(commands.Cog, name="Tables"):
         self, interaction: discord.Interaction[Any], op: str, table_id: int,
         args: tuple[str, ...],
     ) -> None:
-        """All clicks come here; refusals become one short ephemeral answer."""
+        """All clicks come here; refusals become one short ephemeral answer. The handler
+        speaks the user's language; public messages switch to the server's."""
+        await self.bot.enter(interaction)
         session = self.sessions.get(table_id)
         try:
             if session is None:
@@ -236,8 +290,9 @@ class Tables(commands.Cog, name="Tables"):
 
     async def _lobby_update(self, interaction: discord.Interaction[Any],
                             session: TableSession) -> None:
-        await interaction.response.edit_message(
-            embed=render.lobby_embed(session), view=render.lobby_view(session))
+        with self.public(session):
+            embed, view = render.lobby_embed(session), render.lobby_view(session)
+        await interaction.response.edit_message(embed=embed, view=view)
 
     async def _on_join(self, interaction: discord.Interaction[Any], session: TableSession,
                        args: tuple[str, ...]) -> None:
@@ -282,8 +337,9 @@ class Tables(commands.Cog, name="Tables"):
             raise SessionError("err.not_in_lobby")
         await session.close()
         self._forget(session)
-        await interaction.response.edit_message(content=t("lobby.cancelled"), embed=None,
-                                                view=None)
+        with self.public(session):
+            text = t("lobby.cancelled")
+        await interaction.response.edit_message(content=text, embed=None, view=None)
 
     async def _on_start(self, interaction: discord.Interaction[Any], session: TableSession,
                         args: tuple[str, ...]) -> None:
@@ -299,11 +355,23 @@ class Tables(commands.Cog, name="Tables"):
         """Answer a click on the table message by redrawing it (a new hand, or the start)."""
         assert session.hand is not None
         view = public_view(session.hand)
-        content = render.table_content(session, view)
-        embed, components = render.table_embed(session, view), render.table_view(session, view)
-        await interaction.response.edit_message(content=content, embed=embed, view=components)
+        with self.public(session):
+            content = render.table_content(session, view)
+            embed = render.table_embed(session, view)
+            components = render.table_view(session, view)
+            picture = await self._table_picture(session, view)
+        extra: dict[str, Any] = {}
+        uploaded = self._picture.get(session.id)
+        if picture is not None and picture[0] != uploaded:
+            extra["attachments"] = [picture[1]]
+        elif picture is None and uploaded is not None:
+            extra["attachments"] = []
+        await interaction.response.edit_message(content=content, embed=embed, view=components,
+                                                **extra)
+        self._picture[session.id] = picture[0] if picture else None
         self._last_edit[session.id] = time.monotonic()
-        self._shown[session.id] = (content, embed.to_dict(), components.to_components())
+        self._shown[session.id] = (content, embed.to_dict(), components.to_components(),
+                                   self._picture[session.id])
 
     # the table
 
@@ -319,9 +387,10 @@ class Tables(commands.Cog, name="Tables"):
         hand = session.hand
         moved = len(hand.actions)
         view = seat_view(hand, seat)
+        content, components, files = await self._hand_message(session, view)
         await interaction.response.send_message(
-            render.hand_content(session, view), view=render.hand_view(session, view),
-            ephemeral=True)
+            content, view=components, ephemeral=True,
+            files=files if files else discord.utils.MISSING)
         self.hand_views[(session.id, interaction.user.id)] = (interaction, time.monotonic())
         if session.hand is not hand or len(hand.actions) != moved:
             # The table moved while the view was on its way (a computer's move): its
@@ -343,7 +412,8 @@ class Tables(commands.Cog, name="Tables"):
                         args: tuple[str, ...]) -> None:
         rules = session.rules
         await interaction.response.send_message(embed=render.rules_embed(
-            rules.title, rules.rulings, rules.options.model_dump()), ephemeral=True)
+            session.game, rules.title, rules.rulings, rules.options.model_dump()),
+            ephemeral=True)
 
     async def _on_next(self, interaction: discord.Interaction[Any], session: TableSession,
                        args: tuple[str, ...]) -> None:
@@ -381,6 +451,7 @@ class Tables(commands.Cog, name="Tables"):
     ) -> None:
         """Every select menu: ``opt`` (a lobby option), ``act`` (a long list of choices),
         ``together`` (cards chosen together). Refusals as for buttons."""
+        await self.bot.enter(interaction)
         session = self.sessions.get(table_id)
         try:
             if session is None:
@@ -422,8 +493,9 @@ class Tables(commands.Cog, name="Tables"):
         seat = session.seat_of(interaction.user.id)
         assert seat is not None and session.hand is not None
         view = seat_view(session.hand, seat)
-        await interaction.response.edit_message(
-            content=render.hand_content(session, view), view=render.hand_view(session, view))
+        content, components, files = await self._hand_message(session, view)
+        await interaction.response.edit_message(content=content, view=components,
+                                                attachments=files)
         self.hand_views[(session.id, interaction.user.id)] = (interaction, time.monotonic())
         await self.after(session, outcome)
 
@@ -452,9 +524,10 @@ class Tables(commands.Cog, name="Tables"):
             return
         self._posted.add(key)
         channel = self.bot.get_partial_messageable(session.channel_id)
+        with self.public(session):
+            embed = render.result_embed(session, hand.result, session.hand_number)
         try:
-            await channel.send(embed=render.result_embed(session, hand.result,
-                                                          session.hand_number))
+            await channel.send(embed=embed)
         except discord.HTTPException:
             log.warning("could not post the result of table %s", session.id)
 
@@ -481,10 +554,12 @@ class Tables(commands.Cog, name="Tables"):
                 del self.hand_views[key]
                 continue
             view = seat_view(hand, seat)
+            # The view is that player's: in their language.
+            with speaking(language_of(interaction.locale)):
+                content, components, files = await self._hand_message(session, view)
             try:
-                await interaction.edit_original_response(
-                    content=render.hand_content(session, view),
-                    view=render.hand_view(session, view))
+                await interaction.edit_original_response(content=content, view=components,
+                                                         attachments=files)
             except discord.HTTPException:
                 # An expired token: the player presses "My hand" for a fresh view.
                 self.hand_views.pop(key, None)
@@ -590,14 +665,18 @@ class Tables(commands.Cog, name="Tables"):
         before = set(session.autoplay)
         outcome = await session.computer_turn(timed_out=True)
         for seat in session.autoplay - before:
-            await self._say(session, t("turn.autoplay", user=render.mention(session.seats[seat])))
+            with self.public(session):
+                text = t("turn.autoplay", user=render.mention(session.seats[seat]))
+            await self._say(session, text)
         if outcome is not None:
             await self.after(session, outcome)
 
     async def _warn(self, session: TableSession, seconds: int) -> None:
         for seat in session.waiting_for_human():
-            await self._say(session, t("turn.warning", user=render.mention(session.seats[seat]),
-                                       seconds=seconds))
+            with self.public(session):
+                text = t("turn.warning", user=render.mention(session.seats[seat]),
+                         seconds=seconds)
+            await self._say(session, text)
 
     async def _say(self, session: TableSession, text: str) -> None:
         try:
@@ -633,30 +712,48 @@ class Tables(commands.Cog, name="Tables"):
             if hand is None or self.sessions.get(session.id) is not session:
                 return  # no hand yet, or the table was ended meanwhile
             view = public_view(hand)
-            await self._edit_table_message(
-                session, content=render.table_content(session, view),
-                embed=render.table_embed(session, view), view=render.table_view(session, view))
+            with self.public(session):
+                await self._edit_table_message(
+                    session, content=render.table_content(session, view),
+                    embed=render.table_embed(session, view),
+                    view=render.table_view(session, view),
+                    picture=await self._table_picture(session, view))
             self._last_edit[session.id] = time.monotonic()
 
-    async def _edit_table_message(self, session: TableSession, *, content: str | None,
-                                  embed: discord.Embed | None,
-                                  view: discord.ui.View | None) -> None:
+    async def _edit_table_message(
+        self, session: TableSession, *, content: str | None, embed: discord.Embed | None,
+        view: discord.ui.View | None, picture: tuple[str, discord.File] | None = None,
+    ) -> None:
+        """Edit the table message, unless it shows exactly this already. The picture (its
+        digest and file) is uploaded only when it changed; None removes an uploaded one."""
         if session.message_id is None:
             return
-        shown = (content, embed and embed.to_dict(), view and view.to_components())
+        digest = picture[0] if picture else None
+        shown = (content, embed and embed.to_dict(), view and view.to_components(), digest)
         if self._shown.get(session.id) == shown:
             return  # the message already shows exactly this
+        uploaded = self._picture.get(session.id)
+        extra: dict[str, Any] = {}
+        if picture is not None and digest != uploaded:
+            extra["attachments"] = [picture[1]]
+        elif picture is None and uploaded is not None:
+            extra["attachments"] = []
         message = self.bot.get_partial_messageable(session.channel_id).get_partial_message(
             session.message_id)
         try:
-            await message.edit(content=content, embed=embed, view=view)
+            await message.edit(content=content, embed=embed, view=view, **extra)
             self._shown[session.id] = shown
+            self._picture[session.id] = digest
         except discord.NotFound:
             # The table message was deleted: post a new one and keep playing there.
+            if picture is not None:
+                picture[1].reset()
             sent = await self.bot.get_partial_messageable(session.channel_id).send(
                 content=content or None, embed=embed or discord.utils.MISSING,
-                view=view or discord.utils.MISSING)
+                view=view or discord.utils.MISSING,
+                file=picture[1] if picture is not None else discord.utils.MISSING)
             session.message_id = sent.id
+            self._picture[session.id] = digest
             await self.store.update_table(session.id, message_id=sent.id)
         except discord.HTTPException:
             log.warning("table %s: could not edit the table message", session.id)
@@ -666,7 +763,9 @@ class Tables(commands.Cog, name="Tables"):
     async def end_table(self, session: TableSession) -> None:
         await session.close()
         self._forget(session)
-        await self._edit_table_message(session, content=t("ok.ended"), embed=None, view=None)
+        with self.public(session):
+            await self._edit_table_message(session, content=t("ok.ended"), embed=None,
+                                           view=None)
 
     async def history(self, interaction: discord.Interaction[Any], hand: int | None) -> None:
         session = self.session_in(interaction.channel_id)
@@ -696,15 +795,17 @@ class Tables(commands.Cog, name="Tables"):
             if r.result is None:
                 summary = t("history.unfinished")
             else:
-                pts = r.result["points"]
-                summary = f"{pts[0]}–{pts[1]}, {r.result['event'].replace('_', ' ')}"
+                pts, event = r.result["points"], str(r.result["event"])
+                summary = t("history.summary", a=pts[0], b=pts[1],
+                            event=t(f"outcome.{event}") if f"outcome.{event}" in EN
+                            else event.replace("_", " "))
             lines.append(t("history.line", number=r.number, summary=summary))
         await interaction.response.send_message(
             embed=discord.Embed(title=t("history.title"), description="\n".join(lines)),
             ephemeral=True)
 
 
-_KNOWN = set(__import__("bot.texts", fromlist=["EN"]).EN)
+_KNOWN = set(EN)
 
 
 async def setup(bot: FilicauBot) -> None:

@@ -58,10 +58,12 @@ from discord.http import HTTPClient, Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 from visibility import hidden_from, holder
 
+from bot import cardart
 from bot.client import FilicauBot
+from bot.pictures import digest
 from bot.session import TableSession
 from bot.settings import Settings
-from bot.texts import card_label
+from bot.texts import card_label, card_labels, language_of, speaking, t
 from engine.cards import CardError, card
 
 APP_ID = 800_000_000_000_000_001
@@ -93,6 +95,8 @@ class User:
     id: int
     name: str
     manager: bool = False
+    #: The user's Discord locale (their client's language), sent with each interaction.
+    locale: str = "en-US"
 
     @property
     def mention(self) -> str:
@@ -134,7 +138,7 @@ def role_payload(role_id: int, name: str, perms: discord.Permissions) -> dict[st
             "managed": False, "mentionable": False, "flags": 0}
 
 
-def guild_payload() -> dict[str, Any]:
+def guild_payload(locale: str = "en-US") -> dict[str, Any]:
     """What GUILD_CREATE would have told the bot: the roles (so that member permissions can be
     computed) and the channels."""
     return {
@@ -143,7 +147,7 @@ def guild_payload() -> dict[str, Any]:
                   role_payload(MANAGER_ROLE_ID, "managers", MANAGER_PERMISSIONS)],
         "channels": [channel_payload(CHANNEL_ID), channel_payload(OTHER_CHANNEL_ID)],
         "members": [], "emojis": [], "stickers": [], "features": [], "member_count": 8,
-        "preferred_locale": "en-US", "unavailable": False, "verification_level": 0,
+        "preferred_locale": locale, "unavailable": False, "verification_level": 0,
         "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
         "premium_tier": 0, "nsfw_level": 0, "afk_timeout": 300, "system_channel_flags": 0,
     }
@@ -217,7 +221,7 @@ class Message:
             {"id": str(self.id * 10 + i), "filename": name, "size": len(data),
              "url": f"https://cdn.example/{self.id}/{name}",
              "proxy_url": f"https://media.example/{self.id}/{name}",
-             "content_type": "application/json"}
+             "content_type": "image/png" if name.endswith(".png") else "application/json"}
             for i, (name, data) in enumerate(self.files)
         ]
         return {
@@ -440,19 +444,28 @@ class FakeDiscord:
         self.messages[msg.id] = msg
         return msg
 
-    def _write(self, msg: Message, data: dict[str, Any]) -> None:
-        """Apply a create or an edit: keys that are present replace the old values."""
+    def _write(self, msg: Message, data: dict[str, Any],
+               files: list[tuple[str, bytes]] | None = None) -> None:
+        """Apply a create or an edit: keys that are present replace the old values. An edit
+        that lists ``attachments`` keeps the old files it names (by id) and adds the
+        uploaded ones; an edit without it keeps the files as they are."""
         if msg.deleted:
             raise HTTPError(404, 10008, "Unknown Message")
         new = dict(msg.data)
         for key in ("content", "embeds", "components", "attachments"):
             if key in data:
                 new[key] = copy.deepcopy(data[key])
-        problem = invalid_message(new, has_files=bool(msg.files))
+        new_files = msg.files
+        if files is not None and "attachments" in data:
+            keep = {str(a.get("id")) for a in data["attachments"] or []}
+            new_files = [f for i, f in enumerate(msg.files)
+                         if str(msg.id * 10 + i) in keep] + list(files)
+        problem = invalid_message(new, has_files=bool(new_files))
         if problem is not None:
             self.invalid.append(problem)
             raise HTTPError(400, 50035, f"Invalid Form Body: {problem}")
         msg.data = new
+        msg.files = new_files
         msg.versions.append(copy.deepcopy(msg.data))
         for observe in self.observers:
             observe(msg)
@@ -489,7 +502,7 @@ class FakeDiscord:
             if msg.audience is not None:
                 raise HTTPError(404, 10008, "Unknown Message")  # ephemeral: not via the bot
             if method == "PATCH":
-                self._write(msg, body)
+                self._write(msg, body, files)
                 return msg.payload()
             if method == "GET":
                 return msg.payload()
@@ -532,7 +545,7 @@ class FakeDiscord:
         if method == "GET":
             return msg.payload()
         if method == "PATCH":
-            self._write(msg, body)
+            self._write(msg, body, files)
             return msg.payload()
         if method == "DELETE":
             msg.deleted = True
@@ -560,7 +573,7 @@ class FakeDiscord:
             assert sent.message_id is not None, "an update answers a click only"
             msg = self._message(sent.message_id)
             if kind == UPDATE_MESSAGE:
-                self._write(msg, data)
+                self._write(msg, data, files)
         else:
             self.unexpected.append(f"callback type {kind}")
             raise HTTPError(400, 0, "unsupported callback")
@@ -588,13 +601,29 @@ class _ErrorLog(logging.Handler):
 
 
 def _label_pattern(c: int) -> re.Pattern[str]:
-    return re.compile(re.escape(card_label(c)) + r"(?![0-9A-Za-z])")
+    """The card as any language's label names it (a label not followed by more of a word:
+    "🌰 A" is not in "🌰 Ass")."""
+    labels = sorted(card_labels(c), key=len, reverse=True)
+    return re.compile("(?:" + "|".join(re.escape(label) for label in labels) + r")(?!\w)")
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A card picture the bot drew: a hand or the table, and the cards on it."""
+
+    kind: str
+    cards: frozenset[int]
 
 
 class Harness:
-    def __init__(self, db_path: Path, *, next_hand_delay: float = 3600.0) -> None:
+    def __init__(self, db_path: Path, *, next_hand_delay: float = 3600.0,
+                 guild_locale: str = "en-US") -> None:
         self.db_path = db_path
         self.next_hand_delay = next_hand_delay
+        #: The server's Discord locale (sent with each interaction as ``guild_locale``).
+        self.guild_locale = guild_locale
+        #: Every picture the bot drew, by its bytes' digest: what a file shows.
+        self.pictures: dict[str, Picture] = {}
         self.discord = FakeDiscord()
         self.discord.observers.append(self._check_hidden)
         self.bot: FilicauBot | None = None
@@ -628,6 +657,25 @@ class Harness:
 
         monkeypatch.setattr(HTTPClient, "request", http_request)
         monkeypatch.setattr(AsyncWebhookAdapter, "request", webhook_request)
+
+        # Every card picture is noted with the cards it shows, so that a file in a message
+        # counts as part of its text for the hidden-card check.
+        hand_png, table_png = cardart.hand_png, cardart.table_png
+        pictures = self.pictures
+
+        def noted_hand_png(cards: Sequence[int], **kwargs: Any) -> bytes:
+            data = hand_png(cards, **kwargs)
+            pictures[digest(data)] = Picture("hand", frozenset(cards))
+            return data
+
+        def noted_table_png(**kwargs: Any) -> bytes:
+            data = table_png(**kwargs)
+            pictures[digest(data)] = Picture("table", frozenset(
+                [c for _, c in kwargs["trick"]] + list(kwargs.get("shown", ()))))
+            return data
+
+        monkeypatch.setattr(cardart, "hand_png", noted_hand_png)
+        monkeypatch.setattr(cardart, "table_png", noted_table_png)
         logging.getLogger().addHandler(self._errors)
 
     async def start(self) -> FilicauBot:
@@ -641,7 +689,8 @@ class Harness:
         before = asyncio.all_tasks()
         await bot.login(TOKEN)
         state = bot._connection
-        state._add_guild(discord.Guild(data=guild_payload(), state=state))  # type: ignore[arg-type]
+        state._add_guild(discord.Guild(data=guild_payload(self.guild_locale),  # type: ignore[arg-type]
+                                       state=state))
         bot._ready.set()
         self.bot = bot
         started = [t for t in asyncio.all_tasks() - before
@@ -726,8 +775,8 @@ class Harness:
 
     # -- users -----------------------------------------------------------------------------
 
-    def user(self, name: str, *, manager: bool = False) -> User:
-        return User(next(self._users), name, manager)
+    def user(self, name: str, *, manager: bool = False, locale: str = "en-US") -> User:
+        return User(next(self._users), name, manager, locale)
 
     # -- what users see --------------------------------------------------------------------
 
@@ -751,8 +800,11 @@ class Harness:
         return found[-1]
 
     def hand_view(self, user: User) -> Message:
-        """The user's latest "My hand" message (the one their clicks keep updating)."""
-        return self.last_ephemeral(user, "Your hand")
+        """The user's latest "My hand" message (the one their clicks keep updating), titled
+        in their language."""
+        with speaking(language_of(user.locale)):
+            heading = t("hand.title", game="\0", number="\0").split("\0")[0]
+        return self.last_ephemeral(user, heading)
 
     def table_message(self) -> Message:
         """The table's public message (the lobby, then the table in play)."""
@@ -785,7 +837,7 @@ class Harness:
             "id": str(iid), "application_id": str(APP_ID), "type": kind, "token": token,
             "version": 1, "guild_id": str(GUILD_ID), "channel_id": str(channel_id),
             "channel": channel_payload(channel_id), "member": user.member_payload(),
-            "data": data, "locale": "en-US", "guild_locale": "en-US",
+            "data": data, "locale": user.locale, "guild_locale": self.guild_locale,
             "app_permissions": str(discord.Permissions.text().value), "entitlements": [],
             "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
             "attachment_size_limit": 8 * 1024 * 1024,
@@ -919,6 +971,12 @@ class Harness:
     def _check_hidden(self, msg: Message) -> None:
         if self.bot is None:
             return
+        for name, data in msg.files:
+            shown = self.pictures.get(digest(data))
+            if name.endswith(".png") and shown is None:
+                self.leaks.append(f"a picture the bot did not draw: {name}")
+            if shown is not None and shown.kind == "hand" and msg.audience is None:
+                self.leaks.append(f"a picture of a hand posted publicly: {name}")
         cog = self.tables
         session = cog.session_in(msg.channel_id) if cog is not None else None
         hand = None if session is None else session.hand
@@ -935,6 +993,9 @@ class Harness:
         seat = None
         if msg.audience is not None and str(msg.audience) in session.seats:
             seat = session.seats.index(str(msg.audience))
+        for _, data in msg.files:
+            shown = self.pictures.get(digest(data))
+            codes |= shown.cards if shown is not None else set()
         for c in sorted(hidden_from(hand, seat)):
             if _label_pattern(c).search(text) or c in codes:
                 who = "everybody" if msg.audience is None else f"user {msg.audience}"

@@ -35,7 +35,7 @@ from fake_discord import (
 
 from bot.session import TIMEOUTS_BEFORE_AUTOPLAY, TableSession, is_computer
 from bot.store import ResultRow, canonical
-from bot.texts import card_label, t
+from bot.texts import card_label, option_text, t
 from engine import Action, Hand, replay, report
 from engine.cards import Card, code
 
@@ -783,7 +783,8 @@ async def test_table_options_and_an_expired_lobby(h: Harness) -> None:
     r = await h.command(ana, "table new", game="filko", top_trumps="hearts_seven",
                         early_end=False, turn_seconds=20)
     assert r.type == CHANNEL_MESSAGE and not r.ephemeral
-    assert "top_trumps: hearts_seven" in r.text and "early_end: off" in r.text
+    assert option_text("top_trumps", "hearts_seven") in r.text
+    assert option_text("early_end", False) in r.text
     assert "turn: 20 s" in r.text
     session = h.session()
     assert session.rules.options.model_dump()["top_trumps"] == "hearts_seven"

@@ -1,0 +1,65 @@
+"""Card pictures in the bot's messages: a player's hand (ephemeral, like the hand) and the
+table (the trick, trump, the shown cards), drawn by ``bot.cardart`` in a worker thread.
+
+Only views are drawn: a hand picture from that player's ``SeatView``, the table picture from
+the ``PublicView``, so a picture cannot show a card its audience may not see. Pictures are
+plain attachments of the message (not embed images), so an edit that leaves the picture alone
+keeps it without uploading it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+
+import discord
+
+from bot import cardart
+from engine import PublicView, SeatView
+
+HAND_FILE = "hand.png"
+TABLE_FILE = "table.png"
+
+
+def playable(v: SeatView) -> frozenset[int] | None:
+    """The cards the player may play now (the others are drawn faded), or None when it is
+    not their turn to play a card (every card drawn plainly)."""
+    cards = frozenset(a.value for a in v.legal if a.kind == "card")
+    return cards or None
+
+
+async def hand_picture(v: SeatView, theme: str) -> bytes | None:
+    """The player's hand, or None when they hold no card."""
+    if not v.hand:
+        return None
+    return await asyncio.to_thread(cardart.hand_png, tuple(v.hand), theme=theme,
+                                   playable=playable(v), labels=False)
+
+
+def table_trick(v: PublicView) -> tuple[tuple[int, int], ...]:
+    """(seat, card) of the trick on the table: the one being played, else the last one
+    (until the next card is led), so that a trick stays in view once complete."""
+    if v.trick:
+        leader, cards = v.leader, v.trick
+    elif v.last_trick is not None:
+        leader, cards = v.last_trick.leader, v.last_trick.cards
+    else:
+        return ()
+    return tuple(((leader + i) % v.players, c) for i, c in enumerate(cards))
+
+
+async def table_picture(v: PublicView, names: list[str], theme: str) -> bytes | None:
+    """The table as everybody sees it, or None for a table the picture cannot seat."""
+    if not 2 <= v.players <= 6:
+        return None
+    return await asyncio.to_thread(cardart.table_png, seats=names, trick=table_trick(v),
+                                   trump=v.trump, shown=tuple(v.shown), theme=theme)
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def as_file(data: bytes, filename: str, description: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=filename, description=description)
