@@ -418,3 +418,32 @@ def test_random_play_finishes_and_replays(seed: int, dealer: int, early: bool) -
     assert sum(1 for x in res.extra["scores"] if x) == 1 or res.extra["scores"] == [0, 0, 0]
     again = replay(json.loads(json.dumps(to_record(hand))))
     assert again.result == res
+
+
+def test_easy_plays_least_to_take_few_points() -> None:
+    """In "least" every card point counts against you: Easy ducks under the trick whenever
+    it can (the ordinary game would make it take Aces and Tens)."""
+    from engine import Match, make_rules, seat_view
+    from engine.ai import make_player
+
+    rules = make_rules("schafkopf3")
+    easy = make_player("easy", seed=1)
+    checked = 0
+    for seed in range(40):
+        hand = Match(rules, seed=seed).deal()
+        while hand.phase == "widow":
+            hand.apply(hand.actors()[0], Action("pass", True))
+        assert hand.phase == "play"
+        while not hand.finished:
+            seat = hand.actors()[0]
+            view = seat_view(hand, seat)
+            action = easy.choose(view)
+            order = hand.order
+            assert order is not None and action in hand.legal_actions(seat)
+            if hand.trick:
+                best = hand.trick[order.winner(hand.trick)]
+                if any(not order.beats(a.value, best) for a in view.legal):
+                    assert not order.beats(action.value, best)
+                    checked += 1
+            hand.apply(seat, action)
+    assert checked > 100

@@ -30,9 +30,13 @@ class EasyPlayer:
         order = view.order
         if len(legal) == 1:
             return legal[0]
+        suggested = view.rules.suggest(view)
+        if suggested in legal:
+            # The game's own rule of thumb (a bid, a call; or a card where the aim is not
+            # the usual one, as in "least", where points are to be avoided).
+            return suggested
         if order is None or any(a.kind != "card" for a in legal):
-            suggested = view.rules.suggest(view)
-            return suggested if suggested in legal else legal[0]
+            return legal[0]
         points = view.card_points
         suit, power = order.suit, order.power
         cards = [a.value for a in legal]

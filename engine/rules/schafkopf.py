@@ -82,6 +82,9 @@ class MatchOptions(Options):
 
 
 class WidowGame(Rules):
+    #: When everybody plays alone, the fewest card points win ("least"), not the most.
+    alone_least: ClassVar[bool] = False
+
     """Three players, a widow, a declarer who buries two, or all alone; a match of deals."""
 
     fixed_teams = False
@@ -472,6 +475,8 @@ class WidowGame(Rules):
             return Action(TAKE, True) if take else Action(PASS, True)
         if view.phase == BURY:
             return Action(BURY_KIND, choose_burial(view.hand, view))
+        if view.phase == PLAYING and self.alone_least and view.public.get("mode") == MODE_ALONE:
+            return least_card(view)
         return None
 
 
@@ -494,6 +499,27 @@ def _voids(view: SeatView, plays: Sequence[tuple[int, Card]]) -> list[int]:
         elif order.suit[c] != led:
             out[seat] |= 1 << led
     return out
+
+
+def least_card(view: SeatView) -> Action | None:
+    """A card for "least", where every card point taken counts against you: duck under the
+    best card of the trick when possible (shedding the most points while doing so); when
+    every card would win, win with the one that costs least; lead the weakest card."""
+    order = view.order
+    cards = [a.value for a in view.legal if a.kind == "card"]
+    if order is None or not cards:
+        return None
+    points = view.card_points
+    if not view.trick:
+        pick = min(cards, key=lambda c: (order.power[c], points[c]))
+    else:
+        best = view.trick[order.winner(view.trick)]
+        under = [c for c in cards if not order.beats(c, best)]
+        if under:
+            pick = max(under, key=lambda c: (points[c], order.power[c]))
+        else:
+            pick = min(cards, key=lambda c: (points[c], order.power[c]))
+    return Action("card", pick)
 
 
 def choose_burial(cards: Sequence[Card], view: SeatView) -> tuple[Card, Card]:
@@ -532,6 +558,8 @@ def choose_burial(cards: Sequence[Card], view: SeatView) -> tuple[Card, Card]:
 
 
 class Schafkopf3(WidowGame):
+    alone_least = True
+
     game = "schafkopf3"
     title = "Schafkopf (3 players)"
     rulings = (
