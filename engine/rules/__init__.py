@@ -15,6 +15,7 @@ from engine.rules.filicau import Filicau
 from engine.rules.filko import Filko, Filko6
 from engine.rules.filko5 import FilkoFive, Kelebia, RichPoor
 from engine.rules.hats import FilkoHats
+from engine.rules.officers import Officers
 from engine.rules.schafkopf import Schafkopf3
 from engine.rules.wendish import Wendish
 from engine.status import RecordError
@@ -22,7 +23,7 @@ from engine.status import RecordError
 GAMES: dict[str, type[Rules]] = {
     cls.game: cls
     for cls in (Filicau, Filko, Filko6, FilkoHats, FilkoFive, RichPoor, Kelebia, Schafkopf3,
-                Dreiwendsch, Filcau20, Wendish)
+                Dreiwendsch, Filcau20, Wendish, Officers)
 }
 
 
