@@ -24,7 +24,7 @@ from engine import (
 from engine.ai import make_player
 from engine.cards import PACK_24, PACK_32, card, code, codes
 from engine.determinize import hand_from_view
-from engine.rules.wendish import DECLARE
+from engine.rules.wendish import DECLARE, Wendish
 
 K = "wendish"
 
@@ -426,9 +426,9 @@ def test_a_match_of_deals_ends_with_winners_and_starts_again() -> None:
         if k < 3:
             assert r.status == Status(score=tuple(totals), deals=k + 1)
             assert "match_winner" not in r.extra
-    assert r.extra["final_score"] == totals
+    assert r.extra["match_score"] == totals
     assert r.extra["match_winner"] == [s for s in range(4) if totals[s] == max(totals)]
-    assert r.status == Status(score=(0, 0, 0, 0), deals=0)
+    assert r.status == Status()
 
 
 def test_options_and_status_are_checked() -> None:
@@ -443,6 +443,20 @@ def test_options_and_status_are_checked() -> None:
         make_rules(K).check_status(Status(score=(1, 2)))
     with pytest.raises(RecordError):
         make_rules(K, {"deals": 4}).check_status(Status(score=(0, 0, 0, 0), deals=4))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_early_end_only_once_the_teams_are_public(seed: int) -> None:
+    hand = Match(make_rules(K), seed=seed).deal()
+    rng = random.Random(seed)
+    while not hand.finished:
+        seat = hand.actors()[0]
+        hand.apply(seat, rng.choice(hand.legal_actions(seat)))
+    rules = hand.rules
+    assert isinstance(rules, Wendish)
+    if hand.result is not None and hand.result.early:
+        assert rules.revealed(hand)
+        assert hand.result.extra["scores"] == oracle_scores(hand)
 
 
 def test_early_end_waits_for_the_losers_first_trick() -> None:

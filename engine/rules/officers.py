@@ -200,9 +200,9 @@ class Officers(Rules):
             played_deals = (before.deals or 0) + 1
             if played_deals >= self.match_deals:
                 best = max(total)
-                extra["final_score"] = list(total)
+                extra["match_score"] = list(total)
                 extra["match_winner"] = [s for s in (0, 1) if total[s] == best]
-                status = Status(score=(0, 0), deals=0)
+                status = Status()
             else:
                 status = Status(score=total, deals=played_deals)
         else:

@@ -280,10 +280,23 @@ class Wendish(Rules):
         win, value = outcome
         return (0.4 + 0.2 * int(value)) * (1 if win == team else -1)
 
-    def outcome_fixed(self, hand: Hand) -> bool:
+    def revealed(self, hand: Hand) -> bool:
+        """Does the whole table know every seat's team?"""
         p = hand.pending
-        if p["contract"] == FIRST_TRICK and p["partner"] is None:
-            return False  # the teams are not settled yet
+        contract = p["contract"]
+        if contract == LUST:
+            return True
+        if contract == FIRST_TRICK:
+            return p["partner"] is not None
+        if contract == CALLED:
+            return bool(_played_by(hand, (p["called"],)))
+        return len(_played_by(hand, OLD_ONES)) == 2
+
+    def outcome_fixed(self, hand: Hand) -> bool:
+        # Only once the teams are public: stopping (or not stopping) must tell nobody who
+        # plays with whom; and a "first trick" partner may still be to come.
+        if not self.revealed(hand):
+            return False
         p0, p1 = hand.team_taken
         left = self.total_points - p0 - p1
         if p0 >= 61:
@@ -330,9 +343,9 @@ class Wendish(Rules):
             played = (before.deals or 0) + 1
             if played >= self.match_deals:
                 best = max(total)
-                extra["final_score"] = list(total)
+                extra["match_score"] = list(total)
                 extra["match_winner"] = [s for s in range(hand.n) if total[s] == best]
-                status = Status(score=(0,) * hand.n, deals=0)
+                status = Status()
             else:
                 status = Status(score=total, deals=played)
         else:
@@ -383,7 +396,7 @@ class Wendish(Rules):
     def public_team_points(self, hand: Hand) -> tuple[int, ...]:
         """The points per team once every seat's team is public; ``()`` while any is secret
         (each seat's ``taken`` stays public: tricks are)."""
-        if all(self.public_team(hand, s) is not None for s in range(hand.n)):
+        if hand.phase != DECLARE and (hand.play_over or self.revealed(hand)):
             return tuple(hand.team_taken)
         return ()
 
