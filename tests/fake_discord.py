@@ -48,6 +48,7 @@ import itertools
 import json
 import logging
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -613,6 +614,9 @@ class Picture:
 
     kind: str
     cards: frozenset[int]
+    theme: str
+    #: Drawn in a worker thread (not on the event loop).
+    in_worker: bool
 
 
 class Harness:
@@ -663,15 +667,20 @@ class Harness:
         hand_png, table_png = cardart.hand_png, cardart.table_png
         pictures = self.pictures
 
+        def in_worker() -> bool:
+            return threading.current_thread() is not threading.main_thread()
+
         def noted_hand_png(cards: Sequence[int], **kwargs: Any) -> bytes:
             data = hand_png(cards, **kwargs)
-            pictures[digest(data)] = Picture("hand", frozenset(cards))
+            pictures[digest(data)] = Picture("hand", frozenset(cards),
+                                             kwargs.get("theme", "dark"), in_worker())
             return data
 
         def noted_table_png(**kwargs: Any) -> bytes:
             data = table_png(**kwargs)
             pictures[digest(data)] = Picture("table", frozenset(
-                [c for _, c in kwargs["trick"]] + list(kwargs.get("shown", ()))))
+                [c for _, c in kwargs["trick"]] + list(kwargs.get("shown", ()))),
+                kwargs.get("theme", "dark"), in_worker())
             return data
 
         monkeypatch.setattr(cardart, "hand_png", noted_hand_png)

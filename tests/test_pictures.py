@@ -1,0 +1,182 @@
+"""Card pictures in the bot: the hand (ephemeral) and the table (public), per server.
+
+Text only is the default; a server manager turns pictures on (``/admin pictures on``) and picks
+the theme (``/admin theme light|dark``), stored per server. The harness notes every picture
+the bot draws with the cards on it, and counts a message's files as part of what its audience
+sees: the hidden-card check covers pictures, and a hand picture in a public message is a leak.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+from fake_discord import CHANNEL_ID, GUILD_ID, Harness, Message, User
+
+from bot import cardart
+from bot.pictures import HAND_FILE, TABLE_FILE, digest
+from bot.session import TableSession
+from bot.texts import t
+from engine import public_view
+
+
+@pytest.fixture
+async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
+    harness = Harness(tmp_path / "bot.sqlite3")
+    harness.patch(monkeypatch)
+    try:
+        await harness.start()
+        yield harness
+        await harness.stop()
+    finally:
+        harness.close()
+    harness.check_clean()
+
+
+async def start(h: Harness, ana: User) -> TableSession:
+    await h.command(ana, "table new", game="filicau")
+    await h.press(ana, t("btn.join_a"))
+    session = h.session()
+    while not session.full:
+        await h.press(ana, t("btn.add_cpu_easy"))
+    await h.press(ana, t("btn.start"))
+    return session
+
+
+async def pictures_on(h: Harness, mia: User, theme: str | None = None) -> None:
+    r = await h.command(mia, "admin pictures", mode="on")
+    assert r.rejected_with(t("ok.pictures_on"))
+    if theme is not None:
+        r = await h.command(mia, "admin theme", theme=theme)
+        assert r.rejected_with(t("ok.theme", theme=t(f"choice.{theme}")))
+
+
+def picture(h: Harness, msg: Message, name: str) -> tuple[bytes, str, frozenset[int]]:
+    """The message's one picture: bytes, and what the harness noted it shows."""
+    files = [data for fname, data in msg.files if fname == name]
+    assert len(files) == 1, [fname for fname, _ in msg.files]
+    noted = h.pictures[digest(files[0])]
+    return files[0], noted.kind, noted.cards
+
+
+async def test_text_only_is_the_default(h: Harness) -> None:
+    ana = h.user("ana")
+    await start(h, ana)
+    view = (await h.press(ana, t("btn.my_hand"))).message
+    assert view.files == [] and h.table_message().files == []
+    assert h.pictures == {}  # nothing drawn at all
+
+
+async def test_the_hand_picture_goes_to_its_holder_only(h: Harness) -> None:
+    ana, mia = h.user("ana"), h.user("mia", manager=True)
+    await pictures_on(h, mia)
+    session = await start(h, ana)
+    assert session.hand is not None
+    view = (await h.press(ana, t("btn.my_hand"))).message
+    assert view.audience == ana.id
+    _, kind, cards = picture(h, view, HAND_FILE)
+    seat = session.seat_of(ana.id)
+    assert seat is not None
+    assert kind == "hand" and cards == frozenset(session.hand.hands[seat])
+    # Playing a card redraws the picture in the same (ephemeral) message.
+    card_id = view.enabled("card")[0]
+    await h.click(ana, card_id, message=view)
+    view = h.hand_view(ana)
+    _, _, cards = picture(h, view, HAND_FILE)
+    assert cards == frozenset(session.hand.hands[seat]) and len(cards) == 7
+    # No public message carries a hand picture; every picture was drawn off the event loop.
+    assert all(h.pictures[digest(d)].kind == "table"
+               for m in h.public() for _, d in m.files)
+    assert all(p.in_worker for p in h.pictures.values())
+
+
+async def test_the_table_picture_shows_the_trick_and_follows_the_play(h: Harness) -> None:
+    ana, mia = h.user("ana"), h.user("mia", manager=True)
+    await pictures_on(h, mia, theme="light")
+    session = await start(h, ana)
+    hand = session.hand
+    assert hand is not None
+    table = h.table_message()
+    _, kind, cards = picture(h, table, TABLE_FILE)
+    view = public_view(hand)
+    assert kind == "table"
+    assert cards == frozenset(view.trick) | frozenset(view.shown)
+    assert {p.theme for p in h.pictures.values()} == {"light"}
+    # Play the whole hand: after each click the table picture is the public view's.
+    while not hand.finished:
+        mine = h.hand_view(ana) if any(
+            m.audience == ana.id for m in h.discord.messages.values()) else None
+        if mine is None or not (mine.enabled("card") or mine.enabled("act")):
+            mine = (await h.press(ana, t("btn.my_hand"))).message
+        choices = mine.enabled("card") or mine.enabled("act")
+        await h.click(ana, choices[0], message=mine)
+        _, _, cards = picture(h, h.table_message(), TABLE_FILE)
+        v = public_view(hand)
+        shown = v.trick or (v.last_trick.cards if v.last_trick else ())
+        assert cards == frozenset(shown) | frozenset(v.shown)
+    assert h.checked > 10  # the hidden-card check looked at the messages, pictures included
+
+
+async def test_an_unchanged_picture_is_not_uploaded_again(h: Harness) -> None:
+    ana, mia = h.user("ana"), h.user("mia", manager=True)
+    await pictures_on(h, mia)
+    session = await start(h, ana)
+    cog = h.tables
+    assert session.hand is not None
+    view = public_view(session.hand)
+    table = h.table_message()
+    before = picture(h, table, TABLE_FILE)[0]
+    for content in ("one", "two"):
+        mark = h.mark()
+        await cog._edit_table_message(session, content=content, embed=None, view=None,
+                                      picture=await cog._table_picture(session, view))
+        [edit] = [c for c in h.calls_since(mark) if c.method == "PATCH"]
+        assert edit.files == [] and "attachments" not in edit.body
+        assert table.content == content and picture(h, table, TABLE_FILE)[0] == before
+
+
+async def test_text_only_again_removes_the_pictures(h: Harness) -> None:
+    ana, mia = h.user("ana"), h.user("mia", manager=True)
+    await pictures_on(h, mia)
+    await start(h, ana)
+    assert h.table_message().files
+    view = (await h.press(ana, t("btn.my_hand"))).message
+    assert view.files
+    r = await h.command(mia, "admin pictures", mode="off")
+    assert r.ephemeral and r.message.content == t("ok.pictures_off")
+    assert h.table_message().files == []
+    await h.click(ana, view.enabled("card")[0], message=view)
+    assert h.hand_view(ana).files == []
+
+
+async def test_the_server_setting_survives_a_restart(h: Harness) -> None:
+    mia = h.user("mia", manager=True)
+    await pictures_on(h, mia, theme="light")
+    await h.restart()
+    assert h.bot is not None
+    config = h.bot.config(GUILD_ID)
+    assert config.pictures and config.theme == "light"
+
+
+async def test_only_managers_change_the_pictures(h: Harness) -> None:
+    ana = h.user("ana")
+    r = await h.command(ana, "admin pictures", mode="on")
+    assert r.rejected_with(t("err.not_manager"))
+    assert h.bot is not None and not any(c.pictures for c in h.bot.guild_config.values())
+
+
+async def test_the_harness_catches_a_hand_picture_in_public(h: Harness) -> None:
+    """The check itself: a hand's picture sent to the channel is reported as a leak."""
+    ana = h.user("ana")
+    session = await start(h, ana)
+    assert session.hand is not None and h.bot is not None
+    other = next(s for s in range(4) if s != session.seat_of(ana.id))
+    data = cardart.hand_png(session.hand.hands[other])
+    channel = h.bot.get_partial_messageable(CHANNEL_ID)
+    await channel.send(file=discord.File(io.BytesIO(data), filename="x.png"))
+    assert any("posted publicly" in leak for leak in h.leaks)
+    assert any("shown to everybody" in leak for leak in h.leaks)
+    h.leaks.clear()
