@@ -11,10 +11,12 @@ from __future__ import annotations
 import io
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 from fake_discord import CHANNEL_ID, GUILD_ID, Harness, Message, User
+from standin.schema import SchemaCheck
 
 from bot import cardart
 from bot.pictures import HAND_FILE, TABLE_FILE, digest
@@ -118,6 +120,27 @@ async def test_the_table_picture_shows_the_trick_and_follows_the_play(h: Harness
         shown = v.trick or (v.last_trick.cards if v.last_trick else ())
         assert cards == frozenset(shown) | frozenset(v.shown)
     assert h.checked > 10  # the hidden-card check looked at the messages, pictures included
+    # Every request with a picture (interaction callbacks, follow-up edits, channel message
+    # edits) is valid under Discord's OpenAPI schema.
+    check = SchemaCheck()
+    assert check.available, f"{check.path} is needed to check the uploads"
+    uploads = [c for c in h.discord.calls if c.files]
+    assert {name for c in uploads for name, _ in c.files} == {HAND_FILE, TABLE_FILE}
+    for call in h.discord.calls:
+        if call.method != "GET":
+            assert check.validate(call.method, call.path, upload_ids(call.body)) is None
+
+
+def upload_ids(body: Any) -> Any:
+    """The body with each new upload's attachment ``id`` as a string. discord.py sends the
+    file's index as a number (``{"id": 0, "filename": "table.png"}``), as Discord's own
+    "Uploading Files" example does; the OpenAPI description types every attachment id as a
+    snowflake string. Only that difference is bridged: everything else is checked as sent."""
+    if isinstance(body, dict):
+        return {k: ([{**a, "id": str(a["id"])} if isinstance(a.get("id"), int) else a
+                     for a in v] if k == "attachments" and isinstance(v, list)
+                    else upload_ids(v)) for k, v in body.items()}
+    return body
 
 
 async def test_an_unchanged_picture_is_not_uploaded_again(h: Harness) -> None:
