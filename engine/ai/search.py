@@ -186,7 +186,9 @@ class SearchPlayer:
         team = view.team[seat]
         score: Scorer | None = None
         totals = [0.0] * len(legal)
-        left = sum(view.hand_sizes)
+        # Cards still out, counted from the pack: hands may not show them all (Officers'
+        # face-down piles, cards not dealt yet), and the exact search must not start early.
+        left = len(view.rules.pack) - len(plays_so_far(view))
         for i in range(self.samples):
             try:
                 hand = hand_from_view(view, sample(knowledge, rng))

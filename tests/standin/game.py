@@ -19,7 +19,8 @@ from .server import CHANNEL_MESSAGE, UPDATE_MESSAGE, Interaction, StandIn
 from .users import Player
 
 #: Answers to a click on a view the table has moved past.
-_MOVED_ON = {t("illegal.wrong_phase"), t("illegal.not_your_turn"), t("err.stale_trick")}
+_MOVED_ON = {t("illegal.wrong_phase"), t("illegal.not_your_turn"), t("err.stale_trick"),
+             t("illegal.hand_over"), t("err.hand_over")}
 _TABLE_NUMBER = re.compile(r" — hand (\d+)$")
 _VIEW_NUMBER = re.compile(r", hand (\d+)\*\*")
 #: "**Your hand": how a hand view starts.
@@ -183,8 +184,9 @@ class Table:
         else:
             inter = await p.click(cid, message=view)
             if inter.type != UPDATE_MESSAGE and p.refused(inter) in _MOVED_ON:
-                # In an open window (fris) another player may act first: the click on the
-                # view drawn before gets its answer, and the table goes on.
+                # In an open window (fris) another player may act first, and a face made
+                # out of turn may come after the last card: the click on the view drawn
+                # before gets its answer, and the table goes on.
                 return True
         assert inter.type == UPDATE_MESSAGE, f"{p.name} clicked {cid}: {p.refused(inter)}"
         self.moves.append(Click(p, cid, inter))
