@@ -732,7 +732,8 @@ class Tables(commands.Cog, name="Tables"):
         shown = (content, embed and embed.to_dict(), view and view.to_components(), digest)
         if self._shown.get(session.id) == shown:
             return  # the message already shows exactly this
-        uploaded = self._picture.get(session.id)
+        # Not known (since a restart): the message may carry a picture from before.
+        uploaded = self._picture.get(session.id, "unknown")
         extra: dict[str, Any] = {}
         if picture is not None and digest != uploaded:
             extra["attachments"] = [picture[1]]

@@ -203,3 +203,14 @@ async def test_the_harness_catches_a_hand_picture_in_public(h: Harness) -> None:
     assert any("posted publicly" in leak for leak in h.leaks)
     assert any("shown to everybody" in leak for leak in h.leaks)
     h.leaks.clear()
+
+
+async def test_text_only_after_a_restart_removes_the_picture_from_before(h: Harness) -> None:
+    ana, mia = h.user("ana"), h.user("mia", manager=True)
+    await pictures_on(h, mia)
+    await start(h, ana)
+    assert h.table_message().files
+    await h.restart()
+    r = await h.command(mia, "admin pictures", mode="off")
+    assert r.ephemeral and r.message.content == t("ok.pictures_off")
+    assert h.table_message().files == []
