@@ -299,7 +299,9 @@ class SqliteStore:
     async def open(self) -> None:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = await aiosqlite.connect(self.path)
+        # Autocommit: every write is its own transaction, without a second trip to the
+        # connection's thread to commit it (each trip costs the event loop a thread switch).
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
         self._db.row_factory = aiosqlite.Row
         await self._db.execute("PRAGMA journal_mode = WAL")
         await self._db.execute("PRAGMA foreign_keys = ON")
@@ -359,9 +361,7 @@ class SqliteStore:
                  opener_id, json.dumps(seats), created),
             )
         except aiosqlite.IntegrityError:
-            await self.db.rollback()  # release the write lock
             raise StoreError("this channel already has an open table") from None
-        await self.db.commit()
         assert cur.lastrowid is not None
         return TableRow(
             id=cur.lastrowid, guild_id=guild_id, channel_id=channel_id, message_id=None,
@@ -398,7 +398,6 @@ class SqliteStore:
             return
         await self.db.execute(f"UPDATE tables SET {', '.join(sets)} WHERE id = ?",
                               (*args, table_id))
-        await self.db.commit()
 
     async def get_table(self, table_id: int) -> TableRow | None:
         async with self.db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
@@ -427,9 +426,7 @@ class SqliteStore:
                 (table_id, number, json.dumps(header), now()),
             )
         except aiosqlite.IntegrityError:
-            await self.db.rollback()  # release the write lock
             raise StoreError(f"hand {number} of table {table_id} is already stored") from None
-        await self.db.commit()
         assert cur.lastrowid is not None
         return cur.lastrowid
 
@@ -444,16 +441,13 @@ class SqliteStore:
                 (hand_id, index, json.dumps(action), user_id, int(by_computer), now()),
             )
         except aiosqlite.IntegrityError:
-            await self.db.rollback()  # release the write lock
             raise StoreError(f"action {index} of hand {hand_id} is already stored") from None
-        await self.db.commit()
 
     async def finish_hand(self, hand_id: int, result: dict[str, Any]) -> None:
         await self.db.execute(
             "UPDATE hands SET result = ?, finished_at = ? WHERE id = ?",
             (json.dumps(result), now(), hand_id),
         )
-        await self.db.commit()
 
     async def _hand(self, row: aiosqlite.Row) -> HandRow:
         async with self.db.execute(
@@ -524,7 +518,6 @@ class SqliteStore:
              status.masters, status.servant, status.next_dealer, status.since,
              status.updated_at or now(), json.dumps(status.extra)),
         )
-        await self.db.commit()
 
     async def statuses(self, guild_id: int) -> list[PartnershipStatus]:
         async with self.db.execute(
@@ -564,7 +557,6 @@ class SqliteStore:
              None if result.scores is None else json.dumps(result.scores),
              json.dumps(result.match_winners)),
         )
-        await self.db.commit()
 
     async def results(self, guild_id: int, game: str | None = None) -> list[ResultRow]:
         sql = "SELECT * FROM results WHERE guild_id = ?"
@@ -604,4 +596,3 @@ class SqliteStore:
             "updated_at) VALUES (?, ?, ?, ?, ?)",
             (settings.guild_id, settings.locale, int(settings.pictures), settings.theme, now()),
         )
-        await self.db.commit()

@@ -9,6 +9,7 @@ costs the event loop only the pickling of a ``SeatView`` (a few kilobytes). ``AI
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -24,6 +25,8 @@ log = logging.getLogger(__name__)
 SEARCH_LEVELS = ("easy", "normal", "hard")
 
 _pool: Executor | None = None
+#: How much lower the workers' CPU priority is than the bot's (``nice``).
+WORKER_NICENESS = 10
 
 
 def default_processes() -> int:
@@ -36,7 +39,14 @@ def start(processes: int) -> None:
     global _pool
     stop()
     if processes > 0:
-        _pool = ProcessPoolExecutor(max_workers=processes)
+        _pool = ProcessPoolExecutor(max_workers=processes, initializer=_lower_priority)
+
+
+def _lower_priority() -> None:
+    """Workers yield the CPU to the event loop: a click answered late is felt at once, a
+    computer's move a few milliseconds late is not (it waits for COMPUTER_DELAY anyway)."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
 
 
 def stop() -> None:

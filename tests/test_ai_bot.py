@@ -4,6 +4,7 @@ the decision runs off the event loop without breaking the table's lock semantics
 from __future__ import annotations
 
 import asyncio
+import os
 import pickle
 import threading
 from collections.abc import AsyncIterator
@@ -154,8 +155,13 @@ async def test_computers_think_in_a_worker_process() -> None:
     thinking.start(1)
     try:
         action = await thinking.decide("normal", seat, view)
+        # The worker yields the CPU to the event loop that answers clicks.
+        pool = thinking._pool
+        assert pool is not None
+        worker_nice = await asyncio.get_running_loop().run_in_executor(pool, os.nice, 0)
     finally:
         thinking.stop()
+    assert worker_nice == min(19, os.nice(0) + thinking.WORKER_NICENESS)
     assert action in hand.legal_actions()
     assert action == thinking.decide_now("normal", seat, view)
 
