@@ -104,6 +104,8 @@ class Tables(commands.Cog, name="Tables"):
         #: The digest of the picture each table message carries now (None: no picture).
         self._picture: dict[int, str | None] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
+        self._playing_count = 0
+        self._playing_at = -1e9
         #: When each table's open window (the fris window) opened: (hand, phase), time.
         self._windows: dict[int, tuple[tuple[int, str], float]] = {}
         self._posted: set[tuple[int, int]] = set()
@@ -240,10 +242,14 @@ class Tables(commands.Cog, name="Tables"):
         self._track(session)
         with self.public(session):
             embed, view = render.lobby_embed(session), render.lobby_view(session)
-        await interaction.response.send_message(embed=embed, view=view)
-        message = await interaction.original_response()
-        session.message_id = message.id
-        await self.store.update_table(session.id, message_id=message.id)
+        sent = await interaction.response.send_message(embed=embed, view=view)
+        # Discord answers the callback with the message it created; asking for it again is
+        # only for a callback answered without it.
+        message_id = sent.message_id
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        session.message_id = message_id
+        await self.store.update_table(session.id, message_id=message_id)
         self._start_lobby_timer(session)
 
     def _start_lobby_timer(self, session: TableSession) -> None:
@@ -698,8 +704,18 @@ class Tables(commands.Cog, name="Tables"):
         """Seconds between two edits of one table message. Discord allows a bot 50 requests
         a second in all; table edits get at most TABLE_EDITS_PER_SECOND of them, shared by
         the tables in play, so the interval grows with the number of tables."""
-        playing = sum(1 for s in self.sessions.values() if s.state == "playing")
-        return max(self.settings.edit_interval, playing / TABLE_EDITS_PER_SECOND)
+        return max(self.settings.edit_interval, self._playing / TABLE_EDITS_PER_SECOND)
+
+    @property
+    def _playing(self) -> int:
+        # Counted once a second at most: every refresh asks, and there may be hundreds of
+        # tables.
+        now = time.monotonic()
+        if now - self._playing_at > 1.0:
+            self._playing_count = sum(1 for s in self.sessions.values()
+                                      if s.state == "playing")
+            self._playing_at = now
+        return self._playing_count
 
     async def _refresh_loop(self, session: TableSession) -> None:
         while session.id in self._dirty and session.state != "closed":
