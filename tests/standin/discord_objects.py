@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -181,7 +180,9 @@ class Message:
             "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
             "attachments": attachments,
             "embeds": [{"type": "rich", **e} for e in data.get("embeds") or []],
-            "components": copy.deepcopy(data.get("components") or []),
+            # Shared with the stored version: whoever changes a payload copies it first
+            # (``Player.click_payload(forge=True)``).
+            "components": data.get("components") or [],
             "pinned": False, "type": 0,
             "flags": EPHEMERAL if self.audience is not None else 0,
         }

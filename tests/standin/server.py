@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import copy
 import itertools
 import json
 import re
@@ -511,15 +510,19 @@ class StandIn:
         """A create or an edit: the keys present replace the old values."""
         if msg.deleted:
             raise HTTPError(404, 10008, "Unknown Message")
+        # ``data`` is the request's freshly parsed JSON and nothing here changes a stored
+        # message in place (each write makes a new dict), so versions share values without
+        # copying them: copying every version cost the stand-in a quarter of its time under
+        # load, time the bot's measured answers then waited for.
         new = dict(msg.data)
         for key in ("content", "embeds", "components", "attachments"):
             if key in data:
-                new[key] = copy.deepcopy(data[key])
+                new[key] = data[key]
         if not allow_empty and not (new.get("content") or new.get("embeds")
                                     or new.get("components") or msg.files):
             raise HTTPError(400, 50006, "Cannot send an empty message")
         msg.data = new
-        msg.versions.append(copy.deepcopy(new))
+        msg.versions.append(new)
         self._touched = msg.channel_id
         for observe in self.observers:
             observe(msg)
