@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 LOBBY_SECONDS = 15 * 60
 #: Table-message edits a second, all tables together (Discord: 50 requests a second a bot).
 TABLE_EDITS_PER_SECOND = 30
+#: A failed table edit is tried again after this pause (and the usual edit interval).
+EDIT_RETRY_SECONDS = 2.0
 #: An interaction token lives 15 minutes; stop using a hand view's a little before.
 TOKEN_SECONDS = 14 * 60
 
@@ -566,9 +568,14 @@ class Tables(commands.Cog, name="Tables"):
             try:
                 await interaction.edit_original_response(content=content, view=components,
                                                          attachments=files)
-            except discord.HTTPException:
-                # An expired token: the player presses "My hand" for a fresh view.
-                self.hand_views.pop(key, None)
+            except discord.HTTPException as e:
+                if isinstance(e, discord.NotFound | discord.Forbidden) or e.status == 401:
+                    # An expired token or a deleted view: the player presses "My hand".
+                    self.hand_views.pop(key, None)
+                else:
+                    # Rate limited or a Discord failure: keep the view for the next change.
+                    log.warning("table %s: could not refresh a hand view (%s)", session.id,
+                                e.status)
 
     def kick(self, session: TableSession) -> None:
         """The table changed: wake its driver (computer moves, the turn timer, the next
@@ -729,25 +736,29 @@ class Tables(commands.Cog, name="Tables"):
                 return  # no hand yet, or the table was ended meanwhile
             view = public_view(hand)
             with self.public(session):
-                await self._edit_table_message(
+                edited = await self._edit_table_message(
                     session, content=render.table_content(session, view),
                     embed=render.table_embed(session, view),
                     view=render.table_view(session, view),
                     picture=await self._table_picture(session, view))
             self._last_edit[session.id] = time.monotonic()
+            if not edited:
+                self._dirty.add(session.id)
+                await asyncio.sleep(EDIT_RETRY_SECONDS)
 
     async def _edit_table_message(
         self, session: TableSession, *, content: str | None, embed: discord.Embed | None,
         view: discord.ui.View | None, picture: tuple[str, discord.File] | None = None,
-    ) -> None:
+    ) -> bool:
         """Edit the table message, unless it shows exactly this already. The picture (its
-        digest and file) is uploaded only when it changed; None removes an uploaded one."""
+        digest and file) is uploaded only when it changed; None removes an uploaded one.
+        False: the edit failed and should be tried again."""
         if session.message_id is None:
-            return
+            return True
         digest = picture[0] if picture else None
         shown = (content, embed and embed.to_dict(), view and view.to_components(), digest)
         if self._shown.get(session.id) == shown:
-            return  # the message already shows exactly this
+            return True  # the message already shows exactly this
         # Not known (since a restart): the message may carry a picture from before.
         uploaded = self._picture.get(session.id, "unknown")
         extra: dict[str, Any] = {}
@@ -773,7 +784,11 @@ class Tables(commands.Cog, name="Tables"):
             self._picture[session.id] = digest
             await self.store.update_table(session.id, message_id=sent.id)
         except discord.HTTPException:
-            log.warning("table %s: could not edit the table message", session.id)
+            # Rate limited past discord.py's retries, or Discord failed: the table must not
+            # keep showing an old turn, so the refresh loop tries again after a pause.
+            log.warning("table %s: could not edit the table message; will retry", session.id)
+            return False
+        return True
 
     # -- admin and history helpers (used by the other cogs) ----------------------------------
 

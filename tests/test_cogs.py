@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 from bot_fixtures import FixedDeal, action_rows, find_deal, first_legal, masters_hand
 from conftest import snapshot
@@ -726,6 +727,37 @@ async def test_a_deleted_table_message_is_posted_again(h: Harness) -> None:
     assert row is not None and row.message_id == new.id
     # Its buttons work.
     await my_hand(h, session, users[0])
+
+
+async def test_a_failed_table_edit_is_tried_again(h: Harness,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord refuses one edit of the table message (rate limited past discord.py's
+    retries, or a server error): the table must not keep showing an old turn."""
+    import cogs.tables as tables_module
+
+    session, users = await four_players(h)
+    monkeypatch.setattr(tables_module, "EDIT_RETRY_SECONDS", 0)
+    real_edit = discord.PartialMessage.edit
+    failures = []
+
+    class Response:
+        status, reason = 500, "Internal Server Error"
+
+    async def failing_once(self: discord.PartialMessage, **kwargs: Any) -> Any:
+        if not failures:
+            failures.append(self.id)
+            raise discord.HTTPException(Response(), "boom")  # type: ignore[arg-type]
+        return await real_edit(self, **kwargs)
+
+    monkeypatch.setattr(discord.PartialMessage, "edit", failing_once)
+    user, _ = await play_turn(h, session, users, random.Random(2))
+    await h.until(lambda: bool(failures) and session.id not in h.tables._dirty)
+    await h.settle()
+    hand = hand_of(session)
+    assert failures == [session.message_id]
+    # The table message shows the move after all: whose turn it is now.
+    assert h.table_message().content == t("table.turn", user=users[hand.to_move or 0].mention)
+    assert card_label(hand.trick[-1]) in h.table_message().text
 
 
 # -- the hidden-card check itself ----------------------------------------------------------------
