@@ -750,7 +750,7 @@ async def test_a_failed_table_edit_is_tried_again(h: Harness,
         return await real_edit(self, **kwargs)
 
     monkeypatch.setattr(discord.PartialMessage, "edit", failing_once)
-    user, _ = await play_turn(h, session, users, random.Random(2))
+    await play_turn(h, session, users, random.Random(2))
     await h.until(lambda: bool(failures) and session.id not in h.tables._dirty)
     await h.settle()
     hand = hand_of(session)
