@@ -23,7 +23,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import options, pictures, render
-from bot.session import COMPUTER_LEVELS, Outcome, SessionError, TableSession, is_computer
+from bot.session import (
+    COMPUTER_LEVELS,
+    DEFAULT_WINDOW_SECONDS,
+    Outcome,
+    SessionError,
+    TableSession,
+    is_computer,
+)
 from bot.store import StoreError
 from bot.texts import EN, language_of, speaking, t
 from bot.translator import ls
@@ -207,15 +214,18 @@ class Tables(commands.Cog, name="Tables"):
 
     @table.command(name=ls("cmdname.table_new"), description=ls("cmd.table_new"))
     @app_commands.describe(game=ls("cmd.game"), early_end=ls("cmd.early_end"),
-                           top_trumps=ls("cmd.top_trumps"), turn_seconds=ls("cmd.turn_seconds"))
+                           top_trumps=ls("cmd.top_trumps"), turn_seconds=ls("cmd.turn_seconds"),
+                           window_seconds=ls("cmd.window_seconds"))
     @app_commands.rename(game=ls("optname.game"), early_end=ls("optname.early_end"),
                          top_trumps=ls("optname.top_trumps"),
-                         turn_seconds=ls("optname.turn_seconds"))
+                         turn_seconds=ls("optname.turn_seconds"),
+                         window_seconds=ls("optname.window_seconds"))
     @app_commands.choices(game=GAME_CHOICES, top_trumps=TOP_TRUMP_CHOICES)
     async def table_new(
         self, interaction: discord.Interaction[Any], game: app_commands.Choice[str],
         early_end: bool = True, top_trumps: app_commands.Choice[str] | None = None,
         turn_seconds: app_commands.Range[int, 20, 900] = 90,
+        window_seconds: app_commands.Range[int, 5, 120] = DEFAULT_WINDOW_SECONDS,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await reply_error(interaction, t("err.guild_only"))
@@ -235,7 +245,8 @@ class Tables(commands.Cog, name="Tables"):
             row = await self.store.create_table(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                 game=game.value, options=options, opener_id=interaction.user.id,
-                seats=[None] * rules.players, settings={"turn_seconds": turn_seconds},
+                seats=[None] * rules.players, settings={"turn_seconds": turn_seconds,
+                                                       "window_seconds": window_seconds},
             )
         except StoreError:
             await reply_error(interaction, t("err.channel_busy"))

@@ -220,8 +220,8 @@ def fris_pack() -> list[int]:
     return pack
 
 
-async def fris_table(h: Harness, ana: User) -> TableSession:
-    await h.command(ana, "table new", game="filcau20")
+async def fris_table(h: Harness, ana: User, **options: Any) -> TableSession:
+    await h.command(ana, "table new", game="filcau20", **options)
     await h.press(ana, t("btn.join_a"))
     session = h.session()
     while not session.full:
@@ -240,7 +240,8 @@ async def fris_table(h: Harness, ana: User) -> TableSession:
 async def test_the_fris_window_waits_for_a_person_then_the_dealer_deals_on(
         h: Harness) -> None:
     ana = h.user("ana")
-    session = await fris_table(h, ana)
+    session = await fris_table(h, ana, window_seconds=45)
+    assert session.window_seconds == 45  # the table's own window time, from /table new
     hand = hand_of(session)
     # The computers passed at once; the computer dealer waits for Ana (or the time).
     assert hand.phase == "fris" and sorted(hand.actors()) == [0, 1]
