@@ -533,6 +533,13 @@ class Tables(commands.Cog, name="Tables"):
         # The computer may have played for a person (timed out): their view changes too.
         played_for = [p.seat for p in (outcome.played if outcome else [])
                       if p.by_computer and not is_computer(session.seats[p.seat])]
+        if outcome is not None and outcome.result is not None:
+            # The hand is over: every person's open view says so (the one who clicked last
+            # saw it in the answer to the click).
+            clicked = {p.seat for p in outcome.played if not p.by_computer}
+            played_for += [s for s, m in enumerate(session.seats)
+                           if m is not None and not is_computer(m)
+                           and s not in clicked and s not in played_for]
         await self._refresh_hand_views(session, played_for)
         self.kick(session)
 

@@ -908,3 +908,14 @@ async def test_the_same_partnerships_keep_their_status_at_a_new_table(h: Harness
     assert new.seats[hand.dealer] == dealer
     table = h.table_message().text
     assert t("table.masters") in table and t("table.slaves") in table
+
+
+async def test_every_open_hand_view_says_when_the_hand_is_over(h: Harness) -> None:
+    """Whoever plays the last card, the others' hand views do not stay on "Waiting for"."""
+    session, users = await four_players(h, early_end=False)
+    await play_until(h, session, users, random.Random(3))
+    assert hand_of(session).finished
+    for user in users:
+        view = h.hand_view(user)
+        assert t("hand.over") in view.content, (user.name, view.content)
+        assert not view.enabled("card")
