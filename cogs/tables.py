@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -301,6 +302,11 @@ class Tables(commands.Cog, name="Tables"):
             await reply_error(interaction, t(e.key, **e.params) if e.key in _KNOWN
                               else t("err.not_allowed"))
         except Exception:
+            if self._closing:
+                # The bot is stopping under this click (its HTTP session closes): what was
+                # stored stays stored, and the table comes back at the next start.
+                log.info("table %s: button %s interrupted by the shutdown", table_id, op)
+                return
             # E.g. the store failed: the session changed nothing, so the click can be retried.
             log.exception("table %s: button %s failed", table_id, op)
             await reply_error(interaction, t("err.internal"))
@@ -567,6 +573,8 @@ class Tables(commands.Cog, name="Tables"):
             return
         seats = session.waiting_for_human()
         for seat in seats + [s for s in also or [] if s not in seats]:
+            if self._closing:
+                return  # stopping: the HTTP session is about to close
             if only is not None and seat not in only:
                 continue
             member = session.seats[seat]
@@ -594,6 +602,10 @@ class Tables(commands.Cog, name="Tables"):
                     # Rate limited or a Discord failure: keep the view for the next change.
                     log.warning("table %s: could not refresh a hand view (%s)", session.id,
                                 e.status)
+            except aiohttp.ClientError as e:
+                # The connection dropped (the bot is stopping, or the network): the view is
+                # redrawn on the next change or by My hand.
+                log.warning("table %s: could not refresh a hand view (%r)", session.id, e)
 
     def kick(self, session: TableSession) -> None:
         """The table changed: wake its driver (computer moves, the turn timer, the next
