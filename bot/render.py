@@ -543,9 +543,12 @@ def title(s: TableSession) -> str:
 
 def rules_embed(game: str, default_title: str, rulings: tuple[str, ...],
                 options: dict[str, Any]) -> discord.Embed:
-    """A game's rules summary. The rulings are the engine's own lines (English)."""
+    """A game's rules summary: the engine's rulings (English), each worded in the reader's
+    language by the catalog (``rulings.GAME.N``)."""
+    lines = [t(f"rulings.{game}.{i}") if has_text(f"rulings.{game}.{i}") else r
+             for i, r in enumerate(rulings)]
     embed = discord.Embed(title=game_title(game, default_title), colour=GAME_COLOUR,
-                          description="\n".join(f"• {r}" for r in rulings))
+                          description="\n".join(f"• {r}" for r in lines))
     if options:
         embed.add_field(name=t("rules.options"),
                         value=", ".join(option_text(k, v) for k, v in options.items()))

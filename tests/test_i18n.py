@@ -28,6 +28,7 @@ from bot.texts import (
     card_label,
     card_labels,
     game_title,
+    has_text,
     language_of,
     load_catalog,
     speaking,
@@ -136,6 +137,16 @@ def test_a_label_of_one_card_never_names_another() -> None:
 def test_english_game_names_are_the_engines() -> None:
     for key, cls in GAMES.items():
         assert game_title(key, cls.title) == cls.title
+
+
+def test_english_rulings_are_the_engines() -> None:
+    """The rules summary's English lines are the engine's own, line by line (the catalogs
+    translate them; they must not drift apart)."""
+    for key, cls in GAMES.items():
+        with speaking("en"):
+            assert [t(f"rulings.{key}.{i}") for i in range(len(cls.rulings))] == \
+                list(cls.rulings), key
+        assert not has_text(f"rulings.{key}.{len(cls.rulings)}"), f"{key}: a line too many"
 
 
 # -- choosing the language ---------------------------------------------------------------------
@@ -268,6 +279,10 @@ async def test_standings_are_public_and_german_rules_are_the_users(german: Harne
     assert r.ephemeral and r.message.embeds[0]["title"] == "Filkó"
     with speaking("hu"):
         assert r.message.embeds[0]["fields"][0]["name"] == t("rules.options")
+        # The rulings themselves in Hungarian, not the engine's English.
+        assert r.message.embeds[0]["description"].splitlines() == [
+            f"• {t(f'rulings.filko.{i}')}" for i in range(len(GAMES["filko"].rulings))]
+    assert GAMES["filko"].rulings[0] not in r.message.embeds[0]["description"]
     r = await h.command(eva, "history")
     with speaking("hu"):
         assert r.rejected_with(t("err.no_table"))
