@@ -13,12 +13,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.texts import card_label, has_text, suit_label, t, team_name
-from engine.cards import CardError, card
+from engine.cards import SUIT_LETTERS, CardError, card
 
 if TYPE_CHECKING:
     from bot.session import TableSession
 
-SUIT_LETTERS = "EGHS"
 #: Facts the table shows elsewhere (the match score field) or that only computers need.
 SKIP = frozenset({"score", "badges", "first", "piles", "deals", "pack", "last_signal"})
 

@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from engine import Trick
 
 GAME_COLOUR = discord.Colour.dark_green()
-SUIT_LETTERS = "EGHS"
 CARDS_PER_ROW = 4
 
 

@@ -38,9 +38,9 @@ from engine import (
 from engine.view import seat_view
 
 COMPUTER_PREFIX = "cpu:"
-#: The levels the lobby offers (engine.ai). ``simple`` (the engine's SimplePlayer) still plays
-#: the computer seats of tables opened before the levels existed.
-COMPUTER_LEVELS = ("easy", "normal", "hard")
+#: The levels the lobby offers (``bot.thinking``, where they are played). ``simple`` (the
+#: engine's SimplePlayer) still plays the computer seats of tables opened before the levels.
+COMPUTER_LEVELS = thinking.COMPUTER_LEVELS
 LEGACY_LEVELS = ("simple",)
 #: Who plays for a person whose turn timed out (or who is in autoplay).
 TIMEOUT_LEVEL = "normal"

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from babel.messages.pofile import read_po
 
-from engine.cards import RANK_CODES, rank_of, suit_of
+from engine.cards import RANK_CODES, rank_of, suit_letter, suit_of
 
 #: The catalogs, English first (the fallback).
 LANGUAGES: Final = ("en", "ro", "hu", "de")
@@ -30,7 +30,6 @@ LOCALE_DIR: Final = Path(__file__).resolve().parent / "locales"
 DOMAIN: Final = "bot"
 
 SUIT_EMOJI = ("🌰", "🍃", "❤️", "🔔")
-SUIT_LETTERS = "EGHS"
 
 
 def load_catalog(lang: str) -> dict[str, str]:
@@ -107,7 +106,7 @@ def card_labels(c: int) -> set[str]:
 
 
 def suit_label(s: int) -> str:
-    return f"{SUIT_EMOJI[s]} {t('suit.' + SUIT_LETTERS[s])}"
+    return f"{SUIT_EMOJI[s]} {t('suit.' + suit_letter(s))}"
 
 
 def team_name(team: int) -> str:

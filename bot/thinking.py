@@ -22,7 +22,7 @@ from engine.players import Player, SimplePlayer
 log = logging.getLogger(__name__)
 
 #: The levels the lobby offers (engine.ai); ``simple`` still plays old tables' computer seats.
-SEARCH_LEVELS = ("easy", "normal", "hard")
+COMPUTER_LEVELS = ("easy", "normal", "hard")
 
 _pool: Executor | None = None
 #: How much lower the workers' CPU priority is than the bot's (``nice``).
@@ -58,7 +58,7 @@ def stop() -> None:
 
 def player(level: str, seat: int) -> Player:
     """Search players decide from the seed and the view only, so the seat is seed enough."""
-    if level in SEARCH_LEVELS:
+    if level in COMPUTER_LEVELS:
         return make_player(level, seed=seat)
     return SimplePlayer()
 

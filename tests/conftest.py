@@ -16,8 +16,11 @@ same for every dealer. The teams are ``LN`` = {dealer + 1, dealer + 3} and
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from engine import EVEN, Action, Hand, Status, make_rules, report
 from engine.cards import card, code
@@ -177,3 +180,15 @@ def play_while_open(hand: Hand, *codes_: str) -> int:
             play(hand, c)
             n += 1
     return n
+
+
+# -- the in-process Discord fake -------------------------------------------------------------
+
+
+@pytest.fixture
+async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
+    """The bot against the in-process Discord fake (``tests/fake_discord.py``)."""
+    from fake_discord import running
+
+    async with running(tmp_path / "bot.sqlite3", monkeypatch) as harness:
+        yield harness

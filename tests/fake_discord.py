@@ -49,7 +49,7 @@ import json
 import logging
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1022,3 +1022,18 @@ class Harness:
 
 def file_json(msg: Message, index: int = 0) -> Any:
     return json.load(io.BytesIO(msg.files[index][1]))
+
+
+@contextlib.asynccontextmanager
+async def running(db_path: Path, monkeypatch: Any, **kwargs: Any) -> AsyncIterator[Harness]:
+    """A started harness on ``db_path``, stopped afterwards; a test whose bot logged an
+    unexpected error, leaked a card or sent an invalid request fails here."""
+    harness = Harness(db_path, **kwargs)
+    harness.patch(monkeypatch)
+    try:
+        await harness.start()
+        yield harness
+        await harness.stop()
+    finally:
+        harness.close()
+    harness.check_clean()

@@ -36,19 +36,6 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
     await s.close()
 
 
-@pytest.fixture
-async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
-    harness = Harness(tmp_path / "bot.sqlite3")
-    harness.patch(monkeypatch)
-    try:
-        await harness.start()
-        yield harness
-        await harness.stop()
-    finally:
-        harness.close()
-    harness.check_clean()
-
-
 def _player_for(member: str, seat: int) -> Any:
     return thinking.player(thinking_level(member), seat)
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -44,19 +43,6 @@ TITLES = {"filicau": "Filicău", "filko": "Filkó"}
 
 Deal = tuple[Sequence[Card], int]
 Pick = random.Random | Callable[[Hand, int], Action]
-
-
-@pytest.fixture
-async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
-    harness = Harness(tmp_path / "bot.sqlite3")
-    harness.patch(monkeypatch)
-    try:
-        await harness.start()
-        yield harness
-        await harness.stop()
-    finally:
-        harness.close()
-    harness.check_clean()
 
 
 # -- helpers -------------------------------------------------------------------------------------

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,19 +27,6 @@ from engine.rules import GAMES
 
 #: The two 4-player games have their own, deeper suite (tests/test_cogs.py).
 OTHER_GAMES = sorted(set(GAMES) - {"filicau", "filko"})
-
-
-@pytest.fixture
-async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
-    harness = Harness(tmp_path / "bot.db")
-    harness.patch(monkeypatch)
-    try:
-        await harness.start()
-        yield harness
-        await harness.stop()
-    finally:
-        harness.close()
-    harness.check_clean()
 
 
 def hand_of(session: TableSession) -> Hand:

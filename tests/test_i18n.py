@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 import pytest
-from fake_discord import CHANNEL_ID, Harness, User
+from fake_discord import CHANNEL_ID, Harness, User, running
 from standin.schema import SchemaCheck
 
 from bot.texts import (
@@ -183,15 +183,8 @@ def test_t_speaks_the_current_language_and_falls_back_to_english() -> None:
 @pytest.fixture
 async def german(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
     """A bot in a German server."""
-    harness = Harness(tmp_path / "bot.sqlite3", guild_locale="de")
-    harness.patch(monkeypatch)
-    try:
-        await harness.start()
+    async with running(tmp_path / "bot.sqlite3", monkeypatch, guild_locale="de") as harness:
         yield harness
-        await harness.stop()
-    finally:
-        harness.close()
-    harness.check_clean()
 
 
 def de(key: str, **params: Any) -> str:
@@ -289,19 +282,6 @@ async def test_standings_are_public_and_german_rules_are_the_users(german: Harne
 
 
 # -- slash commands ----------------------------------------------------------------------------
-
-
-@pytest.fixture
-async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
-    harness = Harness(tmp_path / "bot.sqlite3")
-    harness.patch(monkeypatch)
-    try:
-        await harness.start()
-        yield harness
-        await harness.stop()
-    finally:
-        harness.close()
-    harness.check_clean()
 
 
 def synced(h: Harness) -> tuple[str, list[dict[str, Any]]]:

@@ -9,12 +9,9 @@ sees: the hidden-card check covers pictures, and a hand picture in a public mess
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import discord
-import pytest
 from fake_discord import CHANNEL_ID, GUILD_ID, Harness, Message, User
 from standin.schema import SchemaCheck
 
@@ -23,19 +20,6 @@ from bot.pictures import HAND_FILE, TABLE_FILE, digest
 from bot.session import TableSession
 from bot.texts import t
 from engine import public_view
-
-
-@pytest.fixture
-async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
-    harness = Harness(tmp_path / "bot.sqlite3")
-    harness.patch(monkeypatch)
-    try:
-        await harness.start()
-        yield harness
-        await harness.stop()
-    finally:
-        harness.close()
-    harness.check_clean()
 
 
 async def start(h: Harness, ana: User) -> TableSession:

@@ -82,8 +82,6 @@ class MatchOptions(Options):
 
 
 class WidowGame(Rules):
-    #: When everybody plays alone, the fewest card points win ("least"), not the most.
-    alone_least: ClassVar[bool] = False
 
     """Three players, a widow, a declarer who buries two, or all alone; a match of deals."""
 
@@ -332,9 +330,13 @@ class WidowGame(Rules):
             self.settle_alone(hand)
 
     def settle_declarer(self, hand: Hand, declarer: int) -> None:
+        """Score a declarer's (or soloist's) hand: each widow game pays its own way
+        (``Schafkopf3``, ``Dreiwendsch``)."""
         raise NotImplementedError
 
     def settle_alone(self, hand: Hand) -> None:
+        """Score a hand everybody played alone: least in Schafkopf for three, most points
+        in Dreiwendsch."""
         raise NotImplementedError
 
     # -- early end and the computer players' values ----------------------------------------
@@ -382,6 +384,8 @@ class WidowGame(Rules):
         return self.alone_value(what, team)
 
     def alone_value(self, points: Sequence[int], seat: int) -> float:
+        """How good these final points are for ``seat`` when everybody plays alone (-1 to 1),
+        as the game scores it."""
         raise NotImplementedError
 
     # -- computer players ------------------------------------------------------------------
@@ -475,8 +479,6 @@ class WidowGame(Rules):
             return Action(TAKE, True) if take else Action(PASS, True)
         if view.phase == BURY:
             return Action(BURY_KIND, choose_burial(view.hand, view))
-        if view.phase == PLAYING and self.alone_least and view.public.get("mode") == MODE_ALONE:
-            return least_card(view)
         return None
 
 
@@ -558,8 +560,6 @@ def choose_burial(cards: Sequence[Card], view: SeatView) -> tuple[Card, Card]:
 
 
 class Schafkopf3(WidowGame):
-    alone_least = True
-
     game = "schafkopf3"
     title = "Schafkopf (3 players)"
     rulings = (
@@ -580,6 +580,12 @@ class Schafkopf3(WidowGame):
     )
 
     pack = PACK_32
+
+    def suggest(self, view: SeatView) -> Action | None:
+        # "Least": every card point taken counts against you, so Easy ducks.
+        if view.phase == PLAYING and view.public.get("mode") == MODE_ALONE:
+            return least_card(view)
+        return super().suggest(view)
 
     def declarer_value(self, points: int, all_tricks: bool, no_trick: bool) -> int:
         if all_tricks:
