@@ -237,7 +237,8 @@ async def test_the_fris_window_waits_for_a_person_then_the_dealer_deals_on(
         **session.row.settings, "window_seconds": 0}})
     h.tables.kick(session)
     await h.until(lambda: hand.phase != "fris")
-    assert hand.actions[-1] == (1, Action("deal_on", True))
+    # The computers may already have played on: the window's own end is the fourth action.
+    assert hand.actions[3] == (1, Action("deal_on", True))
     assert all(len(cards) == 5 for cards in hand.hands)
 
 
