@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 import yarl
@@ -11,11 +11,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import thinking
-from bot.render import GameButton, GameSelect
 from bot.settings import Settings
 from bot.store import GuildSettings, SqliteStore, Store
 from bot.texts import language_of, set_language, t
 from bot.translator import CatalogTranslator
+
+if TYPE_CHECKING:
+    from cogs.tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +56,6 @@ class FilicauBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         processes = self.settings.ai_processes
         thinking.start(thinking.default_processes() if processes is None else processes)
-        # Buttons carry their state in their custom_id: registering the dynamic item makes
-        # every button ever sent work again after a restart.
-        self.add_dynamic_items(GameButton, GameSelect)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         if self.settings.dev_guild_id:
@@ -65,6 +64,16 @@ class FilicauBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    @property
+    def tables(self) -> Tables:
+        """The tables cog (loaded in ``setup_hook``)."""
+        from cogs.tables import Tables
+
+        cog = self.get_cog(Tables.__cog_name__)
+        if not isinstance(cog, Tables):
+            raise RuntimeError("the tables cog is not loaded")
+        return cog
 
     # -- languages and server settings ---------------------------------------------------------
 

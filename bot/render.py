@@ -2,14 +2,13 @@
 
 Public messages are built only from a ``PublicView`` and a hand view only from that player's
 ``SeatView``: a hidden card is never in the object being rendered, so it cannot reach anybody
-else. Component ids are ``fc:OP:TABLE[:ARGS]`` and are handled by ``GameButton``, a persistent
-dynamic item, so every button keeps working after a restart.
+else. Component ids are written by ``bot.protocol`` (``fc:OP:TABLE[:ARGS]``) and read by the
+tables cog, so every button keeps working after a restart.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +18,7 @@ from babel.dates import format_date
 from bot import facts
 from bot.options import choices as option_choices
 from bot.options import encode as encode_option
+from bot.protocol import Op, button_id, select_id
 from bot.session import COMPUTER_LEVELS, TableSession, computer_level, is_computer
 from bot.store import Member, PartnershipStatus
 from bot.texts import (
@@ -53,75 +53,36 @@ def mention(member: Member | None) -> str:
     return f"<@{member}>"
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"fc:(?P<op>[a-z_]+):(?P<table>[0-9]+)(?::(?P<args>.*))?"):
-    """Every button of the bot. The cog named ``Tables`` handles the click."""
-
-    def __init__(
-        self, op: str, table_id: int, *args: str | int, label: str = "\u200b",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        self.op = op
-        self.table_id = table_id
-        self.args = tuple(str(a) for a in args)
-        custom_id = ":".join(("fc", op, str(table_id), *self.args))
-        super().__init__(discord.ui.Button(
-            label=label[:80], style=style, custom_id=custom_id, disabled=disabled, row=row,
-        ))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-        match: re.Match[str], /,
-    ) -> GameButton:
-        args = [a for a in (match["args"] or "").split(":") if a]
-        return cls(match["op"], int(match["table"]), *args)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog: Any = interaction.client.get_cog("Tables")  # type: ignore[attr-defined,unused-ignore]
-        await cog.on_button(interaction, self.op, self.table_id, self.args)
+def button(
+    op: Op, table_id: int, *args: str | int, label: str = "\u200b",
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
+    row: int | None = None,
+) -> discord.ui.Button[Any]:
+    """A button of the bot: its custom_id says all it does (``bot.protocol``)."""
+    return discord.ui.Button(label=label[:80], style=style, disabled=disabled, row=row,
+                             custom_id=button_id(op, table_id, *args))
 
 
-class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=r"fs:(?P<op>[a-z_]+):(?P<table>[0-9]+)(?::(?P<args>.*))?"):
-    """Every select menu of the bot (lobby options, cards to bury, long lists of bids)."""
-
-    def __init__(
-        self, op: str, table_id: int, *args: str | int,
-        options: list[discord.SelectOption] | None = None, placeholder: str | None = None,
-        min_values: int = 1, max_values: int = 1, row: int | None = None,
-    ) -> None:
-        self.op = op
-        self.table_id = table_id
-        self.args = tuple(str(a) for a in args)
-        custom_id = ":".join(("fs", op, str(table_id), *self.args))
-        opts = options or [discord.SelectOption(label="\u200b", value="-")]
-        super().__init__(discord.ui.Select(
-            custom_id=custom_id, options=opts[:25], placeholder=placeholder,
-            min_values=min(min_values, len(opts)), max_values=min(max_values, len(opts)),
-            row=row,
-        ))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-        match: re.Match[str], /,
-    ) -> GameSelect:
-        args = [a for a in (match["args"] or "").split(":") if a]
-        return cls(match["op"], int(match["table"]), *args)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog: Any = interaction.client.get_cog("Tables")  # type: ignore[attr-defined,unused-ignore]
-        data: Any = interaction.data or {}
-        values = [str(v) for v in data.get("values", [])]
-        await cog.on_select(interaction, self.op, self.table_id, self.args, values)
+def select(
+    op: Op, table_id: int, *args: str | int,
+    options: list[discord.SelectOption] | None = None, placeholder: str | None = None,
+    min_values: int = 1, max_values: int = 1, row: int | None = None,
+) -> discord.ui.Select[Any]:
+    """A select menu of the bot (lobby options, cards to bury, long lists of choices)."""
+    opts = options or [discord.SelectOption(label="\u200b", value="-")]
+    return discord.ui.Select(
+        custom_id=select_id(op, table_id, *args), options=opts[:25], placeholder=placeholder,
+        min_values=min(min_values, len(opts)), max_values=min(max_values, len(opts)), row=row)
 
 
-def _view(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
+def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """Components to send. The view is stopped before it is sent: nothing in the bot waits
+    on it (every click reaches the tables cog's one listener), so discord.py keeps no copy
+    of it per message, however many messages the bot sends in a month."""
     view = discord.ui.View(timeout=None)
-    for b in buttons:
-        view.add_item(b)
+    for item in items:
+        view.add_item(item)
+    view.stop()
     return view
 
 
@@ -160,7 +121,7 @@ def status_line(s: TableSession, st: PartnershipStatus | None) -> str | None:
         lines.append(t("lobby.status_even", dealer=dealer))
     elif s.fixed_teams:
         lines.append(t("lobby.status_masters", team=team_name(1 - status.masters),
-                       slaves=slaves_word(s.game), since=short_date(st.since), dealer=dealer))
+                       slaves=slaves_word(s), since=short_date(st.since), dealer=dealer))
     else:
         teams = status.teams or s.rules.seat_teams
         masters = " ".join(mention(s.seats[seat]) for seat in range(s.rules.players)
@@ -172,9 +133,9 @@ def status_line(s: TableSession, st: PartnershipStatus | None) -> str | None:
     return "\n".join(lines)
 
 
-def slaves_word(game: str) -> str:
-    """Filicău's losers are slaves; the other games call them servants."""
-    return t("lobby.word_slaves") if game == "filicau" else t("lobby.word_servants")
+def slaves_word(s: TableSession) -> str:
+    """What the game calls the side below the masters (Filicău: slaves), as a word."""
+    return t(f"lobby.word_{s.rules.losers}")
 
 
 def score_text(s: TableSession, score: tuple[int, ...]) -> str:
@@ -196,26 +157,26 @@ def lobby_view(s: TableSession) -> discord.ui.View:
     g, b, r = discord.ButtonStyle.green, discord.ButtonStyle.blurple, discord.ButtonStyle.red
     if s.fixed_teams:
         seat_buttons = [
-            GameButton("join", tid, 0, label=t("btn.join_a"), style=b, row=0),
-            GameButton("join", tid, 1, label=t("btn.join_b"), style=b, row=0),
+            button(Op.JOIN, tid, 0, label=t("btn.join_a"), style=b, row=0),
+            button(Op.JOIN, tid, 1, label=t("btn.join_b"), style=b, row=0),
         ]
     else:
-        seat_buttons = [GameButton("sit", tid, label=t("btn.sit"), style=b, row=0,
+        seat_buttons = [button(Op.SIT, tid, label=t("btn.sit"), style=b, row=0,
                                    disabled=s.full)]
     items: list[discord.ui.Item[Any]] = [
         *seat_buttons,
-        GameButton("leave", tid, label=t("btn.leave"), row=0),
+        button(Op.LEAVE, tid, label=t("btn.leave"), row=0),
         # One Add computer button per level (row 1), the table's own buttons below.
-        *(GameButton("cpu", tid, level, label=t(ADD_CPU_LABELS[level]), row=1,
+        *(button(Op.CPU, tid, level, label=t(ADD_CPU_LABELS[level]), row=1,
                      disabled=s.full) for level in COMPUTER_LEVELS),
-        GameButton("uncpu", tid, label=t("btn.remove_cpu"), row=1),
-        GameButton("start", tid, label=t("btn.start"), style=g, row=2, disabled=not s.full),
-        GameButton("cancel", tid, label=t("btn.cancel"), style=r, row=2),
+        button(Op.UNCPU, tid, label=t("btn.remove_cpu"), row=1),
+        button(Op.START, tid, label=t("btn.start"), style=g, row=2, disabled=not s.full),
+        button(Op.CANCEL, tid, label=t("btn.cancel"), style=r, row=2),
     ]
     offered = option_choices(s.game)
     if offered:
         current = s.rules.options.model_dump()
-        items.append(GameSelect("opt", tid, placeholder=t("lobby.change_option"), row=3,
+        items.append(select(Op.OPTION, tid, placeholder=t("lobby.change_option"), row=3,
                                 options=[discord.SelectOption(
                                     label=option_text(name, value)[:100],
                                     value=encode_option(name, value),
@@ -243,7 +204,7 @@ def seat_badges(s: TableSession, v: PublicView, seat: int) -> str:
         if teams[seat] == status.masters:
             badges.append(t("table.masters"))
         else:
-            badges.append(t("table.slaves") if s.game == "filicau" else t("table.servants"))
+            badges.append(t(f"table.{s.rules.losers}"))
     if status.servant == seat:
         badges.append(t("table.servant"))
     if seat == v.dealer:
@@ -329,12 +290,12 @@ def last_trick_text(s: TableSession, trick: Trick) -> str:
 def table_view(s: TableSession, v: PublicView) -> discord.ui.View:
     tid = s.id
     buttons = [
-        GameButton("hand", tid, label=t("btn.my_hand"), style=discord.ButtonStyle.blurple),
-        GameButton("last", tid, label=t("btn.last_trick")),
-        GameButton("rules", tid, label=t("btn.rules")),
+        button(Op.HAND, tid, label=t("btn.my_hand"), style=discord.ButtonStyle.blurple),
+        button(Op.LAST, tid, label=t("btn.last_trick")),
+        button(Op.RULES, tid, label=t("btn.rules")),
     ]
     if v.finished:
-        buttons.append(GameButton("next", tid, s.hand_number, label=t("btn.next_hand"),
+        buttons.append(button(Op.NEXT, tid, s.hand_number, label=t("btn.next_hand"),
                                   style=discord.ButtonStyle.green))
     return _view(*buttons)
 
@@ -377,8 +338,8 @@ def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
     items: list[discord.ui.Item[Any]] = []
     for i, c in enumerate(v.hand):
         trump = order is not None and order.is_trump(c)
-        items.append(GameButton(
-            "card", tid, number, len(v.tricks), code(c), label=card_label(c),
+        items.append(button(
+            Op.CARD, tid, number, len(v.tricks), code(c), label=card_label(c),
             style=discord.ButtonStyle.green if trump else discord.ButtonStyle.secondary,
             disabled=c not in legal_cards, row=min(i // per_row, ROWS - 1),
         ))
@@ -392,14 +353,14 @@ def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
     room = (ROWS - row) * PER_ROW
     if single and len(single) <= room:
         for i, a in enumerate(single):
-            items.append(GameButton(
-                "act", tid, number, *action_args(a), label=action_label(s, a),
+            items.append(button(
+                Op.ACT, tid, number, *action_args(a), label=action_label(s, a),
                 style=ACTION_STYLES.get(a.kind, discord.ButtonStyle.blurple),
                 row=row + i // PER_ROW))
     elif single and row < ROWS:
         for k in range(0, min(len(single), (ROWS - row) * 25), 25):
-            items.append(GameSelect(
-                "act", tid, number, placeholder=t("hand.choose"), row=row + k // 25,
+            items.append(select(
+                Op.ACT, tid, number, placeholder=t("hand.choose"), row=row + k // 25,
                 options=[discord.SelectOption(label=action_label(s, a)[:100],
                                               value=":".join(action_args(a))[:100])
                          for a in single[k:k + 25]]))
@@ -430,16 +391,18 @@ def action_label(s: TableSession, action: Action) -> str:
     (kind, value), = action_to_json(action).items()
     if isinstance(value, str | bool | int) and has_text(f"act.{kind}.{value}"):
         return t(f"act.{kind}.{value}")
+    def name(seat: int) -> str:
+        return plain_name(s, seat)
+
     if kind in SEAT_KINDS and isinstance(value, int):
         shown = plain_name(s, value)
-    elif kind == "bind" and isinstance(value, dict):
-        shown = facts.binding_text(value)
-    elif kind == "fris" and isinstance(value, dict):
-        shown = f"{facts.word(value['over'])} → {facts.word(value['trump'])}"
+    elif isinstance(value, dict) and has_text(f"actvalue.{kind}"):
+        # A choice made of several parts (a binding, a fris) has a sentence of its own.
+        shown = t(f"actvalue.{kind}", **{k: facts.plain(v, name) for k, v in value.items()})
     elif kind == "signal" and has_text(f"face.{value}"):
         return t("act.signal", face=t(f"face.{value}"), value=facts.word(value))
     else:
-        shown = facts.plain(value, lambda seat: plain_name(s, seat))
+        shown = facts.plain(value, name)
     return t(f"act.{kind}", value=shown) if has_text(f"act.{kind}") else f"{kind} {shown}"
 
 
@@ -448,14 +411,14 @@ SEAT_KINDS = frozenset({"servant"})
 
 
 def _together_select(s: TableSession, v: SeatView, actions: list[Action],
-                     row: int) -> GameSelect:
+                     row: int) -> discord.ui.Select[Any]:
     """Cards chosen together (burying two): a select of the cards any such choice uses."""
     kind = actions[0].kind
     size = len(actions[0].value)
     cards = sorted({c for a in actions for c in a.value}, key=v.hand.index
                    if all(c in v.hand for a in actions for c in a.value) else None)
-    return GameSelect(
-        "together", s.id, s.hand_number, kind, row=row, min_values=size, max_values=size,
+    return select(
+        Op.TOGETHER, s.id, s.hand_number, kind, row=row, min_values=size, max_values=size,
         placeholder=t(f"act.{kind}.choose") if has_text(f"act.{kind}.choose")
         else t("hand.choose_cards", count=size),
         options=[discord.SelectOption(label=card_label(c), value=code(c)) for c in cards])
@@ -513,7 +476,7 @@ def result_sentence(s: TableSession, result: HandResult) -> str:
         teams = (result.status.teams or result.status_before.teams or s.rules.seat_teams)
         members = " ".join(mention(s.seats[seat]) for seat in range(s.rules.players)
                            if teams[seat] == team)
-    slaves = slaves_word(s.game)
+    slaves = slaves_word(s)
     if s.fixed_teams and team is not None and result.event in (
             "ran_away", "stay_masters", "masters", "liberated"):
         if result.event == "ran_away":

@@ -50,6 +50,12 @@ TIMEOUTS_BEFORE_AUTOPLAY = 3
 DEFAULT_TURN_SECONDS = 90
 #: How long an open window (the fris window) stays open before it closes by itself.
 DEFAULT_WINDOW_SECONDS = 20
+#: The table settings a table may be opened with, and the range each may take (the slash
+#: command declares the same ranges, but a value is checked here whoever sent it).
+SETTING_RANGES: dict[str, tuple[int, int]] = {
+    "turn_seconds": (20, 900),
+    "window_seconds": (5, 120),
+}
 #: Separates a computer member from its team letter in a stored dealer or Servant.
 TEAM_MARK = "@"
 #: Separates a computer member from its rank among the table's computers of its level, at
@@ -64,6 +70,25 @@ class SessionError(Exception):
         super().__init__(key)
         self.key = key
         self.params = params
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who asks for a change: a user, and whether they manage the server."""
+
+    user_id: int
+    manager: bool = False
+
+
+def check_settings(settings: dict[str, Any]) -> dict[str, int]:
+    """The table settings as integers within their ranges, or ``err.bad_setting``."""
+    out = {}
+    for name, value in settings.items():
+        low, high = SETTING_RANGES[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise SessionError("err.bad_setting", option=name, low=low, high=high)
+        out[name] = value
+    return out
 
 
 def computer(level: str = "simple") -> Member:
@@ -185,7 +210,14 @@ class TableSession:
         return all(m is not None for m in self.seats)
 
     def may_manage(self, user_id: int, *, is_admin: bool) -> bool:
+        """The opener and the server's managers run the lobby: start, cancel, options and
+        computers."""
         return is_admin or user_id == self.row.opener_id
+
+    def _require_manager(self, by: Actor | None) -> None:
+        """``by`` None: the bot itself (restoring a table, tests)."""
+        if by is not None and not self.may_manage(by.user_id, is_admin=by.manager):
+            raise SessionError("err.not_manager")
 
     # -- lobby -------------------------------------------------------------------------------
 
@@ -197,7 +229,9 @@ class TableSession:
         """Seat ``user_id`` in ``team`` (0 = A, 1 = B) at a fixed-teams table, or in the
         first free seat (``team`` None) at a table whose teams form in each deal; returns the
         seat."""
-        if self.fixed_teams and team not in (0, 1):
+        if team is not None and team not in (0, 1):
+            raise SessionError("err.bad_button")  # only a forged button names another team
+        if self.fixed_teams and team is None:
             raise SessionError("err.no_such_team")
         if not self.fixed_teams:
             team = None
@@ -231,11 +265,13 @@ class TableSession:
             self.seats[seat] = None
             await self._seats_changed()
 
-    async def add_computer(self, team: int | None = None, level: str = "simple") -> int:
+    async def add_computer(self, team: int | None = None, level: str = "simple", *,
+                           by: Actor | None = None) -> int:
         """Seat a computer of ``level`` (the lobby buttons always name one of
         ``COMPUTER_LEVELS``; the ``simple`` default is the pre-levels behaviour)."""
         async with self.lock:
             self._require_lobby()
+            self._require_manager(by)
             if level not in COMPUTER_LEVELS + LEGACY_LEVELS:
                 raise SessionError("err.bad_level", level=level)
             n = self.rules.players
@@ -250,9 +286,10 @@ class TableSession:
             await self._seats_changed()
             return seat
 
-    async def remove_computer(self) -> int:
+    async def remove_computer(self, *, by: Actor | None = None) -> int:
         async with self.lock:
             self._require_lobby()
+            self._require_manager(by)
             seats = [s for s, m in enumerate(self.seats) if is_computer(m)]
             if not seats:
                 raise SessionError("err.no_computer")
@@ -422,8 +459,30 @@ class TableSession:
             await self.store.update_table(self.id, state="playing")
             return await self._deal()
 
-    async def next_hand(self) -> Hand:
+    async def cancel(self, by: Actor) -> None:
+        """Close an unstarted table (its opener or a manager)."""
         async with self.lock:
+            self._require_manager(by)
+            self._require_lobby()
+            self.state = "closed"
+            await self.store.update_table(self.id, state="closed")
+
+    def require_seat(self, user_id: int) -> int:
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise SessionError("err.not_seated")
+        return seat
+
+    async def next_hand(self, by: Actor | None = None, number: int | None = None) -> Hand:
+        """Deal the next hand: asked by a seated player or a manager for the hand that just
+        ended (``number``), or by the bot itself."""
+        if by is not None and not by.manager:
+            self.require_seat(by.user_id)
+        if number is not None and number != self.hand_number:
+            raise SessionError("err.stale_hand")
+        async with self.lock:
+            if number is not None and number != self.hand_number:
+                raise SessionError("err.stale_hand")
             if self.state != "playing":
                 raise SessionError("err.no_hand")
             if self.hand is not None and not self.hand.finished:
@@ -447,8 +506,9 @@ class TableSession:
 
     # -- playing ---------------------------------------------------------------------------------
 
-    def stamp(self) -> int:
-        """The trick number, carried by card buttons so that stale ones are recognised."""
+    @property
+    def trick_number(self) -> int:
+        """The trick in play, carried by card buttons so that stale ones are recognised."""
         return 0 if self.hand is None else len(self.hand.tricks)
 
     def _current(self, hand_number: int | None) -> Hand:
@@ -501,20 +561,20 @@ class TableSession:
                     break
             if pick is None:
                 return None
-            stamp = (hand, len(hand.actions))
+            seen = (hand, len(hand.actions))
         seat, member, view = pick
         action = await thinking.decide(thinking_level(member), seat, view)
         # Shielded: a driver cancelled now (the table closing, the bot stopping) must not stop
         # between storing the action and applying it, or the log would run ahead of the hand.
         return await asyncio.shield(
-            self._computer_apply(seat, member, action, stamp, timed_out=timed_out))
+            self._computer_apply(seat, member, action, seen, timed_out=timed_out))
 
     async def _computer_apply(self, seat: int, member: Member, action: Action,
-                              stamp: tuple[Hand, int], *, timed_out: bool) -> Outcome | None:
+                              seen: tuple[Hand, int], *, timed_out: bool) -> Outcome | None:
         async with self.lock:
             hand = self.hand
-            if (self.state != "playing" or hand is None or hand is not stamp[0]
-                    or len(hand.actions) != stamp[1] or action not in hand.legal_actions(seat)):
+            if (self.state != "playing" or hand is None or hand is not seen[0]
+                    or len(hand.actions) != seen[1] or action not in hand.legal_actions(seat)):
                 return None
             if timed_out and not is_computer(member):
                 self.timeouts[seat] += 1
@@ -547,13 +607,13 @@ class TableSession:
     def window_seconds(self) -> int:
         return int(self.row.settings.get("window_seconds", DEFAULT_WINDOW_SECONDS))
 
-    async def close_window(self, stamp: int) -> Outcome | None:
+    async def close_window(self, moved: int) -> Outcome | None:
         """The window's time ran out: apply the action that closes it (the dealer deals
-        on), unless something moved since ``stamp`` (the number of actions then)."""
+        on), unless something moved since ``moved`` actions were played."""
         async with self.lock:
             hand = self.hand
             if (self.state != "playing" or hand is None or hand.finished
-                    or len(hand.actions) != stamp):
+                    or len(hand.actions) != moved):
                 return None
             closing = self.rules.window_timeout(hand)
             if closing is None or closing[1] not in hand.legal_actions(closing[0]):

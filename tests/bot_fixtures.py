@@ -165,7 +165,7 @@ async def click(session: TableSession, seat: int, action: Action) -> Outcome:
     member = session.seats[seat]
     assert member is not None and not is_computer(member)
     return await session.act(int(member), action, hand_number=session.hand_number,
-                             trick=session.stamp())
+                             trick=session.trick_number)
 
 
 async def play(

@@ -62,9 +62,11 @@ from visibility import hidden_from, holder
 from bot import cardart
 from bot.client import FilicauBot
 from bot.pictures import digest
+from bot.runner import TableRunner
 from bot.session import TableSession
 from bot.settings import Settings
 from bot.texts import card_label, card_labels, language_of, speaking, t
+from cogs.tables import Tables
 from engine.cards import CardError, card
 
 APP_ID = 800_000_000_000_000_001
@@ -741,9 +743,15 @@ class Harness:
     # -- the bot's side, for assertions ---------------------------------------------------
 
     @property
-    def tables(self) -> Any:
+    def tables(self) -> Tables:
         assert self.bot is not None
-        return self.bot.get_cog("Tables")
+        return self.bot.tables
+
+    def runner(self, session: TableSession) -> TableRunner:
+        """The live side of an open table (its driver, timers and messages)."""
+        runner = self.tables.runner(session.id)
+        assert runner is not None, "the table is not open"
+        return runner
 
     def session(self, channel_id: int = CHANNEL_ID) -> TableSession:
         s = self.tables.session_in(channel_id)
@@ -771,12 +779,13 @@ class Harness:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 30
         while loop.time() < deadline:
-            pending = [t for t in cog._refreshing.values() if not t.done()]
+            pending = [r.refresher for r in cog.runners.values()
+                       if r.refresher is not None and not r.refresher.done()]
             if pending:
                 await asyncio.wait(pending, timeout=deadline - loop.time())
                 continue
-            if not cog.acting and not any(self._computer_to_move(s)
-                                          for s in cog.sessions.values()):
+            if not any(r.acting or self._computer_to_move(r.session)
+                       for r in cog.runners.values()):
                 return
             # A computer decides in a worker thread; give it and the driver a moment.
             await asyncio.sleep(0.001)

@@ -8,7 +8,6 @@ who may not see it and that nothing unexpected was logged.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -562,12 +561,12 @@ async def test_timeouts_let_the_computer_play_then_autoplay_until_my_hand(h: Har
     slow = users[seat]
     assert session.waiting_for_human() == [seat]
     # The turn timer runs (a driver waits for the player); the test plays its timeout.
-    assert not h.tables._drivers[session.id].done()
+    assert not h.runner(session).driver.done()
     for n in range(1, TIMEOUTS_BEFORE_AUTOPLAY + 1):
         await play_until(h, session, users, rng, stop=lambda hand: hand.to_move == seat)
         held = list(hand.hands[seat])
         stamp = len(hand.actions)
-        await h.tables.turn_timeout(session, stamp)
+        await h.runner(session).turn_timeout(stamp)
         await h.settle()
         # The computer played one of the slow player's cards, and the store says so.
         assert hand.actions[stamp][0] == seat and hand.actions[stamp][1].value in held
@@ -578,7 +577,7 @@ async def test_timeouts_let_the_computer_play_then_autoplay_until_my_hand(h: Har
         assert view.enabled() == []
         assert code(hand.actions[stamp][1].value) not in view_cards(view)
         # A second timeout for the same move does nothing.
-        await h.tables.turn_timeout(session, stamp)
+        await h.runner(session).turn_timeout(stamp)
         assert len(stored_actions(h, session)) == len(hand.actions)
     assert seat in session.autoplay
     notices = [m for m in h.public() if m.content == t("turn.autoplay", user=slow.mention)]
@@ -719,10 +718,10 @@ async def test_a_failed_table_edit_is_tried_again(h: Harness,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Discord refuses one edit of the table message (rate limited past discord.py's
     retries, or a server error): the table must not keep showing an old turn."""
-    import cogs.tables as tables_module
+    import bot.runner as runner_module
 
     session, users = await four_players(h)
-    monkeypatch.setattr(tables_module, "EDIT_RETRY_SECONDS", 0)
+    monkeypatch.setattr(runner_module, "EDIT_RETRY_SECONDS", 0)
     real_edit = discord.PartialMessage.edit
     failures = []
 
@@ -737,7 +736,7 @@ async def test_a_failed_table_edit_is_tried_again(h: Harness,
 
     monkeypatch.setattr(discord.PartialMessage, "edit", failing_once)
     await play_turn(h, session, users, random.Random(2))
-    await h.until(lambda: bool(failures) and session.id not in h.tables._dirty)
+    await h.until(lambda: bool(failures) and not h.runner(session).dirty)
     await h.settle()
     hand = hand_of(session)
     assert failures == [session.message_id]
@@ -807,7 +806,7 @@ async def test_table_options_and_an_expired_lobby(h: Harness) -> None:
     session = h.session()
     assert session.rules.options.model_dump()["top_trumps"] == "hearts_seven"
     # Nobody starts it: the lobby timer (here run at once) closes the table.
-    await h.tables._expire_lobby(session, 0)
+    await h.runner(session).expire_lobby(0)
     assert h.table_message().content == t("lobby.expired")
     assert h.table_message().buttons == []
     assert h.tables.session_in(CHANNEL_ID) is None and session.state == "closed"
@@ -825,7 +824,7 @@ async def test_the_turn_timer_warns_then_the_computer_plays(h: Harness) -> None:
     # the table's driver sees the normal turn again afterwards.
     row = session.row
     session.row = row.model_copy(update={"settings": {"turn_seconds": 0}})
-    await h.tables._turn_timer(session, asyncio.Event())
+    await h.runner(session).turn_timer()
     session.row = row
     await h.settle()
     slow = users[seat]
@@ -839,11 +838,11 @@ async def test_a_finished_hand_is_followed_by_the_next_one(h: Harness) -> None:
     session, ana = await one_human(h, seed=4)
     await play_until(h, session, [ana], random.Random(4))
     assert hand_of(session).finished
-    driver = h.tables._drivers[session.id]
+    driver = h.runner(session).driver
     assert not driver.done()  # waiting next_hand_delay
     settings = h.bot.settings  # type: ignore[union-attr]
     settings.next_hand_delay = 0
-    h.tables.kick(session)
+    h.runner(session).kick()
     await h.until(lambda: session.hand_number == 2)
     settings.next_hand_delay = 3600
     await h.settle()

@@ -235,7 +235,7 @@ async def test_the_fris_window_waits_for_a_person_then_the_dealer_deals_on(
     assert any(':fris:' in c for c in view.enabled())
     session.row = session.row.model_copy(update={"settings": {
         **session.row.settings, "window_seconds": 0}})
-    h.tables.kick(session)
+    h.runner(session).kick()
     await h.until(lambda: hand.phase != "fris")
     # The computers may already have played on: the window's own end is the fourth action.
     assert hand.actions[3] == (1, Action("deal_on", True))

@@ -131,15 +131,15 @@ async def test_an_unchanged_picture_is_not_uploaded_again(h: Harness) -> None:
     ana, mia = h.user("ana"), h.user("mia", manager=True)
     await pictures_on(h, mia)
     session = await start(h, ana)
-    cog = h.tables
+    runner = h.runner(session)
     assert session.hand is not None
     view = public_view(session.hand)
     table = h.table_message()
     before = picture(h, table, TABLE_FILE)[0]
     for content in ("one", "two"):
         mark = h.mark()
-        await cog._edit_table_message(session, content=content, embed=None, view=None,
-                                      picture=await cog._table_picture(session, view))
+        await runner.edit_table_message(content=content, embed=None, view=None,
+                                        picture=await runner.table_picture(view))
         [edit] = [c for c in h.calls_since(mark) if c.method == "PATCH"]
         assert edit.files == [] and "attachments" not in edit.body
         assert table.content == content and picture(h, table, TABLE_FILE)[0] == before

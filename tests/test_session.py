@@ -323,7 +323,7 @@ async def snapshot(store: SqliteStore, session: TableSession) -> tuple[Any, ...]
     hand = session.hand
     assert hand is not None
     return (to_record(hand), hand.to_move, [h[:] for h in hand.hands], list(hand.tricks),
-            session.stamp(), session.hand_number, list(session.timeouts),
+            session.trick_number, session.hand_number, list(session.timeouts),
             await stored_actions(store, session))
 
 
@@ -557,7 +557,7 @@ async def test_restore_mid_trick_and_play_on(store: SqliteStore, db_path: Path) 
             old.to_move, old.hands, old.tricks, old.trick)
         assert (hand.dealer, hand.trump, hand.status) == (old.dealer, old.trump, old.status)
         assert to_record(hand) == to_record(old)
-        assert restored.stamp() == session.stamp() == 1
+        assert restored.trick_number == session.trick_number == 1
         assert restored.waiting_for_human() == session.waiting_for_human()
 
         out = await play(restored)

@@ -59,6 +59,9 @@ class Rules:
     #: True when ``Status.score`` and ``extra["scores"]`` hold one entry per seat (players
     #: scored alone, as in Schafkopf); False: one per team.
     score_by_seat: ClassVar[bool] = False
+    #: What the game calls the side below the masters: Filicău's ``slaves``, the others'
+    #: ``servants`` (the bot's catalogs word it).
+    losers: ClassVar[str] = "servants"
 
     players: int = 4
     teams: int = 2

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 class Filicau(Rules):
     game = "filicau"
     title = "Filicău"
+    losers = "slaves"
     rulings = (
         "32 cards, dealt one at a time, 8 each; the seat after the dealer leads.",
         "Trump: the first card dealt to the dealer is shown; while it is an Over, the next card "

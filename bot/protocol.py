@@ -1,0 +1,97 @@
+"""The click protocol: what a button or a select menu of the bot carries in its custom_id.
+
+A component's custom_id is its whole state, so that every button ever sent works again after
+a restart (``fc:OP:TABLE[:ARGS]`` for buttons, ``fs:OP:TABLE[:ARGS]`` for select menus). The
+renderer writes ids with ``button_id``/``select_id`` and the tables cog reads them with
+``parse``; both name operations from the one enumeration below, so an operation cannot be
+written one way and read another.
+
+>>> button_id(Op.CARD, 7, 2, 0, "EO")
+'fc:card:7:2:0:EO'
+>>> parse("fc:card:7:2:0:EO")
+Click(kind='fc', op=<Op.CARD: 'card'>, table_id=7, args=('2', '0', 'EO'))
+>>> parse("fc:zap:7") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Op(StrEnum):
+    """Every operation a component can ask for."""
+
+    # the lobby
+    JOIN = "join"  #: args: team (0 or 1)
+    SIT = "sit"
+    LEAVE = "leave"
+    CPU = "cpu"  #: args: level
+    UNCPU = "uncpu"
+    START = "start"
+    CANCEL = "cancel"
+    OPTION = "opt"  #: select: values "name=json"
+    # the table message
+    HAND = "hand"
+    LAST = "last"
+    RULES = "rules"
+    NEXT = "next"  #: args: hand number
+    # a hand view
+    CARD = "card"  #: args: hand number, trick number, card code
+    ACT = "act"  #: args: hand number, kind, JSON value (select: hand number; values KIND:JSON)
+    TOGETHER = "together"  #: select: args hand number, kind; values: card codes
+    SERVANT = "servant"  #: args: hand number, seat (buttons of older versions)
+
+
+BUTTON, SELECT = "fc", "fs"
+#: The pattern discord.py matches a custom_id against (``DynamicItem`` templates).
+BUTTON_TEMPLATE = r"fc:(?P<op>[a-z_]+):(?P<table>[0-9]+)(?::(?P<args>.*))?"
+SELECT_TEMPLATE = r"fs:(?P<op>[a-z_]+):(?P<table>[0-9]+)(?::(?P<args>.*))?"
+_ANY = re.compile(r"(?P<kind>f[cs]):(?P<op>[a-z_]+):(?P<table>[0-9]{1,20})(?::(?P<args>.*))?")
+#: Discord's limit on a custom_id.
+MAX_ID = 100
+
+
+@dataclass(frozen=True)
+class Click:
+    kind: str
+    op: Op
+    table_id: int
+    args: tuple[str, ...]
+
+
+def button_id(op: Op, table_id: int, *args: str | int) -> str:
+    return _make(BUTTON, op, table_id, args)
+
+
+def select_id(op: Op, table_id: int, *args: str | int) -> str:
+    return _make(SELECT, op, table_id, args)
+
+
+def _make(kind: str, op: Op, table_id: int, args: tuple[str | int, ...]) -> str:
+    custom_id = ":".join((kind, op.value, str(table_id), *(str(a) for a in args)))
+    if len(custom_id) > MAX_ID:
+        raise ValueError(f"custom_id longer than Discord allows: {custom_id!r}")
+    return custom_id
+
+
+def split_args(raw: str | None) -> tuple[str, ...]:
+    return tuple(a for a in (raw or "").split(":") if a)
+
+
+def op_of(name: str) -> Op | None:
+    try:
+        return Op(name)
+    except ValueError:
+        return None
+
+
+def parse(custom_id: str) -> Click | None:
+    """The click a custom_id asks for, or None for one the bot never writes."""
+    m = _ANY.fullmatch(custom_id)
+    op = op_of(m["op"]) if m else None
+    if m is None or op is None:
+        return None
+    return Click(m["kind"], op, int(m["table"]), split_args(m["args"]))

@@ -1,0 +1,500 @@
+"""One open table on Discord: its session and everything that lives exactly as long as it.
+
+A ``TableRunner`` owns the table's tasks (the driver that plays computers, runs the turn
+timer, the fris window and the next hand; the refresh loop that edits the public table
+message; the lobby timer), what the table message shows now, and the players' open hand
+views. ``close()`` ends all of it: a closed table leaves nothing behind in the bot, however
+long the process runs (``TableRunner.LIVE`` counts the runners alive, for the soak test).
+
+Policy — who may do what — is the session's (``bot.session``); the cog parses clicks and
+answers them; the runner keeps the table moving and its public message current.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import aiohttp
+import discord
+
+from bot import pictures, render
+from bot.session import Outcome, SessionError, TableSession, is_computer
+from bot.texts import language_of, speaking, t
+from engine import PublicView, SeatView, public_view, seat_view
+
+if TYPE_CHECKING:
+    from bot.client import FilicauBot
+
+log = logging.getLogger(__name__)
+
+LOBBY_SECONDS = 15 * 60
+#: A failed table edit is tried again after this pause (and the usual edit interval).
+EDIT_RETRY_SECONDS = 2.0
+#: An interaction token lives 15 minutes; stop using a hand view's a little before.
+TOKEN_SECONDS = 14 * 60
+
+
+@dataclass
+class HandView:
+    """A player's open "My hand" message: the interaction whose token edits it."""
+
+    interaction: discord.Interaction[Any]
+    since: float
+
+    @property
+    def expired(self) -> bool:
+        return time.monotonic() - self.since > TOKEN_SECONDS
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the table message shows now, so that an identical edit is not sent."""
+
+    content: str | None
+    embed: Any
+    components: Any
+    picture: str | None
+
+
+class TableRunner:
+    """The live side of one table (see the module docstring)."""
+
+    #: Runners alive in this process (opened and not yet closed).
+    LIVE: ClassVar[int] = 0
+
+    def __init__(self, session: TableSession, bot: FilicauBot,
+                 edit_interval: Callable[[], float]) -> None:
+        self.session = session
+        self.bot = bot
+        self._edit_interval = edit_interval
+        self.closed = False
+        #: Set whenever the table changes: the driver wakes up and looks again.
+        self.wake = asyncio.Event()
+        self.driver: asyncio.Task[None] | None = None
+        self.refresher: asyncio.Task[None] | None = None
+        self.lobby_timer: asyncio.Task[None] | None = None
+        #: The driver is acting now (between its timer firing and the table redrawn).
+        self.acting = False
+        self.dirty = False
+        self.last_edit = -1e9
+        self.shown: Shown | None = None
+        #: The digest of the picture the table message carries ("unknown" after a restart).
+        self.picture: str | None = "unknown"
+        #: When the open window (the fris window) opened: ((hand, phase), time).
+        self.window: tuple[tuple[int, str], float] | None = None
+        #: The last hand whose result was posted.
+        self.posted = 0
+        self.hand_views: dict[int, HandView] = {}
+        TableRunner.LIVE += 1
+
+    @property
+    def id(self) -> int:
+        return self.session.id
+
+    def tasks(self) -> list[asyncio.Task[None]]:
+        return [task for task in (self.driver, self.refresher, self.lobby_timer)
+                if task is not None and not task.done()]
+
+    # -- lifetime ------------------------------------------------------------------------------
+
+    def _spawn(self, work: Awaitable[None]) -> asyncio.Task[None]:
+        return asyncio.get_running_loop().create_task(work)  # type: ignore[arg-type]
+
+    async def close(self) -> None:
+        """Close the table in the store and end everything of the runner."""
+        await self.session.close()
+        self.stop()
+
+    def stop(self) -> None:
+        """End the runner's tasks and drop what it holds (the table stays as stored: the bot
+        is stopping, or the table was closed)."""
+        if self.closed:
+            return
+        self.closed = True
+        TableRunner.LIVE -= 1
+        current = asyncio.current_task()
+        for task in self.tasks():
+            if task is not current:
+                task.cancel()
+        self.hand_views.clear()
+        self.shown = None
+
+    async def wait_stopped(self) -> None:
+        """Wait for the cancelled tasks to finish (the bot closing)."""
+        for task in self.tasks():
+            if task is not asyncio.current_task():
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    def public(self) -> contextlib.AbstractContextManager[None]:
+        """Public messages of a table speak its server's language."""
+        return speaking(self.bot.public_language(self.session.guild_id))
+
+    # -- the lobby -----------------------------------------------------------------------------
+
+    def start_lobby_timer(self) -> None:
+        created = datetime.fromisoformat(self.session.row.created_at)
+        left = LOBBY_SECONDS - (datetime.now(UTC) - created).total_seconds()
+        self.lobby_timer = self._spawn(self.expire_lobby(left))
+
+    async def expire_lobby(self, delay: float) -> None:
+        await asyncio.sleep(max(delay, 0))
+        if self.session.state != "lobby" or self.closed:
+            return
+        await self.close()
+        self.bot.tables.forget(self)
+        with self.public():
+            await self.edit_table_message(content=t("lobby.expired"), embed=None, view=None)
+
+    def started(self) -> None:
+        """The lobby became a table in play."""
+        if self.lobby_timer is not None and self.lobby_timer is not asyncio.current_task():
+            self.lobby_timer.cancel()
+        self.lobby_timer = None
+
+    # -- messages ------------------------------------------------------------------------------
+
+    async def hand_message(self, view: SeatView
+                           ) -> tuple[str, discord.ui.View, list[discord.File]]:
+        """A player's hand view (in the current language): text, buttons, and the picture
+        of the hand when the server has pictures on."""
+        s = self.session
+        content, components = render.hand_content(s, view), render.hand_view(s, view)
+        config = self.bot.config(s.guild_id)
+        files = []
+        if config.pictures:
+            data = await pictures.hand_picture(view, config.theme)
+            if data is not None:
+                files.append(pictures.as_file(data, pictures.HAND_FILE, t("pic.hand")))
+        return content, components, files
+
+    async def table_picture(self, view: PublicView) -> tuple[str, discord.File] | None:
+        """The table's picture (digest, file) when the server has pictures on."""
+        config = self.bot.config(self.session.guild_id)
+        if not config.pictures:
+            return None
+        names = [render.plain_name(self.session, seat) for seat in range(view.players)]
+        data = await pictures.table_picture(view, names, config.theme)
+        if data is None:
+            return None
+        return pictures.digest(data), pictures.as_file(data, pictures.TABLE_FILE,
+                                                        t("pic.table"))
+
+    def _attachments(self, picture: tuple[str, discord.File] | None) -> dict[str, Any]:
+        """Upload the picture only when it changed; remove one no longer wanted."""
+        digest = picture[0] if picture else None
+        if picture is not None and digest != self.picture:
+            return {"attachments": [picture[1]]}
+        if picture is None and self.picture is not None:
+            return {"attachments": []}
+        return {}
+
+    async def show_table_in_reply(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer a click on the table message by redrawing it (a new hand, or the start)."""
+        hand = self.session.hand
+        assert hand is not None
+        view = public_view(hand)
+        with self.public():
+            content = render.table_content(self.session, view)
+            embed = render.table_embed(self.session, view)
+            components = render.table_view(self.session, view)
+            picture = await self.table_picture(view)
+        extra = self._attachments(picture)
+        if self.picture == "unknown" and picture is None:
+            extra = {}  # the lobby never carries a picture
+        await interaction.response.edit_message(content=content, embed=embed, view=components,
+                                                **extra)
+        self.picture = picture[0] if picture else None
+        self.last_edit = time.monotonic()
+        self.shown = Shown(content, embed.to_dict(), components.to_components(), self.picture)
+
+    def request_refresh(self) -> None:
+        """The table changed: its message is edited soon (at most once per edit interval)."""
+        if self.closed or self.session.state == "closed" or self.bot.tables.closing:
+            return
+        self.dirty = True
+        if self.refresher is None or self.refresher.done():
+            self.refresher = self._spawn(self._refresh_loop())
+
+    async def _refresh_loop(self) -> None:
+        while self.dirty and not self.closed and self.session.state != "closed":
+            wait = self.last_edit + self._edit_interval() - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.dirty = False
+            hand = self.session.hand
+            if hand is None or self.closed:
+                return  # no hand yet, or the table was ended meanwhile
+            view = public_view(hand)
+            with self.public():
+                edited = await self.edit_table_message(
+                    content=render.table_content(self.session, view),
+                    embed=render.table_embed(self.session, view),
+                    view=render.table_view(self.session, view),
+                    picture=await self.table_picture(view))
+            self.last_edit = time.monotonic()
+            if not edited:
+                self.dirty = True
+                await asyncio.sleep(EDIT_RETRY_SECONDS)
+
+    async def edit_table_message(
+        self, *, content: str | None, embed: discord.Embed | None,
+        view: discord.ui.View | None, picture: tuple[str, discord.File] | None = None,
+    ) -> bool:
+        """Edit the table message, unless it shows exactly this already. The picture (its
+        digest and file) is uploaded only when it changed; None removes an uploaded one.
+        False: the edit failed and should be tried again."""
+        s = self.session
+        if s.message_id is None:
+            return True
+        digest = picture[0] if picture else None
+        shown = Shown(content, embed and embed.to_dict(), view and view.to_components(), digest)
+        if self.shown == shown:
+            return True  # the message already shows exactly this
+        channel = self.bot.get_partial_messageable(s.channel_id)
+        try:
+            await channel.get_partial_message(s.message_id).edit(
+                content=content, embed=embed, view=view, **self._attachments(picture))
+            self.shown = shown
+            self.picture = digest
+        except discord.NotFound:
+            # The table message was deleted: post a new one and keep playing there.
+            if picture is not None:
+                picture[1].reset()
+            sent = await channel.send(
+                content=content or None, embed=embed or discord.utils.MISSING,
+                view=view or discord.utils.MISSING,
+                file=picture[1] if picture is not None else discord.utils.MISSING)
+            s.message_id = sent.id
+            self.picture = digest
+            await s.store.update_table(s.id, message_id=sent.id)
+        except discord.HTTPException:
+            # Rate limited past discord.py's retries, or Discord failed: the table must not
+            # keep showing an old turn, so the refresh loop tries again after a pause.
+            log.warning("table %s: could not edit the table message; will retry", s.id)
+            return False
+        return True
+
+    async def say(self, text: str) -> None:
+        try:
+            await self.bot.get_partial_messageable(self.session.channel_id).send(text)
+        except discord.HTTPException:
+            log.warning("table %s: could not send a message", self.session.id)
+
+    async def post_result(self) -> None:
+        s = self.session
+        hand = s.hand
+        if self.posted >= s.hand_number or hand is None or hand.result is None:
+            return
+        self.posted = s.hand_number
+        with self.public():
+            embed = render.result_embed(s, hand.result, s.hand_number)
+        try:
+            await self.bot.get_partial_messageable(s.channel_id).send(embed=embed)
+        except discord.HTTPException:
+            log.warning("could not post the result of table %s", s.id)
+
+    # -- hand views ----------------------------------------------------------------------------
+
+    def keep_hand_view(self, interaction: discord.Interaction[Any]) -> None:
+        """The latest interaction behind a player's hand view, to refresh it on their turn."""
+        self.hand_views[interaction.user.id] = HandView(interaction, time.monotonic())
+
+    async def refresh_hand_views(self, also: list[int] | None = None, *,
+                                 only: list[int] | None = None) -> None:
+        """Enable the cards of whoever must act now, in their open hand view (and redraw the
+        views of the seats in ``also``; ``only``: just these seats)."""
+        s = self.session
+        hand = s.hand
+        if hand is None:
+            return
+        seats = s.waiting_for_human()
+        for seat in seats + [x for x in also or [] if x not in seats]:
+            if self.closed or self.bot.tables.closing:
+                return  # stopping: the HTTP session is about to close
+            if only is not None and seat not in only:
+                continue
+            member = s.seats[seat]
+            if member is None or is_computer(member):
+                continue
+            user_id = int(member)
+            entry = self.hand_views.get(user_id)
+            if entry is None:
+                continue
+            if entry.expired:
+                del self.hand_views[user_id]
+                continue
+            # The hand in play now: the next one may have been dealt while earlier views
+            # were being edited, and a view shows one hand under its own number.
+            view = seat_view(s.hand or hand, seat)
+            # The view is that player's: in their language.
+            with speaking(language_of(entry.interaction.locale)):
+                content, components, files = await self.hand_message(view)
+            try:
+                await entry.interaction.edit_original_response(
+                    content=content, view=components, attachments=files)
+            except discord.HTTPException as e:
+                if isinstance(e, discord.NotFound | discord.Forbidden) or e.status == 401:
+                    # An expired token or a deleted view: the player presses "My hand".
+                    self.hand_views.pop(user_id, None)
+                else:
+                    # Rate limited or a Discord failure: keep the view for the next change.
+                    log.warning("table %s: could not refresh a hand view (%s)", s.id,
+                                e.status)
+            except aiohttp.ClientError as e:
+                # The connection dropped (the bot is stopping, or the network): the view is
+                # redrawn on the next change or by My hand.
+                log.warning("table %s: could not refresh a hand view (%r)", s.id, e)
+
+    # -- after every change --------------------------------------------------------------------
+
+    async def after(self, outcome: Outcome | None) -> None:
+        """Show a change: the table message, the result, the views it touched; then wake the
+        driver."""
+        s = self.session
+        # A computer move followed by another computer's turn is folded into the edit that
+        # shows the next one: a run of computer moves costs one table edit, not one each.
+        by_computer = outcome is not None and all(p.by_computer for p in outcome.played)
+        hand = s.hand
+        if not (by_computer and hand is not None and not hand.finished
+                and not s.waiting_for_human()):
+            self.request_refresh()
+        finished = outcome is not None and outcome.result is not None
+        if finished:
+            await self.post_result()
+        # The computer may have played for a person (timed out): their view changes too.
+        played_for = [p.seat for p in (outcome.played if outcome else [])
+                      if p.by_computer and not is_computer(s.seats[p.seat])]
+        if outcome is not None and finished:
+            # The hand is over: every person's open view says so (the one who clicked last
+            # saw it in the answer to the click).
+            clicked = {p.seat for p in outcome.played if not p.by_computer}
+            played_for += [seat for seat, m in enumerate(s.seats)
+                           if m is not None and not is_computer(m)
+                           and seat not in clicked and seat not in played_for]
+        await self.refresh_hand_views(played_for)
+        self.kick()
+
+    # -- the driver ----------------------------------------------------------------------------
+
+    def kick(self) -> None:
+        """The table changed: wake the driver (computer moves, the turn timer, the next
+        hand), starting it if needed. A driver is never cancelled while it acts, so a move
+        is always stored and applied together."""
+        if self.closed or self.bot.tables.closing or self.session.state != "playing":
+            return
+        self.wake.set()
+        if self.driver is None or self.driver.done():
+            self.driver = self._spawn(self._drive())
+
+    async def pause(self, seconds: float) -> bool:
+        """Wait up to ``seconds``; True if the table changed meanwhile."""
+        try:
+            await asyncio.wait_for(self.wake.wait(), timeout=max(seconds, 0.0))
+        except TimeoutError:
+            return False
+        return True
+
+    async def _drive(self) -> None:
+        """Look at the table, wait for what comes next, do it; start over whenever the table
+        changes."""
+        s, settings = self.session, self.bot.settings
+        while s.state == "playing" and not self.closed:
+            self.wake.clear()
+            hand = s.hand
+            if hand is None:
+                return
+            try:
+                if hand.finished:
+                    if not await self.pause(settings.next_hand_delay):
+                        self.acting = True
+                        await s.next_hand()
+                        self.request_refresh()
+                elif s.waiting_for_human() and not s.computer_may_act():
+                    if s.window_open():
+                        await self.window_timer()
+                    else:
+                        await self.turn_timer()
+                elif not await self.pause(settings.computer_delay):
+                    self.acting = True
+                    moved = len(hand.actions)
+                    outcome = await s.computer_turn()
+                    if outcome is not None:
+                        await self.after(outcome)
+                    elif len(hand.actions) != moved:
+                        # A click came first while the computer thought; show it.
+                        await self.after(None)
+            except SessionError:
+                continue  # somebody else moved first (e.g. Next hand was clicked)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: driver failed", s.id)
+                await self.pause(5.0)
+            finally:
+                self.acting = False
+
+    async def turn_timer(self) -> None:
+        """A person is to act: warn at two thirds of the turn, then let the computer play
+        (unless the table changes first)."""
+        s = self.session
+        assert s.hand is not None
+        moved, total = len(s.hand.actions), s.turn_seconds
+        if await self.pause(total * 2 / 3):
+            return
+        await self.warn(round(total / 3))
+        if not await self.pause(total / 3):
+            self.acting = True
+            try:
+                await self.turn_timeout(moved)
+            finally:
+                self.acting = False
+
+    async def window_timer(self) -> None:
+        """An open window (the fris window): it closes by itself once the table's window
+        time has passed since it opened, whoever has not acted by then."""
+        s = self.session
+        assert s.hand is not None
+        key = (s.hand_number, s.hand.phase)
+        if self.window is None or self.window[0] != key:
+            self.window = (key, time.monotonic())
+        left = self.window[1] + s.window_seconds - time.monotonic()
+        if await self.pause(left):
+            return
+        self.acting = True
+        try:
+            outcome = await s.close_window(len(s.hand.actions))
+            if outcome is not None:
+                await self.after(outcome)
+        finally:
+            self.acting = False
+
+    async def turn_timeout(self, moved: int) -> None:
+        """The turn timer ran out: the computer plays for the seat (if nothing moved since
+        ``moved`` actions)."""
+        s = self.session
+        hand = s.hand
+        if hand is None or len(hand.actions) != moved:
+            return
+        before = set(s.autoplay)
+        outcome = await s.computer_turn(timed_out=True)
+        for seat in s.autoplay - before:
+            with self.public():
+                text = t("turn.autoplay", user=render.mention(s.seats[seat]))
+            await self.say(text)
+        if outcome is not None:
+            await self.after(outcome)
+
+    async def warn(self, seconds: int) -> None:
+        for seat in self.session.waiting_for_human():
+            with self.public():
+                text = t("turn.warning", user=render.mention(self.session.seats[seat]),
+                         seconds=seconds)
+            await self.say(text)
