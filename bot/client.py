@@ -10,10 +10,10 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot import thinking
+from bot import errors, thinking
 from bot.settings import Settings
 from bot.store import GuildSettings, SqliteStore, Store
-from bot.texts import language_of, set_language, t
+from bot.texts import language_of, set_language
 from bot.translator import CatalogTranslator
 
 if TYPE_CHECKING:
@@ -34,8 +34,11 @@ def point_at(api_base: str | None, gateway: str | None) -> None:
 
 class Tree(app_commands.CommandTree["FilicauBot"]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """Every slash command: answer in the user's language, and remember the server's."""
+        """Every slash command: answer in the user's language, and remember the server's. A
+        server command from a DM is refused here (Discord should not send one)."""
         await self.client.enter(interaction)
+        if interaction.guild_id is None and errors.guild_only(interaction.command):
+            raise app_commands.NoPrivateMessage()
         return True
 
 
@@ -109,21 +112,7 @@ class FilicauBot(commands.Bot):
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        """One place for every command error: the user gets a short answer (in their
-        language), the log the details."""
-        set_language(language_of(interaction.locale))
-        if isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
-            text = t("err.not_manager")
-        elif isinstance(error, app_commands.NoPrivateMessage):
-            text = t("err.guild_only")
-        else:
-            log.error("command %s failed", interaction.command and interaction.command.name,
-                      exc_info=error)
-            text = t("err.internal")
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await errors.on_app_command_error(interaction, error)
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         log.exception("unhandled error in %s", event_method)

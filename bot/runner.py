@@ -4,7 +4,7 @@ A ``TableRunner`` owns the table's tasks (the driver that plays computers, runs 
 timer, the fris window and the next hand; the refresh loop that edits the public table
 message; the lobby timer), what the table message shows now, and the players' open hand
 views. ``close()`` ends all of it: a closed table leaves nothing behind in the bot, however
-long the process runs (``TableRunner.LIVE`` counts the runners alive, for the soak test).
+long the process runs (``TableRunner.alive`` counts the runners alive, for the soak test).
 
 Policy — who may do what — is the session's (``bot.session``); the cog parses clicks and
 answers them; the runner keeps the table moving and its public message current.
@@ -67,7 +67,7 @@ class TableRunner:
     """The live side of one table (see the module docstring)."""
 
     #: Runners alive in this process (opened and not yet closed).
-    LIVE: ClassVar[int] = 0
+    alive: ClassVar[int] = 0
 
     def __init__(self, session: TableSession, bot: FilicauBot,
                  edit_interval: Callable[[], float]) -> None:
@@ -92,7 +92,7 @@ class TableRunner:
         #: The last hand whose result was posted.
         self.posted = 0
         self.hand_views: dict[int, HandView] = {}
-        TableRunner.LIVE += 1
+        TableRunner.alive += 1
 
     @property
     def id(self) -> int:
@@ -112,26 +112,22 @@ class TableRunner:
         await self.session.close()
         self.stop()
 
-    def stop(self) -> None:
+    def stop(self) -> list[asyncio.Task[None]]:
         """End the runner's tasks and drop what it holds (the table stays as stored: the bot
-        is stopping, or the table was closed)."""
+        is stopping, or the table was closed). Returns the tasks cancelled, for a caller
+        that must wait until they have finished (the bot closing)."""
         if self.closed:
-            return
+            return []
         self.closed = True
-        TableRunner.LIVE -= 1
+        TableRunner.alive -= 1
         current = asyncio.current_task()
-        for task in self.tasks():
-            if task is not current:
-                task.cancel()
+        cancelled = [task for task in self.tasks() if task is not current]
+        for task in cancelled:
+            task.cancel()
+        self.driver = self.refresher = self.lobby_timer = None
         self.hand_views.clear()
         self.shown = None
-
-    async def wait_stopped(self) -> None:
-        """Wait for the cancelled tasks to finish (the bot closing)."""
-        for task in self.tasks():
-            if task is not asyncio.current_task():
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        return cancelled
 
     def public(self) -> contextlib.AbstractContextManager[None]:
         """Public messages of a table speak its server's language."""

@@ -23,6 +23,7 @@ from bot.store import (
     canonical,
     now,
 )
+from bot.texts import t
 from engine import (
     Action,
     Hand,
@@ -86,7 +87,8 @@ def check_settings(settings: dict[str, Any]) -> dict[str, int]:
     for name, value in settings.items():
         low, high = SETTING_RANGES[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise SessionError("err.bad_setting", option=name, low=low, high=high)
+            raise SessionError("err.bad_setting", option=t(f"optname.{name}"), low=low,
+                               high=high)
         out[name] = value
     return out
 

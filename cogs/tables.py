@@ -11,6 +11,7 @@ keeps the table moving and its public message current.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
@@ -190,11 +191,10 @@ class Tables(commands.Cog, name="Tables"):
 
     async def cog_unload(self) -> None:
         self.closing = True
-        runners = list(self.runners.values())
-        for runner in runners:
-            runner.stop()
-        for runner in runners:
-            await runner.wait_stopped()
+        cancelled = [task for runner in self.runners.values() for task in runner.stop()]
+        for task in cancelled:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
     # -- /table new ------------------------------------------------------------------------
 

@@ -646,7 +646,7 @@ async def test_admin_commands_need_manage_server(h: Harness) -> None:
     await play_until(h, session, [ana], random.Random(4))
     mia = h.user("mia", manager=True)
     r = await h.command(ana, "admin end")
-    assert r.rejected_with(t("err.not_manager"))
+    assert r.rejected_with(t("err.need_manage_server"))
     r = await h.command(mia, "admin reset", user=ana, game="filicau")
     assert r.ephemeral and r.message.content == t("ok.reset", count=1, user=ana.mention)
     store = h.bot.store  # type: ignore[union-attr]

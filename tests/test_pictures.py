@@ -171,7 +171,7 @@ async def test_the_server_setting_survives_a_restart(h: Harness) -> None:
 async def test_only_managers_change_the_pictures(h: Harness) -> None:
     ana = h.user("ana")
     r = await h.command(ana, "admin pictures", mode="on")
-    assert r.rejected_with(t("err.not_manager"))
+    assert r.rejected_with(t("err.need_manage_server"))
     assert h.bot is not None and not any(c.pictures for c in h.bot.guild_config.values())
 
 

@@ -1,0 +1,60 @@
+"""Slash command errors, answered in one place.
+
+A user's mistake, or a request Discord's own checks should have stopped (a guild-only command
+from a DM, an option value that is not one of the choices, a missing option), gets a clear
+answer in the user's language and one line in the log. A traceback is logged only for what
+is the bot's own bug.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.texts import language_of, set_language, t
+
+log = logging.getLogger(__name__)
+
+
+def guild_only(command: Any) -> bool:
+    """Whether a command (or the group it belongs to) is for servers only."""
+    while command is not None:
+        if getattr(command, "guild_only", False):
+            return True
+        command = getattr(command, "parent", None)
+    return False
+
+
+def refusal(error: app_commands.AppCommandError) -> str | None:
+    """The text key for an error that is the user's (or their client's), None for a bug."""
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "err.guild_only"
+    if isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
+        return "err.need_manage_server"
+    if isinstance(error, app_commands.TransformerError | app_commands.CommandSignatureMismatch):
+        return "err.bad_command_input"
+    return None
+
+
+async def answer(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def on_app_command_error(interaction: discord.Interaction[Any],
+                               error: app_commands.AppCommandError) -> None:
+    set_language(language_of(interaction.locale))
+    name = interaction.command and interaction.command.qualified_name
+    key = refusal(error)
+    if key is None:
+        log.error("command %s failed", name, exc_info=error)
+        key = "err.internal"
+    else:
+        log.info("command %s refused: %s", name, type(error).__name__)
+    await answer(interaction, t(key))

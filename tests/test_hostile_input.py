@@ -1,0 +1,172 @@
+"""Clicks and commands the bot must refuse: from another server, channel or a DM, out of the
+ranges Discord declares, values not in the choices, options missing, buttons of the lobby
+used by somebody who may not. Each is answered in the user's language, changes nothing and
+logs no traceback (the harness fails a test on any logged error)."""
+
+from __future__ import annotations
+
+import copy
+import logging
+from typing import Any
+
+import pytest
+from fake_discord import OTHER_CHANNEL_ID, UPDATE_MESSAGE, Harness
+from test_cogs import four_players, state
+
+from bot.texts import speaking, t
+
+OTHER_GUILD_ID = 810_000_000_000_000_777
+
+
+def elsewhere(payload: dict[str, Any], *, guild: int | None = None,
+              channel: int | None = None) -> dict[str, Any]:
+    """The same click, arriving from another server, another channel, or a DM (guild None
+    and channel given)."""
+    payload = copy.deepcopy(payload)
+    if channel is not None:
+        payload["channel_id"] = str(channel)
+        payload["channel"]["id"] = str(channel)
+        payload["message"]["channel_id"] = str(channel)
+    if guild is not None:
+        payload["guild_id"] = str(guild)
+        payload["channel"]["guild_id"] = str(guild)
+        payload["message"]["guild_id"] = str(guild)
+        payload["authorizing_integration_owners"] = {"0": str(guild)}
+    return payload
+
+
+def as_dm(payload: dict[str, Any]) -> dict[str, Any]:
+    """The same interaction from a direct message: no server, the user instead of a
+    member."""
+    payload = copy.deepcopy(payload)
+    for key in ("guild_id", "guild_locale"):
+        payload.pop(key, None)
+    if "message" in payload:
+        payload["message"].pop("guild_id", None)
+    payload["user"] = payload.pop("member")["user"]
+    payload["channel"] = {"id": payload["channel_id"], "type": 1}
+    payload["context"] = 1
+    return payload
+
+
+async def test_a_lobby_button_from_another_server_channel_or_dm_changes_nothing(
+        h: Harness) -> None:
+    ana, eve = h.user("ana"), h.user("eve", manager=True)
+    await h.command(ana, "table new", game="filicau")
+    session = h.session()
+    lobby = h.table_message()
+    for button, who in ((t("btn.join_a"), eve), (t("btn.cancel"), eve)):
+        custom_id = lobby.button_by_label(button)["custom_id"]
+        for make in (lambda p: elsewhere(p, guild=OTHER_GUILD_ID),
+                     lambda p: elsewhere(p, channel=OTHER_CHANNEL_ID), as_dm):
+            payload, sent = h.click_payload(who, custom_id, message=lobby)
+            mark = h.mark()
+            await h.dispatch(make(payload))
+            sent.calls = h.calls_since(mark)
+            assert sent.rejected_with(t("err.elsewhere")), (button, sent.message.content)
+            assert session.seats == [None] * 4 and session.state == "lobby"
+    # The same buttons where the table is: they work.
+    r = await h.press(eve, t("btn.join_a"))
+    assert r.type == UPDATE_MESSAGE and session.seats[0] == eve.member
+
+
+async def test_a_card_from_another_server_is_refused_and_the_hand_unchanged(
+        h: Harness) -> None:
+    session, users = await four_players(h)
+    hand = session.hand
+    assert hand is not None and hand.to_move is not None
+    mover = users[hand.to_move]
+    view = h.hand_view(mover)
+    before = state(h, session)
+    payload, sent = h.click_payload(mover, view.enabled()[0], message=view)
+    mark = h.mark()
+    await h.dispatch(elsewhere(payload, guild=OTHER_GUILD_ID))
+    sent.calls = h.calls_since(mark)
+    assert sent.rejected_with(t("err.elsewhere"))
+    assert state(h, session) == before
+
+
+async def test_only_the_opener_or_a_manager_adds_or_removes_computers(h: Harness) -> None:
+    ana, bob, mia = h.user("ana"), h.user("bob"), h.user("mia", manager=True)
+    await h.command(ana, "table new", game="filicau")
+    session = h.session()
+    await h.press(bob, t("btn.join_a"))
+    for label in (t("btn.add_cpu_easy"), t("btn.add_cpu"), t("btn.add_cpu_hard"),
+                  t("btn.remove_cpu")):
+        r = await h.press(bob, label)
+        assert r.rejected_with(t("err.not_manager")), label
+    assert session.seats == [bob.member, None, None, None]
+    r = await h.press(mia, t("btn.add_cpu_easy"))
+    assert r.type == UPDATE_MESSAGE
+    r = await h.press(ana, t("btn.add_cpu"))
+    assert r.type == UPDATE_MESSAGE
+    r = await h.press(ana, t("btn.remove_cpu"))
+    assert r.type == UPDATE_MESSAGE
+    assert sum(m is not None for m in session.seats) == 2
+
+
+@pytest.mark.parametrize(("options", "key", "params"), [
+    ({"game": "filicau", "turn_seconds": -5}, "err.bad_setting", ("turn_seconds", 20, 900)),
+    ({"game": "filicau", "turn_seconds": 10**15}, "err.bad_setting", ("turn_seconds", 20, 900)),
+    ({"game": "filicau", "turn_seconds": "abc"}, "err.bad_setting", ("turn_seconds", 20, 900)),
+    ({"game": "filicau", "window_seconds": 0}, "err.bad_setting", ("window_seconds", 5, 120)),
+    ({"game": "bogus"}, "err.bad_command_input", None),
+    ({}, "err.bad_command_input", None),
+])
+async def test_table_new_with_values_discord_would_not_send(
+        h: Harness, caplog: pytest.LogCaptureFixture, options: dict[str, Any], key: str,
+        params: tuple[str, int, int] | None) -> None:
+    """A client (or anybody with the bot's interaction endpoint) may send any value: out of
+    range, of the wrong type, not among the choices, or missing. Each is a clear answer in
+    the user's language; no table opens and the channel stays free."""
+    ana = h.user("ana", locale="de")
+    with caplog.at_level(logging.INFO):
+        r = await h.command(ana, "table new", **options)
+    with speaking("de"):
+        text = t(key) if params is None else t(
+            key, option=t(f"optname.{params[0]}"), low=params[1], high=params[2])
+    assert r.rejected_with(text)
+    assert h.tables.session_in(r.channel_id) is None
+    assert not [rec for rec in caplog.records if rec.exc_info]
+    # The channel is free: a table opens there now.
+    r = await h.command(ana, "table new", game="filicau")
+    assert not r.ephemeral
+
+
+@pytest.mark.parametrize("command", ["standings", "status", "table new", "admin end",
+                                     "history"])
+async def test_server_commands_from_a_dm_are_refused(h: Harness, command: str) -> None:
+    ana = h.user("ana", locale="ro")
+    options = {"game": "filicau"} if command == "table new" else {}
+    payload, sent = h.command_payload(ana, command, **options)
+    mark = h.mark()
+    await h.dispatch(as_dm(payload))
+    sent.calls = h.calls_since(mark)
+    with speaking("ro"):
+        assert sent.rejected_with(t("err.guild_only"))
+
+
+async def test_admin_commands_tell_a_table_opener_they_need_manage_server(h: Harness) -> None:
+    ana = h.user("ana")
+    await h.command(ana, "table new", game="filicau")
+    r = await h.command(ana, "admin end")
+    assert r.rejected_with(t("err.need_manage_server"))
+    assert t("err.need_manage_server") != t("err.not_manager")
+    assert h.session().state == "lobby"
+
+
+async def test_a_menu_without_a_hand_number_or_value_is_a_bad_button(h: Harness) -> None:
+    session, users = await four_players(h)
+    view = h.hand_view(users[0])
+    before = state(h, session)
+    for custom_id, values in ((f"fs:act:{session.id}", ["card:\"EO\""]),
+                              (f"fs:act:{session.id}:1", []),
+                              (f"fs:together:{session.id}:1", ["EO"]),
+                              (f"fs:opt:{session.id}", ["early_end"])):
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        payload, sent = h._interaction(users[0], 3, data, view.payload(), view.channel_id)
+        mark = h.mark()
+        await h.dispatch(payload)
+        sent.calls = h.calls_since(mark)
+        assert sent.rejected_with(t("err.bad_button")), custom_id
+    assert state(h, session) == before
