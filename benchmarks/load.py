@@ -8,8 +8,9 @@ click at a computer's pace (``--think`` seconds after their cards are enabled). 
 applies Discord's rate limits (50 requests/s per bot, 5 messages per 5 s per channel; the
 interaction routes are exempt); with ``--validate`` it also checks every request body against
 Discord's OpenAPI schema. Reported: time from INTERACTION_CREATE to the bot's callback
-(p50/p99), REST calls per hand, table-message edits per hand against the moves they show,
-rate-limit answers, errors.
+(p50/p99), REST calls per hand, the requests per hand that count against the bot's global
+limit of 50 requests/s and the tables in play one bot token carries at that rate, table-message
+edits per hand against the moves they show, rate-limit answers, errors.
 """
 
 from __future__ import annotations
@@ -37,6 +38,18 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
+#: Discord's global limit: requests a second per bot token, whatever the number of processes.
+GLOBAL_LIMIT = 50
+#: A hand at human pace (seconds), for the ceiling in people's terms.
+HUMAN_HAND_SECONDS = 180
+#: Global-limited requests a hand measured before the table message moved to interaction
+#: tokens (this benchmark, 200 tables; issue 15), for comparison.
+BEFORE_GLOBAL_PER_HAND = 13.0
+
+#: Seconds each table spent playing its hands (from Start to the last result).
+PLAYING: list[float] = []
+
+
 async def play_table(standin: StandIn, index: int, hands: int, think: float,
                      delay: float) -> Table:
     await asyncio.sleep(delay)  # tables open one after another over --ramp seconds
@@ -45,6 +58,7 @@ async def play_table(standin: StandIn, index: int, hands: int, think: float,
     table = Table(standin, [a, b], seed=index, timeout=120)
     await table.open(a, [(a, 0), (b, 1)], computers=2)
     await table.start(a)
+    began = time.monotonic()
     for number in range(1, hands + 1):
         if number > 1:
             await table.next_hand(b)
@@ -56,6 +70,7 @@ async def play_table(standin: StandIn, index: int, hands: int, think: float,
                 await asyncio.sleep(think)
             if not await table.step(number):
                 break
+    PLAYING.append(time.monotonic() - began)
     return table
 
 
@@ -92,7 +107,7 @@ async def run(args: argparse.Namespace) -> int:
     bad = [c for c in calls if c.status >= 400 and c.status != 429]
     kinds = collections.Counter(
         "callback" if c.path.startswith("/interactions/") else
-        "hand view edit" if c.path.startswith("/webhooks/") else
+        "token edit/follow-up" if c.path.startswith("/webhooks/") else
         "table edit" if c.method == "PATCH" else
         "channel message" if c.method == "POST" else f"{c.method} other"
         for c in calls if c.status != 429)
@@ -128,6 +143,18 @@ async def run(args: argparse.Namespace) -> int:
     print(f"moves per hand {actions / max(hands, 1):.1f} (computer "
           f"{computer_moves / max(hands, 1):.1f}) · table-message edits per hand (in play) "
           f"{edits / max(hands, 1):.1f}")
+    global_per_hand = sum(1 for c in calls if c.global_limited) / max(hands, 1)
+    hand_seconds = statistics.mean(PLAYING) / args.hands if PLAYING else float("nan")
+
+    def ceiling(per_hand: float, seconds: float) -> str:
+        return "unlimited" if per_hand == 0 else f"{GLOBAL_LIMIT * seconds / per_hand:,.0f}"
+
+    print(f"global-limited requests per hand {global_per_hand:.2f} (before: "
+          f"{BEFORE_GLOBAL_PER_HAND:.0f}) · tables in play per bot token at "
+          f"{GLOBAL_LIMIT}/s: {ceiling(global_per_hand, hand_seconds)} at this run's "
+          f"{hand_seconds:.0f} s a hand (before: {ceiling(BEFORE_GLOBAL_PER_HAND, hand_seconds)}), "
+          f"{ceiling(global_per_hand, HUMAN_HAND_SECONDS)} at {HUMAN_HAND_SECONDS} s a hand "
+          f"(before: {ceiling(BEFORE_GLOBAL_PER_HAND, HUMAN_HAND_SECONDS)})")
     print(f"rate-limit answers {standin.rate_limited} · errors {errors} (failed tables "
           f"{len(failed)}, unanswered {len(unanswered)}, refused requests {len(bad)}, "
           f"stand-in problems {len(standin.problems)}, bot log errors {len(bot.errors())})")

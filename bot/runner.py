@@ -42,8 +42,11 @@ TOKEN_SECONDS = 14 * 60
 
 
 @dataclass
-class HandView:
-    """A player's open "My hand" message: the interaction whose token edits it."""
+class Token:
+    """An interaction whose token edits a message of the table (a player's hand view, or
+    the table message itself) and sends follow-ups, for 15 minutes. Requests through it do
+    not count against the bot's global rate limit; requests through the channel routes do.
+    """
 
     interaction: discord.Interaction[Any]
     since: float
@@ -51,6 +54,12 @@ class HandView:
     @property
     def expired(self) -> bool:
         return time.monotonic() - self.since > TOKEN_SECONDS
+
+
+def token_dead(e: discord.HTTPException) -> bool:
+    """Discord refused a token route because of the token (expired: 401/50027; unknown
+    webhook: 10015), not because of the message."""
+    return e.status == 401 or e.code in (10015, 50027)
 
 
 @dataclass(frozen=True)
@@ -91,7 +100,11 @@ class TableRunner:
         self.window: tuple[tuple[int, str], float] | None = None
         #: The last hand whose result was posted.
         self.posted = 0
-        self.hand_views: dict[int, HandView] = {}
+        self.hand_views: dict[int, Token] = {}
+        #: The latest interaction answered by editing the table message (the lobby's
+        #: command, a lobby click, Start, Next hand): while its token lives, the table
+        #: message is edited and results are posted through it.
+        self.table_token: Token | None = None
         TableRunner.alive += 1
 
     @property
@@ -126,6 +139,7 @@ class TableRunner:
             task.cancel()
         self.driver = self.refresher = self.lobby_timer = None
         self.hand_views.clear()
+        self.table_token = None
         self.shown = None
         return cancelled
 
@@ -207,6 +221,7 @@ class TableRunner:
             extra = {}  # the lobby never carries a picture
         await interaction.response.edit_message(content=content, embed=embed, view=components,
                                                 **extra)
+        self.keep_table_token(interaction)
         self.picture = picture[0] if picture else None
         self.last_edit = time.monotonic()
         self.shown = Shown(content, embed.to_dict(), components.to_components(), self.picture)
@@ -254,6 +269,24 @@ class TableRunner:
         shown = Shown(content, embed and embed.to_dict(), view and view.to_components(), digest)
         if self.shown == shown:
             return True  # the message already shows exactly this
+        token = self._live_table_token()
+        if token is not None:
+            try:
+                await token.interaction.edit_original_response(
+                    content=content, embed=embed, view=view, **self._attachments(picture))
+                self.shown = shown
+                self.picture = digest
+                return True
+            except discord.HTTPException as e:
+                if not (token_dead(e) or isinstance(e, discord.NotFound)):
+                    log.warning("table %s: could not edit the table message (%s); will retry",
+                                s.id, e.status)
+                    return False
+                # The token died early, or the message is gone: the channel route says which.
+                self.table_token = None
+            except aiohttp.ClientError as e:
+                log.warning("table %s: could not edit the table message (%r)", s.id, e)
+                return False
         channel = self.bot.get_partial_messageable(s.channel_id)
         try:
             await channel.get_partial_message(s.message_id).edit(
@@ -278,11 +311,33 @@ class TableRunner:
             return False
         return True
 
-    async def say(self, text: str) -> None:
+    async def post(self, *, content: str | None = None,
+                   embed: discord.Embed | None = None) -> None:
+        """A public message in the table's channel: a follow-up of the table's live token
+        when there is one (no global rate limit), else through the channel."""
+        token = self._live_table_token()
+        if token is not None:
+            try:
+                await token.interaction.followup.send(
+                    content=content or discord.utils.MISSING,
+                    embed=embed or discord.utils.MISSING)
+                return
+            except discord.HTTPException as e:
+                if not token_dead(e):
+                    log.warning("table %s: could not post a message (%s)", self.id, e.status)
+                    return
+                self.table_token = None
+            except aiohttp.ClientError as e:
+                log.warning("table %s: could not post a message (%r)", self.id, e)
+                return
         try:
-            await self.bot.get_partial_messageable(self.session.channel_id).send(text)
+            await self.bot.get_partial_messageable(self.session.channel_id).send(
+                content=content, embed=embed or discord.utils.MISSING)
         except discord.HTTPException:
             log.warning("table %s: could not send a message", self.session.id)
+
+    async def say(self, text: str) -> None:
+        await self.post(content=text)
 
     async def post_result(self) -> None:
         s = self.session
@@ -292,16 +347,23 @@ class TableRunner:
         self.posted = s.hand_number
         with self.public():
             embed = render.result_embed(s, hand.result, s.hand_number)
-        try:
-            await self.bot.get_partial_messageable(s.channel_id).send(embed=embed)
-        except discord.HTTPException:
-            log.warning("could not post the result of table %s", s.id)
+        await self.post(embed=embed)
 
     # -- hand views ----------------------------------------------------------------------------
 
     def keep_hand_view(self, interaction: discord.Interaction[Any]) -> None:
         """The latest interaction behind a player's hand view, to refresh it on their turn."""
-        self.hand_views[interaction.user.id] = HandView(interaction, time.monotonic())
+        self.hand_views[interaction.user.id] = Token(interaction, time.monotonic())
+
+    def keep_table_token(self, interaction: discord.Interaction[Any]) -> None:
+        """``interaction`` was answered with the table message (created or edited)."""
+        self.table_token = Token(interaction, time.monotonic())
+
+    def _live_table_token(self) -> Token | None:
+        token = self.table_token
+        if token is not None and token.expired:
+            self.table_token = token = None
+        return token
 
     async def refresh_hand_views(self, also: list[int] | None = None, *,
                                  only: list[int] | None = None) -> None:

@@ -262,6 +262,7 @@ class Tables(commands.Cog, name="Tables"):
             self.forget(runner)
             raise
         session.message_id = message_id
+        runner.keep_table_token(interaction)
         await self.store.update_table(session.id, message_id=message_id)
         runner.start_lobby_timer()
 
@@ -321,6 +322,7 @@ class Tables(commands.Cog, name="Tables"):
             embed = render.lobby_embed(runner.session)
             view = render.lobby_view(runner.session)
         await interaction.response.edit_message(embed=embed, view=view)
+        runner.keep_table_token(interaction)
 
     async def _on_join(self, interaction: discord.Interaction[Any], runner: TableRunner,
                        click: Click, values: list[str]) -> None:

@@ -13,7 +13,6 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import discord
 import pytest
 from bot_fixtures import FixedDeal, action_rows, find_deal, first_legal, masters_hand
 from conftest import snapshot
@@ -26,6 +25,7 @@ from fake_discord import (
     OTHER_CHANNEL_ID,
     UPDATE_MESSAGE,
     Harness,
+    HTTPError,
     Message,
     Sent,
     User,
@@ -722,19 +722,19 @@ async def test_a_failed_table_edit_is_tried_again(h: Harness,
 
     session, users = await four_players(h)
     monkeypatch.setattr(runner_module, "EDIT_RETRY_SECONDS", 0)
-    real_edit = discord.PartialMessage.edit
+    fake = h.discord
+    real_write = type(fake)._write
     failures = []
 
-    class Response:
-        status, reason = 500, "Internal Server Error"
+    def failing_once(msg: Message, data: dict[str, Any],
+                     files: list[tuple[str, bytes]] | None = None) -> None:
+        # Whichever route the bot edits the table message through, Discord fails once.
+        if msg.id == session.message_id and not failures:
+            failures.append(msg.id)
+            raise HTTPError(500, 0, "Internal Server Error")
+        real_write(fake, msg, data, files)
 
-    async def failing_once(self: discord.PartialMessage, **kwargs: Any) -> Any:
-        if not failures:
-            failures.append(self.id)
-            raise discord.HTTPException(Response(), "boom")  # type: ignore[arg-type]
-        return await real_edit(self, **kwargs)
-
-    monkeypatch.setattr(discord.PartialMessage, "edit", failing_once)
+    monkeypatch.setattr(fake, "_write", failing_once)
     await play_turn(h, session, users, random.Random(2))
     await h.until(lambda: bool(failures) and not h.runner(session).dirty)
     await h.settle()

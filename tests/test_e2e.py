@@ -22,6 +22,7 @@ from standin import CHANNEL_MESSAGE, UPDATE_MESSAGE, BotProcess, Message, Player
 from standin.discord_objects import buttons_of, message_text
 from standin.game import Table
 from standin.records import Database, HiddenCardCheck, StoredHand
+from standin.server import Call
 
 from bot.texts import t
 from engine import make_rules
@@ -414,6 +415,39 @@ async def test_refusals_change_nothing(e2e: E2E) -> None:
     assert stored_actions(e2e.db, tid, hands[:1]) == clicked_actions(table)
 
 
+async def play_recovering_views(e2e: E2E, table: Table, players: list[Player],
+                                number: int, since: int) -> list[Player]:
+    """Play hand ``number`` to its end when tokens may have expired: a player whose hand view
+    the bot could not update (Discord answered 401 after ``since`` such answers) presses My
+    hand, as the bot asks. Returns who had to."""
+    recovered: list[Player] = []
+
+    def stale_turn() -> Player | None:
+        """The named player whose hand view the bot could not update (Discord said 401)."""
+        msg = table.table_message()
+        if msg is None or e2e.standin.expired_token_answers == since:
+            return None
+        for p in players:
+            view = table.hand_view(p, number)
+            if p.mention in msg.content and p not in recovered and view is not None \
+                    and not view.enabled() and view.token is not None \
+                    and e2e.standin.interactions[view.token].born < e2e.standin.now() - 900:
+                return p
+        return None
+
+    while table.result(number) is None:
+        found = await e2e.standin.wait_for(
+            lambda: table.result(number) is not None or table.to_act() or stale_turn(), 15,
+            "a move", channel_id=table.channel_id)
+        if isinstance(found, Player):
+            recovered.append(found)
+            view = await table.my_hand(found)
+            assert view.enabled(), "a fresh My hand enables the cards"
+        elif found is not True:
+            await table.step(number)
+    return recovered
+
+
 async def test_expired_hand_view_is_recovered_through_my_hand(e2e: E2E) -> None:
     ana, bo, cy, di = players = e2e.players(*FOUR, channel=2)
     table = Table(e2e.standin, players, seed=9)
@@ -422,35 +456,60 @@ async def test_expired_hand_view_is_recovered_through_my_hand(e2e: E2E) -> None:
     await table.play_hand(1, moves=2)
     e2e.standin.advance(16 * 60)  # every token so far is older than 15 minutes
     expired = e2e.standin.expired_token_answers
-
-    recovered: list[Player] = []
-
-    def stale_turn() -> Player | None:
-        """The named player whose hand view the bot could not update (Discord said 401)."""
-        msg = table.table_message()
-        if msg is None or e2e.standin.expired_token_answers == expired:
-            return None
-        for p in players:
-            view = table.hand_view(p, 1)
-            if p.mention in msg.content and p not in recovered and view is not None \
-                    and not view.enabled() and view.token is not None \
-                    and e2e.standin.interactions[view.token].born < e2e.standin.now() - 900:
-                return p
-        return None
-
-    while table.result(1) is None:
-        found = await e2e.standin.wait_for(
-            lambda: table.result(1) is not None or table.to_act() or stale_turn(), 15,
-            "a move", channel_id=table.channel_id)
-        if isinstance(found, Player):
-            recovered.append(found)
-            view = await table.my_hand(found)
-            assert view.enabled(), "a fresh My hand enables the cards"
-        elif found is not True:
-            await table.step(1)
+    recovered = await play_recovering_views(e2e, table, players, 1, expired)
     assert recovered, "no hand view expired"
     assert e2e.standin.expired_token_answers > expired
     check_hands(e2e.db, e2e.table_id(table))
+
+
+def global_calls(e2e: E2E, since: int) -> list[Call]:
+    """Requests of the bot since call ``since`` that count against its global limit."""
+    return [c for c in e2e.standin.calls[since:] if c.global_limited]
+
+
+async def test_a_hand_spends_no_global_rate_budget(e2e: E2E) -> None:
+    """Discord's global limit (50 requests/s per bot token, whatever the number of
+    processes) is the ceiling of a popular bot: a hand's table edits, result and notices go
+    through interaction tokens, which do not count against it."""
+    ana, bo, cy, di = players = e2e.players(*FOUR, channel=2)
+    table = Table(e2e.standin, players, seed=21)
+    await table.open(ana, [(ana, 0), (bo, 1), (cy, 0), (di, 1)], game="filicau")
+    mark = len(e2e.standin.calls)
+    await table.start(ana)
+    assert await table.play_hand(1) is not None
+    await finished_table(e2e, table)
+    await table.next_hand(bo)
+    assert await table.play_hand(2) is not None
+    await finished_table(e2e, table)
+    spent = global_calls(e2e, mark)
+    assert len(spent) <= 2, [(c.method, c.path) for c in spent]  # two hands, at most 1 each
+    # The table message did follow the play: every move shows in one of its versions.
+    msg = table.table_message()
+    assert msg is not None and len(msg.versions) > 10
+
+
+async def test_a_hand_that_outlives_its_token_updates_through_the_channel(e2e: E2E) -> None:
+    """The token that edits the table message dies 15 minutes after the click that started
+    the hand: a longer hand goes on being shown, through the channel route."""
+    ana, bo, cy, di = players = e2e.players(*FOUR, channel=2)
+    table = Table(e2e.standin, players, seed=22)
+    await table.open(ana, [(ana, 0), (bo, 1), (cy, 0), (di, 1)], game="filicau")
+    await table.start(ana)
+    await table.play_hand(1, moves=2)
+    msg = table.table_message()
+    assert msg is not None
+    channel_edit = f"/channels/{table.channel_id}/messages/{msg.id}"
+    mark = len(e2e.standin.calls)
+    e2e.standin.advance(16 * 60)
+    expired = e2e.standin.expired_token_answers
+    await play_recovering_views(e2e, table, players, 1, expired)
+    finished = await finished_table(e2e, table)
+    assert finished.id == msg.id
+    edits = [c for c in e2e.standin.calls[mark:] if c.path == channel_edit]
+    assert edits and all(c.method == "PATCH" and c.global_limited for c in edits)
+    assert any(c.status == 200 for c in edits)
+    # The result was posted too (through the channel: the token is dead).
+    assert table.result(1) is not None
 
 
 async def test_an_ended_table_stays_ended(e2e: E2E) -> None:

@@ -14,9 +14,13 @@ Discord's rules kept here:
 - an interaction token lives 15 minutes (then 401/50027); ``advance()`` moves that clock;
 - ephemeral messages are seen by one user only and can be edited only through the token of the
   interaction that made them (the channel routes answer 404/10008);
+- what counts against the bot's global limit, as on Discord: every request made with the bot's
+  token (``Authorization: Bot …``), and no request made with an interaction's token (the
+  callback, editing its messages, follow-ups); ``global_requests`` counts the first kind;
 - optional rate limits (``rate_limits=True``): Discord's 50 requests/s per bot token and
-  5 messages per 5 s per channel, answered 429 with ``retry_after``; interaction routes are
-  exempt, as on Discord.
+  5 messages per 5 s per channel route, and 5 requests per 2 s per interaction token (one
+  bucket per token, as Discord gives each webhook its own), answered 429 with
+  ``retry_after``.
 
 Every change to a message wakes ``wait_for`` (conditions with a time limit, never sleeps) and
 calls the ``observers`` (e.g. the hidden-card check) before the bot gets its answer.
@@ -75,6 +79,8 @@ class Call:
     body: Any
     status: int
     at: float
+    #: Made with the bot's token: counts against its global rate limit.
+    global_limited: bool = False
 
 
 @dataclass
@@ -140,6 +146,8 @@ class StandIn:
         #: unknown routes, interactions answered late.
         self.problems: list[str] = []
         self.rate_limited = 0
+        #: Requests that count against the bot's global limit (made with the bot's token).
+        self.global_requests = 0
         self.expired_token_answers = 0
         self.observers: list[Callable[[Message], None]] = []
         self.connection: Connection | None = None
@@ -153,6 +161,7 @@ class StandIn:
         self._arrived = 0.0
         self._global_window: collections.deque[float] = collections.deque()
         self._channel_windows: dict[tuple[bool, int], collections.deque[float]] = {}
+        self._token_windows: dict[str, collections.deque[float]] = {}
 
     # -- running ---------------------------------------------------------------------------
 
@@ -305,6 +314,9 @@ class StandIn:
         via_token = path.startswith(("/interactions/", "/webhooks/"))
         status, result, headers = 200, None, {}
         self._touched: int | None = None
+        as_bot = "Authorization" in request.headers
+        if as_bot:
+            self.global_requests += 1
         try:
             if not via_token and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise HTTPError(401, 0, "401: Unauthorized")
@@ -313,12 +325,13 @@ class StandIn:
                 if problem is not None:
                     self.problems.append(f"schema: {problem}")
                     raise HTTPError(400, 50035, f"Invalid Form Body: {problem}")
-            if self.rate_limits and not via_token:
-                limited = self._rate_limit(method, path)
+            if self.rate_limits:
+                limited = (self._rate_limit(method, path) if as_bot
+                           else self._token_rate_limit(path))
                 if limited is not None:
                     retry, is_global = limited
                     self.rate_limited += 1
-                    self.calls.append(Call(method, path, body, 429, time.monotonic()))
+                    self.calls.append(Call(method, path, body, 429, time.monotonic(), as_bot))
                     return _json(429, {"message": "You are being rate limited.",
                                        "retry_after": retry, "global": is_global},
                                  {"Retry-After": str(max(1, round(retry))),
@@ -336,12 +349,26 @@ class StandIn:
             status, result = e.status, {"code": e.code, "message": e.message}
             if e.code == 50027:
                 self.expired_token_answers += 1
-        self.calls.append(Call(method, path, body, status, time.monotonic()))
+        self.calls.append(Call(method, path, body, status, time.monotonic(), as_bot))
         if self._touched is not None:
             self.notify(self._touched)
         if status == 204:
             return web.Response(status=204)
         return _json(status, result, headers)
+
+    def _token_rate_limit(self, path: str) -> tuple[float, bool] | None:
+        """One bucket per interaction token (its callback excepted): 5 requests per 2 s."""
+        m = re.fullmatch(r"/webhooks/\d+/([^/]+).*", path)
+        if m is None:
+            return None
+        now = time.monotonic()
+        window = self._token_windows.setdefault(m.group(1), collections.deque())
+        while window and now - window[0] >= 2.0:
+            window.popleft()
+        if len(window) >= 5:
+            return 2.0 - (now - window[0]), False
+        window.append(now)
+        return None
 
     def _rate_limit(self, method: str, path: str) -> tuple[float, bool] | None:
         now = time.monotonic()
