@@ -105,6 +105,8 @@ class TableRunner:
         #: command, a lobby click, Start, Next hand): while its token lives, the table
         #: message is edited and results are posted through it.
         self.table_token: Token | None = None
+        #: The ping of the turn in play: (the turn, the message), removed once it moved.
+        self.ping: tuple[tuple[int, int], discord.Message | discord.WebhookMessage] | None = None
         TableRunner.alive += 1
 
     @property
@@ -311,30 +313,35 @@ class TableRunner:
             return False
         return True
 
-    async def post(self, *, content: str | None = None,
-                   embed: discord.Embed | None = None) -> None:
+    async def post(
+        self, *, content: str | None = None, embed: discord.Embed | None = None,
+        mentions: discord.AllowedMentions | None = None,
+    ) -> discord.Message | discord.WebhookMessage | None:
         """A public message in the table's channel: a follow-up of the table's live token
-        when there is one (no global rate limit), else through the channel."""
+        when there is one (no global rate limit), else through the channel. None: it could
+        not be sent (logged)."""
+        mentions = mentions or discord.utils.MISSING
         token = self._live_table_token()
         if token is not None:
             try:
-                await token.interaction.followup.send(
+                return await token.interaction.followup.send(
                     content=content or discord.utils.MISSING,
-                    embed=embed or discord.utils.MISSING)
-                return
+                    embed=embed or discord.utils.MISSING, allowed_mentions=mentions, wait=True)
             except discord.HTTPException as e:
                 if not token_dead(e):
                     log.warning("table %s: could not post a message (%s)", self.id, e.status)
-                    return
+                    return None
                 self.table_token = None
             except aiohttp.ClientError as e:
                 log.warning("table %s: could not post a message (%r)", self.id, e)
-                return
+                return None
         try:
-            await self.bot.get_partial_messageable(self.session.channel_id).send(
-                content=content, embed=embed or discord.utils.MISSING)
+            return await self.bot.get_partial_messageable(self.session.channel_id).send(
+                content=content, embed=embed or discord.utils.MISSING,
+                allowed_mentions=mentions)
         except discord.HTTPException:
             log.warning("table %s: could not send a message", self.session.id)
+            return None
 
     async def say(self, text: str) -> None:
         await self.post(content=text)
@@ -470,6 +477,7 @@ class TableRunner:
             if hand is None:
                 return
             try:
+                await self.unping()
                 if hand.finished:
                     if not await self.pause(settings.next_hand_delay):
                         self.acting = True
@@ -505,7 +513,14 @@ class TableRunner:
         s = self.session
         assert s.hand is not None
         moved, total = len(s.hand.actions), s.turn_seconds
-        if await self.pause(total * 2 / 3):
+        first = total * 2 / 3
+        if s.pings and (self.ping is None or self.ping[0] != self.turn()):
+            delay = min(self.bot.settings.ping_delay, first)
+            if await self.pause(delay):
+                return
+            await self.ping_turn()
+            first -= delay
+        if await self.pause(first):
             return
         await self.warn(round(total / 3))
         if not await self.pause(total / 3):
@@ -549,6 +564,51 @@ class TableRunner:
             await self.say(text)
         if outcome is not None:
             await self.after(outcome)
+
+    # -- pings -----------------------------------------------------------------------------------
+
+    def turn(self) -> tuple[int, int]:
+        """The turn in play: the hand and how many actions it has seen."""
+        hand = self.session.hand
+        return self.session.hand_number, 0 if hand is None else len(hand.actions)
+
+    async def ping_turn(self) -> None:
+        """Tell the people to act now that it is their turn: one message that pings only
+        them, once a turn. Whoever has no hand view the bot can refresh (none opened, its
+        token dead, the bot restarted) is told to press My hand."""
+        s = self.session
+        if not s.pings or (self.ping is not None and self.ping[0] == self.turn()):
+            return
+        await self.unping()
+        people = [int(m) for seat in s.waiting_for_human()
+                  if (m := s.seats[seat]) is not None and not is_computer(m)]
+        if not people:
+            return
+        lines = []
+        with self.public():
+            for user_id in people:
+                view = self.hand_views.get(user_id)
+                key = "turn.ping" if view is not None and not view.expired else "turn.ping_view"
+                lines.append(t(key, user=f"<@{user_id}>", button=t("btn.my_hand")))
+        mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                           users=[discord.Object(u) for u in people])
+        turn = self.turn()
+        sent = await self.post(content="\n".join(lines), mentions=mentions)
+        if sent is not None:
+            self.ping = (turn, sent)
+
+    async def unping(self) -> None:
+        """Remove the ping of a turn that has moved on."""
+        if self.ping is None or self.ping[0] == self.turn():
+            return
+        message = self.ping[1]
+        self.ping = None
+        try:
+            await message.delete()
+        except discord.NotFound:
+            pass  # somebody removed it already
+        except (discord.HTTPException, aiohttp.ClientError) as e:
+            log.warning("table %s: could not remove a ping (%r)", self.id, e)
 
     async def warn(self, seconds: int) -> None:
         for seat in self.session.waiting_for_human():

@@ -57,6 +57,8 @@ SETTING_RANGES: dict[str, tuple[int, int]] = {
     "turn_seconds": (20, 900),
     "window_seconds": (5, 120),
 }
+#: Table settings that are on or off.
+SETTING_SWITCHES = frozenset({"pings"})
 #: Separates a computer member from its team letter in a stored dealer or Servant.
 TEAM_MARK = "@"
 #: Separates a computer member from its rank among the table's computers of its level, at
@@ -81,10 +83,15 @@ class Actor:
     manager: bool = False
 
 
-def check_settings(settings: dict[str, Any]) -> dict[str, int]:
+def check_settings(settings: dict[str, Any]) -> dict[str, int | bool]:
     """The table settings as integers within their ranges, or ``err.bad_setting``."""
-    out = {}
+    out: dict[str, int | bool] = {}
     for name, value in settings.items():
+        if name in SETTING_SWITCHES:
+            if not isinstance(value, bool):
+                raise SessionError("err.bad_command_input")
+            out[name] = value
+            continue
         low, high = SETTING_RANGES[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise SessionError("err.bad_setting", option=t(f"optname.{name}"), low=low,
@@ -604,6 +611,11 @@ class TableSession:
         hand = self.hand
         return (self.state == "playing" and hand is not None and not hand.finished
                 and self.rules.window_timeout(hand) is not None)
+
+    @property
+    def pings(self) -> bool:
+        """Whether a person whose turn it is gets a ping (a table setting, on by default)."""
+        return bool(self.row.settings.get("pings", True))
 
     @property
     def window_seconds(self) -> int:

@@ -27,6 +27,8 @@ class Settings(BaseSettings):
     edit_interval: float = 1.0
     #: Seconds a finished hand waits before the next one starts by itself.
     next_hand_delay: float = 30.0
+    #: Seconds a person's turn waits before they are pinged (at tables that ping).
+    ping_delay: float = 5.0
     #: Worker processes in which computer players think (0: a thread; default: one per core
     #: beyond the first).
     ai_processes: int | None = Field(default=None, ge=0, le=64)

@@ -201,11 +201,12 @@ class Tables(commands.Cog, name="Tables"):
     @table.command(name=ls("cmdname.table_new"), description=ls("cmd.table_new"))
     @app_commands.describe(game=ls("cmd.game"), early_end=ls("cmd.early_end"),
                            top_trumps=ls("cmd.top_trumps"), turn_seconds=ls("cmd.turn_seconds"),
-                           window_seconds=ls("cmd.window_seconds"))
+                           window_seconds=ls("cmd.window_seconds"), pings=ls("cmd.pings"))
     @app_commands.rename(game=ls("optname.game"), early_end=ls("optname.early_end"),
                          top_trumps=ls("optname.top_trumps"),
                          turn_seconds=ls("optname.turn_seconds"),
-                         window_seconds=ls("optname.window_seconds"))
+                         window_seconds=ls("optname.window_seconds"),
+                         pings=ls("optname.pings"))
     @app_commands.choices(game=GAME_CHOICES, top_trumps=TOP_TRUMP_CHOICES)
     async def table_new(
         self, interaction: discord.Interaction[Any], game: app_commands.Choice[str],
@@ -214,10 +215,12 @@ class Tables(commands.Cog, name="Tables"):
         = DEFAULT_TURN_SECONDS,
         window_seconds: app_commands.Range[int, WINDOW_RANGE[0], WINDOW_RANGE[1]]
         = DEFAULT_WINDOW_SECONDS,
+        pings: bool = True,
     ) -> None:
         try:
             await self._open(interaction, game.value, early_end, top_trumps, {
-                "turn_seconds": turn_seconds, "window_seconds": window_seconds})
+                "turn_seconds": turn_seconds, "window_seconds": window_seconds,
+                "pings": pings})
         except SessionError as e:
             await reply_error(interaction, t(e.key, **e.params))
 

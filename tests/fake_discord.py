@@ -695,7 +695,7 @@ class Harness:
         assert self.bot is None
         settings = Settings(discord_token=TOKEN, database_path=self.db_path,
                             computer_delay=0, edit_interval=0, ai_processes=0,
-                            next_hand_delay=self.next_hand_delay)
+                            next_hand_delay=self.next_hand_delay, ping_delay=3600)
         bot = FilicauBot(settings)
         before = asyncio.all_tasks()
         await bot.login(TOKEN)

@@ -17,7 +17,8 @@ PROJECT = Path(__file__).resolve().parents[2]
 class BotProcess:
     def __init__(self, standin: StandIn, db_path: Path, log_path: Path, *,
                  edit_interval: float = 0.05, computer_delay: float = 0.0,
-                 next_hand_delay: float = 3600.0, log_level: str = "INFO",
+                 next_hand_delay: float = 3600.0, ping_delay: float = 3600.0,
+                 log_level: str = "INFO",
                  python: str = sys.executable, profile: Path | None = None) -> None:
         self.standin = standin
         self.db_path = db_path
@@ -32,6 +33,7 @@ class BotProcess:
             "COMPUTER_DELAY": str(computer_delay),
             "EDIT_INTERVAL": str(edit_interval),
             "NEXT_HAND_DELAY": str(next_hand_delay),
+            "PING_DELAY": str(ping_delay),
             "LOG_LEVEL": log_level,
             "PYTHONUNBUFFERED": "1",
         }

@@ -1,0 +1,105 @@
+"""Your turn reaches you: a ping that mentions only the player to act, once a turn, removed
+when they have acted; off at tables opened with ``pings: False``; after a restart it tells
+the player to press My hand (their hand view can no longer be refreshed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fake_discord import Harness, Message, User
+from test_cogs import four_players, my_hand, play_turn, to_move
+
+from bot.session import TableSession
+from bot.texts import t
+
+
+def pings(h: Harness, user: User) -> list[Message]:
+    """The messages that ping ``user`` because it is their turn."""
+    texts = {t("turn.ping", user=user.mention),
+             t("turn.ping_view", user=user.mention, button=t("btn.my_hand"))}
+    return [m for m in h.public() if m.content in texts]
+
+
+def pinging(h: Harness) -> None:
+    assert h.bot is not None
+    h.bot.settings.ping_delay = 0
+
+
+def sent_body(h: Harness, msg: Message) -> dict[str, Any]:
+    """The request body that created ``msg``."""
+    found = [c.body for c in h.discord.calls
+             if c.method == "POST" and isinstance(c.body, dict)
+             and c.body.get("content") == msg.content]
+    assert found, "no request created the message"
+    body: dict[str, Any] = found[-1]
+    return body
+
+
+async def test_a_ping_reaches_only_the_player_to_act_and_goes_when_they_act(
+        h: Harness) -> None:
+    import random
+
+    session, users = await four_players(h)
+    pinging(h)
+    first = to_move(session, users)
+    h.runner(session).kick()
+    await h.until(lambda: bool(pings(h, first)))
+    [ping] = pings(h, first)
+    # Everybody has their hand view open (four_players): a plain ping.
+    assert ping.content == t("turn.ping", user=first.mention)
+    mentions = sent_body(h, ping)["allowed_mentions"]
+    assert [int(u) for u in mentions["users"]] == [first.id] and mentions.get("parse") == []
+    # Woken again during the same turn: still one ping.
+    for _ in range(3):
+        h.runner(session).kick()
+        await h.settle()
+    assert len([m for u in users for m in pings(h, u)]) == 1
+    # The player acts: their ping goes, the next player's comes.
+    await play_turn(h, session, users, random.Random(1))
+    second = to_move(session, users)
+    assert second != first
+    await h.until(lambda: bool(pings(h, second)))
+    assert ping.deleted and pings(h, first) == []
+    assert len([m for u in users for m in pings(h, u)]) == 1
+
+
+async def test_a_player_whose_view_expired_is_told_to_press_my_hand(h: Harness) -> None:
+    session, users = await four_players(h)
+    mover = to_move(session, users)
+    runner = h.runner(session)
+    # The view's token is older than Discord lets the bot use it.
+    runner.hand_views[mover.id].since -= 15 * 60
+    pinging(h)
+    runner.kick()
+    await h.until(lambda: bool(pings(h, mover)))
+    [ping] = pings(h, mover)
+    assert ping.content == t("turn.ping_view", user=mover.mention, button=t("btn.my_hand"))
+    assert mover.id not in runner.hand_views or runner.hand_views[mover.id].expired
+
+
+async def test_no_pings_at_a_table_opened_without_them(h: Harness) -> None:
+    session, users = await four_players(h, pings=False)
+    assert not session.pings
+    pinging(h)
+    seat = session.hand.to_move if session.hand else None
+    assert seat is not None
+    # One run of the turn timer with a zero-second turn: the warning, then the computer.
+    session.row = session.row.model_copy(update={"settings": {**session.row.settings,
+                                                              "turn_seconds": 0}})
+    await h.runner(session).turn_timer()
+    await h.settle()
+    assert all(pings(h, u) == [] for u in users)
+
+
+async def test_after_a_restart_the_ping_says_to_press_my_hand(h: Harness) -> None:
+    session, users = await four_players(h)
+    mover = to_move(session, users)
+    await my_hand(h, session, mover)
+    await h.restart()
+    restored: TableSession = h.session()
+    assert restored is not session
+    pinging(h)
+    h.runner(restored).kick()
+    await h.until(lambda: bool(pings(h, mover)))
+    [ping] = pings(h, mover)
+    assert ping.content == t("turn.ping_view", user=mover.mention, button=t("btn.my_hand"))
