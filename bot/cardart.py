@@ -508,7 +508,7 @@ def card_image(card: int, theme: str = "dark", *, lang: str | None = None) -> Im
 #: How far a card that cannot be played now is greyed (and veiled: ``_Theme.veil``): enough to
 #: tell it from the playable ones at a glance, little enough that its corner still reads
 #: (contrast kept above 3:1 in every theme, ``tests/test_cardart.py``).
-_GREY: Final = 0.65
+_GREY: Final = 0.5
 
 
 @lru_cache(maxsize=1024)
@@ -761,7 +761,7 @@ def table_png(*, seats: Sequence[str], trick: Sequence[tuple[int, int]], trump: 
     return _table_png(names, played, trump, shown_, theme, to_move, winner, _language(lang))
 
 
-_CAPTION_SIZE: Final = 15
+_CAPTION_SIZE: Final = 18
 
 
 @lru_cache(maxsize=256)
@@ -777,7 +777,7 @@ def _table_png(seats: tuple[str, ...], trick: tuple[tuple[int, int], ...], trump
     def word(key: str) -> str:
         return words.get(key) or texts.EN[key]
 
-    _label(canvas, 70, 134, word("picture.trump"), _CAPTION_SIZE, t.label_bg, t.label_text,
+    _label(canvas, 70, 136, word("picture.trump"), _CAPTION_SIZE, t.label_bg, t.label_text,
            130, bold=True)
     # Shown cards, small and overlapping, bottom left (under the trump sign's side).
     sh = round(CARD_H * _SHOWN_SCALE)
@@ -787,11 +787,12 @@ def _table_png(seats: tuple[str, ...], trick: tuple[tuple[int, int], ...], trump
                     76 + i * step, _TABLE_H - 40 - sh)
     if shown:
         span = (len(shown) - 1) * step + round(CARD_W * _SHOWN_SCALE)
-        _label(canvas, 76 + span // 2, _TABLE_H - 40 - sh - 16, word("picture.shown"),
-               _CAPTION_SIZE, t.label_bg, t.label_text, 170, bold=True)
+        # Above the cards; with five or six seats a name sits there, so over their lower edge.
+        cy = _TABLE_H - 40 - sh - 18 if n <= 4 else _TABLE_H - 40 - 6
+        _label(canvas, 76 + span // 2, cy, word("picture.shown"), _CAPTION_SIZE, t.label_bg,
+               t.label_text, 170, bold=True)
     scale = _LAYOUT[n][0]
     cw, ch = round(CARD_W * scale), round(CARD_H * scale)
-    gold = _GOLD[0]
     for seat, c in trick:
         x, y, _ = _seat_xy(seat, n)
         x0, y0 = round(x - cw / 2), round(y - ch / 2)
@@ -800,8 +801,7 @@ def _table_png(seats: tuple[str, ...], trick: tuple[tuple[int, int], ...], trump
             canvas.alpha_composite(frame, (x0 - 5, y0 - 5))
         _paste_card(canvas, _card_face(c, theme, scale, lang), theme, scale, x0, y0)
         if seat == winner:
-            _label(canvas, round(x), y0, "★ " + word("picture.takes"), _CAPTION_SIZE, gold,
-                   (40, 30, 0), cw + 40, bold=True)
+            _takes_label(canvas, word("picture.takes"), x0, y0, cw)
     label_h = round(_NAME_SIZE * 1.5)
     for seat, name in enumerate(seats):
         x, y, sin_a = _seat_xy(seat, n)
@@ -814,6 +814,17 @@ def _table_png(seats: tuple[str, ...], trick: tuple[tuple[int, int], ...], trump
         else:
             _label(canvas, round(x), round(ly), text, _NAME_SIZE, t.label_bg, t.label_text, 170)
     return _png(canvas)
+
+
+def _takes_label(canvas: Image.Image, word: str, x0: int, y0: int, cw: int) -> None:
+    """"★ takes" beside the card that takes the trick so far, level with its top, on the side
+    that faces the middle of the table (the felt is free there: names are above or below the
+    cards, and the cards of five or six seats nearly touch above and below)."""
+    text = _ellipsize("★ " + word, _CAPTION_SIZE, 150, bold=True)
+    w = round(_font(_CAPTION_SIZE, True).getlength(text)) + _CAPTION_SIZE
+    right = x0 + cw / 2 <= _TABLE_W / 2 + 1
+    cx = x0 + cw + 6 + w // 2 if right else x0 - 6 - w // 2
+    _label(canvas, cx, y0 + 18, text, _CAPTION_SIZE, _GOLD[0], (40, 30, 0), 150, bold=True)
 
 
 @lru_cache(maxsize=8)
@@ -910,6 +921,53 @@ def _samples(out: str) -> None:  # pragma: no cover - run by hand
                 shown=PACK_32[20:20 + n - 1], theme=th, to_move=0, winner=trick[-1][0]))
 
 
+#: Discord scales an attached picture down to fit the message column: on a desktop to at most
+#: about 550 x 350 px, on a phone to the chat's width, about 340 px (so a card of an 8-card hand
+#: is about 50 px wide there).
+_DISPLAY: Final = {"desktop": (550, 350), "phone": (340, 10_000)}
+
+
+def _docs(out: str) -> None:  # pragma: no cover - run by hand for docs/pictures.md
+    from pathlib import Path
+
+    from bot.pictures import table_trick, trick_winner
+    from engine import Match, make_rules, public_view
+    from engine.cards import cards
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def save(name: str, png: bytes) -> None:
+        img = Image.open(io.BytesIO(png)).convert("RGB")
+        for where, (w, h) in _DISPLAY.items():
+            f = min(1.0, w / img.width, h / img.height)
+            small = img.resize((round(img.width * f), round(img.height * f)),
+                               Image.Resampling.LANCZOS)
+            # 256 colours: a quarter of the bytes, and no difference a player would see.
+            small.quantize(256, dither=Image.Dither.NONE).save(
+                folder / f"{name}_{where}.png", optimize=True)
+
+    hand = cards(["EO", "GO", "HU", "SA", "H10", "GK", "E9", "S7"])
+    ok = cards(["EO", "GO", "HU"])
+    for th in THEMES:
+        save(f"hand_{th}", hand_png(hand, theme=th, playable=ok, labels=False))
+    save("hand_hu_dark", hand_png(hand, theme="dark", playable=ok, labels=False, lang="hu"))
+    # A table from a real deal: trump known, cards shown, a trick two cards in.
+    match = Match(make_rules("filicau"), seed=3)
+    game = match.deal()
+    while True:
+        v = public_view(game)
+        if v.trump is not None and len(v.trick) == 2:
+            break
+        seat = game.actors()[0]
+        game.apply(seat, game.legal_actions(seat)[0])
+    names = ["Ana", "Béla", "Ștefan", "Őrs"]
+    for th, lang in (("dark", "en"), ("light", "en"), ("fourcolour", "en"), ("dark", "hu")):
+        save(f"table_{lang}_{th}", table_png(
+            seats=names, trick=table_trick(v), trump=v.trump, shown=v.shown, theme=th,
+            to_move=v.to_move, winner=trick_winner(v), lang=lang))
+
+
 if __name__ == "__main__":  # pragma: no cover
     import argparse
 
@@ -917,8 +975,12 @@ if __name__ == "__main__":  # pragma: no cover
                                      description="Card pictures: timing and samples.")
     parser.add_argument("--bench", action="store_true", help="time the pictures")
     parser.add_argument("--out", metavar="DIR", help="write sample pictures to DIR")
+    parser.add_argument("--docs", metavar="DIR",
+                        help="write the pictures of docs/pictures.md, at Discord's sizes, to DIR")
     args = parser.parse_args()
     if args.bench:
         _bench()
     if args.out:
         _samples(args.out)
+    if args.docs:
+        _docs(args.docs)
