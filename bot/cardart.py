@@ -4,20 +4,28 @@ Pure functions, plain data in, pictures out (no Discord here): ``card_image`` gi
 face, ``hand_png`` a player's hand with the index numbers of its buttons, ``table_png`` the
 trick in progress around a table. Everything is drawn by this module from polygons, ellipses
 and lines, supersampled (4x for cards, 2x for the table) and scaled down so the edges are
-smooth; the only font is Pillow's own default one, so no font file is needed (it covers little
-beyond ASCII, so names lose their accents: "Ștefan" is drawn "Stefan"). The same input always
-gives the same bytes.
+smooth. Text is set in DejaVu Sans, shipped in ``bot/fonts`` (a subset: Latin with every
+accent, Greek, Cyrillic; licence beside it), so names keep their accents ("Ștefan", "Őrs");
+what it lacks (an emoji) is dropped. The same input always gives the same bytes.
 
 - Suit signs: acorns (E) a brown nut in a cup, leaves (G) a green leaf with veins, hearts (H)
-  a red heart, bells (S) a golden bell; the colours are the same in both themes.
-- Ranks: the rank code in the two corners (A 10 K O U 9 8 7) above the suit sign; the Ace a
-  large sign, the Ten to the Seven as many signs as they count. The figures: the King wears
-  a crown and a beard and carries the sign on his chest; the Over raises the sign above his
-  tall hat; the Under holds it down at his feet.
+  a red heart, bells (S) a golden bell. Small signs (the corners and the pips: 8 to 10 px on a
+  phone) are bold silhouettes that differ by shape, not only by colour: the acorn a T (a
+  narrow nut under a wide cup), the bell an O with a slot, the leaf a spade on a stem.
+- Ranks: the rank in the two corners as the reader's language names it (``corner_label``,
+  from the catalogs: Á K F A in Hungarian, where "A" is the Under, *alsó*) above the suit sign;
+  the Ace a large sign, the Ten to the Seven as many signs as they count. The figures: the
+  King wears a crown and a beard and carries the sign on his chest; the Over raises the sign
+  above his tall hat; the Under holds it down at his feet.
 - Sizes are for a 2x screen (a card is 120x180 px and is shown about 60x90), so that pictures
   stay sharp on phones and desktops when Discord scales them down.
-- Themes: ``"light"`` (white cards on Discord's light grey) and ``"dark"`` (slate cards on
-  Discord's dark grey); the picture is opaque, so it reads in either client theme.
+- Themes: ``"light"`` (white cards on Discord's light grey), ``"dark"`` (slate cards on
+  Discord's dark grey) and ``"fourcolour"`` (white cards on dark grey; black acorns, dark
+  blue-green leaves, vermilion hearts, yellow bells: colours apart in lightness, for
+  colour-blind players); the picture is opaque, so it reads in either client theme. Cards
+  that cannot be played are half greyed and lowered, their corners kept above 3:1 contrast.
+- The table labels the trump sign and the shown cards, puts the name of the seat to move on
+  a blue pill with an arrow, and frames the card that takes the trick so far in gold.
 
 Speed (``python -m bot.cardart --bench``: CPU time per image, median of 15, Pillow 13 on the
 project's 2-core VM; CPU time, because wall time on this shared VM drifted up to 3x while
@@ -26,15 +34,16 @@ other jobs ran):
 ======================================  ======  ===========  =======
 image                                     cold  cards known   cached
 ======================================  ======  ===========  =======
-``hand_png``, 8 cards (one row)          58 ms        11 ms  0.02 ms
-``hand_png``, 16 cards (two rows)        95 ms        21 ms  0.02 ms
-``table_png``, 4 seats, 3 cards played   57 ms        16 ms  0.03 ms
-``card_image``, one face                  4 ms            -        -
+``hand_png``, 8 cards (one row)          78 ms        12 ms  0.03 ms
+``hand_png``, 16 cards (two rows)       101 ms        21 ms  0.03 ms
+``table_png``, 4 seats, 3 cards played   77 ms        20 ms  0.03 ms
+``card_image``, one face                  6 ms            -        -
 ======================================  ======  ===========  =======
 
-*cold*: nothing cached, every card face drawn (happens once per face and theme: 64 faces,
-about 0.3 s in all); *cards known*: the faces are cached but the picture is new (the usual
-case: a card less, another set of playable cards); *cached*: the same picture again.
+*cold*: nothing cached, every card face drawn (happens once per face, theme and language:
+64 faces, about 0.4 s in all); *cards known*: the faces are cached but the picture is new
+(the usual case: a card less, another set of playable cards); *cached*: the same picture
+again.
 """
 
 from __future__ import annotations
