@@ -1,9 +1,10 @@
 """Card pictures in the bot: the hand (ephemeral) and the table (public), per server.
 
 Text only is the default; a server manager turns pictures on (``/admin pictures on``) and picks
-the theme (``/admin theme light|dark``), stored per server. The harness notes every picture
-the bot draws with the cards on it, and counts a message's files as part of what its audience
-sees: the hidden-card check covers pictures, and a hand picture in a public message is a leak.
+the theme (``/admin theme light|dark|fourcolour``), stored per server. The harness notes every
+picture the bot draws with the cards on it, and counts a message's files as part of what its
+audience sees: the hidden-card check covers pictures, and a hand picture in a public message is
+a leak.
 """
 
 from __future__ import annotations
