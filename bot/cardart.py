@@ -927,7 +927,7 @@ def _samples(out: str) -> None:  # pragma: no cover - run by hand
             trick = [(s, PACK_32[5 * s + 3]) for s in range(1, n)]
             (folder / f"table{n}_{th}.png").write_bytes(table_png(
                 seats=names[:n], trick=trick, trump=HEARTS if n % 2 else None,
-                shown=PACK_32[20:20 + n - 1], theme=th, to_move=0, winner=trick[-1][0]))
+                shown=PACK_32[20:20 + n - 1], theme=th, to_move=0))
 
 
 #: Discord scales an attached picture down to fit the message column: on a desktop to at most
