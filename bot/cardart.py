@@ -4,20 +4,28 @@ Pure functions, plain data in, pictures out (no Discord here): ``card_image`` gi
 face, ``hand_png`` a player's hand with the index numbers of its buttons, ``table_png`` the
 trick in progress around a table. Everything is drawn by this module from polygons, ellipses
 and lines, supersampled (4x for cards, 2x for the table) and scaled down so the edges are
-smooth; the only font is Pillow's own default one, so no font file is needed (it covers little
-beyond ASCII, so names lose their accents: "Ștefan" is drawn "Stefan"). The same input always
-gives the same bytes.
+smooth. Text is set in DejaVu Sans, shipped in ``bot/fonts`` (a subset: Latin with every
+accent, Greek, Cyrillic; licence beside it), so names keep their accents ("Ștefan", "Őrs");
+what it lacks (an emoji) is dropped. The same input always gives the same bytes.
 
 - Suit signs: acorns (E) a brown nut in a cup, leaves (G) a green leaf with veins, hearts (H)
-  a red heart, bells (S) a golden bell; the colours are the same in both themes.
-- Ranks: the rank code in the two corners (A 10 K O U 9 8 7) above the suit sign; the Ace a
-  large sign, the Ten to the Seven as many signs as they count. The figures: the King wears
-  a crown and a beard and carries the sign on his chest; the Over raises the sign above his
-  tall hat; the Under holds it down at his feet.
+  a red heart, bells (S) a golden bell. Small signs (the corners and the pips: 8 to 10 px on a
+  phone) are bold silhouettes that differ by shape, not only by colour: the acorn a T (a
+  narrow nut under a wide cup), the bell an O with a slot, the leaf a spade on a stem.
+- Ranks: the rank in the two corners as the reader's language names it (``corner_label``,
+  from the catalogs: Á K F A in Hungarian, where "A" is the Under, *alsó*) above the suit sign;
+  the Ace a large sign, the Ten to the Seven as many signs as they count. The figures: the
+  King wears a crown and a beard and carries the sign on his chest; the Over raises the sign
+  above his tall hat; the Under holds it down at his feet.
 - Sizes are for a 2x screen (a card is 120x180 px and is shown about 60x90), so that pictures
   stay sharp on phones and desktops when Discord scales them down.
-- Themes: ``"light"`` (white cards on Discord's light grey) and ``"dark"`` (slate cards on
-  Discord's dark grey); the picture is opaque, so it reads in either client theme.
+- Themes: ``"light"`` (white cards on Discord's light grey), ``"dark"`` (slate cards on
+  Discord's dark grey) and ``"fourcolour"`` (white cards on dark grey; black acorns, dark
+  blue-green leaves, vermilion hearts, yellow bells: colours apart in lightness, for
+  colour-blind players); the picture is opaque, so it reads in either client theme. Cards
+  that cannot be played are half greyed and lowered, their corners kept above 3:1 contrast.
+- The table labels the trump sign and the shown cards, puts the name of the seat to move on
+  a blue pill with an arrow, and frames the card that takes the trick so far in gold.
 
 Speed (``python -m bot.cardart --bench``: CPU time per image, median of 15, Pillow 13 on the
 project's 2-core VM; CPU time, because wall time on this shared VM drifted up to 3x while
@@ -26,15 +34,16 @@ other jobs ran):
 ======================================  ======  ===========  =======
 image                                     cold  cards known   cached
 ======================================  ======  ===========  =======
-``hand_png``, 8 cards (one row)          58 ms        11 ms  0.02 ms
-``hand_png``, 16 cards (two rows)        95 ms        21 ms  0.02 ms
-``table_png``, 4 seats, 3 cards played   57 ms        16 ms  0.03 ms
-``card_image``, one face                  4 ms            -        -
+``hand_png``, 8 cards (one row)          78 ms        12 ms  0.03 ms
+``hand_png``, 16 cards (two rows)       101 ms        21 ms  0.03 ms
+``table_png``, 4 seats, 3 cards played   77 ms        20 ms  0.03 ms
+``card_image``, one face                  6 ms            -        -
 ======================================  ======  ===========  =======
 
-*cold*: nothing cached, every card face drawn (happens once per face and theme: 64 faces,
-about 0.3 s in all); *cards known*: the faces are cached but the picture is new (the usual
-case: a card less, another set of playable cards); *cached*: the same picture again.
+*cold*: nothing cached, every card face drawn (happens once per face, theme and language:
+64 faces, about 0.4 s in all); *cards known*: the faces are cached but the picture is new
+(the usual case: a card less, another set of playable cards); *cached*: the same picture
+again.
 """
 
 from __future__ import annotations
@@ -45,10 +54,12 @@ import unicodedata
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Final
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from bot import texts
 from engine.cards import (
     ACE,
     ACORNS,
@@ -67,19 +78,54 @@ from engine.cards import (
     suit_of,
 )
 
-__all__ = ["CARD_H", "CARD_W", "THEMES", "card_image", "hand_png", "table_png"]
+__all__ = ["CARD_H", "CARD_W", "THEMES", "card_image", "corner_label", "hand_png", "suit_sign",
+           "table_png"]
 
-THEMES: Final = ("light", "dark")
+THEMES: Final = ("light", "dark", "fourcolour")
 #: One card face at full size (a 2x picture: shown at about 60x90 on screen).
 CARD_W: Final = 120
 CARD_H: Final = 180
 #: Shapes are drawn this many times larger and scaled down: smooth edges without antialiasing.
 _SS: Final = 4
 _RADIUS: Final = 9.0
+#: Suit signs smaller than this (in card units) are drawn as bold silhouettes: at phone size
+#: (a card about 50 px wide) the corner and pip signs are 8 to 10 px, where only the outline
+#: and a light/dark split still read.
+_SMALL_SIGN: Final = 26.0
 
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
 Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class _Palette:
+    """The colours of the suit signs and of the figures' clothes."""
+
+    nut: tuple[RGB, RGB, RGB]  # acorn: fill, outline, shine
+    cup: tuple[RGB, RGB]  # acorn's cup: fill, outline
+    leaf: tuple[RGB, RGB]
+    heart: tuple[RGB, RGB, RGB]
+    bell: tuple[RGB, RGB, RGB, RGB]  # fill, outline, band, shine
+    robe: tuple[RGB, RGB, RGB, RGB]  # per suit
+
+
+#: The cards' own colours: brown acorns, green leaves, red hearts, golden bells.
+_GERMAN: Final = _Palette(
+    nut=((172, 106, 46), (100, 60, 24), (232, 190, 130)), cup=((126, 80, 38), (74, 46, 18)),
+    leaf=((62, 163, 74), (24, 88, 34)), heart=((222, 44, 52), (140, 18, 26), (255, 150, 150)),
+    bell=((242, 186, 44), (132, 86, 10), (190, 122, 18), (255, 232, 150)),
+    robe=((164, 100, 42), (58, 150, 72), (204, 48, 56), (226, 170, 38)),
+)
+#: Four colours far apart in lightness as well as hue, so that they stay apart for every kind
+#: of colour blindness (lightness survives them all): black acorns, dark blue-green leaves,
+#: light vermilion hearts, yellow bells (after the Okabe-Ito palette).
+_FOUR: Final = _Palette(
+    nut=((28, 26, 26), (0, 0, 0), (120, 112, 106)), cup=((12, 12, 12), (0, 0, 0)),
+    leaf=((0, 120, 94), (0, 56, 44)), heart=((235, 80, 30), (120, 30, 0), (255, 180, 150)),
+    bell=((246, 212, 40), (96, 72, 0), (150, 110, 0), (255, 244, 170)),
+    robe=((70, 68, 72), (0, 132, 104), (222, 74, 30), (232, 190, 30)),
+)
 
 
 @dataclass(frozen=True)
@@ -99,24 +145,37 @@ class _Theme:
     label_text: RGB
     accent: RGB  # playable index numbers: the colour of Discord's primary buttons
     accent_text: RGB
+    palette: _Palette = _GERMAN
+    #: How much of the background veils a card that cannot be played: little on the dark
+    #: theme, whose cards are close to the background already.
+    veil: float = 0.15
 
 
 _THEMES: Final = {
     "light": _Theme(
         bg=(242, 243, 245), text=(49, 51, 56), muted=(128, 132, 142),
-        face=(255, 255, 255), edge=(160, 164, 172), line=(60, 50, 48),
+        face=(255, 255, 255), edge=(148, 152, 160), line=(60, 50, 48),
         ink=((125, 72, 22), (28, 110, 44), (200, 30, 36), (160, 108, 0)),
         shadow=70, felt=(46, 125, 82), felt_line=(98, 168, 126), rim=(122, 84, 52),
         label_bg=(255, 255, 255), label_text=(32, 34, 38),
         accent=(88, 101, 242), accent_text=(255, 255, 255),
     ),
     "dark": _Theme(
-        bg=(43, 45, 49), text=(219, 222, 225), muted=(128, 132, 142),
-        face=(64, 67, 75), edge=(118, 122, 132), line=(22, 22, 26),
+        bg=(43, 45, 49), text=(219, 222, 225), muted=(148, 152, 162),
+        face=(64, 67, 75), edge=(128, 132, 142), line=(22, 22, 26),
         ink=((232, 164, 92), (110, 210, 120), (255, 108, 108), (250, 206, 72)),
         shadow=120, felt=(28, 78, 52), felt_line=(58, 118, 84), rim=(70, 50, 36),
         label_bg=(30, 31, 34), label_text=(230, 232, 235),
-        accent=(88, 101, 242), accent_text=(255, 255, 255),
+        accent=(88, 101, 242), accent_text=(255, 255, 255), veil=0.06,
+    ),
+    # White cards (the four colours need a light face) on Discord's dark grey.
+    "fourcolour": _Theme(
+        bg=(43, 45, 49), text=(219, 222, 225), muted=(148, 152, 162),
+        face=(255, 255, 255), edge=(150, 154, 162), line=(60, 50, 48),
+        ink=((24, 22, 22), (0, 104, 82), (204, 60, 16), (150, 108, 0)),
+        shadow=120, felt=(28, 78, 52), felt_line=(58, 118, 84), rim=(70, 50, 36),
+        label_bg=(30, 31, 34), label_text=(230, 232, 235),
+        accent=(88, 101, 242), accent_text=(255, 255, 255), palette=_FOUR,
     ),
 }
 
@@ -173,15 +232,25 @@ class _Pen:
                                     fill=fill, outline=outline, width=self._w(width))
 
     def text(self, x: float, y: float, text: str, size: float, fill: RGB, anchor: str = "mm",
-             bold: float = 0.0) -> None:
+             bold: float = 0.0, heavy: bool = False, max_w: float | None = None) -> None:
+        px = round(size * self.f)
+        if max_w is not None:  # a long word ("10" in a heavy face) shrinks to fit the corner
+            while px > 4 and _font(px, heavy).getlength(text) > max_w * self.f:
+                px -= 1
         stroke = round(bold * self.f)
-        self.draw.text((x * self.f, y * self.f), text, font=_font(round(size * self.f)),
+        self.draw.text((x * self.f, y * self.f), text, font=_font(px, heavy),
                        fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill)
 
 
-@lru_cache(maxsize=64)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+_FONTS: Final = Path(__file__).resolve().parent / "fonts"
+
+
+@lru_cache(maxsize=128)
+def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans (a subset shipped in ``bot/fonts``: Latin, Greek, Cyrillic), so that names
+    keep their accents: "Ștefan", "Őrs"."""
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(_FONTS / name), size)
 
 
 def _curve(fx: Callable[[float], float], fy: Callable[[float], float], n: int = 72,
@@ -203,40 +272,57 @@ _HEART: Final = _curve(lambda t: 16 * math.sin(t) ** 3,
                        lambda t: -(13 * math.cos(t) - 5 * math.cos(2 * t)
                                    - 2 * math.cos(3 * t) - math.cos(4 * t)))
 
-_ACORN_NUT: Final = ((172, 106, 46), (100, 60, 24), (232, 190, 130))  # fill, outline, shine
-_ACORN_CUP: Final = ((126, 80, 38), (74, 46, 18))
-_LEAF: Final = ((62, 163, 74), (24, 88, 34))
-_HEART_C: Final = ((222, 44, 52), (140, 18, 26), (255, 150, 150))
-_BELL: Final = ((242, 186, 44), (132, 86, 10), (190, 122, 18), (255, 232, 150))
-#: The main colour of each suit (figures' clothes).
-_ROBE: Final = ((164, 100, 42), (58, 150, 72), (204, 48, 56), (226, 170, 38))
 
 
-def _suit_sign(pen: _Pen, suit: int, cx: float, cy: float, size: float) -> None:
-    """The sign of ``suit`` in a ``size`` x ``size`` box centred on (cx, cy)."""
+def _suit_sign(pen: _Pen, suit: int, cx: float, cy: float, size: float,
+               pal: _Palette = _GERMAN) -> None:
+    """The sign of ``suit`` in a ``size`` x ``size`` box centred on (cx, cy).
+
+    Small signs (under ``_SMALL_SIGN``) are bold silhouettes that differ by shape, not only by
+    colour: the acorn is narrow below a wide dark cup, the bell round and wide with a dark slot
+    across, the heart wide with its point down, the leaf pointing up on a stem.
+    """
     s = size
-    w = max(0.6, s * 0.05)  # outline width
+    small = s < _SMALL_SIGN
+    w = max(0.6, s * (0.085 if small else 0.05))  # outline width
 
     def at(u: float, v: float) -> Point:
         return (cx + u * s, cy + v * s)
 
     if suit == HEARTS:
-        fill, outline, shine = _HEART_C
+        fill, outline, shine = pal.heart
         pen.poly(_fit(_HEART, cx, cy, s * 0.96, s * 0.86), fill, outline, w)
-        pen.ellipse(*at(-0.2, -0.17), s * 0.08, s * 0.055, shine)
+        if not small:
+            pen.ellipse(*at(-0.2, -0.17), s * 0.08, s * 0.055, shine)
     elif suit == LEAVES:
-        fill, outline = _LEAF
+        fill, outline = pal.leaf
         leaf = [(x, -y) for x, y in _HEART]  # point up
         top_y = cy - s * 0.06
+        if small:  # narrower and pointed on a long stem: a spade, where the bell is an O
+            pen.line([at(0, 0.2), at(0.03, 0.5)], outline, s * 0.12)
+            pen.poly(_fit(leaf, cx, cy - s * 0.1, s * 0.66, s * 0.8), fill, outline, w)
+            return
         pen.line([at(0, 0.28), at(0.02, 0.5)], outline, s * 0.07)  # stem
         pen.poly(_fit(leaf, cx, top_y, s * 0.86, s * 0.84), fill, outline, w)
         pen.line([at(0, 0.3), at(0, -0.38)], outline, s * 0.035)  # veins
-        for v in (-0.14, 0.04, 0.2) if s >= 24 else (-0.05, 0.15):  # fewer when small
+        for v in (-0.14, 0.04, 0.2):
             pen.line([at(0, v + 0.07), at(-0.23, v - 0.06)], outline, s * 0.028)
             pen.line([at(0, v + 0.07), at(0.23, v - 0.06)], outline, s * 0.028)
     elif suit == ACORNS:
-        nut, nut_line, shine = _ACORN_NUT
-        cup, cup_line = _ACORN_CUP
+        nut, nut_line, shine = pal.nut
+        cup, cup_line = pal.cup
+        if small:
+            # A narrow nut under a cup half again as wide: a T, where the bell is an O.
+            egg = _curve(lambda t: math.sin(t) * 0.2,
+                         lambda t: -math.cos(t) * 0.3 * (1.0 if math.cos(t) > 0 else 1.15))
+            pen.poly([at(u, v + 0.15) for u, v in egg], nut, nut_line, w)
+            pen.line([at(0, -0.3), at(0.06, -0.5)], cup_line, s * 0.11)  # stalk
+            dome = _curve(lambda t: math.cos(t) * 0.4, lambda t: -math.sin(t) * 0.2,
+                          n=36, t0=0.0, t1=math.pi)
+            rim = _curve(lambda t: math.cos(t) * 0.4, lambda t: math.sin(t) * 0.09,
+                         n=18, t0=math.pi, t1=0.0)
+            pen.poly([at(u, v - 0.06) for u, v in dome + rim], cup, cup_line, w)
+            return
         egg = _curve(lambda t: math.sin(t) * 0.27,
                      lambda t: -math.cos(t) * 0.34 * (1.0 if math.cos(t) > 0 else 1.12))
         pen.poly([at(u, v + 0.12) for u, v in egg], nut, nut_line, w)
@@ -252,7 +338,13 @@ def _suit_sign(pen: _Pen, suit: int, cx: float, cy: float, size: float) -> None:
                 if not (v < -0.1 and abs(u) > 0.15):  # the dome is narrower on top
                     pen.ellipse(*at(u, v), s * 0.03, s * 0.025, cup_line)
     elif suit == BELLS:
-        fill, outline, band, shine = _BELL
+        fill, outline, band, shine = pal.bell
+        if small:
+            # Round and wide, with a dark slot right across: an O, where the acorn is a T.
+            pen.ellipse(*at(0, -0.41), s * 0.08, s * 0.08, None, outline, s * 0.06)  # loop
+            pen.ellipse(*at(0, 0.07), s * 0.45, s * 0.43, fill, outline, w)
+            pen.line([at(-0.36, 0.16), at(0.36, 0.16)], outline, s * 0.12)  # slot
+            return
         pen.ellipse(*at(0, -0.39), s * 0.07, s * 0.07, None, outline, s * 0.04)  # loop
         pen.ellipse(*at(0, 0.04), s * 0.38, s * 0.38, fill, outline, w)
         pen.rect(*at(-0.365, -0.1), *at(0.365, -0.02), band)  # band
@@ -261,6 +353,20 @@ def _suit_sign(pen: _Pen, suit: int, cx: float, cy: float, size: float) -> None:
         pen.ellipse(*at(-0.16, -0.2), s * 0.07, s * 0.045, shine)
     else:  # pragma: no cover - suit_of gives 0..3
         raise ValueError(suit)
+
+
+def suit_sign(suit: int, size: float = 20.0, *, px: int | None = None,
+              theme: str = "dark") -> Image.Image:
+    """The sign of ``suit`` alone as drawn on a card: ``size`` card units (the corner's sign is
+    20, a pip 19, the Ace's 60; under 26 the bold small form), in a picture ``px`` pixels
+    square (default ``size``: a full-size card), RGBA, transparent around."""
+    if suit not in (ACORNS, LEAVES, HEARTS, BELLS):
+        raise ValueError(f"{suit!r} is not a suit")
+    px = round(size) if px is None else px
+    f = px * _SS / size
+    big = Image.new("RGBA", (px * _SS, px * _SS), (0, 0, 0, 0))
+    _suit_sign(_Pen(big, f), suit, size / 2, size / 2, size, _theme(theme).palette)
+    return big.reduce(_SS)
 
 
 # -- figures ----------------------------------------------------------------------------------
@@ -282,7 +388,8 @@ def _head(pen: _Pen, cx: float, cy: float, line: RGB) -> None:
 
 
 def _figure(pen: _Pen, rank: int, suit: int, t: _Theme) -> None:
-    robe = _ROBE[suit]
+    robe = t.palette.robe[suit]
+    pal = t.palette
     line = t.line
     if rank == KING:
         pen.poly([(47, 72), (73, 72), (82, 82), (84, 152), (36, 152), (38, 82)], robe, line, 1.0)
@@ -294,9 +401,9 @@ def _figure(pen: _Pen, rank: int, suit: int, t: _Theme) -> None:
         gold, gold_line = _GOLD
         pen.poly([(46, 49), (44, 31), (52, 40), (60, 26), (68, 40), (76, 31), (74, 49)],
                  gold, gold_line, 1.0)  # crown
-        pen.ellipse(60, 43, 2.4, 2.4, _HEART_C[0])
+        pen.ellipse(60, 43, 2.4, 2.4, _GERMAN.heart[0])
         pen.ellipse(60, 109, 15, 15, t.face, line, 1.0)  # the sign on the chest
-        _suit_sign(pen, suit, 60, 109, 20)
+        _suit_sign(pen, suit, 60, 109, 20, pal)
     elif rank == OVER:
         pen.line([(42, 96), (36, 128)], robe, 7)  # left arm, down
         pen.poly([(50, 86), (70, 86), (80, 94), (82, 148), (38, 148), (40, 94)], robe, line, 1.0)
@@ -310,7 +417,7 @@ def _figure(pen: _Pen, rank: int, suit: int, t: _Theme) -> None:
         pen.poly([(51, 65), (53, 54), (67, 54), (69, 65)], _HAT, line, 0.8)
         pen.line([(52, 56), (44, 46), (40, 36)], _TRIM, 2.4)
         pen.ellipse(74, 58, 3.5, 3.5, _SKIN, line, 0.7)
-        _suit_sign(pen, suit, 60, 37, 30)  # raised high
+        _suit_sign(pen, suit, 60, 37, 30, pal)  # raised high
     elif rank == UNDER:
         pen.rect(45, 112, 55, 134, _TRIM, line, 0.7)  # legs
         pen.rect(65, 112, 75, 134, _TRIM, line, 0.7)
@@ -322,7 +429,7 @@ def _figure(pen: _Pen, rank: int, suit: int, t: _Theme) -> None:
         pen.ellipse(61, 33, 14, 5.5, _CAP, line, 0.8)  # flat cap
         pen.line([(76, 64), (84, 96), (75, 128)], robe, 7)  # right arm, down
         pen.ellipse(75, 130, 3.5, 3.5, _SKIN, line, 0.7)
-        _suit_sign(pen, suit, 60, 145, 30)  # held low
+        _suit_sign(pen, suit, 60, 145, 30, pal)  # held low
     else:  # pragma: no cover
         raise ValueError(rank)
 
@@ -340,19 +447,21 @@ _CORNER_W: Final = 40
 _CORNER_H: Final = 60
 
 
-def _corner(pen: _Pen, card: int, t: _Theme) -> None:
-    suit, rank = suit_of(card), rank_of(card)
-    label = RANK_CODES[rank]
-    size = 26.0 if len(label) > 1 else 29.0
-    pen.text(20, 5, label, size, t.ink[suit], anchor="mt", bold=0.9)
-    _suit_sign(pen, suit, 20, 43, 20)
+def _corner(pen: _Pen, card: int, t: _Theme, label: str) -> None:
+    suit = suit_of(card)
+    size = 25.0 if len(label) > 1 else 29.0
+    pen.text(20, 4, label, size, t.ink[suit], anchor="mt", bold=0.4, heavy=True,
+             max_w=_CORNER_W - 4)
+    _suit_sign(pen, suit, 20, 45, 22, t.palette)
 
 
-@lru_cache(maxsize=512)
-def _face(card: int, theme: str, scale: float) -> Image.Image:
-    """One card face, ``scale`` times the full size, RGBA with transparent corners."""
+@lru_cache(maxsize=1024)
+def _face(card: int, theme: str, scale: float, label: str) -> Image.Image:
+    """One card face, ``scale`` times the full size, RGBA with transparent corners; ``label``
+    is its rank in the corners."""
     _check_card(card)
     t = _theme(theme)
+    pal = t.palette
     f = _SS * scale
     big = Image.new("RGBA", (round(CARD_W * f), round(CARD_H * f)), (*t.face, 0))
     pen = _Pen(big, f)
@@ -361,36 +470,66 @@ def _face(card: int, theme: str, scale: float) -> Image.Image:
     if rank == ACE:
         pen.ellipse(60, 90, 40, 40, None, t.ink[suit], 1.2)
         pen.ellipse(60, 90, 36, 36, None, t.ink[suit], 0.6)
-        _suit_sign(pen, suit, 60, 90, 60)
+        _suit_sign(pen, suit, 60, 90, 60, pal)
     elif rank in _PIPS:
         for col, row in _PIPS[rank]:
-            _suit_sign(pen, suit, 60 + col * 13, 32 + row * 116, 19)
+            _suit_sign(pen, suit, 60 + col * 13, 32 + row * 116, 19, pal)
     else:
         _figure(pen, rank, suit, t)
     # The corner index, drawn once and turned round for the opposite corner.
     cw, ch = round(_CORNER_W * f), round(_CORNER_H * f)
     corner = Image.new("RGBA", (cw, ch), (0, 0, 0, 0))
-    _corner(_Pen(corner, f), card, t)
+    _corner(_Pen(corner, f), card, t, label)
     big.alpha_composite(corner)
     big.alpha_composite(corner.transpose(Image.Transpose.ROTATE_180),
                         (big.width - cw, big.height - ch))
     return big.reduce(_SS)
 
 
-def card_image(card: int, theme: str = "dark") -> Image.Image:
-    """The face of ``card`` (an int of ``engine.cards``): 120 x 180 px RGBA, corners transparent.
+def corner_label(rank: int, lang: str | None = None) -> str:
+    """The rank as the cards' corners show it to a reader of ``lang`` (default: the current
+    language of ``bot.texts``): from the catalogs' ``corner.*`` entries, e.g. the Over is "O"
+    in English, "F" (*felső*) in Hungarian, the Ace "A" in English and "Á" (*ász*) in
+    Hungarian, where "A" is the Under (*alsó*)."""
+    code = RANK_CODES[rank]
+    catalog = texts.CATALOGS.get(lang or texts.current_language(), texts.EN)
+    return catalog.get(f"corner.{code}") or texts.EN.get(f"corner.{code}") or code
+
+
+def _language(lang: str | None) -> str:
+    lang = lang or texts.current_language()
+    return lang if lang in texts.CATALOGS else texts.DEFAULT
+
+
+def _card_face(card: int, theme: str, scale: float, lang: str) -> Image.Image:
+    return _face(card, theme, scale, corner_label(rank_of(card), lang))
+
+
+def card_image(card: int, theme: str = "dark", *, lang: str | None = None) -> Image.Image:
+    """The face of ``card`` (an int of ``engine.cards``): 120 x 180 px RGBA, corners transparent;
+    the corners show the rank as a reader of ``lang`` names it (default: the current language).
 
     Cached: the same object comes back for the same arguments, so do not draw on it (copy it).
     """
-    return _face(card, theme, 1.0)
+    return _card_face(card, theme, 1.0, _language(lang))
 
 
-@lru_cache(maxsize=512)
-def _dimmed(card: int, theme: str, scale: float) -> Image.Image:
-    """A card that cannot be played now: faded into the background."""
-    face = _face(card, theme, scale)
-    veil = Image.new("RGBA", face.size, (*_theme(theme).bg, 255))
-    dim = Image.blend(face, veil, 0.58)
+#: How far a card that cannot be played now is greyed (and veiled: ``_Theme.veil``): enough to
+#: tell it from the playable ones at a glance, little enough that its corner still reads
+#: (contrast kept above 3:1 in every theme, ``tests/test_cardart.py``).
+_GREY: Final = 0.5
+
+
+@lru_cache(maxsize=1024)
+def _dimmed(card: int, theme: str, scale: float, label: str) -> Image.Image:
+    """A card that cannot be played now: its colours greyed and a light veil of the background
+    over it. Greying rather than fading keeps the lightness of its ink, so that on the dark
+    theme the card does not sink into the background."""
+    face = _face(card, theme, scale, label)
+    grey = face.convert("LA").convert("RGBA")
+    dim = Image.blend(face, grey, _GREY)
+    t = _theme(theme)
+    dim = Image.blend(dim, Image.new("RGBA", face.size, (*t.bg, 255)), t.veil)
     dim.putalpha(face.getchannel("A"))
     return dim
 
@@ -429,7 +568,7 @@ def _png(canvas: Image.Image) -> bytes:
     return out.getvalue()
 
 
-# -- text that the default font can show ------------------------------------------------------
+# -- text the font can show ------------------------------------------------------------------
 
 
 @lru_cache(maxsize=1)
@@ -443,12 +582,13 @@ def _has_glyph(ch: str) -> bool:
 
 
 def _printable(text: str) -> str:
-    """``text`` with what the default font cannot show spelled without accents or dropped.
+    """``text`` with what the font cannot show spelled without accents or dropped.
 
-    The default font covers little beyond ASCII: "Ștefan" becomes "Stefan", an emoji goes.
+    The font covers Latin (accents included: "Ștefan", "Őrs"), Greek and Cyrillic; a letter
+    beyond it loses its accent if that helps, and an emoji goes.
     """
     out = []
-    for ch in text:
+    for ch in unicodedata.normalize("NFC", text):
         if _has_glyph(ch):
             out.append(ch)
         else:
@@ -457,8 +597,8 @@ def _printable(text: str) -> str:
     return " ".join("".join(out).split())
 
 
-def _ellipsize(text: str, size: int, max_w: int) -> str:
-    font = _font(size)
+def _ellipsize(text: str, size: int, max_w: int, bold: bool = False) -> str:
+    font = _font(size, bold)
     if font.getlength(text) <= max_w:
         return text
     while text and font.getlength(text + "…") > max_w:
@@ -467,12 +607,14 @@ def _ellipsize(text: str, size: int, max_w: int) -> str:
 
 
 def _label(canvas: Image.Image, cx: int, cy: int, text: str, size: int, fill: RGB,
-           ink: RGB, max_w: int) -> None:
-    text = _ellipsize(text, size, max_w)
-    w = round(_font(size).getlength(text)) + size
+           ink: RGB, max_w: int, bold: bool = False) -> tuple[int, int]:
+    """A text on a pill centred on (cx, cy); its width and height."""
+    text = _ellipsize(text, size, max_w, bold)
+    w = round(_font(size, bold).getlength(text)) + size
     h = round(size * 1.5)
     canvas.alpha_composite(_pill(w, h, fill), (cx - w // 2, cy - h // 2))
-    ImageDraw.Draw(canvas).text((cx, cy), text, font=_font(size), fill=ink, anchor="mm")
+    ImageDraw.Draw(canvas).text((cx, cy), text, font=_font(size, bold), fill=ink, anchor="mm")
+    return w, h
 
 
 # -- the hand ---------------------------------------------------------------------------------
@@ -487,23 +629,25 @@ _PER_ROW: Final = 8
 
 
 def hand_png(cards: Sequence[int], *, theme: str = "dark",
-             playable: Collection[int] | None = None, labels: bool = True) -> bytes:
+             playable: Collection[int] | None = None, labels: bool = True,
+             lang: str | None = None) -> bytes:
     """A player's hand as a PNG: the cards in the given order, overlapping from left to right.
 
     With ``playable``, the other cards are faded and the playable ones stand a little higher;
     with ``labels``, each card has its index number (1..n) under it, on a blue pill when it
-    can be played, to match the buttons. Over 8 cards the hand takes two rows.
+    can be played, to match the buttons. Over 8 cards the hand takes two rows. The corners
+    show the ranks as a reader of ``lang`` names them (default: the current language).
     """
     cards = tuple(cards)
     for c in cards:
         _check_card(c)
     keep = None if playable is None else frozenset(c for c in playable if c in cards)
-    return _hand_png(cards, theme, keep, labels)
+    return _hand_png(cards, theme, keep, labels, _language(lang))
 
 
 @lru_cache(maxsize=256)
 def _hand_png(cards: tuple[int, ...], theme: str, playable: frozenset[int] | None,
-              labels: bool) -> bytes:
+              labels: bool, lang: str) -> bytes:
     t = _theme(theme)
     n = len(cards)
     first = n if n <= _PER_ROW else (n + 1) // 2
@@ -523,7 +667,8 @@ def _hand_png(cards: tuple[int, ...], theme: str, playable: frozenset[int] | Non
             index += 1
             x = _MARGIN + i * _STEP
             ok = playable is None or c in playable
-            face = _face(c, theme, 1.0) if ok else _dimmed(c, theme, 1.0)
+            label = corner_label(rank_of(c), lang)
+            face = _face(c, theme, 1.0, label) if ok else _dimmed(c, theme, 1.0, label)
             y = top + (0 if ok else lift)
             _paste_card(canvas, face, theme, 1.0, x, y)
             if labels:
@@ -588,17 +733,21 @@ def _trump_badge(trump: int | None, theme: str) -> Image.Image:
     if trump is None:
         pen.text(size / 2, size / 2, "?", 44, _theme(theme).muted, bold=0.8)
     else:
-        _suit_sign(pen, trump, size / 2, size / 2, 54)
+        _suit_sign(pen, trump, size / 2, size / 2, 54, _theme(theme).palette)
     return big.reduce(_SS)
 
 
 def table_png(*, seats: Sequence[str], trick: Sequence[tuple[int, int]], trump: int | None,
-              shown: Sequence[int] = (), theme: str = "dark") -> bytes:
+              shown: Sequence[int] = (), theme: str = "dark", to_move: int | None = None,
+              winner: int | None = None, lang: str | None = None) -> bytes:
     """The trick in progress as a PNG.
 
     ``seats`` are the names by seat (2 to 6; seat 0 sits at the bottom, the next seat to its
-    right), ``trick`` the (seat, card) pairs played so far, ``trump`` the trump suit (top left;
-    ``None``: not fixed yet), ``shown`` the cards shown to everybody (small, bottom left).
+    right), ``trick`` the (seat, card) pairs played so far, ``trump`` the trump suit (top left,
+    labelled; ``None``: not fixed yet), ``shown`` the cards shown to everybody (small, bottom
+    left, labelled), ``to_move`` the seat whose turn it is (its name on a blue pill with an
+    arrow), ``winner`` the seat whose card takes the trick so far (a gold frame and a label on
+    that card). Labels and corners are in ``lang`` (default: the current language).
     """
     names = tuple(str(s) for s in seats)
     if not 2 <= len(names) <= 6:
@@ -610,39 +759,92 @@ def table_png(*, seats: Sequence[str], trick: Sequence[tuple[int, int]], trump: 
             raise ValueError(f"seat {s} is not at this table")
     if trump is not None and trump not in (ACORNS, LEAVES, HEARTS, BELLS):
         raise ValueError(f"{trump!r} is not a suit")
+    for seat in (to_move, winner):
+        if seat is not None and not 0 <= seat < len(names):
+            raise ValueError(f"seat {seat} is not at this table")
+    if winner is not None and winner not in {s for s, _ in played}:
+        raise ValueError(f"seat {winner} has no card in the trick")
     shown_ = tuple(shown)
     for c in shown_:
         _check_card(c)
-    return _table_png(names, played, trump, shown_, theme)
+    return _table_png(names, played, trump, shown_, theme, to_move, winner, _language(lang))
+
+
+_CAPTION_SIZE: Final = 18
 
 
 @lru_cache(maxsize=256)
 def _table_png(seats: tuple[str, ...], trick: tuple[tuple[int, int], ...], trump: int | None,
-               shown: tuple[int, ...], theme: str) -> bytes:
+               shown: tuple[int, ...], theme: str, to_move: int | None, winner: int | None,
+               lang: str) -> bytes:
     t = _theme(theme)
     n = len(seats)
     canvas = _table_base(n, theme).copy()
     canvas.alpha_composite(_trump_badge(trump, theme), (70 - 38, 70 - 38))
+    words = texts.CATALOGS[lang]
+
+    def word(key: str) -> str:
+        return words.get(key) or texts.EN[key]
+
+    _label(canvas, 70, 136, word("picture.trump"), _CAPTION_SIZE, t.label_bg, t.label_text,
+           130, bold=True)
     # Shown cards, small and overlapping, bottom left (under the trump sign's side).
     sh = round(CARD_H * _SHOWN_SCALE)
     step = 40 if len(shown) <= 4 else 150 // (len(shown) - 1)
     for i, c in enumerate(shown):
-        _paste_card(canvas, _face(c, theme, _SHOWN_SCALE), theme, _SHOWN_SCALE,
+        _paste_card(canvas, _card_face(c, theme, _SHOWN_SCALE, lang), theme, _SHOWN_SCALE,
                     76 + i * step, _TABLE_H - 40 - sh)
+    if shown:
+        span = (len(shown) - 1) * step + round(CARD_W * _SHOWN_SCALE)
+        # Above the cards; with five or six seats a name sits there, so over their lower edge.
+        cy = _TABLE_H - 40 - sh - 18 if n <= 4 else _TABLE_H - 40 - 6
+        _label(canvas, 76 + span // 2, cy, word("picture.shown"), _CAPTION_SIZE, t.label_bg,
+               t.label_text, 170, bold=True)
     scale = _LAYOUT[n][0]
     cw, ch = round(CARD_W * scale), round(CARD_H * scale)
     for seat, c in trick:
         x, y, _ = _seat_xy(seat, n)
-        _paste_card(canvas, _face(c, theme, scale), theme, scale, round(x - cw / 2),
-                    round(y - ch / 2))
+        x0, y0 = round(x - cw / 2), round(y - ch / 2)
+        if seat == winner:  # a gold frame round the card that takes the trick so far
+            frame = _frame(cw, ch, scale)
+            canvas.alpha_composite(frame, (x0 - 5, y0 - 5))
+        _paste_card(canvas, _card_face(c, theme, scale, lang), theme, scale, x0, y0)
+        if seat == winner:
+            _takes_label(canvas, word("picture.takes"), x0, y0, cw)
     label_h = round(_NAME_SIZE * 1.5)
     for seat, name in enumerate(seats):
         x, y, sin_a = _seat_xy(seat, n)
         below = sin_a > -0.3
         ly = y + ch / 2 + 4 + label_h / 2 if below else y - ch / 2 - 4 - label_h / 2
         text = _printable(name) or f"#{seat + 1}"
-        _label(canvas, round(x), round(ly), text, _NAME_SIZE, t.label_bg, t.label_text, 170)
+        if seat == to_move:
+            _label(canvas, round(x), round(ly), "▶ " + text, _NAME_SIZE, t.accent,
+                   t.accent_text, 190, bold=True)
+        else:
+            _label(canvas, round(x), round(ly), text, _NAME_SIZE, t.label_bg, t.label_text, 170)
     return _png(canvas)
+
+
+def _takes_label(canvas: Image.Image, word: str, x0: int, y0: int, cw: int) -> None:
+    """"★ takes" beside the card that takes the trick so far, level with its top, on the side
+    that faces the middle of the table (the felt is free there: names are above or below the
+    cards, and the cards of five or six seats nearly touch above and below)."""
+    text = _ellipsize("★ " + word, _CAPTION_SIZE, 150, bold=True)
+    w = round(_font(_CAPTION_SIZE, True).getlength(text)) + _CAPTION_SIZE
+    right = x0 + cw / 2 <= _TABLE_W / 2 + 1
+    cx = x0 + cw + 6 + w // 2 if right else x0 - 6 - w // 2
+    _label(canvas, cx, y0 + 18, text, _CAPTION_SIZE, _GOLD[0], (40, 30, 0), 150, bold=True)
+
+
+@lru_cache(maxsize=8)
+def _frame(cw: int, ch: int, scale: float) -> Image.Image:
+    """A gold frame 5 px round a card of cw x ch."""
+    gold, gold_line = _GOLD
+    big = Image.new("RGBA", ((cw + 10) * _SS, (ch + 10) * _SS), (0, 0, 0, 0))
+    ImageDraw.Draw(big).rounded_rectangle(
+        (0, 0, (cw + 10) * _SS - 1, (ch + 10) * _SS - 1), radius=(_RADIUS * scale + 5) * _SS,
+        fill=gold, outline=gold_line, width=_SS)
+    return big.reduce(_SS)
 
 
 # -- timing -----------------------------------------------------------------------------------
@@ -650,7 +852,7 @@ def _table_png(seats: tuple[str, ...], trick: tuple[tuple[int, int], ...], trump
 
 def _clear_caches() -> None:
     for fn in (_face, _dimmed, _shadow, _pill, _hand_png, _table_base, _trump_badge,
-               _table_png):
+               _table_png, _frame):
         fn.cache_clear()
 
 
@@ -704,7 +906,7 @@ def _bench(runs: int = 15) -> None:  # pragma: no cover - run by hand
         _clear_caches()
         start = time.process_time()
         for c in PACK_32:
-            _face(c, "dark", 1.0)
+            _card_face(c, "dark", 1.0, "en")
         faces.append((time.process_time() - start) * 1000 / len(PACK_32))
     print(f"{'card_image':<20} {statistics.median(faces):8.1f}")
 
@@ -716,15 +918,63 @@ def _samples(out: str) -> None:  # pragma: no cover - run by hand
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    names = ("Ana", "Béla", "Ștefan", "Jürgen", "Zsófia Kovács-Nagy", "🂡 Cards")
+    names = ("Ana", "Béla", "Ștefan", "Jürgen", "Zsófia Kovács-Nagy", "🂡 Őrs")
     for th in THEMES:
         (folder / f"pack_{th}.png").write_bytes(hand_png(PACK_32, theme=th))
         (folder / f"hand_{th}.png").write_bytes(hand_png(
             PACK_32[3:32:4], theme=th, playable=PACK_32[3:16:4]))
         for n in range(2, 7):
+            trick = [(s, PACK_32[5 * s + 3]) for s in range(1, n)]
             (folder / f"table{n}_{th}.png").write_bytes(table_png(
-                seats=names[:n], trick=[(s, PACK_32[5 * s + 3]) for s in range(1, n)],
-                trump=HEARTS if n % 2 else None, shown=PACK_32[20:20 + n - 1], theme=th))
+                seats=names[:n], trick=trick, trump=HEARTS if n % 2 else None,
+                shown=PACK_32[20:20 + n - 1], theme=th, to_move=0))
+
+
+#: Discord scales an attached picture down to fit the message column: on a desktop to at most
+#: about 550 x 350 px, on a phone to the chat's width, about 340 px (so a card of an 8-card hand
+#: is about 50 px wide there).
+_DISPLAY: Final = {"desktop": (550, 350), "phone": (340, 10_000)}
+
+
+def _docs(out: str) -> None:  # pragma: no cover - run by hand for docs/pictures.md
+    from pathlib import Path
+
+    from bot.pictures import table_trick, trick_winner
+    from engine import Match, make_rules, public_view
+    from engine.cards import cards
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def save(name: str, png: bytes) -> None:
+        img = Image.open(io.BytesIO(png)).convert("RGB")
+        for where, (w, h) in _DISPLAY.items():
+            f = min(1.0, w / img.width, h / img.height)
+            small = img.resize((round(img.width * f), round(img.height * f)),
+                               Image.Resampling.LANCZOS)
+            # 256 colours: a quarter of the bytes, and no difference a player would see.
+            small.quantize(256, dither=Image.Dither.NONE).save(
+                folder / f"{name}_{where}.png", optimize=True)
+
+    hand = cards(["EO", "GO", "HU", "SA", "H10", "GK", "E9", "S7"])
+    ok = cards(["EO", "GO", "HU"])
+    for th in THEMES:
+        save(f"hand_{th}", hand_png(hand, theme=th, playable=ok, labels=False))
+    save("hand_hu_dark", hand_png(hand, theme="dark", playable=ok, labels=False, lang="hu"))
+    # A table from a real deal: trump known, cards shown, a trick two cards in.
+    match = Match(make_rules("filicau"), seed=3)
+    game = match.deal()
+    while True:
+        v = public_view(game)
+        if v.trump is not None and len(v.trick) == 2:
+            break
+        seat = game.actors()[0]
+        game.apply(seat, game.legal_actions(seat)[0])
+    names = ["Ana", "Béla", "Ștefan", "Őrs"]
+    for th, lang in (("dark", "en"), ("light", "en"), ("fourcolour", "en"), ("dark", "hu")):
+        save(f"table_{lang}_{th}", table_png(
+            seats=names, trick=table_trick(v), trump=v.trump, shown=v.shown, theme=th,
+            to_move=v.to_move, winner=trick_winner(v), lang=lang))
 
 
 if __name__ == "__main__":  # pragma: no cover
@@ -734,8 +984,12 @@ if __name__ == "__main__":  # pragma: no cover
                                      description="Card pictures: timing and samples.")
     parser.add_argument("--bench", action="store_true", help="time the pictures")
     parser.add_argument("--out", metavar="DIR", help="write sample pictures to DIR")
+    parser.add_argument("--docs", metavar="DIR",
+                        help="write the pictures of docs/pictures.md, at Discord's sizes, to DIR")
     args = parser.parse_args()
     if args.bench:
         _bench()
     if args.out:
         _samples(args.out)
+    if args.docs:
+        _docs(args.docs)

@@ -16,6 +16,7 @@ import io
 import discord
 
 from bot import cardart
+from bot.texts import current_language
 from engine import PublicView, SeatView
 
 HAND_FILE = "hand.png"
@@ -29,12 +30,14 @@ def playable(v: SeatView) -> frozenset[int] | None:
     return cards or None
 
 
-async def hand_picture(v: SeatView, theme: str) -> bytes | None:
-    """The player's hand, or None when they hold no card."""
+async def hand_picture(v: SeatView, theme: str, lang: str | None = None) -> bytes | None:
+    """The player's hand, or None when they hold no card. The corners name the ranks in
+    ``lang`` (default: the current language, ``bot.texts.speaking``)."""
     if not v.hand:
         return None
+    lang = lang or current_language()
     return await asyncio.to_thread(cardart.hand_png, tuple(v.hand), theme=theme,
-                                   playable=playable(v), labels=False)
+                                   playable=playable(v), labels=False, lang=lang)
 
 
 def table_trick(v: PublicView) -> tuple[tuple[int, int], ...]:
@@ -49,12 +52,27 @@ def table_trick(v: PublicView) -> tuple[tuple[int, int], ...]:
     return tuple(((leader + i) % v.players, c) for i, c in enumerate(cards))
 
 
-async def table_picture(v: PublicView, names: list[str], theme: str) -> bytes | None:
-    """The table as everybody sees it, or None for a table the picture cannot seat."""
+def trick_winner(v: PublicView) -> int | None:
+    """The seat whose card takes the trick on the table so far (the trick of ``table_trick``),
+    or None when no card is on the table."""
+    if v.trick and v.order is not None:
+        return (v.leader + v.order.winner(v.trick)) % v.players
+    if not v.trick and v.last_trick is not None:
+        return v.last_trick.winner
+    return None
+
+
+async def table_picture(v: PublicView, names: list[str], theme: str,
+                        lang: str | None = None) -> bytes | None:
+    """The table as everybody sees it, or None for a table the picture cannot seat. Labels
+    and corners are in ``lang`` (default: the current language, ``bot.texts.speaking``)."""
     if not 2 <= v.players <= 6:
         return None
+    lang = lang or current_language()
+    to_move = v.to_move if v.to_move is not None and not v.finished else None
     return await asyncio.to_thread(cardart.table_png, seats=names, trick=table_trick(v),
-                                   trump=v.trump, shown=tuple(v.shown), theme=theme)
+                                   trump=v.trump, shown=tuple(v.shown), theme=theme,
+                                   to_move=to_move, winner=trick_winner(v), lang=lang)
 
 
 def digest(data: bytes) -> str:

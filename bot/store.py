@@ -138,7 +138,7 @@ class GuildSettings(BaseModel):
     locale: str | None = None
     #: Card pictures at this server's tables; off (text only) by default.
     pictures: bool = False
-    theme: Literal["light", "dark"] = "dark"
+    theme: Literal["light", "dark", "fourcolour"] = "dark"
 
 
 def pair_key(team_a: Sequence[Member], team_b: Sequence[Member]) -> str:

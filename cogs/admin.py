@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 ON_OFF = [app_commands.Choice(name=ls("choice.on"), value="on"),
           app_commands.Choice(name=ls("choice.off"), value="off")]
 THEMES = [app_commands.Choice(name=ls("choice.light"), value="light"),
-          app_commands.Choice(name=ls("choice.dark"), value="dark")]
+          app_commands.Choice(name=ls("choice.dark"), value="dark"),
+          app_commands.Choice(name=ls("choice.fourcolour"), value="fourcolour")]
 
 
 class Admin(commands.Cog, name="Admin"):
@@ -84,7 +85,9 @@ class Admin(commands.Cog, name="Admin"):
     async def theme(self, interaction: discord.Interaction[Any],
                     theme: app_commands.Choice[str]) -> None:
         assert interaction.guild_id is not None
-        value: Literal["light", "dark"] = "light" if theme.value == "light" else "dark"
+        value: Literal["light", "dark", "fourcolour"] = (
+            "fourcolour" if theme.value == "fourcolour"
+            else "light" if theme.value == "light" else "dark")
         config = self.bot.config(interaction.guild_id)
         await self.bot.update_config(config.model_copy(update={"theme": value}))
         await interaction.response.send_message(

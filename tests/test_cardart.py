@@ -92,7 +92,8 @@ def test_every_card_of_every_pack_renders_and_differs(pack: str, theme: str) -> 
         assert cast(tuple[int, ...], img.getpixel((0, 0)))[3] == 0  # rounded corners
         assert cast(tuple[int, ...], img.getpixel((CARD_W // 2, CARD_H // 2)))[3] == 255
         flat = on_background(img, theme)
-        assert len(flat.getcolors(maxcolors=1 << 16) or ()) > 100  # drawn, not blank
+        # Drawn, not blank (a blank face has 16 colours: its own and its edge's shades).
+        assert len(flat.getcolors(maxcolors=1 << 16) or ()) > 60
         seen[c] = flat.resize((CARD_W // 2, CARD_H // 2), Image.Resampling.BOX)
     for a, b in itertools.combinations(seen, 2):
         diff = ImageChops.difference(seen[a], seen[b]).convert("L")
@@ -155,21 +156,66 @@ def test_light_and_dark_differ() -> None:
     assert mean_diff(decode(table(theme="light")), decode(table(theme="dark"))) > 10
 
 
+def saturation(img: Image.Image) -> float:
+    return ImageStat.Stat(img.convert("HSV").getchannel("S")).mean[0]
+
+
 @pytest.mark.parametrize("theme", THEMES)
-def test_cards_that_cannot_be_played_are_dimmed(theme: str) -> None:
+def test_cards_that_cannot_be_played_are_greyed(theme: str) -> None:
     bright = decode(hand_png(HAND, theme=theme, playable=HAND))
     dim = decode(hand_png(HAND, theme=theme, playable=()))
     assert bright.size == dim.size
     assert mean_diff(bright, dim) > 10
-    # Faded: less contrast over the cards than when they can be played.
+    # Greyed: at least 30 % less colour over the cards than when they can be played (half
+    # greyed: the suit's colour still shows, faintly).
     band = (16, 30, bright.width - 16, 30 + CARD_H)
-    assert sum(ImageStat.Stat(dim.crop(band)).stddev) < 0.7 * sum(
-        ImageStat.Stat(bright.crop(band)).stddev)
+    assert saturation(dim.crop(band)) < 0.7 * saturation(bright.crop(band))
     # Only the cards outside ``playable`` change.
     some = decode(hand_png(HAND, theme=theme, playable=PLAYABLE))
     first_three = (0, 0, 16 + 2 * 88 + 80, some.height)
     assert mean_diff(some.crop(first_three), bright.crop(first_three)) < 1
     assert mean_diff(some.crop(first_three), dim.crop(first_three)) > 10
+
+
+def luminance(c: Sequence[int]) -> float:
+    """Relative luminance (WCAG 2)."""
+    def lin(v: int) -> float:
+        x = v / 255
+        return x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4
+    r, g, b = c[:3]
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+
+
+def contrast(a: Sequence[int], b: Sequence[int]) -> float:
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+#: WCAG's minimum for large text (the corner letter is about 14 px on a phone).
+LARGE_TEXT = 3.0
+#: The card's outline against the background: enough to see where the card is.
+OUTLINE = 2.0
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_cards_that_cannot_be_played_stay_legible(theme: str) -> None:
+    """A card that cannot be played is greyed, but its corner letter keeps 3:1 against the
+    card and its outline 2:1 against the background (faded as they were before, the worst
+    card had 1.7:1 and 1.6:1 on the dark theme, 1.8:1 and 1.4:1 on the light one)."""
+    bg = cardart._THEMES[theme].bg
+    for c in PACK_32:
+        # One card, not playable, in a hand with one playable card before it.
+        img = decode(hand_png([PACK_32[(c + 1) % 32], c], theme=theme,
+                              playable=[PACK_32[(c + 1) % 32]], labels=False))
+        x0, y0 = 16 + 88, 16 + 14  # the dimmed card's top left
+        face = cast(RGB, img.getpixel((x0 + 4, y0 + 90)))  # inside its left edge
+        letter = img.crop((x0 + 6, y0 + 4, x0 + 34, y0 + 30))
+        colours = cast(list[tuple[int, RGB]], letter.getcolors(maxcolors=1 << 16) or [])
+        best = max(contrast(col, face) for _, col in colours)
+        assert best >= LARGE_TEXT, f"{code(c)}: corner letter at {best:.2f}:1 on {theme}"
+        outline = max(contrast(cast(RGB, img.getpixel((x0 + dx, y0 + 90))), bg)
+                      for dx in range(-1, 3))
+        assert outline >= OUTLINE, f"{code(c)}: outline at {outline:.2f}:1 on {theme}"
 
 
 def test_the_same_input_gives_the_same_bytes() -> None:
@@ -229,9 +275,38 @@ def test_table_shows_trump_shown_cards_and_names() -> None:
     assert base != table(shown=())
     assert base != table(trick=TRICK[:2])
     assert base != table(seats=("Ana", "Béla", "Ștefan", "Jörg"))
-    # The default font covers little beyond ASCII: accents are dropped rather than drawn as boxes.
-    assert base == table(seats=("Ana", "Bela", "Stefan", "Jurgen"))
     table_png(seats=("🂡🂡", "x" * 200), trick=[], trump=None)  # no crash on odd names
+
+
+def name_label(png: bytes, seat_box: tuple[int, int, int, int]) -> Image.Image:
+    return decode(png).crop(seat_box)
+
+
+@pytest.mark.parametrize(("accented", "plain"), [("Ștefan", "Stefan"), ("Őrs", "Ors"),
+                                                   ("Béla", "Bela"), ("Jürgen", "Jurgen")])
+def test_names_keep_their_accents(accented: str, plain: str) -> None:
+    """The shipped font draws the accents: the name differs from its plain spelling, and only
+    in the name's label (seat 2 sits at the top, its label above its card)."""
+    seats = ["Ana", "Béla", accented, "Jörg"]
+    with_accents = table(seats=seats)
+    without = table(seats=[*seats[:2], plain, seats[3]])
+    assert with_accents != without
+    top_label = (250, 25, 550, 75)
+    diff = ImageChops.difference(name_label(with_accents, top_label),
+                                 name_label(without, top_label)).convert("L")
+    assert sum(diff.histogram()[48:]) >= 4  # an accent is 4 to 10 px at this size
+    rest = decode(with_accents), decode(without)
+    rest[0].paste((0, 0, 0), top_label)
+    rest[1].paste((0, 0, 0), top_label)
+    assert mean_diff(*rest) == 0
+    assert cardart._printable(accented) == accented
+
+
+def test_a_name_beyond_the_font_loses_only_what_it_cannot_show() -> None:
+    assert cardart._printable("🂡 Őrs") == "Őrs"
+    assert cardart._printable("S\u0326tefan") == "Ștefan"  # a decomposed comma below
+    assert table(seats=["Ana", "Béla", "🂡 Őrs", "Jörg"]) == table(
+        seats=["Ana", "Béla", "Őrs", "Jörg"])
 
 
 def test_table_checks_its_arguments() -> None:
@@ -245,6 +320,114 @@ def test_table_checks_its_arguments() -> None:
         table_png(seats=["a", "b"], trick=[], trump=4)
 
 
+# -- the reader's language -------------------------------------------------------------------
+
+CORNER = (6, 2, 34, 32)  # the rank letter in the top left corner of a card
+
+
+def corner(c: int, lang: str) -> Image.Image:
+    return on_background(card_image(c, "light", lang=lang), "light").crop(CORNER)
+
+
+def test_corner_letters_are_in_the_readers_language() -> None:
+    """A Hungarian reads "A" as alsó (the Under): the Ace is "Á" (ász) and the Over "F"
+    (felső) on the Hungarian cards, while English and German keep A, O and U."""
+    for suit in SUITS:
+        ace, over, under = make(suit, 0), make(suit, OVER), make(suit, UNDER)
+        assert mean_diff(corner(ace, "hu"), corner(ace, "en")) > 3
+        assert mean_diff(corner(over, "hu"), corner(over, "en")) > 3
+        # The same letter in the same ink: the Hungarian Under is drawn as the English Ace is.
+        assert mean_diff(corner(under, "hu"), corner(ace, "en")) < 0.5
+        assert mean_diff(corner(under, "en"), corner(under, "de")) < 0.5
+        assert mean_diff(corner(over, "ro"), corner(over, "en")) > 3  # F(ilicău), not O
+    assert [cardart.corner_label(r, "hu") for r in range(8)] == [
+        "Á", "10", "K", "F", "A", "9", "8", "7"]
+
+
+def test_the_language_defaults_to_the_one_spoken() -> None:
+    from bot.texts import speaking
+
+    with speaking("hu"):
+        hu_hand = hand_png(HAND)
+        hu_table = table()
+    assert hu_hand == hand_png(HAND, lang="hu") != hand_png(HAND, lang="en")
+    assert hu_table == table_png(seats=SEATS, trick=TRICK, trump=HEARTS, shown=(card("HO"),),
+                                 lang="hu") != table()
+    assert card_image(card("EA"), lang="xx") is card_image(card("EA"), lang="en")
+
+
+# -- telling the suits apart --------------------------------------------------------------------
+
+
+def silhouette(suit: int, px: int) -> set[tuple[int, int]]:
+    alpha = cardart.suit_sign(suit, 20, px=px).getchannel("A")
+    return {(x, y) for x in range(px) for y in range(px)
+            if cast(int, alpha.getpixel((x, y))) > 127}
+
+
+@pytest.mark.parametrize("px", [8, 10, 12])
+def test_small_suit_signs_differ_by_shape(px: int) -> None:
+    """At phone size (a card 50 px wide: the corner's sign is 8 px, 10 to 12 on a larger phone)
+    the signs differ by their outline, not only by colour: of the pixels either of two signs
+    covers, at least a third belong to one only. (Before: leaves and bells, two round dots,
+    shared all but 17 % to 21 %; acorns and bells all but 27 %.)"""
+    shapes = {s: silhouette(s, px) for s in SUITS}
+    for a, b in itertools.combinations(SUITS, 2):
+        only_one = len(shapes[a] ^ shapes[b]) / len(shapes[a] | shapes[b])
+        assert only_one >= 1 / 3, f"suits {a} and {b} share {1 - only_one:.0%} at {px} px"
+
+
+def luma(c: RGB) -> float:
+    return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+
+
+def test_the_four_colour_theme_differs_in_lightness() -> None:
+    """The four-colour theme is for colour-blind players: its suit colours differ in lightness,
+    which every kind of colour blindness keeps (the cards' own colours do not: brown acorns
+    and green leaves are equally light)."""
+    assert "fourcolour" in THEMES
+    four = [luma(sign_colour(s, "fourcolour")) for s in SUITS]
+    for a, b in itertools.combinations(four, 2):
+        assert abs(a - b) >= 30
+    german = [luma(sign_colour(s, "light")) for s in SUITS]
+    assert min(abs(a - b) for a, b in itertools.combinations(german, 2)) < 30
+    assert mean_diff(decode(hand_png(HAND, theme="fourcolour")),
+                     decode(hand_png(HAND, theme="dark"))) > 10
+
+
+# -- table labels -----------------------------------------------------------------------------
+
+
+def count_near(img: Image.Image, colour: RGB, box: tuple[int, int, int, int]) -> int:
+    return sign_pixels(img, colour, box)
+
+
+def test_table_shows_whose_turn_and_who_takes_the_trick() -> None:
+    base = decode(table())
+    accent = cardart._THEMES["dark"].accent
+    gold = cardart._GOLD[0]
+    # Seat 0 sits at the bottom, its name below the middle: a blue pill when it is to play.
+    turn = decode(table_png(seats=SEATS, trick=TRICK, trump=HEARTS, shown=(card("HO"),),
+                            to_move=0))
+    name0 = (300, 550, 500, 600)
+    assert count_near(turn, accent, name0) > 200 > count_near(base, accent, name0)
+    # Seat 3 (on the left) takes the trick so far: a gold frame round its card.
+    wins = decode(table_png(seats=SEATS, trick=TRICK, trump=HEARTS, shown=(card("HO"),),
+                            winner=3))
+    left_card = (100, 210, 240, 410)
+    assert count_near(wins, gold, left_card) > 300 > count_near(base, gold, left_card)
+    # Captions for trump and the shown cards, in the reader's language.
+    captions = (30, 110, 240, 500)
+    assert mean_diff(decode(table(shown=())).crop(captions), base.crop(captions)) > 1
+    hu = decode(table_png(seats=SEATS, trick=TRICK, trump=HEARTS, shown=(card("HO"),),
+                          lang="hu"))
+    assert mean_diff(hu.crop((20, 120, 120, 150)), base.crop((20, 120, 120, 150))) > 3
+    with pytest.raises(ValueError):
+        table_png(seats=SEATS, trick=TRICK, trump=None, winner=0)  # seat 0 played nothing
+    with pytest.raises(ValueError):
+        table_png(seats=SEATS, trick=TRICK, trump=None, to_move=4)
+
+
 # -- golden images ----------------------------------------------------------------------------
 
 GOLDEN_CASES = {
@@ -256,6 +439,10 @@ GOLDEN_CASES = {
         seats=("Ana", "Béla", "Cami", "Dorin", "Ede", "Fanni"),
         trick=[(4, card("SO")), (5, card("GU")), (0, card("HA"))], trump=None,
         theme="light"),
+    "hand_fourcolour": lambda: hand_png(HAND, theme="fourcolour", playable=PLAYABLE),
+    "table_hu_fourcolour": lambda: table_png(
+        seats=("Ana", "Béla", "Ștefan", "Őrs"), trick=TRICK, trump=HEARTS,
+        shown=(card("HO"),), theme="fourcolour", to_move=0, winner=3, lang="hu"),
 }
 
 

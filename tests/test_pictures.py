@@ -1,9 +1,10 @@
 """Card pictures in the bot: the hand (ephemeral) and the table (public), per server.
 
 Text only is the default; a server manager turns pictures on (``/admin pictures on``) and picks
-the theme (``/admin theme light|dark``), stored per server. The harness notes every picture
-the bot draws with the cards on it, and counts a message's files as part of what its audience
-sees: the hidden-card check covers pictures, and a hand picture in a public message is a leak.
+the theme (``/admin theme light|dark|fourcolour``), stored per server. The harness notes every
+picture the bot draws with the cards on it, and counts a message's files as part of what its
+audience sees: the hidden-card check covers pictures, and a hand picture in a public message is
+a leak.
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ import io
 from typing import Any
 
 import discord
+import pytest
 from fake_discord import CHANNEL_ID, GUILD_ID, Harness, Message, User
 from standin.schema import SchemaCheck
 
 from bot import cardart
-from bot.pictures import HAND_FILE, TABLE_FILE, digest
+from bot.pictures import HAND_FILE, TABLE_FILE, digest, table_trick, trick_winner
 from bot.session import TableSession
 from bot.texts import t
-from engine import public_view
+from engine import Match, make_rules, public_view
 
 
 async def start(h: Harness, ana: User) -> TableSession:
@@ -198,3 +200,41 @@ async def test_text_only_after_a_restart_removes_the_picture_from_before(h: Harn
     r = await h.command(mia, "admin pictures", mode="off")
     assert r.ephemeral and r.message.content == t("ok.pictures_off")
     assert h.table_message().files == []
+
+
+async def test_the_four_colour_theme_is_chosen_like_the_others(h: Harness) -> None:
+    ana, mia = h.user("ana"), h.user("mia", manager=True)
+    await pictures_on(h, mia, theme="fourcolour")
+    await start(h, ana)
+    await h.press(ana, t("btn.my_hand"))
+    assert {p.theme for p in h.pictures.values()} == {"fourcolour"}
+    await h.restart()
+    assert h.bot is not None and h.bot.config(GUILD_ID).theme == "fourcolour"
+
+
+@pytest.mark.parametrize("game", ["filicau", "filko", "schafkopf3", "officers"])
+def test_the_table_picture_marks_the_card_that_takes_the_trick(game: str) -> None:
+    """``trick_winner``: the seat of the trick's card that no other card in it beats (the card
+    the table picture frames), or the last trick's winner once it is complete."""
+    match = Match(make_rules(game, {}), seed=7)
+    for _ in range(3):
+        hand = match.deal()
+        while not hand.finished:
+            v = public_view(hand)
+            seats_cards = table_trick(v)
+            winner = trick_winner(v)
+            if not seats_cards:
+                assert winner is None
+            elif v.trick:
+                assert v.order is not None
+                seats = [s for s, _ in seats_cards]
+                assert winner in seats
+                best = seats_cards[seats.index(winner)][1]
+                # No card played after the winning one beats it.
+                assert not any(v.order.beats(c, best)
+                               for _, c in seats_cards[seats.index(winner) + 1:])
+            else:
+                assert v.last_trick is not None and winner == v.last_trick.winner
+            seat = hand.actors()[0]
+            hand.apply(seat, hand.legal_actions(seat)[0])
+        match.record_result(hand)
