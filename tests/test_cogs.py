@@ -612,7 +612,7 @@ async def test_standings_status_rules_and_history_after_a_hand(h: Harness) -> No
     r = await h.command(ana, "standings")
     assert r.type == CHANNEL_MESSAGE and not r.ephemeral
     assert r.message.embeds[0]["title"] == t("standings.title", game="Filicău")
-    assert f"{ana.mention}: 1 hands" in r.text
+    assert f"{ana.mention}: 1 hand · " in r.text  # one hand, not "1 hands"
     r = await h.command(ana, "standings", game="filko")
     assert t("standings.none") in r.text
 

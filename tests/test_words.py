@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+import re
+import typing
 from datetime import UTC, datetime
 
 import pytest
@@ -180,3 +182,40 @@ def test_a_date_is_a_discord_timestamp() -> None:
     # Stored without a zone: UTC, not the machine's local time.
     assert date_text("2026-11-12T10:00:00") == f"<t:{seconds}:D>"
     assert date_text(None) == "?"
+
+
+# -- the rules summary -------------------------------------------------------------------------
+
+#: A card code (``EO``, ``H7``, ``S10``) or a row of rank letters (``A 10 K``, ``A 11, 10 10``).
+CODE = re.compile(r"\b[EGHS](?:O|U|A|K|10|9|8|7)\b|\bA 10 K\b|\bA 11, 10 10\b")
+
+
+def english_keys() -> set[str]:
+    """Every option key of every game, and every word value an option can take."""
+    keys: set[str] = set()
+    for cls in GAMES.values():
+        for name, field in cls.options_model.model_fields.items():
+            keys.add(name)
+            if typing.get_origin(field.annotation) is typing.Literal:
+                keys |= {v for v in typing.get_args(field.annotation) if isinstance(v, str)}
+    return keys - {"standard"}  # also a Romanian word
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_rules_summary_names_cards_and_options_in_words(lang: str) -> None:
+    """/rules in Romanian, Hungarian and German: no engine card codes ("EO GO HO SO"), no
+    English option keys (``early_end``) or values (``over_suit``)."""
+    keys = english_keys()
+    assert {"early_end", "fris_trump", "over_suit", "per_deal"} <= keys
+    word = re.compile(r"\b(?:" + "|".join(sorted(keys)) + r")\b")
+    with speaking(lang):
+        for game, cls in GAMES.items():
+            for i in range(len(cls.rulings)):
+                line = t(f"rulings.{game}.{i}")
+                assert not CODE.search(line), (game, i, line)
+                assert not word.search(line), (game, i, line)
+
+
+def test_the_code_check_would_see_a_code() -> None:
+    """The check above is not blind: the English rulings (the engine's) do use codes."""
+    assert any(CODE.search(r) for cls in GAMES.values() for r in cls.rulings)
