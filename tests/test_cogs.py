@@ -789,8 +789,8 @@ async def test_standings_of_a_busy_server_fit_in_an_embed(h: Harness) -> None:
     [players_field, pairs_field] = r.message.embeds[0]["fields"]
     lines = players_field["value"].split("\n")
     assert 1 < len(lines) <= 15
-    assert all(line.startswith("<@") and line.endswith("ran away 0×") for line in lines)
-    assert all(line.endswith(" · A masters") for line in pairs_field["value"].split("\n"))
+    assert all(line.startswith("<@") and line.endswith(" · ran away 0 times") for line in lines)
+    assert all(line.endswith(" · masters: A") for line in pairs_field["value"].split("\n"))
 
 
 async def test_table_options_and_an_expired_lobby(h: Harness) -> None:
