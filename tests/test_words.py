@@ -124,7 +124,7 @@ def test_a_card_in_words(lang: str, words: list[str]) -> None:
 
 @pytest.mark.parametrize(("lang", "name", "value", "deals"), [
     ("en", "early end", "the Over's suit", "no set length"),
-    ("ro", "final devreme", "culoarea filicăului", "fără limită"),
+    ("ro", "oprire devreme", "culoarea filicăului", "fără limită"),
     ("hu", "korai vég", "a felső színe", "korlátlan"),
     ("de", "frühes Ende", "die Farbe des Obers", "ohne feste Länge"),
 ])
