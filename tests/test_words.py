@@ -13,9 +13,12 @@ from __future__ import annotations
 import re
 import typing
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
+from fake_discord import GUILD_ID, OTHER_CHANNEL_ID, Harness, running
 
+from bot.store import PartnershipStatus, ResultRow, canonical
 from bot.texts import (
     FORMATTER,
     card_word,
@@ -219,3 +222,47 @@ def test_the_rules_summary_names_cards_and_options_in_words(lang: str) -> None:
 def test_the_code_check_would_see_a_code() -> None:
     """The check above is not blind: the English rulings (the engine's) do use codes."""
     assert any(CODE.search(r) for cls in GAMES.values() for r in cls.rulings)
+
+
+# -- through the bot ---------------------------------------------------------------------------
+
+
+async def a_server_with_history(h: Harness) -> tuple[str, str]:
+    """Ana & Bea against two others: one Filicău hand played, after which Ana & Bea are
+    masters since 12 November 2026."""
+    store = h.bot.store  # type: ignore[union-attr]
+    ana, bea = h.user("ana"), h.user("bea")
+    mine, theirs = [str(ana.id), str(bea.id)], ["700000000000000091", "700000000000000092"]
+    team_a, team_b, swapped = canonical(mine, theirs)
+    ours = "b" if swapped else "a"
+    table = await store.create_table(guild_id=GUILD_ID, channel_id=OTHER_CHANNEL_ID,
+                                     game="filicau", options={}, opener_id=ana.id,
+                                     seats=[None] * 4)
+    hand_id = await store.start_hand(table.id, 1, {})
+    await store.add_result(ResultRow(
+        hand_id=hand_id, guild_id=GUILD_ID, game="filicau", team_a=team_a, team_b=team_b,
+        points_a=6, points_b=2, masters_before=None, masters_after=ours, event="masters",
+        event_team=ours, finished_at="2026-11-12T10:00:00+00:00"))
+    await store.put_status(PartnershipStatus(
+        guild_id=GUILD_ID, game="filicau", team_a=team_a, team_b=team_b, masters=ours,
+        next_dealer=theirs[0], since="2026-11-12T10:00:00+00:00"))
+    return ana.mention, bea.mention
+
+
+@pytest.mark.parametrize(("locale", "line"), [
+    ("ro", "{user}: o mână · a ajuns stăpân o dată · 0 mâini ca stăpân · a fugit de 0 ori"),
+    ("hu", "{user}: 1 leosztás · 1 alkalommal lett úr · 0 leosztás úrként · "
+           "0 alkalommal szaladt el"),
+    ("de", "{user}: 1 Spiel · einmal Herr geworden · 0 Spiele als Herr · 0-mal davongelaufen"),
+])
+async def test_standings_and_status_in_the_servers_language(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, locale: str, line: str) -> None:
+    async with running(tmp_path / "bot.sqlite3", monkeypatch, guild_locale=locale) as h:
+        ana, _ = await a_server_with_history(h)
+        r = await h.command(h.user("eva", locale=locale), "standings")
+        assert line.format(user=ana) in r.text.splitlines()
+        r = await h.command(h.user("eva", locale=locale), "status")
+        seconds = int(datetime(2026, 11, 12, 10, 0, tzinfo=UTC).timestamp())
+        # The day as a Discord timestamp: each reader's client writes it in their language.
+        assert f"<t:{seconds}:D>" in r.text
+        assert "nov" not in r.text.lower()
