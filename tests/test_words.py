@@ -21,6 +21,7 @@ from fake_discord import GUILD_ID, OTHER_CHANNEL_ID, Harness, running
 from bot.store import PartnershipStatus, ResultRow, canonical
 from bot.texts import (
     FORMATTER,
+    PLURALS,
     card_word,
     card_words,
     date_text,
@@ -80,6 +81,21 @@ def test_german_counts_of_times() -> None:
     assert said("de", "n.became_masters", count=5) == "5-mal Herr geworden"
     assert said("de", "standings.matches", count=1) == "1 Partie gewonnen"
     assert said("en", "hand.choose_cards", count=1) == "Choose 1 card…"
+
+
+@pytest.mark.parametrize("lang", ["en", *OTHERS])
+def test_every_count_entry_shows_its_number(lang: str) -> None:
+    """Each entry with plural forms writes 2, 5 and 21 as numbers; Romanian puts "de"
+    between 20 or more and the noun ("21 de mâini") but not after 2–19 ("5 mâini"); a
+    partitive needs none ("21 dintre")."""
+    for key in PLURALS["en"]:
+        params = {"user": "@ana", "suit": "♥", "lowest": "U"}
+        for n in (2, 5, 21):
+            assert str(n) in said(lang, key, count=n, **params), (key, n)
+        if lang == "ro":
+            text = said(lang, key, count=21, **params)
+            assert "21 de " in text or "21 dintre " in text, key
+            assert "5 de " not in said(lang, key, count=5, **params), key
 
 
 def test_a_plural_entry_needs_its_count() -> None:
