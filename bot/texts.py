@@ -39,7 +39,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from engine.cards import RANK_CODES, card, rank_of, suit_letter, suit_of
+from engine.cards import RANK_CODES, SUIT_NAMES, CardError, card, rank_of, suit_letter, suit_of
 
 #: The catalogs, English first (the fallback).
 LANGUAGES: Final = ("en", "ro", "hu", "de")
@@ -235,6 +235,27 @@ def game_title(game: str, default: str) -> str:
     catalogs do not know yet)."""
     key = f"game.{game}"
     return t(key) if has_text(key) else default
+
+
+def refusal(key: str, params: Mapping[str, Any]) -> str:
+    """A refusal (``illegal.*`` from the engine, ``err.*`` from the table) in the current
+    language, its engine parameters worded: a suit the engine names in English (``hearts``,
+    ``trumps``) becomes the suit's label or the word for trump, a card code the card's
+    label; other parameters are used as they are.
+
+    >>> refusal("illegal.must_follow", {"card": "EO", "suit": "hearts"})
+    'You must follow suit (❤️ hearts).'
+    """
+    worded = dict(params)
+    suit = worded.get("suit")
+    if suit == "trumps":
+        worded["suit"] = t("word.trumps")
+    elif suit in SUIT_NAMES:
+        worded["suit"] = suit_label(SUIT_NAMES.index(suit))
+    if isinstance(worded.get("card"), str):
+        with contextlib.suppress(CardError):
+            worded["card"] = card_label(card(worded["card"]))
+    return t(key, **worded)
 
 
 def card_word(c: int | str) -> str:

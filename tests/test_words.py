@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import typing
 from datetime import UTC, datetime
@@ -29,10 +30,15 @@ from bot.texts import (
     option_error,
     option_name,
     option_value,
+    refusal,
     speaking,
     t,
 )
+from engine import make_rules
+from engine.actions import Action, IllegalAction
+from engine.hand import Hand
 from engine.rules import GAMES
+from engine.status import Status
 
 OTHERS = ("ro", "hu", "de")
 
@@ -282,3 +288,50 @@ async def test_standings_and_status_in_the_servers_language(
         # The day as a Discord timestamp: each reader's client writes it in their language.
         assert f"<t:{seconds}:D>" in r.text
         assert "nov" not in r.text.lower()
+
+
+# -- refusals ----------------------------------------------------------------------------------
+
+
+def engine_refusals() -> list[IllegalAction]:
+    """Real ``must_follow`` refusals from the engine: the second player of a Filicău hand
+    trying each card that does not follow."""
+    rules = make_rules("filicau")
+    found = []
+    for seed in range(20):
+        pack = list(rules.pack)
+        random.Random(seed).shuffle(pack)
+        hand = Hand(rules, 0, pack, Status())
+        first = hand.to_move
+        assert first is not None
+        hand.apply(first, hand.legal_actions(first)[0])
+        second = hand.to_move
+        assert second is not None
+        legal = set(hand.legal_actions(second))
+        for c in hand.hands[second]:
+            if Action("card", c) not in legal:
+                with pytest.raises(IllegalAction) as refused:
+                    hand.copy().apply(second, Action("card", c))
+                found.append(refused.value)
+    return found
+
+
+@pytest.mark.parametrize(("lang", "trump", "hearts"), [
+    ("ro", "Trebuie să răspunzi la culoare (atu).", "Trebuie să răspunzi la culoare (❤️ roșu)."),
+    ("hu", "Színt kell adnod (adu).", "Színt kell adnod (❤️ piros)."),
+    ("de", "Farbzwang: Du musst bedienen (Trumpf).", "Farbzwang: Du musst bedienen (❤️ Herz)."),
+])
+def test_a_refusal_names_the_suit_in_the_readers_language(lang: str, trump: str,
+                                                           hearts: str) -> None:
+    """The engine names the suit to follow in English ("hearts", "trumps"): the refusal
+    words it."""
+    refusals = [e for e in engine_refusals() if e.reason == "must_follow"]
+    suits = {e.params["suit"] for e in refusals}
+    assert "trumps" in suits and suits - {"trumps"}
+    with speaking(lang):
+        for e in refusals:
+            text = refusal("illegal." + e.reason, e.params)
+            assert not {"trumps", "acorns", "leaves", "hearts", "bells"} & set(
+                text.strip(".()").replace("(", " ").split()), text
+        assert refusal("illegal.must_follow", {"card": "E7", "suit": "trumps"}) == trump
+        assert refusal("illegal.must_follow", {"card": "E7", "suit": "hearts"}) == hearts
