@@ -56,35 +56,47 @@ def read_catalog(lang: str) -> Catalog:
         return read_po(f, locale=lang, domain=DOMAIN)
 
 
-def load_catalog(lang: str) -> dict[str, str]:
-    """One language's texts by key (translated entries only; fuzzy ones are not used).
-    Entries with plural forms are ``load_plurals``'."""
-    return {str(m.id): str(m.string) for m in read_catalog(lang)
+def texts_of(catalog: Catalog) -> dict[str, str]:
+    """A catalog's texts by key (translated entries only; fuzzy ones are not used). Entries
+    with plural forms are ``plurals_of``'."""
+    return {str(m.id): str(m.string) for m in catalog
             if m.id and isinstance(m.id, str) and m.string and not m.fuzzy}
 
 
-def load_plurals(lang: str) -> dict[str, tuple[str, ...]]:
-    """One language's entries with plural forms: key → its forms, as many as the
-    catalog's ``Plural-Forms`` declares (complete, not fuzzy entries only)."""
-    return {str(m.id[0]): tuple(str(s) for s in m.string) for m in read_catalog(lang)
+def plurals_of(catalog: Catalog) -> dict[str, tuple[str, ...]]:
+    """A catalog's entries with plural forms: key → its forms, as many as the catalog's
+    ``Plural-Forms`` declares (complete, not fuzzy entries only)."""
+    return {str(m.id[0]): tuple(str(s) for s in m.string) for m in catalog
             if isinstance(m.id, tuple) and isinstance(m.string, tuple)
             and all(m.string) and not m.fuzzy}
 
 
-def load_translations(lang: str) -> gettext.GNUTranslations:
+def translations_of(catalog: Catalog) -> gettext.GNUTranslations:
     """The catalog as gettext reads it (compiled in memory): its ``ngettext`` applies the
     language's ``Plural-Forms``."""
     buf = io.BytesIO()
-    write_mo(buf, read_catalog(lang))
+    write_mo(buf, catalog)
     buf.seek(0)
     return gettext.GNUTranslations(buf)
 
 
-CATALOGS: Final[dict[str, dict[str, str]]] = {lang: load_catalog(lang) for lang in LANGUAGES}
+def load_catalog(lang: str) -> dict[str, str]:
+    """One language's texts by key, read from its file."""
+    return texts_of(read_catalog(lang))
+
+
+def load_plurals(lang: str) -> dict[str, tuple[str, ...]]:
+    """One language's entries with plural forms, read from its file."""
+    return plurals_of(read_catalog(lang))
+
+
+_FILES: Final = {lang: read_catalog(lang) for lang in LANGUAGES}
+CATALOGS: Final[dict[str, dict[str, str]]] = {
+    lang: texts_of(catalog) for lang, catalog in _FILES.items()}
 PLURALS: Final[dict[str, dict[str, tuple[str, ...]]]] = {
-    lang: load_plurals(lang) for lang in LANGUAGES}
+    lang: plurals_of(catalog) for lang, catalog in _FILES.items()}
 TRANSLATIONS: Final[dict[str, gettext.GNUTranslations]] = {
-    lang: load_translations(lang) for lang in LANGUAGES}
+    lang: translations_of(catalog) for lang, catalog in _FILES.items()}
 #: The English catalog: every key there is (the plural entries are ``PLURALS["en"]``).
 EN: Final = CATALOGS[DEFAULT]
 
