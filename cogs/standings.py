@@ -8,9 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render import GAME_COLOUR, mention, rules_embed, short_date
+from bot.render import GAME_COLOUR, mention, rules_embed
 from bot.standings import hat_wearers, standings
-from bot.texts import game_title, speaking, t
+from bot.texts import date_text, game_title, speaking, t, team_name
 from bot.translator import ls
 from cogs.tables import GAME_CHOICES, Tables
 from engine import make_rules
@@ -35,6 +35,15 @@ def _field(lines: list[str]) -> str:
             break
         out.append(line)
     return "\n".join(out) or "—"
+
+
+def _masters_now(side: str | None) -> str:
+    """Which team of a partnership are masters now (``a``, ``b``), or even."""
+    if side == "a":
+        return t("standings.masters_now", team=team_name(0))
+    if side == "b":
+        return t("standings.masters_now", team=team_name(1))
+    return t("standings.even")
 
 
 class Standings(commands.Cog, name="Standings"):
@@ -68,8 +77,11 @@ class Standings(commands.Cog, name="Standings"):
         embed = discord.Embed(title=title, colour=GAME_COLOUR)
         lines = []
         for p in players:
-            line = t("standings.player_line", user=mention(p.member), hands=p.hands,
-                     made=p.became_masters, held=p.hands_as_masters, ran=p.ran_away)
+            line = t("standings.player_line", user=mention(p.member),
+                     hands=t("n.hands", count=p.hands),
+                     made=t("n.became_masters", count=p.became_masters),
+                     held=t("n.hands_as_masters", count=p.hands_as_masters),
+                     ran=t("n.ran_away", count=p.ran_away))
             if rules.score_by_seat or p.score:
                 line += " · " + t("standings.score", score=f"{p.score:+d}")
             if p.matches_won:
@@ -80,12 +92,12 @@ class Standings(commands.Cog, name="Standings"):
         embed.add_field(name=t("standings.players"), value=_field(lines), inline=False)
         if pairs:
             embed.add_field(name=t("standings.partnerships"), value=_field([
-            t("standings.pair_line", a=_team(p.team_a), b=_team(p.team_b), hands=p.hands,
+            t("standings.pair_line", a=_team(p.team_a), b=_team(p.team_b),
+              hands=t("n.hands", count=p.hands),
               made=p.became_masters[0], made_b=p.became_masters[1],
               held=p.hands_as_masters[0], held_b=p.hands_as_masters[1],
               ran=p.ran_away[0], ran_b=p.ran_away[1],
-              now=("A " + t("table.masters")) if p.masters_now == "a" else
-                  ("B " + t("table.masters")) if p.masters_now == "b" else t("standings.even"))
+              now=_masters_now(p.masters_now))
             for p in pairs]), inline=False)
         await interaction.response.send_message(
             embed=embed, allowed_mentions=discord.AllowedMentions.none())
@@ -110,12 +122,12 @@ class Standings(commands.Cog, name="Standings"):
                 masters = [m for m, team in teams.items() if team == group_masters]
                 slaves = [m for m, team in teams.items() if team != group_masters]
                 lines.append(t("status.line", game=title, masters=_team(masters),
-                               slaves=_team(slaves), since=short_date(st.since), dealer=dealer))
+                               slaves=_team(slaves), since=date_text(st.since), dealer=dealer))
             elif st.masters is not None:
                 masters, slaves = (st.team_a, st.team_b) if st.masters == "a" else (
                     st.team_b, st.team_a)
                 lines.append(t("status.line", game=title, masters=_team(masters),
-                               slaves=_team(slaves), since=short_date(st.since), dealer=dealer))
+                               slaves=_team(slaves), since=date_text(st.since), dealer=dealer))
             elif st.extra.get("score") is not None:
                 lines.append(t("status.match_line", game=title,
                                players=_team(st.team_a + st.team_b), dealer=dealer))

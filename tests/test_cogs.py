@@ -611,7 +611,7 @@ async def test_standings_status_rules_and_history_after_a_hand(h: Harness) -> No
     r = await h.command(ana, "standings")
     assert r.type == CHANNEL_MESSAGE and not r.ephemeral
     assert r.message.embeds[0]["title"] == t("standings.title", game="Filicău")
-    assert f"{ana.mention}: 1 hands" in r.text
+    assert f"{ana.mention}: 1 hand · " in r.text  # one hand, not "1 hands"
     r = await h.command(ana, "standings", game="filko")
     assert t("standings.none") in r.text
 
@@ -788,8 +788,8 @@ async def test_standings_of_a_busy_server_fit_in_an_embed(h: Harness) -> None:
     [players_field, pairs_field] = r.message.embeds[0]["fields"]
     lines = players_field["value"].split("\n")
     assert 1 < len(lines) <= 15
-    assert all(line.startswith("<@") and line.endswith("ran away 0×") for line in lines)
-    assert all(line.endswith(" · A masters") for line in pairs_field["value"].split("\n"))
+    assert all(line.startswith("<@") and line.endswith(" · ran away 0 times") for line in lines)
+    assert all(line.endswith(" · masters: A") for line in pairs_field["value"].split("\n"))
 
 
 async def test_table_options_and_an_expired_lobby(h: Harness) -> None:

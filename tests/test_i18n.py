@@ -23,14 +23,18 @@ from standin.schema import SchemaCheck
 from bot.texts import (
     CATALOGS,
     EN,
+    FORMATTER,
     LANGUAGES,
     LOCALE_DIR,
+    PLURALS,
+    TRANSLATIONS,
     card_label,
     card_labels,
     game_title,
     has_text,
     language_of,
     load_catalog,
+    load_plurals,
     speaking,
     suit_label,
     t,
@@ -63,12 +67,39 @@ def test_a_catalog_has_exactly_the_english_placeholders(lang: str) -> None:
     assert wrong == {}, "placeholders differ from English (english, this catalog)"
 
 
+@pytest.mark.parametrize("lang", OTHERS)
+def test_a_catalog_has_every_plural_entry_with_its_forms(lang: str) -> None:
+    """Entries that word a number: every one English has, as many forms as the language's
+    Plural-Forms declares, and together English's placeholders."""
+    plurals = load_plurals(lang)
+    assert sorted(set(PLURALS["en"]) - set(plurals)) == [], "plural entries missing"
+    assert sorted(set(plurals) - set(PLURALS["en"])) == [], "plural entries English lacks"
+    forms = {"ro": 3, "hu": 1, "de": 2}[lang]
+    for key, texts in plurals.items():
+        assert len(texts) == forms, key
+        english = set().union(*(placeholders(x) for x in PLURALS["en"][key]))
+        assert set().union(*(placeholders(x) for x in texts)) == english, key
+        assert all(placeholders(x) <= english for x in texts), key
+    # A plural entry is not also a plain one (t would not know which to use).
+    assert not set(plurals) & set(CATALOGS[lang])
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_text_formats(lang: str) -> None:
-    """Each text formats with its placeholders filled (no stray brace)."""
-    for key, text in CATALOGS[lang].items():
-        text.format(**dict.fromkeys(placeholders(text), "x"))
+    """Each text formats with its placeholders filled (no stray brace, no unknown spec)."""
+    texts = list(CATALOGS[lang].items()) + [
+        (key, x) for key, forms in PLURALS[lang].items() for x in forms]
+    for key, text in texts:
+        FORMATTER.format(text, **dict.fromkeys(placeholders(text), "x"))
         assert text.strip() == text and text, key
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_plural_rule_is_the_catalog_header(lang: str) -> None:
+    """gettext reads each catalog's Plural-Forms (Romanian's three forms, Hungarian's one)."""
+    header = TRANSLATIONS[lang].info()["plural-forms"]
+    assert header.startswith({"en": "nplurals=2", "de": "nplurals=2", "ro": "nplurals=3",
+                              "hu": "nplurals=1"}[lang])
 
 
 def test_the_catalog_checks_catch_a_missing_key_and_placeholder(tmp_path: Path) -> None:
