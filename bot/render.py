@@ -9,11 +9,9 @@ tables cog, so every button keeps working after a restart.
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
-from babel.dates import format_date
 
 from bot import facts
 from bot.options import choices as option_choices
@@ -23,7 +21,7 @@ from bot.session import COMPUTER_LEVELS, TableSession, computer_level, is_comput
 from bot.store import Member, PartnershipStatus
 from bot.texts import (
     card_label,
-    current_language,
+    date_text,
     game_title,
     has_text,
     option_text,
@@ -121,13 +119,13 @@ def status_line(s: TableSession, st: PartnershipStatus | None) -> str | None:
         lines.append(t("lobby.status_even", dealer=dealer))
     elif s.fixed_teams:
         lines.append(t("lobby.status_masters", team=team_name(1 - status.masters),
-                       slaves=slaves_word(s), since=short_date(st.since), dealer=dealer))
+                       slaves=slaves_word(s), since=date_text(st.since), dealer=dealer))
     else:
         teams = status.teams or s.rules.seat_teams
         masters = " ".join(mention(s.seats[seat]) for seat in range(s.rules.players)
                            if teams[seat] == status.masters)
         lines.append(t("lobby.status_masters_group", masters=masters,
-                       since=short_date(st.since), dealer=dealer))
+                       since=date_text(st.since), dealer=dealer))
     if status.score is not None:
         lines.append(t("table.match_line", score=score_text(s, status.score)))
     return "\n".join(lines)
@@ -143,13 +141,6 @@ def score_text(s: TableSession, score: tuple[int, ...]) -> str:
     if s.rules.score_by_seat:
         return " · ".join(f"{mention(s.seats[seat])} {v}" for seat, v in enumerate(score))
     return " · ".join(f"{team_name(team)} {v}" for team, v in enumerate(score))
-
-
-def short_date(iso: str | None) -> str:
-    """"12 Nov", in the current language (Babel's CLDR data: "12 nov.", "nov. 12.")."""
-    if not iso:
-        return "?"
-    return format_date(datetime.fromisoformat(iso), "d MMM", locale=current_language())
 
 
 def lobby_view(s: TableSession) -> discord.ui.View:
@@ -245,7 +236,7 @@ def table_embed(s: TableSession, v: PublicView) -> discord.Embed:
     embed.add_field(name=t("table.seats"), value="\n".join(
         f"{'▶ ' if seat in v.actors else ''}{seat_prefix(s, v, seat)}{seat} "
         f"{mention(s.seats[seat])}{seat_badges(s, v, seat)}"
-        + (f" — {t('table.taken', points=v.taken[seat])}" if per_seat and v.taken else "")
+        + (f" — {t('n.points', count=v.taken[seat])}" if per_seat and v.taken else "")
         for seat in range(v.players)), inline=False)
     facts = info_lines(s, v)
     if facts:

@@ -37,7 +37,7 @@ from bot.session import (
     check_settings,
 )
 from bot.store import StoreError
-from bot.texts import EN, t
+from bot.texts import EN, refusal, t
 from bot.translator import ls
 from engine import Action, RecordError, action_from_json, make_rules, seat_view
 from engine.cards import CardError, card
@@ -222,7 +222,7 @@ class Tables(commands.Cog, name="Tables"):
                 "turn_seconds": turn_seconds, "window_seconds": window_seconds,
                 "pings": pings})
         except SessionError as e:
-            await reply_error(interaction, t(e.key, **e.params))
+            await reply_error(interaction, refusal(e.key, e.params))
 
     async def _open(self, interaction: discord.Interaction[Any], game: str, early_end: bool,
                     top_trumps: app_commands.Choice[str] | None,
@@ -302,7 +302,7 @@ class Tables(commands.Cog, name="Tables"):
                 raise SessionError("err.elsewhere")
             await self._handlers[click.op](interaction, runner, click, values)
         except SessionError as e:
-            await reply_error(interaction, t(e.key, **e.params) if e.key in EN
+            await reply_error(interaction, refusal(e.key, e.params) if e.key in EN
                               else t("err.not_allowed"))
         except Exception:
             if self.closing:
