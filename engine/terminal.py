@@ -163,6 +163,8 @@ class TerminalGame:
         self.actions_shown = 0
         self.trump_shown: int | None = None
         self.shown_cards: tuple[Card, ...] = ()
+        #: Games whose teams form in the hand: the teams as last told (as far as public).
+        self.teams_said = ""
 
     def say(self, text: str = "", end: str = "\n") -> None:
         print(text, end=end, file=self.out, flush=True)
@@ -202,12 +204,40 @@ class TerminalGame:
             self.shown_cards = tuple(hand.shown)
             if self.shown_cards:
                 self.say("Shown cards: " + " ".join(code(c) for c in self.shown_cards))
+        if not hand.rules.fixed_teams and self._card_play_began():
+            line = self._teams_line()
+            if line != self.teams_said:
+                self.teams_said = line
+                self.say(line)
         while self.tricks_shown < len(hand.tricks):
             trick = hand.tricks[self.tricks_shown]
             self.tricks_shown += 1
             winner = "you win it" if trick.winner == self.seat else f"seat {trick.winner} wins it"
             self.say(f"Trick {self.tricks_shown}: {self._played(trick.leader, trick.cards)}"
                      f" — {winner}.")
+
+    def _card_play_began(self) -> bool:
+        hand = self.hand
+        return bool(hand.trick or hand.tricks or any(
+            a.kind == "card" for seat in hand.actors() for a in hand.legal_actions(seat)))
+
+    def _teams_line(self) -> str:
+        """Who plays with whom as everyone at the table knows it (a secret partner stays
+        secret)."""
+        hand, me = self.hand, self.seat
+        view = seat_view(hand, me)
+        mine = view.team[me]
+        others = [s for s in range(hand.n) if s != me]
+        if mine is None:
+            return "Your partner is secret for now: the cards will tell."
+        mates = [s for s in others if view.team[s] == mine]
+        unknown = [s for s in others if view.team[s] is None]
+        against = [s for s in others if s not in mates and s not in unknown]
+        if unknown:
+            return "Partners are secret for now: the cards will tell."
+        if not mates:
+            return f"You play alone against {_seats(against, me)}."
+        return f"You play with {_seats(mates, me)} against {_seats(against, me)}."
 
     def _played(self, leader: int, cards: Sequence[Card]) -> str:
         n = self.hand.n

@@ -158,7 +158,12 @@ def test_every_game_speaks_in_words(game: str) -> None:
     if rules.players == 2:
         assert "You play alone against seat 0." in out and "partner" not in out
     elif not rules.fixed_teams:
-        assert "partner" not in out.split("\n\n")[0]  # nobody has a partner before the deal
+        # Nobody has a partner before the deal; once the cards are played, the teams as far
+        # as the table knows them.
+        opening = out.split("help\" shows this again")[0]
+        assert "partner" not in opening and "Teams are not fixed" in opening
+        assert re.search(r"^(You play (alone|with .*) against .*|(Your partner is|Partners are)"
+                         r" secret for now: the cards will tell)\.$", out, re.M), out
     outcome = g.outcome()
     assert outcome in out and outcome[0].isupper() and outcome.endswith(".")
 
