@@ -48,7 +48,7 @@ class Settings(BaseSettings):
         if not token:
             raise SettingsError(
                 "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot's token "
-                "there (Discord Developer Portal -> your application -> Bot -> Token)."
+                "there (Discord Developer Portal -> your application -> Bot -> Reset Token)."
             )
         if any(ch.isspace() for ch in token) or token.count(".") != 2:
             raise SettingsError(

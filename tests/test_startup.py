@@ -102,10 +102,16 @@ async def test_a_good_start_says_who_where_how_to_invite_and_what_it_synced(
     await standin.start()
     db = tmp_path / "bot.sqlite3"
     try:
-        for n, args in enumerate([(), (), ("--sync",)], 1):
+        marker = tmp_path / "bot.sqlite3.commands-synced"
+        # 1: first start, 2: nothing changed, 3: --sync, 4: the tree changed since the last
+        # sync (stood for by another hash in the marker file).
+        for n, args in enumerate([(), (), ("--sync",), ()], 1):
             bot = BotProcess(standin, db, tmp_path / f"bot{n}.log", args=args)
             if n == 2:
                 standin.commands.clear()
+            if n == 4:
+                standin.commands.clear()
+                marker.write_text("0" * 64 + "\n", encoding="utf-8")
             await bot.start()
             await standin.wait_for(lambda bot=bot: "slash commands" in bot.log(), 30,
                                    "the start-up summary")
@@ -126,6 +132,6 @@ async def test_a_good_start_says_who_where_how_to_invite_and_what_it_synced(
                 m = re.search(r"synced (\d+) slash commands to all servers", log)
                 assert m and int(m[1]) == len(standin.commands) > 0, log
             assert bot.errors() == []
-        assert (tmp_path / "bot.sqlite3.commands-synced").exists()
+        assert marker.read_text(encoding="utf-8").strip() != "0" * 64
     finally:
         await standin.stop()
