@@ -24,8 +24,9 @@ from bot.settings import SettingsError, configure_logging, load_settings
 RETRY_DELAYS = (5, 10, 20, 40, 60)
 
 #: What a start that cannot reach Discord raises: no network, DNS, a refused or timed-out
-#: connection, or Discord's servers answering 5xx after discord.py's own retries.
-UNREACHABLE = (aiohttp.ClientError, OSError, asyncio.TimeoutError, discord.DiscordServerError)
+#: connection (aiohttp wraps these in ClientError), or Discord's servers answering 5xx after
+#: discord.py's own retries. Not any OSError: a file the bot cannot write is no network issue.
+UNREACHABLE = (aiohttp.ClientError, ConnectionError, TimeoutError, discord.DiscordServerError)
 
 
 def database_problem(path: Path) -> str | None:
