@@ -29,6 +29,7 @@ from engine.cards import (
 from engine.hand import Hand
 from engine.match import Match
 from engine.rules import make_rules
+from engine.rules.hats import FACES
 from engine.view import seat_view
 
 CARD_CODES = (
@@ -103,7 +104,9 @@ def describe(action: Action) -> str:
         return words
     if kind == "servant":
         return f"servant: seat {value}"
-    if kind in ("trump", "solo", "signal"):
+    if kind == "signal":
+        return f"make a face: {FACES[SUIT_LETTERS[value]]} (asks for {SUIT_NAMES[value]})"
+    if kind in ("trump", "solo"):
         return f"{'Lust Solo in' if kind == 'solo' else kind + ':'} {SUIT_NAMES[value]}"
     if kind == "call":
         return f"call the {card_name(value)} ({code(value)})"
@@ -193,7 +196,12 @@ class TerminalGame:
         while self.actions_shown < len(hand.actions):
             seat, action = hand.actions[self.actions_shown]
             self.actions_shown += 1
-            if action.kind != "card" and seat != self.seat:
+            if action.kind == "signal" and seat == self.seat:
+                self.say(f"Your face asks your partner for {SUIT_NAMES[action.value]}.")
+            elif action.kind == "signal":
+                self.say(f"Seat {seat} {FACES[SUIT_LETTERS[action.value]]}: it asks its "
+                         f"partner for {SUIT_NAMES[action.value]}.")
+            elif action.kind != "card" and seat != self.seat:
                 public = hand.rules.public_action(hand, seat, action)
                 self.say(f"Seat {seat} chose: {describe(public)}." if public is not None
                          else f"Seat {seat} made a choice only they know.")
@@ -310,7 +318,8 @@ class TerminalGame:
         """Ask the player for their action and apply it; False when they left."""
         hand, me = self.hand, self.seat
         view = seat_view(hand, me)
-        legal = list(view.legal)
+        # Out-of-turn choices (a partner signal) are offered beside the turn's own.
+        legal = list(view.legal) + list(view.free)
         self.say()
         if hand.trick or any(a.kind == "card" for a in legal):
             number = len(hand.tricks) + 1
@@ -324,9 +333,20 @@ class TerminalGame:
             return self._pick_together(together)
         cards = sorted((a for a in legal if a.kind == "card"),
                        key=lambda a: view.hand.index(a.value))
-        legal = cards + [a for a in legal if a.kind != "card"]
-        self.say(("You may play: " if len(cards) == len(legal) else "Your choices: ")
-                 + "  ".join(f"{i}) {describe(a)}" for i, a in enumerate(legal, 1)))
+        choices = [a for a in legal if a.kind != "card" and a not in view.free]
+        signals = [a for a in legal if a in view.free]
+        legal = cards + choices + signals
+        numbers = iter(range(1, len(legal) + 1))
+        if cards:
+            self.say("You may play: " + "  ".join(f"{next(numbers)}) {describe(a)}"
+                                                  for a in cards))
+        if choices:
+            self.say(("Or: " if cards else "Your choices: ")
+                     + "  ".join(f"{next(numbers)}) {describe(a)}" for a in choices))
+        if signals:
+            self.say("Or make a face to your partner (once a trick): " + "  ".join(
+                f"{next(numbers)}) {FACES[SUIT_LETTERS[a.value]]} ({SUIT_NAMES[a.value]})"
+                for a in signals))
         while True:
             answer = self.ask("Your move")
             if answer is None:

@@ -215,3 +215,25 @@ def test_choices_are_worded() -> None:
     assert describe(Action("trump", 2)) == "trump: hearts"
     assert describe(Action("call", card("GK"))) == "call the King of leaves (GK)"
     assert describe(Action("bury", (card("E10"), card("S7")))) == "bury E10 and S7"
+
+
+def test_a_partner_signal_is_offered_beside_the_cards() -> None:
+    """Filkó with Hats: a face asking the partner for a suit, at most once a trick."""
+    asked: list[int] = []
+
+    def answer(g: TerminalGame) -> str:
+        text = g.out.getvalue()  # type: ignore[attr-defined]
+        offer = re.findall(r"(\d+)\) glances up \(leaves\)", text.rsplit("Your hand:", 1)[-1])
+        if offer and not asked:
+            asked.append(len(g.hand.tricks))
+            return offer[0]
+        return "1"
+
+    g, out = play_in_process("filko_hats", 4, answer)
+    assert asked
+    assert "Your face asks your partner for leaves." in out
+    mine = [(s, a) for s, a in g.hand.actions if s == 0 and a.kind == "signal"]
+    assert mine == [(0, Action("signal", 1))]  # leaves
+    # Once a trick: after the signal the same turn offers only the cards.
+    after = out.split("Your face asks your partner for leaves.")[1].split("Your move")[0]
+    assert "make a face" not in after and "You may play:" in after
