@@ -294,7 +294,6 @@ class TerminalGame:
         if result.event == "no_change":
             return ("No change: everybody is still even." if result.status.masters is None
                     else "No change: the masters stay masters.")
-        who = ""
         extra = result.extra
         if "declarer" in extra and result.event.startswith(("declarer", "solo")):
             seats: list[int] = [extra["declarer"]]
