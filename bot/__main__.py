@@ -1,47 +1,116 @@
-"""``python -m bot``: start the bot with the settings from the environment or ``.env``."""
+"""``python -m bot``: start the bot with the settings from the environment or ``.env``.
+
+``--sync`` sends the slash commands to Discord even if they did not change since the last
+sync; ``--retries N`` says how often to try again when Discord cannot be reached at start.
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
+import os
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 
+import aiohttp
 import discord
 
 from bot.client import FilicauBot, point_at
 from bot.settings import SettingsError, configure_logging, load_settings
 
+#: Seconds to wait before each new attempt to reach Discord at start (the last one repeats).
+RETRY_DELAYS = (5, 10, 20, 40, 60)
 
-async def run() -> int:
+#: What a start that cannot reach Discord raises: no network, DNS, a refused or timed-out
+#: connection (aiohttp wraps these in ClientError), or Discord's servers answering 5xx after
+#: discord.py's own retries. Not any OSError: a file the bot cannot write is no network issue.
+UNREACHABLE = (aiohttp.ClientError, ConnectionError, TimeoutError, discord.DiscordServerError)
+
+
+def database_problem(path: Path) -> str | None:
+    """Why the bot could not create or write its SQLite database at ``path``, or None.
+
+    Checked before connecting to Discord, so that a wrong ``DATABASE_PATH`` is one line at
+    once rather than a traceback after login. SQLite writes a journal beside the file, so the
+    folder must be writable too."""
+    if path.is_dir():
+        return (f"DATABASE_PATH {path} is a folder: give a file name in it, e.g. "
+                f"{path / 'filicau.sqlite3'}")
+    existing = next(p for p in (path.parent, *path.parent.parents) if p.exists() or p == p.parent)
+    if not existing.is_dir():
+        return f"DATABASE_PATH {path}: {existing} is a file, not a folder"
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        return f"DATABASE_PATH {path} cannot be read and written by this user"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"DATABASE_PATH {path}: this user cannot write in {existing}"
+    return None
+
+
+async def run(sync: bool = False, retries: int = len(RETRY_DELAYS)) -> int:
     try:
         settings = load_settings()
     except SettingsError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    problem = database_problem(settings.database_path)
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     configure_logging(settings.log_level)
     point_at(settings.discord_api_base, settings.discord_gateway_url)
-    bot = FilicauBot(settings)
-    try:
-        async with bot:
-            await bot.start(settings.discord_token.get_secret_value().strip())
-    except discord.LoginFailure:
-        print("error: Discord refused DISCORD_TOKEN: reset the token in the Developer Portal "
-              "(Bot -> Reset Token) and put the new one in .env.", file=sys.stderr)
-        return 2
-    except discord.PrivilegedIntentsRequired:
-        print("error: the bot asked for an intent the Developer Portal has not enabled.",
-              file=sys.stderr)
-        return 2
-    return 0
+    token = settings.discord_token.get_secret_value().strip()
+    for attempt in range(retries + 1):
+        try:
+            async with FilicauBot(settings, sync=sync) as bot:
+                # Once logged in, discord.py reconnects to the gateway by itself (with
+                # backoff); only the first contact is tried again here.
+                await bot.login(token)
+                await bot.connect()
+            return 0
+        except discord.LoginFailure:
+            print("error: Discord refused DISCORD_TOKEN: reset the token in the Developer "
+                  "Portal (your application -> Bot -> Reset Token) and put the new one in .env.",
+                  file=sys.stderr)
+            return 2
+        except discord.PrivilegedIntentsRequired:
+            print("error: the bot asked for an intent the Developer Portal has not enabled.",
+                  file=sys.stderr)
+            return 2
+        except UNREACHABLE as e:
+            where = discord.http.Route.BASE
+            reason = " ".join(str(e).split()) or type(e).__name__
+            if attempt == retries:
+                print(f"error: cannot reach Discord at {where}: {reason}. Gave up after "
+                      f"{attempt + 1} attempt{'s' if attempt else ''}.", file=sys.stderr)
+                return 1
+            delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+            print(f"error: cannot reach Discord at {where}: {reason}. Trying again in "
+                  f"{delay} s (attempt {attempt + 2} of {retries + 1}).", file=sys.stderr)
+            await asyncio.sleep(delay)
+    return 1  # not reached: the last attempt returns
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the Filicău Discord bot (settings from the environment or .env).")
+    parser.add_argument("--sync", action="store_true",
+                        help="send the slash commands to Discord even if they did not change "
+                             "since the last sync")
+    parser.add_argument("--retries", type=int, default=len(RETRY_DELAYS), metavar="N",
+                        help="when Discord cannot be reached at start, try N more times, "
+                             "waiting 5, 10, 20, 40 then 60 s (default %(default)s; 0: none)")
+    args = parser.parse_args(argv)
+    if args.retries < 0:
+        parser.error("--retries must be 0 or more")
     # The event loop shares the interpreter with the store's thread and the computer
     # players' pool threads: hand the lock over sooner than the default 5 ms, or a click
     # waits behind them (seen as p99 latency under load).
     sys.setswitchinterval(0.0005)
     try:
-        return asyncio.run(run())
+        return asyncio.run(run(sync=args.sync, retries=args.retries))
     except KeyboardInterrupt:
         logging.getLogger(__name__).info("stopped")
         return 0

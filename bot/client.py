@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,6 +25,28 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.tables", "cogs.standings", "cogs.admin")
+
+#: What the bot does in a channel: post and edit the table and results (View Channel, Send
+#: Messages), as embeds (Embed Links) with card pictures (Attach Files), and its slash
+#: commands (Use Application Commands). It creates no threads and reads no messages.
+PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, embed_links=True,
+                                  attach_files=True, use_application_commands=True)
+SCOPES = ("bot", "applications.commands")
+
+#: Interactions (slash commands, buttons) reach a bot whatever its intents: it needs only
+#: the servers it is in (``guilds``), not their messages, typing or members.
+INTENTS = discord.Intents.none()
+INTENTS.guilds = True
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server with exactly the permissions it needs."""
+    return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
+
+
+def sync_marker(database_path: Path) -> Path:
+    """The file beside the database that holds the hash of the last synced command tree."""
+    return database_path.with_name(database_path.name + ".commands-synced")
 
 
 def point_at(api_base: str | None, gateway: str | None) -> None:
@@ -43,11 +68,20 @@ class Tree(app_commands.CommandTree["FilicauBot"]):
 
 
 class FilicauBot(commands.Bot):
-    def __init__(self, settings: Settings, store: Store | None = None) -> None:
-        # No privileged intents: the bot works from interactions alone.
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, tree_cls=Tree)
+    def __init__(self, settings: Settings, store: Store | None = None, *,
+                 sync: bool = False) -> None:
+        # The bot has no voice: discord.py's warnings that voice libraries are missing are
+        # only noise in the start-up log.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        # No text commands: an empty prefix list matches no message (and with these intents
+        # no message arrives).
+        super().__init__(command_prefix=(), intents=INTENTS, help_command=None, tree_cls=Tree)
         self.settings = settings
+        #: Sync the slash commands even if they did not change (``python -m bot --sync``).
+        self.force_sync = sync
+        #: What start-up did about the slash commands, said once ready.
+        self.sync_report = ""
+        self._announced = False
         self.store: Store = store or SqliteStore(settings.database_path)
         self.tree.error(self.on_app_command_error)
         #: Each server's settings (language of public messages, pictures), read at start.
@@ -61,12 +95,52 @@ class FilicauBot(commands.Bot):
         thinking.start(thinking.default_processes() if processes is None else processes)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Send the slash commands to Discord only when they changed since the last sync (or
+        when told to): discord.py advises against syncing on every start (it is rate limited,
+        and a global sync takes a while to reach every client). The hash of what was sent
+        last is kept in a small file beside the database (``sync_marker``)."""
+        guild = None
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        where = f"server {guild.id}" if guild else "all servers"
+        translator = self.tree.translator
+        commands_ = self.tree.get_commands(guild=guild)
+        payload = [await c.get_translated_payload(self.tree, translator) if translator
+                   else c.to_dict(self.tree) for c in commands_]
+        digest = hashlib.sha256(json.dumps(
+            {"application": self.application_id, "guild": guild and guild.id,
+             "commands": payload}, sort_keys=True, default=str).encode()).hexdigest()
+        marker = sync_marker(self.settings.database_path)
+        try:
+            last = marker.read_text(encoding="utf-8").strip()
+        except OSError:
+            last = ""
+        if last == digest and not self.force_sync:
+            self.sync_report = (f"slash commands unchanged since the last sync ({len(payload)} "
+                                f"for {where}): not synced again (python -m bot --sync forces it)")
+            return
+        synced = await self.tree.sync(guild=guild)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(digest + "\n", encoding="utf-8")
+        self.sync_report = f"synced {len(synced)} slash commands to {where}"
+
+    async def on_ready(self) -> None:
+        # READY comes again after a session is lost; the news is the first one.
+        if self._announced:
+            return
+        self._announced = True
+        user = self.user
+        assert user is not None
+        servers = len(self.guilds)
+        log.info("ready as %s (%s) in %d server%s", user, user.id, servers,
+                 "" if servers == 1 else "s")
+        if self.application_id is not None:
+            log.info("invite: %s", invite_url(self.application_id))
+        log.info("%s", self.sync_report)
 
     @property
     def tables(self) -> Tables:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Literal
 
+import discord
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -14,13 +16,15 @@ class SettingsError(RuntimeError):
 
 
 class Settings(BaseSettings):
+    # env_ignore_empty: a setting left empty (as in .env.example) takes its default.
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8",
-                                      extra="ignore")
+                                      extra="ignore", env_ignore_empty=True)
 
     discord_token: SecretStr = Field(default=SecretStr(""))
     database_path: Path = Path("data/filicau.sqlite3")
-    dev_guild_id: int | None = None
-    log_level: str = "INFO"
+    #: A server id (a Discord snowflake: a positive 64-bit number).
+    dev_guild_id: int | None = Field(default=None, gt=0, lt=2**64)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     #: Seconds between a computer's moves, so people can follow the table.
     computer_delay: float = 1.0
     #: Minimum seconds between two edits of one table message (Discord rate limits).
@@ -36,26 +40,17 @@ class Settings(BaseSettings):
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 
-    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", "ai_processes",
-                     mode="before")
+    @field_validator("log_level", mode="before")
     @classmethod
-    def _empty_is_none(cls, v: object) -> object:
-        return None if v == "" else v
-
-    @field_validator("log_level")
-    @classmethod
-    def _level(cls, v: str) -> str:
-        level = v.upper()
-        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-            raise ValueError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
-        return level
+    def _level(cls, v: object) -> object:
+        return v.upper() if isinstance(v, str) else v
 
     def check(self) -> None:
         token = self.discord_token.get_secret_value().strip()
         if not token:
             raise SettingsError(
                 "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot's token "
-                "there (Discord Developer Portal -> your application -> Bot -> Token)."
+                "there (Discord Developer Portal -> your application -> Bot -> Reset Token)."
             )
         if any(ch.isspace() for ch in token) or token.count(".") != 2:
             raise SettingsError(
@@ -64,18 +59,28 @@ class Settings(BaseSettings):
             )
 
 
+#: What to do about a setting refused, added to pydantic's message.
+HINTS = {
+    "dev_guild_id": " (a server id: turn on Developer Mode in Discord's settings, then "
+                    "right-click the server -> Copy Server ID; or leave it empty)",
+}
+
+
 def load_settings(**overrides: object) -> Settings:
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as e:
         first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]).upper() or "settings"
-        raise SettingsError(f"{where}: {first['msg']}") from None
+        field = ".".join(str(p) for p in first["loc"])
+        hint = HINTS.get(field, "")
+        raise SettingsError(f"{field.upper() or 'settings'}: {first['msg']}{hint}") from None
     settings.check()
     return settings
 
 
 def configure_logging(level: str) -> None:
-    logging.basicConfig(
-        level=level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-    )
+    """discord.py's own log set-up for every logger, in the bot's one-line format (the
+    stand-in tests and the load benchmark read levels from it as `` ERROR ``)."""
+    discord.utils.setup_logging(
+        level=logging.getLevelNamesMapping()[level], root=True,
+        formatter=logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))

@@ -13,6 +13,11 @@ from engine.bench import bench
 from engine.record import ReplayError, replay, report
 from engine.rules import GAMES
 
+# The help text is plain words: the module docstring above is reStructuredText for readers
+# of the code, and ``--help`` would print its backticks as they are.
+DESCRIPTION = ("The Filicău rules engine from the command line: replay a game record, play a "
+               "hand in the terminal against computer players, measure speed and strength.")
+
 
 def _replay_one(line: str) -> tuple[dict[str, Any], bool]:
     try:
@@ -21,10 +26,20 @@ def _replay_one(line: str) -> tuple[dict[str, Any], bool]:
         return ReplayError(None, f"not JSON: {e}").to_json(), False
     if not isinstance(record, dict):
         return ReplayError(None, "a record must be a JSON object").to_json(), False
+    record = _unwrap(record)
     try:
         return report(replay(record)), True
     except ReplayError as e:
         return e.to_json(), False
+
+
+def _unwrap(obj: dict[str, Any]) -> dict[str, Any]:
+    """A record, or a file that holds one under ``"record"`` beside notes about it (the golden
+    files of ``tests/golden``: ``why``, ``expected``...): either is replayed."""
+    inner = obj.get("record")
+    if "game" not in obj and isinstance(inner, dict):
+        return inner
+    return obj
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
@@ -73,25 +88,36 @@ def cmd_timing(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _games_help() -> str:
+    return "the game: " + ", ".join(f"{key} ({cls.title}, {cls.players} players)"
+                                    for key, cls in sorted(GAMES.items()))
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m engine", description=DESCRIPTION)
+    games = sorted(GAMES)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("replay", help="replay a game record and print the resulting state")
-    p.add_argument("file", help="a record file, or - for standard input")
+    p.add_argument("file", help="a record file (or a file holding one under \"record\", as "
+                   "tests/golden/*.json do), or - for standard input")
     p.add_argument("--jsonl", action="store_true", help="one record per line, one answer each")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("bench", help="play random hands through the public API, report speed")
-    p.add_argument("--game", default="filicau")
+    p.add_argument("--game", default="filicau", choices=games, metavar="GAME",
+                   help=_games_help())
     p.add_argument("--hands", type=int, default=20000)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("play", help="play a hand in the terminal against computer players")
-    p.add_argument("--game", default="filicau")
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--seat", type=int, default=0, help="your seat (0-3)")
+    play = p = sub.add_parser("play",
+                              help="play a hand in the terminal against computer players")
+    p.add_argument("--game", default="filicau", choices=games, metavar="GAME",
+                   help=_games_help())
+    p.add_argument("--seed", type=int, default=None, help="the same seed deals the same hand")
+    p.add_argument("--seat", type=int, default=0,
+                   help="your seat, from 0 to the game's number of players - 1 (default 0)")
     p.add_argument("--level", default="normal", choices=("random", "easy", "normal", "hard"),
                    help="the computer players' level")
     p.set_defaults(func=cmd_play)
@@ -102,7 +128,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.add_argument("--a", default="hard", choices=LEVELS)
     p.add_argument("--b", default="easy", choices=LEVELS)
     p.add_argument("--deals", type=int, default=100)
-    p.add_argument("--game", default="filicau", choices=sorted(GAMES))
+    p.add_argument("--game", default="filicau", choices=games, metavar="GAME",
+                   help=_games_help())
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1, help="processes (deals in parallel)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -110,7 +137,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("ai-timing", help="decision times of the computer levels")
-    p.add_argument("--game", default="filicau", choices=sorted(GAMES))
+    p.add_argument("--game", default="filicau", choices=games, metavar="GAME",
+                   help=_games_help())
     p.add_argument("--levels", default="easy,normal,hard")
     p.add_argument("--hands", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
@@ -118,6 +146,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.set_defaults(func=cmd_timing)
 
     args = parser.parse_args(argv)
+    if args.command == "play":
+        players = GAMES[args.game].players
+        if not 0 <= args.seat < players:
+            play.error(f"--seat must be 0 to {players - 1}: {GAMES[args.game].title} has "
+                       f"{players} players")
     try:
         return int(args.func(args, out))
     except OSError as e:

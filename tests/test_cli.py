@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import D_3_3, DEAL_D, deal_hand, play
 
 from engine import to_record
@@ -126,40 +126,56 @@ def test_bench_filko() -> None:
     assert json.loads(run.stdout)["hands_per_second"] > 0
 
 
-POINTS = re.compile(r"Points: your team (\d), opponents (\d)\. Outcome: (\w+)")
-
-
-def test_play_a_whole_hand_from_scripted_input() -> None:
-    run = engine("play", "--seed", "3", stdin="1\n" * 8)
-    assert run.returncode == 0, run.stderr
-    assert "you are seat 0" in run.stdout and "trump is" in run.stdout
-    m = POINTS.search(run.stdout)
-    assert m, run.stdout
-    mine, theirs, event = int(m[1]), int(m[2]), m[3]
-    assert mine + theirs <= 8
-    expected = ("ran_away" if 8 in (mine, theirs) else
-                "masters" if max(mine, theirs) >= 6 else "no_change")
-    assert event == expected
-    assert run.stdout == engine("play", "--seed", "3", stdin="1\n" * 8).stdout  # seeded
-
-
-def test_play_filko_by_card_code_and_number() -> None:
-    # Mixing a wrong entry, then numbers: the wrong one is refused and asked again.
-    run = engine("play", "--game", "filko", "--seed", "11", "--seat", "1",
-                 stdin="zz\n" + "1\n" * 9)
-    assert run.returncode == 0, run.stderr
-    assert "not a legal choice" in run.stdout
-    assert POINTS.search(run.stdout)
-
-
-def test_play_exits_cleanly_on_eof() -> None:
-    run = engine("play", "--seed", "3", stdin="")
+def test_help_is_plain_words() -> None:
+    run = engine("--help")
     assert run.returncode == 0
-    assert run.stdout.rstrip().endswith("bye")
-    assert run.stderr == ""
+    assert "``" not in run.stdout and "replay" in run.stdout
 
 
-def test_play_refuses_a_bad_seat() -> None:
-    run = engine("play", "--seat", "9")
+@pytest.mark.parametrize("command", ["play", "bench", "arena", "ai-timing"])
+def test_an_unknown_game_is_refused_with_the_known_ones(command: str) -> None:
+    run = engine(command, "--game", "nonsense")
     assert run.returncode == 2
-    assert "--seat must be 0 to 3" in run.stdout
+    assert "Traceback" not in run.stderr
+    assert "invalid choice: 'nonsense'" in run.stderr
+    assert "filicau" in run.stderr and "officers" in run.stderr
+
+
+def test_game_help_lists_the_games_and_their_players() -> None:
+    run = engine("play", "--help")
+    assert "officers (Officers' Schafkopf, 2 players)" in " ".join(run.stdout.split())
+
+
+@pytest.mark.parametrize(("game", "bad", "players"), [("filicau", 4, 4), ("officers", 2, 2),
+                                                      ("filko6", 6, 6), ("filicau", -1, 4)])
+def test_the_seat_range_is_the_game_s(game: str, bad: int, players: int) -> None:
+    run = engine("play", "--game", game, "--seat", str(bad))
+    assert run.returncode == 2
+    assert f"--seat must be 0 to {players - 1}" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_the_last_seat_of_a_six_player_game_is_playable() -> None:
+    run = engine("play", "--game", "filko6", "--seat", "5", "--seed", "1", stdin="")
+    assert run.returncode == 0, run.stderr
+    assert "you are seat 5" in run.stdout
+
+
+GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+def test_replay_a_golden_file_as_the_readme_says(path: Path) -> None:
+    """The golden files hold the record under "record" beside "why" and "expected": the
+    README's ``python -m engine replay tests/golden/<file>.json`` replays the record in it."""
+    golden = json.loads(path.read_text(encoding="utf-8"))
+    run = engine("replay", str(path.relative_to(ROOT)))
+    assert run.returncode == golden["exit_code"], run.stdout + run.stderr
+    assert json.loads(run.stdout) == golden["expected"]
+
+
+def test_a_record_with_a_key_named_record_is_still_a_record() -> None:
+    # A bare record is taken as it is, whatever extra keys it carries.
+    run = engine("replay", "-", stdin=json.dumps(_record("EO", record="kept by the bot")))
+    assert run.returncode == 0, run.stdout
+    assert json.loads(run.stdout)["to_move"] == 2

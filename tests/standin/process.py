@@ -19,7 +19,8 @@ class BotProcess:
                  edit_interval: float = 0.05, computer_delay: float = 0.0,
                  next_hand_delay: float = 3600.0, ping_delay: float = 3600.0,
                  log_level: str = "INFO",
-                 python: str = sys.executable, profile: Path | None = None) -> None:
+                 python: str = sys.executable, profile: Path | None = None,
+                 args: tuple[str, ...] = ()) -> None:
         self.standin = standin
         self.db_path = db_path
         self.log_path = log_path
@@ -38,6 +39,8 @@ class BotProcess:
             "PYTHONUNBUFFERED": "1",
         }
         self.python = python
+        #: Options of ``python -m bot`` (``--sync``).
+        self.args = args
         #: ``python -m cProfile -o PROFILE -m bot``: where the bot's time goes under load.
         self.profile = profile
         self.proc: asyncio.subprocess.Process | None = None
@@ -53,7 +56,7 @@ class BotProcess:
             log.flush()
             profiling = ["-m", "cProfile", "-o", str(self.profile)] if self.profile else []
             self.proc = await asyncio.create_subprocess_exec(
-                self.python, *profiling, "-m", "bot", cwd=PROJECT, env=self.env,
+                self.python, *profiling, "-m", "bot", *self.args, cwd=PROJECT, env=self.env,
                 stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log)
         self.starts += 1
         proc = self.proc

@@ -1,0 +1,137 @@
+"""``python -m bot`` as an operator starts it: wrong settings and an unreachable Discord end in
+one clear line, and a good start says who the bot is, how to invite it and what it synced."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from standin.process import BotProcess
+from standin.server import APP_ID, StandIn
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def closed_port() -> int:
+    """A loopback port nobody listens on (bound, then released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def run_bot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith("DISCORD_") and k not in ("DATABASE_PATH", "DEV_GUILD_ID")}
+    # Nothing listens there: a bot that tried to connect would say it cannot reach Discord.
+    base = f"http://127.0.0.1:{closed_port()}/api/v10"
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args], cwd=tmp_path, capture_output=True, text=True,
+        env={**clean, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "aaaa.bbbb.cccc",
+             "DISCORD_API_BASE": base, "DATABASE_PATH": str(tmp_path / "db.sqlite3"), **env},
+        timeout=60, check=False,
+    )
+
+
+LOG_INFO = re.compile(r"\d{4}-\d\d-\d\d [\d:,]+ INFO ")
+
+
+def one_line(done: subprocess.CompletedProcess[str]) -> str:
+    """The one line that says what is wrong (the log's INFO lines aside)."""
+    lines = [x for x in done.stderr.strip().splitlines() if not LOG_INFO.match(x)]
+    assert len(lines) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    return lines[0]
+
+
+def test_a_folder_as_database_path_is_refused_before_connecting(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    done = run_bot(tmp_path, "--retries", "0", DATABASE_PATH=str(tmp_path / "data"))
+    assert done.returncode == 2
+    line = one_line(done)
+    assert "DATABASE_PATH" in line and "is a folder" in line
+    assert "cannot reach Discord" not in done.stderr
+
+
+def test_a_database_path_under_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("x")
+    done = run_bot(tmp_path, "--retries", "0",
+                   DATABASE_PATH=str(tmp_path / "notes.txt" / "db.sqlite3"))
+    assert done.returncode == 2
+    assert "is a file, not a folder" in one_line(done)
+
+
+def test_a_negative_dev_guild_id_is_refused(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, DEV_GUILD_ID="-5")
+    assert done.returncode == 2
+    line = one_line(done)
+    assert line.startswith("error: DEV_GUILD_ID") and "Copy Server ID" in line
+
+
+def test_an_empty_setting_takes_its_default(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, "--retries", "0", DEV_GUILD_ID="", LOG_LEVEL="", AI_PROCESSES="")
+    assert done.returncode == 1  # it got as far as trying to reach Discord
+    assert "cannot reach Discord" in one_line(done)
+
+
+def test_unreachable_discord_is_one_line_per_attempt_then_gives_up(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, "--retries", "1")
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    lines = [x for x in done.stderr.strip().splitlines() if not LOG_INFO.match(x)]
+    assert len(lines) == 2, done.stderr
+    assert re.fullmatch(r"error: cannot reach Discord at http://127\.0\.0\.1:\d+/api/v10: .*"
+                        r"Trying again in 5 s \(attempt 2 of 2\)\.", lines[0]), lines[0]
+    assert lines[1].endswith("Gave up after 2 attempts.")
+
+
+def test_bad_options_are_refused_by_argparse(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, "--retries", "-1")
+    assert done.returncode == 2 and "--retries must be 0 or more" in done.stderr
+
+
+PERMISSIONS = 1024 + 2048 + 16384 + 32768 + 2**31  # view, send, embed, attach, app commands
+
+
+async def test_a_good_start_says_who_where_how_to_invite_and_what_it_synced(
+        tmp_path: Path) -> None:
+    standin = StandIn(channels=1)
+    await standin.start()
+    db = tmp_path / "bot.sqlite3"
+    try:
+        marker = tmp_path / "bot.sqlite3.commands-synced"
+        # 1: first start, 2: nothing changed, 3: --sync, 4: the tree changed since the last
+        # sync (stood for by another hash in the marker file).
+        for n, args in enumerate([(), (), ("--sync",), ()], 1):
+            bot = BotProcess(standin, db, tmp_path / f"bot{n}.log", args=args)
+            if n == 2:
+                standin.commands.clear()
+            if n == 4:
+                standin.commands.clear()
+                marker.write_text("0" * 64 + "\n", encoding="utf-8")
+            await bot.start()
+            await standin.wait_for(lambda bot=bot: "slash commands" in bot.log(), 30,
+                                   "the start-up summary")
+            await bot.stop()
+            log = bot.log()
+            assert re.search(r"ready as \S+ \(\d+\) in 1 server$", log, re.M), log
+            invite = re.search(r"invite: (\S+)", log)
+            assert invite and invite[1] == (
+                f"https://discord.com/oauth2/authorize?client_id={APP_ID}"
+                f"&scope=bot+applications.commands&permissions={PERMISSIONS}")
+            if n == 2:
+                # Nothing changed since the first start: nothing sent (the stand-in forgot
+                # the commands before this start, and still knows none).
+                assert standin.commands == {}
+                assert re.search(r"slash commands unchanged since the last sync \(\d+ for all "
+                                 r"servers\): not synced again", log), log
+            else:
+                m = re.search(r"synced (\d+) slash commands to all servers", log)
+                assert m and int(m[1]) == len(standin.commands) > 0, log
+            assert bot.errors() == []
+        assert marker.read_text(encoding="utf-8").strip() != "0" * 64
+    finally:
+        await standin.stop()
