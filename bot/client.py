@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import thinking
+from bot.gateway import guard_parsers
 from bot.render import GameButton, GameSelect
 from bot.settings import Settings
 from bot.store import GuildSettings, SqliteStore, Store
@@ -42,6 +43,7 @@ class FilicauBot(commands.Bot):
         # No privileged intents: the bot works from interactions alone.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None, tree_cls=Tree)
+        guard_parsers(self._connection)  # a malformed gateway event is dropped, not fatal
         self.settings = settings
         self.store: Store = store or SqliteStore(settings.database_path)
         self.tree.error(self.on_app_command_error)
