@@ -68,11 +68,11 @@ def _guarded(event: str, parser: Callable[[Any], None]) -> Callable[[Any], None]
 
     @functools.wraps(parser)
     def parse(data: Any) -> None:
-        problem = check(data) if check is not None else None
-        if problem is not None:
-            log.warning("dropped a malformed %s gateway event: %s", event, problem)
-            return
         try:
+            problem = check(data) if check is not None else None
+            if problem is not None:
+                log.warning("dropped a malformed %s gateway event: %s", event, problem)
+                return
             parser(data)
         except Exception as e:
             log.warning("dropped a malformed %s gateway event: %s", event, _reason(e))
@@ -151,7 +151,7 @@ def _is_number(value: Any) -> bool:
         return False
     try:
         float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return False
     return True
 

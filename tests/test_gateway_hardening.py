@@ -20,12 +20,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 from standin import BotProcess, Player, StandIn
 from standin.game import Table
 
 from bot import gateway
 from bot.client import FilicauBot
-from bot.gateway import MAX_REASON, guard_parsers
+from bot.gateway import MAX_REASON, command_problem, guard_parsers
 from bot.settings import Settings
 
 T = TypeVar("T")
@@ -236,3 +238,38 @@ def test_the_examples_in_bot_gateway() -> None:
     # bot/ is outside the doctest paths; its examples are checked here.
     result = doctest.testmod(gateway)
     assert result.attempted > 5 and result.failed == 0
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=12)
+#: Options shaped as Discord sends them, with any values (huge numbers included).
+OPTION = st.recursive(
+    st.fixed_dictionaries({"type": st.sampled_from([3, 4, 5, 6, 10, 11]), "name": st.text()},
+                          optional={"value": JSON | st.integers(min_value=10**309),
+                                    "focused": st.booleans()}),
+    lambda inner: st.fixed_dictionaries({"type": st.sampled_from([1, 2]), "name": st.text(),
+                                         "options": st.lists(inner, max_size=3)}),
+    max_leaves=8)
+COMMAND = st.fixed_dictionaries({
+    "type": st.sampled_from([2, 4]),
+    "data": st.fixed_dictionaries({"name": st.text()},
+                                  optional={"options": st.lists(OPTION, max_size=3)})})
+#: ... and with any part replaced by anything.
+BROKEN = st.one_of(
+    JSON, COMMAND,
+    COMMAND.flatmap(lambda d: st.builds(lambda junk: {**d, "data": junk}, JSON)),
+    OPTION.flatmap(lambda o: st.builds(
+        lambda key, junk: {"type": 2, "data": {"name": "t", "options": [{**o, key: junk}]}},
+        st.sampled_from(["type", "name", "value", "options"]), JSON)))
+
+
+@given(BROKEN)
+@example({"type": 2, "data": {"name": "t", "options": [
+    {"type": 10, "name": "n", "value": 10**400}]}})  # too large for a float
+def test_the_command_check_judges_anything_without_failing(d: Any) -> None:
+    problem = command_problem(d)
+    assert problem is None or isinstance(problem, str)
+    if not isinstance(d, dict) or d.get("type") not in (2, 4):
+        assert problem is None  # other interactions and events are their parsers' business
