@@ -18,15 +18,15 @@ An application command is the one event discord.py reads further *after* its par
 command tree's own task (``CommandTree._call``: ``data["name"]``, the options, their values),
 where an error is no longer the parser's and ends as "Task exception was never retrieved" with
 a traceback. :func:`command_problem` checks that structure before the parser, so such an
-event is dropped the same way. Whether a well-formed option's value makes sense (a game that
-exists, a number in range) is the commands' business, not the gateway's.
+event is dropped the same way (unanswered, as one without a token must be). Whether a
+well-formed option's value makes sense (a game that exists, a number in range) is the
+commands' business, not the gateway's.
 
 Not guarded (Discord sends these once per connection, and discord.py reads them before the
-parsers): a READY or RESUMED whose ``d`` lacks ``session_id``/``resume_gateway_url``, and a
-frame that is not a JSON object. Those still end the process, and the service manager starts
-it again (``deploy/``, README "Running it for real").
+parsers): a READY or RESUMED whose ``d`` lacks ``session_id``/``resume_gateway_url``, a frame
+that is not a JSON object, an event name that is not a string. Those still end the process,
+and the service manager starts it again (``deploy/``, README "Running it for real").
 
->>> import logging
 >>> class State:
 ...     def __init__(self) -> None:
 ...         self.parsers = {"TYPING_START": lambda data: data["channel_id"]}

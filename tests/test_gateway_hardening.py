@@ -2,11 +2,11 @@
 
 Through the stand-in, the real ``python -m bot`` process receives each broken dispatch of the
 issue (an INTERACTION_CREATE without ``token``, ``id`` or ``data``, with ``d: null``, a member
-without ``user``, ``guild_id: "abc"``) and broken events of other types; then a person opens a
-table and joins it and gets the bot's answers, the process is still running, each dropped
-event is one WARNING line naming its type, and the log has no error and no traceback. Without
-``bot.gateway.guard_parsers`` the process exits at the first of them (discord.py's parser
-raises out of ``Client.connect``).
+without ``user``, ``guild_id: "abc"``), broken commands and broken events of other types;
+then one person opens a table, two join it and all get the bot's answers, the process is
+still running, each dropped event is one WARNING line naming its type, and the log has no
+error and no traceback. Without ``bot.gateway.guard_parsers`` the process exits at the first
+of them (discord.py's parser raises out of ``Client.connect``).
 """
 
 from __future__ import annotations
