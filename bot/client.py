@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors, thinking
+from bot.gateway import guard_parsers
 from bot.settings import Settings
 from bot.store import GuildSettings, SqliteStore, Store
 from bot.texts import language_of, set_language
@@ -76,6 +77,7 @@ class FilicauBot(commands.Bot):
         # No text commands: an empty prefix list matches no message (and with these intents
         # no message arrives).
         super().__init__(command_prefix=(), intents=INTENTS, help_command=None, tree_cls=Tree)
+        guard_parsers(self._connection)  # a malformed gateway event is dropped, not fatal
         self.settings = settings
         #: Sync the slash commands even if they did not change (``python -m bot --sync``).
         self.force_sync = sync

@@ -276,6 +276,13 @@ class StandIn:
             raise ConnectionError("the bot is not connected to the gateway")
         await self.connection.send(0, data, event)
 
+    async def send_raw(self, event: str | None, d: Any) -> None:
+        """A dispatch (op 0) of any type with any ``d`` (``None``, a string, a payload with
+        fields missing): what a broken or hostile gateway could send."""
+        if self.connection is None:
+            raise ConnectionError("the bot is not connected to the gateway")
+        await self.connection.send(0, d, event)
+
     # -- what users do (see users.py) ------------------------------------------------------
 
     def _interaction(self, user: User, kind: int, data: dict[str, Any],
