@@ -27,6 +27,10 @@ NOT_RUN = {
     ".venv/bin/python -m bot ": "needs Discord (tests/test_e2e.py runs it against the stand-in)",
     ".venv/bin/python -m pytest": "the test suite itself",
     ".venv/bin/python -m benchmarks.load": "minutes of load (its own figures in the README)",
+    ".venv/bin/python -m benchmarks.soak": "minutes of load (its own figures in the README)",
+    "sudo ": "installs a system service (needs root and systemd; the units are checked by "
+             "systemd-analyze where systemd runs)",
+    "journalctl ": "reads a system service's log",
 }
 
 
