@@ -13,7 +13,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors, thinking
+from bot import diagnostics, errors, thinking
 from bot.gateway import guard_parsers
 from bot.settings import Settings
 from bot.store import GuildSettings, SqliteStore, Store
@@ -95,6 +95,7 @@ class FilicauBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         processes = self.settings.ai_processes
         thinking.start(thinking.default_processes() if processes is None else processes)
+        diagnostics.install(self)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.sync_commands()

@@ -1,0 +1,143 @@
+"""Soak benchmark: open, play and close tables in waves, and watch the bot's memory.
+
+    python -m benchmarks.soak --tables 3000
+
+The real bot process against the local Discord stand-in. Each wave opens ``--wave`` tables at
+once (one per channel: a person and three Easy computers), holds them all open in play (the
+person to act, their hand view open) to measure what open tables cost, then plays each hand
+to its end and ends the table with ``/admin end``; the next wave reuses the channels. After
+the first wave and after the last, the bot reports what it holds (``bot.diagnostics``, asked
+with SIGUSR1). Printed as JSON:
+the bot's resident memory after the first and the last wave and its growth, memory per open
+table (measured while a wave is open), and the runners, tasks and per-table entries left
+after everything closed (all should be 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from standin import BotProcess, Player, SchemaCheck, StandIn
+from standin.game import Table
+
+from bot.texts import t
+
+_DIAGNOSTICS = re.compile(r"diagnostics (\{.*\})")
+
+
+async def diagnostics(bot: BotProcess, standin: StandIn) -> dict[str, Any]:
+    """Ask the bot what it holds (SIGUSR1) and read its answer from its log."""
+    assert bot.proc is not None
+    seen = len(_DIAGNOSTICS.findall(bot.log()))
+    bot.proc.send_signal(signal.SIGUSR1)
+
+    def answered() -> dict[str, Any] | None:
+        found = _DIAGNOSTICS.findall(bot.log())
+        return json.loads(found[-1]) if len(found) > seen else None
+
+    result: dict[str, Any] = await standin.wait_for(answered, 30, "the bot's diagnostics")
+    return result
+
+
+async def one_table(standin: StandIn, channel: int, boss: Player, number: int,
+                    ready: asyncio.Queue[int], go: asyncio.Event) -> None:
+    """A table of one person and three Easy computers: opened, started, held open (the person
+    to act, their hand view open) until ``go``, then played to the end and ended."""
+    person = Player(standin, f"s{number}", channel_id=channel)
+    table = Table(standin, [person], seed=number, timeout=120)
+    await table.open(person, [(person, 0)])
+    for _ in range(3):
+        inter = await table.press(person, t("btn.add_cpu_easy"))
+        assert person.refused(inter) is None, person.refused(inter)
+    await table.start(person)
+    await standin.wait_for(lambda: table.to_act() or table.result(1), 60, "the person's turn",
+                           channel_id=channel)
+    ready.put_nowait(number)
+    await go.wait()
+    assert await table.play_hand(1) is not None
+    manager = Player(standin, boss.name, channel_id=channel, manager=True, user_id=boss.id)
+    inter = await manager.command("admin end")
+    assert manager.refused(inter) == t("ok.ended"), manager.refused(inter)
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    standin = StandIn(channels=args.wave, schema=SchemaCheck(Path("/nonexistent")))
+    await standin.start()
+    tmp = Path(tempfile.mkdtemp(prefix="filicau-soak-"))
+    bot = BotProcess(standin, tmp / "bot.sqlite3", tmp / "bot.log", edit_interval=0.2,
+                     log_level="WARNING")
+    await bot.start()
+    boss = Player(standin, "boss", manager=True)
+    waves = -(-args.tables // args.wave)
+    first: dict[str, Any] | None = None
+    open_rss: list[int] = []
+    started = time.monotonic()
+    number = 0
+    try:
+        for _ in range(waves):
+            size = min(args.wave, args.tables - number)
+            # Open the wave's tables first, to measure what open tables cost.
+            before = await diagnostics(bot, standin)
+            ready: asyncio.Queue[int] = asyncio.Queue()
+            go = asyncio.Event()
+            tasks = [asyncio.create_task(one_table(standin, standin.channel_ids[i], boss,
+                                                   number + i, ready, go))
+                     for i in range(size)]
+            number += size
+            for _ in range(size):
+                await ready.get()
+            during = await diagnostics(bot, standin)
+            if during["open_tables"]:
+                open_rss.append((during["resident_kib"] - before["resident_kib"])
+                                * 1024 // during["open_tables"])
+            go.set()
+            await asyncio.gather(*tasks)
+            after = await diagnostics(bot, standin)
+            if first is None:
+                first = after
+        last = await diagnostics(bot, standin)
+    finally:
+        await bot.stop()
+        await standin.stop()
+    assert first is not None
+    growth = (last["resident_kib"] - first["resident_kib"]) / first["resident_kib"]
+    return {
+        "tables": number,
+        "waves": waves,
+        "seconds": round(time.monotonic() - started, 1),
+        "resident_kib_after_first_wave": first["resident_kib"],
+        "resident_kib_after_last_wave": last["resident_kib"],
+        "growth_first_to_last": round(growth, 4),
+        "bytes_per_open_table": sorted(open_rss)[len(open_rss) // 2] if open_rss else None,
+        "left_after_close": {k: v for k, v in last.items() if k != "resident_kib"},
+        "bot_log_errors": len(bot.errors()),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.soak", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=3000)
+    parser.add_argument("--wave", type=int, default=300, help="tables open at once")
+    report = asyncio.run(run(parser.parse_args()))
+    print(json.dumps(report, indent=1))
+    left = report["left_after_close"]
+    clean = all(left[k] == 0 for k in ("open_tables", "runners_alive", "channels_tracked",
+                                       "hand_views", "runner_tasks",
+                                       "views_kept_by_discord_py"))
+    return 0 if clean and report["growth_first_to_last"] < 0.05 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
