@@ -142,6 +142,6 @@ def _namer(s: TableSession) -> Name:
     def name(seat: int) -> str:
         if not isinstance(seat, int) or not 0 <= seat < len(s.seats):
             return str(seat)
-        return mention(s.seats[seat])
+        return mention(s.seats[seat], seat)
 
     return name

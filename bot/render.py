@@ -9,6 +9,7 @@ tables cog, so every button keeps working after a restart.
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -40,15 +41,32 @@ GAME_COLOUR = discord.Colour.dark_green()
 CARDS_PER_ROW = 4
 
 
-def mention(member: Member | None) -> str:
+def mention(member: Member | None, seat: int | None = None) -> str:
+    """A member as the table names them: a person's mention; a computer by its seat (several
+    computers at one table are told apart) and level."""
     if member is None:
         return t("lobby.empty")
     if is_computer(member):
         level = computer_level(member)
+        name = t("lobby.computer") if seat is None else t("lobby.computer_seat",
+                                                           seat=seat + 1)
         if level in COMPUTER_LEVELS:
-            return t("lobby.computer_level", level=t(f"level.{level}"))
-        return t("lobby.computer")
+            return t("lobby.computer_named", name=name, level=t(f"level.{level}"))
+        return name
     return f"<@{member}>"
+
+
+def seat_mention(s: TableSession, seat: int) -> str:
+    return mention(s.seats[seat], seat)
+
+
+def countdown(deadline: float | None) -> str:
+    """A live countdown (Discord's relative timestamp: every reader's client counts it down
+    in their own language), or nothing."""
+    if deadline is None:
+        return ""
+    when = datetime.fromtimestamp(deadline, tz=UTC)
+    return f" ⏳ {discord.utils.format_dt(when, 'R')}"
 
 
 def button(
@@ -94,10 +112,10 @@ def lobby_embed(s: TableSession) -> discord.Embed:
     if s.fixed_teams:
         for team in (0, 1):
             embed.add_field(name=t("lobby.team", team=team_name(team)), value="\n".join(
-                f"{seat}. {mention(s.seats[seat])}" for seat in range(team, n, 2)), inline=True)
+                f"{seat + 1}. {seat_mention(s, seat)}" for seat in range(team, n, 2)), inline=True)
     else:
         embed.add_field(name=t("lobby.seats", players=n), value="\n".join(
-            f"{seat}. {mention(s.seats[seat])}" for seat in range(n)), inline=False)
+            f"{seat + 1}. {seat_mention(s, seat)}" for seat in range(n)), inline=False)
     opts = ", ".join(option_text(k, v) for k, v in s.rules.options.model_dump().items())
     opts += ", " + t("lobby.turn_seconds", seconds=s.turn_seconds)
     embed.add_field(name=t("lobby.options"), value=opts, inline=False)
@@ -113,7 +131,7 @@ def status_line(s: TableSession, st: PartnershipStatus | None) -> str | None:
     status, dealer_seat = s.stored_status(st)
     if st is None or (status == Status() and dealer_seat is None):
         return None
-    dealer = mention(s.seats[dealer_seat]) if dealer_seat is not None else "?"
+    dealer = seat_mention(s, dealer_seat) if dealer_seat is not None else "?"
     lines = []
     if status.masters is None:
         lines.append(t("lobby.status_even", dealer=dealer))
@@ -122,7 +140,7 @@ def status_line(s: TableSession, st: PartnershipStatus | None) -> str | None:
                        slaves=slaves_word(s), since=date_text(st.since), dealer=dealer))
     else:
         teams = status.teams or s.rules.seat_teams
-        masters = " ".join(mention(s.seats[seat]) for seat in range(s.rules.players)
+        masters = " ".join(seat_mention(s, seat) for seat in range(s.rules.players)
                            if teams[seat] == status.masters)
         lines.append(t("lobby.status_masters_group", masters=masters,
                        since=date_text(st.since), dealer=dealer))
@@ -139,7 +157,7 @@ def slaves_word(s: TableSession) -> str:
 def score_text(s: TableSession, score: tuple[int, ...]) -> str:
     """A match score: per team (``A 3 · B 7``) or per player."""
     if s.rules.score_by_seat:
-        return " · ".join(f"{mention(s.seats[seat])} {v}" for seat, v in enumerate(score))
+        return " · ".join(f"{seat_mention(s, seat)} {v}" for seat, v in enumerate(score))
     return " · ".join(f"{team_name(team)} {v}" for team, v in enumerate(score))
 
 
@@ -212,7 +230,7 @@ def table_content(s: TableSession, v: PublicView) -> str:
     if v.phase in ("play", "servant"):
         key = "table.turn" if v.phase == "play" else "table.servant_turn"
         return t(key, user=mention(s.seats[v.actors[0]]))
-    who = " ".join(mention(s.seats[seat]) for seat in v.actors)
+    who = " ".join(seat_mention(s, seat) for seat in v.actors)
     key = f"phase.{v.phase}"
     return t("table.phase_turn", users=who, phase=t(key) if has_text(key) else v.phase)
 
@@ -235,7 +253,7 @@ def table_embed(s: TableSession, v: PublicView) -> discord.Embed:
     per_seat = not s.fixed_teams
     embed.add_field(name=t("table.seats"), value="\n".join(
         f"{'▶ ' if seat in v.actors else ''}{seat_prefix(s, v, seat)}{seat} "
-        f"{mention(s.seats[seat])}{seat_badges(s, v, seat)}"
+        f"{seat_mention(s, seat)}{seat_badges(s, v, seat)}"
         + (f" — {t('n.points', count=v.taken[seat])}" if per_seat and v.taken else "")
         for seat in range(v.players)), inline=False)
     facts = info_lines(s, v)
@@ -257,7 +275,7 @@ def table_embed(s: TableSession, v: PublicView) -> discord.Embed:
                         inline=False)
     if v.finished and v.unplayed and any(v.unplayed):
         embed.add_field(name=t("table.unplayed"), value="\n".join(
-            f"{mention(s.seats[seat])}: {_cards(cards)}"
+            f"{seat_mention(s, seat)}: {_cards(cards)}"
             for seat, cards in enumerate(v.unplayed) if cards), inline=False)
     return embed
 
@@ -269,13 +287,13 @@ def info_lines(s: TableSession, v: PublicView) -> list[str]:
 
 
 def trick_line(s: TableSession, leader: int, cards: tuple[int, ...]) -> str:
-    return " · ".join(f"{card_label(c)} {mention(s.seats[(leader + i) % s.rules.players])}"
+    return " · ".join(f"{card_label(c)} {seat_mention(s, (leader + i) % s.rules.players)}"
                       for i, c in enumerate(cards))
 
 
 def last_trick_text(s: TableSession, trick: Trick) -> str:
     return t("table.last_trick_line", cards=trick_line(s, trick.leader, trick.cards),
-             user=mention(s.seats[trick.winner]))
+             user=seat_mention(s, trick.winner))
 
 
 def table_view(s: TableSession, v: PublicView) -> discord.ui.View:
@@ -306,7 +324,7 @@ def hand_content(s: TableSession, v: SeatView) -> str:
     elif v.legal:
         status = t("hand.your_turn")
     else:
-        status = t("hand.wait", user=" / ".join(mention(s.seats[a]) for a in v.actors) or "—")
+        status = t("hand.wait", user=" / ".join(seat_mention(s, a) for a in v.actors) or "—")
     lines = [f"**{heading}**", _cards(v.hand)]
     lines.extend(facts.private_lines(s, v.private))
     lines.append(status)
@@ -437,7 +455,7 @@ def result_embed(s: TableSession, result: HandResult, number: int) -> discord.Em
     scores = result.extra.get("scores")
     if scores is not None:
         lines.append(t("result.scores_line", scores=" · ".join(
-            f"{mention(s.seats[seat])} {v:+d}" for seat, v in enumerate(scores))))
+            f"{seat_mention(s, seat)} {v:+d}" for seat, v in enumerate(scores))))
     if result.early:
         lines.append(t("result.early"))
     if result.status.score is not None:
@@ -445,11 +463,11 @@ def result_embed(s: TableSession, result: HandResult, number: int) -> discord.Em
     winners = result.extra.get("match_winner")
     if winners:
         if s.rules.score_by_seat:
-            who = " ".join(mention(s.seats[seat]) for seat in winners)
+            who = " ".join(seat_mention(s, seat) for seat in winners)
         else:
             who = " & ".join(t("lobby.team", team=team_name(team)) for team in winners)
         lines.append(t("result.match_won", who=who))
-    lines.append(t("result.next_dealer", user=mention(s.seats[result.next_dealer])))
+    lines.append(t("result.next_dealer", user=seat_mention(s, result.next_dealer)))
     lines.append(t("result.next_in"))
     return discord.Embed(title=title, description="\n".join(lines), colour=GAME_COLOUR)
 
@@ -465,7 +483,7 @@ def result_sentence(s: TableSession, result: HandResult) -> str:
     if team is not None:
         name, other = team_name(team), team_name(1 - team) if team in (0, 1) else ""
         teams = (result.status.teams or result.status_before.teams or s.rules.seat_teams)
-        members = " ".join(mention(s.seats[seat]) for seat in range(s.rules.players)
+        members = " ".join(seat_mention(s, seat) for seat in range(s.rules.players)
                            if teams[seat] == team)
     slaves = slaves_word(s)
     if s.fixed_teams and team is not None and result.event in (
@@ -478,14 +496,14 @@ def result_sentence(s: TableSession, result: HandResult) -> str:
                  team=name, other=other, slaves=slaves)
         if result.status.servant is not None:
             text += " " + t("result.servant_chosen",
-                            user=mention(s.seats[result.status.servant]))
+                            user=seat_mention(s, result.status.servant))
         return text
     key = f"event.{result.event}"
     text = (t(key, team=name, users=members, slaves=slaves) if has_text(key)
             else t("result.event", event=result.event.replace("_", " ")))
     if result.status.servant is not None and result.status.servant != \
             result.status_before.servant:
-        text += " " + t("result.servant_chosen", user=mention(s.seats[result.status.servant]))
+        text += " " + t("result.servant_chosen", user=seat_mention(s, result.status.servant))
     return text
 
 

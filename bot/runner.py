@@ -560,7 +560,7 @@ class TableRunner:
         outcome = await s.computer_turn(timed_out=True)
         for seat in s.autoplay - before:
             with self.public():
-                text = t("turn.autoplay", user=render.mention(s.seats[seat]))
+                text = t("turn.autoplay", user=render.seat_mention(s, seat))
             await self.say(text)
         if outcome is not None:
             await self.after(outcome)
@@ -613,6 +613,6 @@ class TableRunner:
     async def warn(self, seconds: int) -> None:
         for seat in self.session.waiting_for_human():
             with self.public():
-                text = t("turn.warning", user=render.mention(self.session.seats[seat]),
+                text = t("turn.warning", user=render.seat_mention(self.session, seat),
                          seconds=seconds)
             await self.say(text)

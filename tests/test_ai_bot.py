@@ -181,6 +181,11 @@ async def test_computer_seats_play_their_level(
 # -- the lobby ----------------------------------------------------------------------------------
 
 
+def computer_named(seat: int, level: str) -> str:
+    return t("lobby.computer_named", name=t("lobby.computer_seat", seat=seat),
+             level=t(f"level.{level}"))
+
+
 async def test_add_computer_buttons_pick_the_level(h: Harness) -> None:
     ana = h.user("ana")
     r = await h.command(ana, "table new", game="filicau")
@@ -191,9 +196,10 @@ async def test_add_computer_buttons_pick_the_level(h: Harness) -> None:
     await h.press(ana, t("btn.join_a"))
     r = await h.press(ana, t("btn.add_cpu_hard"))
     assert r.type == UPDATE_MESSAGE
-    assert t("lobby.computer_level", level=t("level.hard")) in r.text
+    # Seat 1 is Ana's; the computers are named by their seats (from 1) and levels.
+    assert computer_named(2, "hard") in r.text
     r = await h.press(ana, t("btn.add_cpu_easy"))
-    assert t("lobby.computer_level", level=t("level.easy")) in r.text
+    assert computer_named(3, "easy") in r.text
     r = await h.press(ana, t("btn.add_cpu"))
     session = h.session()
     assert sorted(m for m in session.seats if m and m.startswith("cpu:")) == [
