@@ -17,10 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-
-class RecordError(ValueError):
-    """A record, status or option that cannot describe a legal hand."""
-
+from engine.errors import RecordError
 
 #: Fields holding one seat number (the bot maps them to members and back).
 SEAT_FIELDS = ("servant", "leader")
@@ -89,3 +86,5 @@ def _is_int(v: object) -> bool:
 
 
 EVEN = Status()
+
+__all__ = ["EVEN", "PER_SEAT_FIELDS", "SEAT_FIELDS", "RecordError", "Status"]

@@ -8,13 +8,15 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from deal import act as play
+from deal import deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Action, Hand, IllegalAction, Status, make_rules, replay, to_record
 from engine.ai import make_player
-from engine.ai.inference import infer, sample
 from engine.cards import PACK_20, card, codes
+from engine.inference import infer, sample
 from engine.match import Match
 from engine.view import public_view, seat_view
 
@@ -32,12 +34,7 @@ def deal_order(dealer: int, sharp: bool = False) -> list[int]:
 
 
 def make(hands: Sequence[str], skat: str, dealer: int = 0, **options: Any) -> Hand:
-    sharp = bool(options.get("sharp"))
-    cards_ = [h.split() for h in hands]
-    nxt = [iter(h) for h in cards_]
-    w = iter(skat.split())
-    pack = [card(next(w) if s < 0 else next(nxt[s])) for s in deal_order(dealer, sharp)]
-    return Hand(make_rules("dreiwendsch", options), dealer, pack, Status())
+    return deal("dreiwendsch", hands, dealer, widow=skat, **options)
 
 
 TAKE = Action("take", True)
@@ -46,13 +43,6 @@ PASS = Action("pass", True)
 
 def bury(*cs: str) -> Action:
     return Action("bury", tuple(sorted(card(c) for c in cs)))
-
-
-def play(hand: Hand, script: str) -> None:
-    for c in script.replace("|", " ").split():
-        seat = hand.to_move
-        assert seat is not None
-        hand.apply(seat, Action("card", card(c)))
 
 
 #: Seat 2 holds EO and the other top trumps.

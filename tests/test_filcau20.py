@@ -550,8 +550,8 @@ def test_computers_bind_their_strongest_when_it_wins() -> None:
 def test_search_rebuilds_the_hand_a_seat_sees() -> None:
     """``determinize`` gives a hand whose view is the seat's view, whatever the guess (cards
     not dealt yet, face-up cards, the fris Over where it was shown)."""
-    from engine.ai.inference import infer, sample
     from engine.determinize import hand_from_view
+    from engine.inference import infer, sample
 
     checked = 0
     for seed in range(150):

@@ -344,3 +344,16 @@ def test_hearts_seven_shown_by_the_cut_makes_hearts_trump() -> None:
     assert [card("H7")] == hand.shown
     assert hand.trump == HEARTS
     assert hand.order is not None and hand.order.beats(card("H7"), card("EO"))
+
+
+def test_bad_options_name_the_option_value_and_reason() -> None:
+    from engine import EngineError, OptionsError, RecordError
+
+    with pytest.raises(OptionsError) as e:
+        make_rules("filko", {"top_trumps": "spades_high", "colour": "red"})
+    err = e.value
+    assert isinstance(err, RecordError) and isinstance(err, EngineError)
+    assert err.game == "filko"
+    assert {(p.option, p.value, p.reason) for p in err.problems} == {
+        ("top_trumps", "spades_high", "literal_error"), ("colour", "red", "extra_forbidden")}
+    assert str(err).startswith("bad options for filko: ")

@@ -403,8 +403,8 @@ def test_computer_players_play_whole_hands(level: str) -> None:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_guesses_of_the_hidden_hands_rebuild_the_view(seed: int) -> None:
-    from engine.ai.inference import infer, sample
     from engine.determinize import hand_from_view
+    from engine.inference import infer, sample
 
     rng = random.Random(seed)
     hand = Match(make_rules(K), seed=seed).deal()

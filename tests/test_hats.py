@@ -362,8 +362,8 @@ def test_computer_players_play_whole_hands_with_signals_at_the_table(level: str)
 
 
 def test_a_hand_with_signals_is_rebuilt_for_the_search() -> None:
-    from engine.ai.inference import infer, sample
     from engine.determinize import hand_from_view
+    from engine.inference import infer, sample
 
     hand = hats_hand(dealer=0)
     hand.apply(3, signal("H"))

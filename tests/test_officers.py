@@ -7,9 +7,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from deal import act as play
+from deal import deal
 
 from engine import (
-    Action,
     Hand,
     Match,
     RecordError,
@@ -30,23 +31,12 @@ K = "officers"
 
 def layout_hand(downs: list[str], ups: list[str], dealer: int = 1, **options: object) -> Hand:
     """Seat ``s`` has face-down ``downs[s]`` (piles 0-7) under face-up ``ups[s]``."""
-    rules = make_rules(K, dict(options))
-    cards_ = [iter(downs[s].split() + ups[s].split()) for s in range(2)]
-    pack = [card(next(cards_[seat])) for seat in rules.holders(dealer)]
-    return Hand(rules, dealer, pack, Status())
+    return deal(K, [f"{downs[s]} {ups[s]}" for s in range(2)], dealer, **options)
 
 
 #: Dealer 1: seat 0 leads. Seat 0 shows the top trumps, seat 1 plain cards.
 DOWNS = ["EA E10 EK E9 E8 E7 G8 G7", "HA H10 HK H9 H8 H7 G10 G9"]
 UPS = ["EO GO HO SO EU GU HU SU", "SA S10 SK S9 S8 S7 GA GK"]
-
-
-def play(hand: Hand, *codes_: str) -> None:
-    for group in codes_:
-        for c in group.split():
-            seat = hand.to_move
-            assert seat is not None
-            hand.apply(seat, Action("card", card(c)))
 
 
 @pytest.mark.parametrize("dealer", (0, 1))

@@ -7,6 +7,9 @@ import random
 from typing import Any
 
 import pytest
+from deal import act
+from deal import deal as shared_deal
+from deal import legal_cards as legal
 
 from engine import (
     Action,
@@ -46,39 +49,13 @@ BOTH = [
 
 def deal(hands: list[str], dealer: int = 3, status: Status | None = None, **options: Any) -> Hand:
     """The hand in which each seat is dealt these cards (in dealt order)."""
-    rules = make_rules(K, options)
-    cards_ = [iter(h.split()) for h in hands]
-    pack = [card(next(cards_[seat])) for seat in rules.holders(dealer)]
-    return Hand(rules, dealer, pack, status or Status())
+    return shared_deal(K, hands, dealer, status, **options)
 
 
 def fill(first: str) -> list[str]:
     """Seat 0 holds ``first``; the other cards go to seats 1-3 in pack order."""
     rest = [code(c) for c in PACK_32 if code(c) not in first.split()]
     return [first] + [" ".join(rest[8 * k:8 * k + 8]) for k in range(3)]
-
-
-def act(hand: Hand, *actions: str) -> None:
-    """``pass``, ``solo:H``, ``call:GA``, ``first``, or a card code, each by the seat to move."""
-    for group in actions:
-        for a in group.replace("|", " ").split():
-            seat = hand.to_move
-            assert seat is not None, a
-            if a == "pass":
-                action = Action("pass", True)
-            elif a == "first":
-                action = Action("first_trick", True)
-            elif a.startswith("solo:"):
-                action = Action("solo", "EGHS".index(a[5:]))
-            elif a.startswith("call:"):
-                action = Action("call", card(a[5:]))
-            else:
-                action = Action("card", card(a))
-            hand.apply(seat, action)
-
-
-def legal(hand: Hand, seat: int | None = None) -> list[str]:
-    return sorted(code(a.value) for a in hand.legal_actions(seat) if a.kind == "card")
 
 
 def trick_winners(hand: Hand) -> list[int]:
@@ -297,7 +274,7 @@ def test_called_card_is_led_or_discarded_at_the_first_chance() -> None:
 
 def test_first_trick_partner_is_the_first_other_winner() -> None:
     hand = deal(BOTH)
-    act(hand, "first pass pass pass")
+    act(hand, "first_trick pass pass pass")
     assert public_view(hand).public["contract"] == "first_trick"
     act(hand, "EA E10 EK E9")   # seat 0 wins his own trick: no partner yet
     assert hand.pending["partner"] is None
@@ -318,7 +295,7 @@ def test_first_trick_nobody_else_wins_a_trick_is_a_solo() -> None:
         "HA H10 HK H9 H8 H7 E8 E7",
     ]
     hand = deal(hands, early_end=False)
-    act(hand, "first pass pass pass")
+    act(hand, "first_trick pass pass pass")
     while not hand.finished:
         act(hand, code(hand.legal_actions()[0].value))
     assert set(trick_winners(hand)) == {0}

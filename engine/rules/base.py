@@ -17,13 +17,18 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.actions import Action, IllegalAction
 from engine.cards import OVER, OVERS, Card, rank_of, suit_of
-from engine.hand import OVER as HAND_OVER
-from engine.hand import HandResult
+from engine.hand import FINISHED, HandResult
 from engine.status import RecordError, Status
 
 if TYPE_CHECKING:
     from engine.hand import Hand
     from engine.view import SeatView
+
+
+#: How much the card-point difference (as a share of all points) counts beside a hand's
+#: ``Rules.outcome_value`` (±1) when the computer players value a hand: more points are
+#: better, all else equal. A game where fewer points are better ("least") corrects for it.
+POINTS_WEIGHT = 0.1
 
 
 def _getter(indexes: list[int]) -> Callable[[Sequence[Card]], tuple[Card, ...]]:
@@ -212,7 +217,7 @@ class Rules:
 
     def finish(self, hand: Hand, result: HandResult) -> None:
         hand.result = result
-        hand.phase = HAND_OVER
+        hand.phase = FINISHED
         hand.to_move = None
 
     def first_dealer(self, status: Status, rng: random.Random) -> int:

@@ -2,7 +2,7 @@
 
 The holder of ``EO`` may take the two-card skat, bury two and play a solo against the other
 two, or decline: then all three play for themselves and the most card points wins. The
-widow machinery, teams and match are ``engine.rules.schafkopf.WidowGame``'s.
+widow machinery, teams and match are ``engine.rules.widow.WidowGame``'s.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.cards import PACK_20, PACK_32, card
 from engine.rules.base import Options
-from engine.rules.schafkopf import MatchOptions, WidowGame
+from engine.rules.widow import MatchOptions, WidowGame
 
 if TYPE_CHECKING:
     from engine.hand import Hand

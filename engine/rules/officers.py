@@ -22,12 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, field_validator
 
-from engine.cards import BELLS, CARD_POINTS, PACK_32, Card, card, code
-from engine.determinize import plays_so_far
+from engine.cards import BELLS, CARD_POINTS, PACK_32, SCHAFKOPF_TRUMPS, Card, card, code
+from engine.determinize import plays_so_far, rebuild
 from engine.hand import Hand, HandResult
 from engine.rules.base import Options, Rules
-from engine.rules.schafkopf import SCHAFKOPF_TRUMPS
-from engine.rules.wendish import rebuild
 from engine.status import RecordError, Status
 
 if TYPE_CHECKING:

@@ -37,6 +37,7 @@ from engine.cards import (
     OVER,
     PACK_24,
     PACK_32,
+    SCHAFKOPF_TRUMPS,
     SUITS,
     TRUMP,
     UNDER,
@@ -47,11 +48,9 @@ from engine.cards import (
     suit_letter,
     suit_of,
 )
-from engine.determinize import plays_so_far
-from engine.hand import OVER as HAND_OVER
-from engine.hand import PLAYING, Hand, HandResult
+from engine.determinize import plays_so_far, rebuild
+from engine.hand import FINISHED, PLAYING, Hand, HandResult
 from engine.rules.base import Options, Rules
-from engine.rules.schafkopf import SCHAFKOPF_TRUMPS
 from engine.status import RecordError, Status
 
 if TYPE_CHECKING:
@@ -371,7 +370,7 @@ class Wendish(Rules):
     # -- what the table knows -----------------------------------------------------------------
 
     def public_team(self, hand: Hand, seat: int) -> int | None:
-        if hand.play_over or hand.phase == HAND_OVER:
+        if hand.play_over or hand.phase == FINISHED:
             return hand.team[seat]
         if hand.phase == DECLARE:
             return None
@@ -414,7 +413,7 @@ class Wendish(Rules):
                             called=code(value) if kind == CALL else None)
             return info
         contract = p["contract"]
-        over = hand.play_over or hand.phase == HAND_OVER
+        over = hand.play_over or hand.phase == FINISHED
         if contract in (NORMAL, QUIET) and not over and len(_played_by(hand, OLD_ONES)) < 2:
             return info  # nothing announced and not yet shown
         info.update(contract=contract, declarer=p["declarer"])
@@ -558,37 +557,3 @@ def deal_unknown(
             if not any(cap):
                 return out
     return None
-
-
-def rebuild(view: SeatView, plays: Sequence[tuple[int, Card]], held: Sequence[Sequence[Card]],
-            dealt: Sequence[Sequence[Card]] | None = None) -> Hand:
-    """The hand in which each seat was dealt what it played and holds (or ``dealt``, in the
-    order dealt), with the view's actions replayed."""
-    rules = view.rules
-    n = view.players
-    if dealt is None:
-        cards_of: list[list[Card]] = [[] for _ in range(n)]
-        for seat, c in plays:
-            cards_of[seat].append(c)
-        for seat in range(n):
-            cards_of[seat].extend(held[seat])
-        dealt = cards_of
-    holders = rules.holders(view.dealer)
-    pack: list[Card] = [0] * len(holders)
-    nxt = [iter(d) for d in dealt]
-    try:
-        for i, seat in enumerate(holders):
-            pack[i] = next(nxt[seat])
-    except StopIteration:
-        raise RecordError("the guess does not fill the deal") from None
-    hand = Hand(rules, view.dealer, pack, view.status)
-    try:
-        for seat, action in view.actions:
-            if action is None:
-                raise RecordError("a hidden action cannot be replayed")
-            hand.apply(seat, action)
-    except IllegalAction as e:
-        raise RecordError(f"the guess cannot replay the view: {e}") from None
-    if hand.phase != view.phase or hand.to_move != view.to_move:
-        raise RecordError("the replayed hand does not reach the view's state")
-    return hand
