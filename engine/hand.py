@@ -146,6 +146,7 @@ class Hand:
         if len(pack) != len(rules.pack) or frozenset(pack) != rules.pack_set:
             raise RecordError(_pack_problem(pack, rules.pack))
         rules.check_status(status)
+        rules.check_deal(dealer, status)
         self.dealer = dealer
         self.status = status
         self.pack = tuple(pack)

@@ -120,6 +120,8 @@ def report(hand: Hand) -> dict[str, Any]:
         "finished": hand.finished,
         "to_move": hand.to_move,
         "legal": [action_to_json(a) for a in hand.legal_actions()],
-        "status": (result.status if result else hand.status).to_json(),
+        # A hand that ends a match shows the match's final status, not the next match's.
+        "status": (result.extra.get("final_status") or result.status.to_json()) if result
+        else hand.status.to_json(),
         "next_dealer": result.next_dealer if result else None,
     }

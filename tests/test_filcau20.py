@@ -218,17 +218,20 @@ def test_fris_trick_duties_and_face_up() -> None:
     assert held(hand, 0) == ["E10", "EA", "GO", "S10", "SU"]
     assert public_view(hand).public["face_up"] == [{"seat": 0, "cards": ["SU", "S10"]}]
     assert public_view(hand).hand_sizes == (5, 2, 2, 2)
-    # Now any card but an Over (not bound to the face-up ones).
-    assert sorted(code(a.value) for a in hand.legal_actions()) == ["E10", "EA", "S10", "SU"]
-    play(hand, "EA")
+    # SU, turned up, is an Under: he must play it (seed rules 3, 4, 6), never his Ace.
+    assert [code(a.value) for a in hand.legal_actions()] == ["SU"]
+    with pytest.raises(IllegalAction) as e:
+        hand.apply(0, Action("card", card("EA")))
+    assert e.value.reason == "fris_small_card"
+    play(hand, "SU")
     # The fris Over wins; the rest is dealt; the fris maker leads the next trick.
     assert hand.tricks[0].winner == 1
-    assert hand.team_points() == [0, 1]
+    assert hand.team_points() == [0, 0]
     assert hand.phase == "play"
     assert hand.to_move == 1
     assert held(hand, 1) == ["EK", "GU", "HA", "HU"]
     assert held(hand, 2) == ["G10", "H10", "HK", "SA"]
-    assert held(hand, 0) == ["E10", "GO", "S10", "SU"]
+    assert held(hand, 0) == ["E10", "EA", "GO", "S10"]
 
 
 def test_fris_face_up_only_without_small_cards() -> None:

@@ -306,6 +306,8 @@ def test_random_play_with_signals_always_finishes(seed: int, dealer: int, status
     rng = random.Random(seed)
     pack = list(PACK_32)
     rng.shuffle(pack)
+    if status.servant is not None:
+        dealer = status.servant  # the Servant deals while masters stand
     hand = Hand(make_rules(K, {"early_end": early_end}), dealer, pack, status)
     for _ in range(200):
         if hand.finished:

@@ -4,7 +4,9 @@ players."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from deal import act as play
@@ -213,3 +215,20 @@ def test_computer_players_play_whole_hands(level: str) -> None:
             assert action in hand.legal_actions()
             hand.apply(seat, action)
         match.record_result(hand)
+
+
+def test_early_end_at_60_60_when_no_point_is_left_out() -> None:
+    # Seat 0 shows the top trumps and wins; seat 1 takes the rest. Built so that after 15
+    # tricks both have 60 and the last trick (G8, E7) holds no points: a settled draw.
+    golden = Path(__file__).parent / "golden" / "officers_settled_draw_60_60.json"
+    record = json.loads(golden.read_text(encoding="utf-8"))["record"]
+    hand = replay({**record, "actions": record["actions"][:-2]})
+    assert not hand.finished and hand.team_taken == [57, 60]
+    replayed = replay(record)
+    assert replayed.finished and replayed.result is not None and replayed.result.early
+    assert list(replayed.result.points) == [60, 60]
+    assert replayed.result.event == "draw"
+    assert sorted(code(c) for h in replayed.hands for c in h) == ["E7", "G8"]
+    # Without early_end the last trick is still played.
+    late = replay({**record, "options": {"early_end": False}})
+    assert not late.finished and late.to_move is not None

@@ -39,6 +39,14 @@ def _getter(indexes: list[int]) -> Callable[[Sequence[Card]], tuple[Card, ...]]:
     return itemgetter(*indexes)
 
 
+def flag_false(action: Action) -> IllegalAction:
+    """A flag action (``pass``, ``take``, ``first_trick``...) is only ever ``true``."""
+    return IllegalAction(
+        "flag_false", f"{action.kind} is written true: {action.kind} false is no action",
+        kind=action.kind,
+    )
+
+
 class Options(BaseModel):
     """A game's per-table options. Unknown options are an error, not silently ignored."""
 
@@ -164,6 +172,10 @@ class Rules:
         if status.masters is not None and not 0 <= status.masters < self.teams:
             raise RecordError(f"status.masters must be a team (0 to {self.teams - 1}) or null")
 
+    def check_deal(self, dealer: int, status: Status) -> None:
+        """Refuse a dealer that the status does not allow (a standing Servant deals). Called
+        after ``check_status`` with a valid seat."""
+
     def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
         """What a final score would decide; ``early_end`` compares these."""
         raise NotImplementedError  # every game defines how a hand is scored
@@ -212,7 +224,8 @@ class Rules:
         stores: ``points`` per team, the new ``status``, ``next_dealer``, an ``event`` key
         and its ``team``. Games that score players, not teams, put the score change of each
         seat in ``extra["scores"]``; a hand that ends a match puts the winning team or seats
-        in ``extra["match_winner"]`` (a list)."""
+        in ``extra["match_winner"]`` (a list) and the match's final status (as JSON) in
+        ``extra["final_status"]``, while ``status`` starts the next match."""
         raise NotImplementedError  # every game defines how a hand is scored
 
     def finish(self, hand: Hand, result: HandResult) -> None:
@@ -242,6 +255,8 @@ class Rules:
         """Why ``action`` by ``seat`` is illegal in a phase of this game's own."""
         if seat not in self.actors(hand):
             return IllegalAction("not_your_turn", f"seat {seat} may not act now", seat=seat)
+        if action.value is False:
+            return flag_false(action)
         return IllegalAction(
             "not_allowed", f"{action} is not allowed now ({hand.phase})", phase=hand.phase
         )

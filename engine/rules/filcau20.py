@@ -201,8 +201,8 @@ class Filcau20(Rules):
         "Cut: 3 cards each, then the fris window: the first to show an Over makes fris and "
         "names trump; the dealer may deal on at any time. Then 2 more each; no fris: binding.",
         "Fris trick: the fris Over leads; each must play an Under or King; one who has none "
-        "gets his last two cards face up and may then play any card but an Over. Nobody "
-        "plays an Over on it.",
+        "gets his last two cards face up; then he must play an Under or King if one of his "
+        "five cards is one, else any card but an Over. Nobody plays an Over on it.",
         "Binding (legare): each in turn binds (3 or 4 trumps with at least one Over: the count "
         "and the lowest trump), says închis (closed) with five trumps, or passes. Never bind "
         "5, nor 4 with an Ace as the fifth card. One must bind one's strongest binding.",
@@ -271,8 +271,8 @@ class Filcau20(Rules):
 
     def check_status(self, status: Status) -> None:
         super().check_status(status)
-        if status.masters is None and status.servant is not None:
-            raise RecordError("Filcau status has a servant only when a team is boss (masters)")
+        if (status.masters is None) != (status.servant is None):
+            raise RecordError("Filcau status has a servant exactly when a team is boss (masters)")
         if status.servant is not None and (
             not 0 <= status.servant < 4 or status.servant % 2 == status.masters
         ):
@@ -281,6 +281,13 @@ class Filcau20(Rules):
             len(status.score) != 2 or not all(0 <= x < MATCH_POINTS for x in status.score)
         ):
             raise RecordError(f"status.score must be two numbers from 0 to {MATCH_POINTS - 1}")
+
+    def check_deal(self, dealer: int, status: Status) -> None:
+        # With a boss team the two servants deal in turn: the next dealer is the servant.
+        if status.servant is not None and dealer != status.servant:
+            raise RecordError(
+                f"the servant (seat {status.servant}) deals while a team is boss, not seat {dealer}"
+            )
 
     @staticmethod
     def ladder(masters: int | None, points: Sequence[int]) -> int | None:
@@ -323,6 +330,9 @@ class Filcau20(Rules):
         nxt = self.next_dealer(masters, hand.dealer)
         if masters is not None and score[masters] >= MATCH_POINTS:
             extra["match_winner"] = [masters]
+            extra["final_status"] = Status(
+                masters=masters, servant=nxt, score=(score[0], score[1])
+            ).to_json()
             status = Status(score=(0, 0))
             nxt = (hand.dealer + 1) % 4
         elif masters is None:
@@ -391,9 +401,11 @@ class Filcau20(Rules):
         held = hand.sort_hand(hand.hands[seat])
         if not hand.trick:
             return [hand.pending["fris"][1].over]
+        small = [c for c in held if rank_of(c) in _SMALL]
         if seat in hand.pending.get("face_up", ()):
-            return [c for c in held if c not in _OVER_SET]
-        return [c for c in held if rank_of(c) in _SMALL]
+            # Seed rules 3, 4, 6: a Ten or Ace only with no Under or King even after the turn.
+            return small or [c for c in held if c not in _OVER_SET]
+        return small
 
     def phase_apply(self, hand: Hand, seat: int, action: Action) -> None:
         kind = action.kind

@@ -82,6 +82,12 @@ class Filko(Rules):
         ):
             raise RecordError("status.servant must be a seat of the team that is not masters")
 
+    def check_deal(self, dealer: int, status: Status) -> None:
+        if status.servant is not None and dealer != status.servant:
+            raise RecordError(
+                f"the Servant (seat {status.servant}) deals while masters stand, not seat {dealer}"
+            )
+
     def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
         return self.new_status(status, points)
 

@@ -164,7 +164,9 @@ class Officers(Rules):
         elif p1 >= 61:
             loser, low = 0, p0
         else:
-            return False
+            # Nobody has 61: the outcome is only settled at 60-60 with no point left out (a
+            # draw, whoever takes the last tricks; a draw knows no schwarz).
+            return p0 + p1 == self.total_points
         left = self.total_points - p0 - p1
         if low < 30 <= low + left:
             return False
@@ -199,6 +201,7 @@ class Officers(Rules):
             if played_deals >= self.match_deals:
                 best = max(total)
                 extra["match_score"] = list(total)
+                extra["final_status"] = Status(score=total, deals=played_deals).to_json()
                 extra["match_winner"] = [s for s in (0, 1) if total[s] == best]
                 status = Status()
             else:

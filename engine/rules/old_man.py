@@ -353,6 +353,12 @@ class OldManGame(Rules):
         if trump not in SUITS:
             raise RecordError("status.trump must be a suit (0 to 3)")
 
+    def check_deal(self, dealer: int, status: Status) -> None:
+        if status.servant is not None and dealer != status.servant:
+            raise RecordError(
+                f"the Servant (seat {status.servant}) deals while masters stand, not seat {dealer}"
+            )
+
     old_man_team_sizes: tuple[int, ...] = (2,)
 
     def first_dealer(self, status: Status, rng: random.Random) -> int:

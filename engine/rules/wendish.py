@@ -50,7 +50,7 @@ from engine.cards import (
 )
 from engine.determinize import plays_so_far, rebuild
 from engine.hand import FINISHED, PLAYING, Hand, HandResult
-from engine.rules.base import Options, Rules
+from engine.rules.base import Options, Rules, flag_false
 from engine.status import RecordError, Status
 
 if TYPE_CHECKING:
@@ -213,6 +213,8 @@ class Wendish(Rules):
                     "not_your_turn", f"not seat {seat}'s turn: seat {hand.to_move} declares",
                     seat=seat, to_move=hand.to_move,
                 )
+            if action.value is False:
+                return flag_false(action)
             if action.kind in (CALL, FIRST):
                 return IllegalAction(
                     "cannot_call", "only a player holding both Old Ones (EO, GO) may call, "
@@ -263,10 +265,10 @@ class Wendish(Rules):
         super().check_status(status)
         if status.score is not None and len(status.score) != self.players:
             raise RecordError(f"status.score must hold one number per seat ({self.players})")
-        if status.deals is not None and (
-            status.deals < 0 or (self.match_deals and status.deals >= self.match_deals)
-        ):
-            raise RecordError(f"status.deals must be from 0 to {max(0, self.match_deals - 1)}")
+        if status.deals is not None and not self.match_deals:
+            raise RecordError("status.deals needs a match of set length (the deals option)")
+        if status.deals is not None and not 0 <= status.deals < self.match_deals:
+            raise RecordError(f"status.deals must be from 0 to {self.match_deals - 1}")
 
     def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
         """(winning team, 1 or 2 with schneider); schwarz needs the tricks, see
@@ -343,6 +345,7 @@ class Wendish(Rules):
             if played >= self.match_deals:
                 best = max(total)
                 extra["match_score"] = list(total)
+                extra["final_status"] = Status(score=total, deals=played).to_json()
                 extra["match_winner"] = [s for s in range(hand.n) if total[s] == best]
                 status = Status()
             else:

@@ -296,6 +296,7 @@ class WidowGame(Rules):
             best = max(score)
             out["match_winner"] = [s for s in range(self.players) if score[s] == best]
             out["match_score"] = list(score)
+            out["final_status"] = Status(score=score, deals=deals).to_json()
             status = EVEN
         else:
             status = Status(score=score, deals=deals)
