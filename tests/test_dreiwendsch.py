@@ -217,3 +217,19 @@ def test_random_play_finishes_and_replays(seed: int, dealer: int, early: bool,
     assert sum(res.extra["scores"]) == 0
     again = replay(json.loads(json.dumps(to_record(hand))))
     assert again.result == res
+
+
+def test_skat_to_forehand_asks_the_seat_after_the_dealer_only() -> None:
+    # STRONG: seat 2 holds EO; dealer 0, so forehand is seat 1.
+    hand = make(STRONG, SKAT, dealer=0, skat_to="forehand")
+    assert hand.phase == "widow" and hand.to_move == 1
+    assert set(hand.legal_actions()) == {TAKE, PASS}
+    hand.apply(1, PASS)
+    # Forehand declined: the EO holder is not asked; all play for themselves.
+    assert hand.phase == "play" and public_view(hand).public["mode"] == "alone"
+    # Even with EO in the skat, forehand is asked.
+    in_skat = make(["EA E10 EK E9 E8 E7 G7 G8 G9 H7", "GA G10 GK HA H10 HK H9 H8 SK S9",
+                    "S8 S7 GO HO SO EU GU HU SU SA"], "EO S10", dealer=2, skat_to="forehand")
+    assert in_skat.phase == "widow" and in_skat.to_move == 0
+    # The seed's rule stays the default: the EO holder, wherever he sits.
+    assert make(STRONG, SKAT, dealer=0).to_move == 2

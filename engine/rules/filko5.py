@@ -184,7 +184,7 @@ class RichPoor(OldManGame):
         "called_partner option (default off): the Rich are the Old Man and the holder of a "
         "card he calls, as in 5-player Filkó.",
         "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 above the Overs), "
-        "leaves_low (EO HO SO GO).",
+        "leaves_low (EO HO SO GO). Whatever the order, the Rich are the holders of EO and GO.",
         "early_end (default on): the hand stops once no remaining play can change its "
         "outcome, whoever the secret partner is.",
     )
