@@ -157,11 +157,32 @@ def test_fris_window_is_open_to_every_seat_without_telling_who_holds_an_over() -
     assert hand.legal_actions(0) == (DEAL_ON,)       # the dealer: no Over in EA E10 EK
     assert PASS in hand.legal_actions(1)
     assert Action("fris", Fris(card("EO"), 2)) in hand.legal_actions(1)
-    assert len(hand.legal_actions(1)) == 5            # EO naming any of 4 suits, or pass
+    assert len(hand.legal_actions(1)) == 6            # EO naming any of 4 suits, pass, look
     # A seat that passes leaves the window; the public view shows who acts, not who holds.
     hand.apply(2, PASS)
     assert hand.actors() == [1, 3, 0]
     assert public_view(hand).public["fris_passed"] == [2]
+
+
+def test_looking_at_the_last_two_cards_closes_the_fris_window_for_all() -> None:
+    # Seed 003, rule 2: no fris once a player has looked at his other two cards.
+    hands = ["EA E10 EK GU G10", "EO HA HU GA GK", "GO SA S10 HK SK", "HO SO EU H10 SU"]
+    hand = new_hand(hands, dealer=0, mode="cut")
+    look = Action("look", True)
+    assert look in hand.legal_actions(2) and look in hand.legal_actions(1)
+    assert look not in hand.legal_actions(0)          # the dealer deals on instead
+    hand.apply(2, PASS)
+    assert look not in hand.legal_actions(2)          # a seat that passed left the window
+    hand.apply(3, look)
+    # Seat 1 could have made fris with EO; the window is closed for him too.
+    assert hand.phase == BIND and hand.actors() == [1]
+    assert all(a.kind in ("bind", "pass", "closed") for a in hand.legal_actions(1))
+    assert [len(h) for h in hand.hands] == [5, 5, 5, 5]
+    assert public_view(hand).public["fris"] is None
+    # The record replays, and look is refused outside the window.
+    assert replay(to_record(hand)).phase == BIND
+    with pytest.raises(IllegalAction):
+        hand.apply(1, look)
 
 
 def test_over_suit_option_names_the_over_suit() -> None:

@@ -8,10 +8,11 @@ A hand runs through these phases (``Hand.phase``):
   next...), then ``bind``.
 - cut: three cards each (packets of 3, then 2: indexes 0-11, then 12-19), then ``fris``, an
   open window: any seat may make fris with an Over it holds, the dealer deals on, the others
-  may say they will not (``pass``). Deal on: the last two each, then ``bind``. Fris: trump is
-  named and play starts with ``fris_trick`` on the three-card hands; a seat without Under or
-  King asks for its last two cards face up (``face_up``); the others get theirs once the fris
-  trick is over.
+  may say they will not (``pass``) or look at their last two cards (``look``), which closes
+  the window for everybody (seed rule 2). Deal on or look: the last two each, then ``bind``.
+  Fris: trump is named and play starts with ``fris_trick`` on the three-card hands; a seat
+  without Under or King asks for its last two cards face up (``face_up``); the others get
+  theirs once the fris trick is over.
 - ``bind`` (*legare*): one turn each from the seat after the dealer; the strongest binding
   names trump; nobody binds: redeal.
 - ``play``, with the duty of a binder of three who won the first trick to lead a plain card.
@@ -116,6 +117,7 @@ def _dump_fris(f: Fris) -> Any:
 register_kind("deal", choice("cut", "knock"), same)
 register_kind("fris", _parse_fris, _dump_fris)
 register_kind("deal_on", parse_flag, same)
+register_kind("look", parse_flag, same)
 register_kind("bind", _parse_bind, _dump_bind)
 register_kind("closed", parse_flag, same)
 register_kind("face_up", parse_flag, same)
@@ -123,6 +125,9 @@ register_kind("face_up", parse_flag, same)
 CUT = Action("deal", "cut")
 KNOCK = Action("deal", "knock")
 DEAL_ON = Action("deal_on", True)
+#: A player in the fris window looks at his last two cards: that closes the window for all
+#: (seed 003, rule 2), as the dealer dealing on does.
+LOOK = Action("look", True)
 PASS = Action("pass", True)
 CLOSED = Action("closed", True)
 FACE_UP = Action("face_up", True)
@@ -199,7 +204,8 @@ class Filcau20(Rules):
         "(8 in all).",
         "The seat before the dealer cuts or knocks. Knock: 5 cards each, then binding (legare).",
         "Cut: 3 cards each, then the fris window: the first to show an Over makes fris and "
-        "names trump; the dealer may deal on at any time. Then 2 more each; no fris: binding.",
+        "names trump; the dealer may deal on at any time, and a player who looks at his last "
+        "two cards closes the window for all. Then 2 more each; no fris: binding.",
         "Fris trick: the fris Over leads; each must play an Under or King; one who has none "
         "gets his last two cards face up; then he must play an Under or King if one of his "
         "five cards is one, else any card but an Over. Nobody plays an Over on it.",
@@ -382,7 +388,9 @@ class Filcau20(Rules):
         if phase == FRIS:
             if seat not in self.actors(hand):
                 return []
-            return [*self._fris_actions(hand, seat), DEAL_ON if seat == hand.dealer else PASS]
+            if seat == hand.dealer:
+                return [*self._fris_actions(hand, seat), DEAL_ON]
+            return [*self._fris_actions(hand, seat), PASS, LOOK]
         if seat != hand.to_move:
             return []
         if phase == DEAL:
@@ -418,7 +426,7 @@ class Filcau20(Rules):
                 self._give(hand, range(12), self.holders(hand.dealer))
                 hand.phase = FRIS
                 hand.to_move = hand.dealer
-        elif kind == "deal_on":
+        elif kind in ("deal_on", "look"):
             self._deal_rest(hand)
             self._open_binding(hand)
         elif kind == "fris":
