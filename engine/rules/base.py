@@ -166,7 +166,7 @@ class Rules:
     # -- status ----------------------------------------------------------------------------
 
     def check_status(self, status: Status) -> None:
-        for name in ("masters", "servant", "teams", "trump", "leader", "score", "deals"):
+        for name in ("masters", "servant", "teams", "trump", "leader", "score", "deals", "solos"):
             if name not in self.status_fields and getattr(status, name) is not None:
                 raise RecordError(f"{self.title} keeps no status.{name}")
         if status.masters is not None and not 0 <= status.masters < self.teams:

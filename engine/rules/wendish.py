@@ -21,7 +21,7 @@ import random
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from engine.actions import (
     Action,
@@ -86,6 +86,23 @@ class WendishOptions(Options):
             raise ValueError("deals must be a multiple of 4 (0: no set length)")
         return v
 
+    #: Muss-Solo (seed 004, "by agreement"): the Lust Solos each player must play in a match
+    #: (0: none). Needs a set match length; a solo still owed when the match ends is paid as
+    #: a lost simple solo (1 to each of the other three).
+    muss_solo: int = Field(0, ge=0, le=8, json_schema_extra={"choices": [0, 1, 2]})
+    #: Counters (seed 004: "a kitty into which each player deposits a certain amount of coins
+    #: or counters"): each player starts the match with this many, the scores are paid in
+    #: them, and the match ends when a player has none left (0: scores from 0, no such end).
+    counters: int = Field(0, ge=0, le=999, json_schema_extra={"choices": [0, 12, 24]})
+
+    @model_validator(mode="after")
+    def _muss_solo_needs_a_match(self) -> WendishOptions:
+        if self.muss_solo and not self.deals:
+            raise ValueError("muss_solo needs a match of set length (the deals option)")
+        if self.muss_solo * 4 > self.deals and self.deals:
+            raise ValueError("muss_solo asks more solos than a match has deals")
+        return self
+
 
 def _played_by(hand: Hand, wanted: Sequence[Card]) -> dict[Card, int]:
     """The seat that played each card of ``wanted`` that has been played."""
@@ -121,11 +138,17 @@ class Wendish(Rules):
         "a solo wins or loses that from each of the three others.",
         "deals option (default 0, open-ended): a match of that many deals, a multiple of 4.",
         "early_end (default on): the hand stops once no remaining play can change its score.",
+        "muss_solo option (default 0; the seed's Muss-Solo agreement): each player must "
+        "announce that many Lust Solos in a match; project choice: a solo still owed when the "
+        "match ends is paid as a lost simple solo, 1 to each of the other three.",
+        "counters option (default 0; the seed's kitty of counters): each player starts the "
+        "match with that many counters and pays and is paid in them; project choice: the "
+        "match ends as soon as a player has none left, the most counters wins.",
     )
 
     fixed_teams = False
     score_by_seat = True
-    status_fields = frozenset({"score", "deals"})
+    status_fields = frozenset({"score", "deals", "solos"})
 
     players = 4
     teams = 2
@@ -146,6 +169,8 @@ class Wendish(Rules):
         super().__init__(options)
         self.after_trick = self._after_trick
         self.match_deals = options.deals
+        self.muss_solo = options.muss_solo
+        self.counters = options.counters
 
     # -- the deal and the declaring round ----------------------------------------------------
 
@@ -265,6 +290,11 @@ class Wendish(Rules):
         super().check_status(status)
         if status.score is not None and len(status.score) != self.players:
             raise RecordError(f"status.score must hold one number per seat ({self.players})")
+        if status.solos is not None and (
+            not self.muss_solo or len(status.solos) != self.players
+            or not all(0 <= x <= self.match_deals for x in status.solos)
+        ):
+            raise RecordError("status.solos needs the muss_solo option: Lust Solos per seat")
         if status.deals is not None and not self.match_deals:
             raise RecordError("status.deals needs a match of set length (the deals option)")
         if status.deals is not None and not 0 <= status.deals < self.match_deals:
@@ -333,25 +363,41 @@ class Wendish(Rules):
         else:
             scores = [sign * value * (1 if team[s] == 0 else -1) for s in range(hand.n)]
         before = hand.status
-        old = before.score or (0,) * hand.n
+        n = hand.n
+        old = before.score or (self.counters,) * n
         total = tuple(a + b for a, b in zip(old, scores, strict=True))
         extra: dict[str, Any] = {
             "scores": scores, "contract": p["contract"], "declarer": p["declarer"],
             "partner": self._partner(hand), "value": value, "schneider": schneider,
             "schwarz": schwarz, "teams": list(team),
         }
-        if self.match_deals:
-            played = (before.deals or 0) + 1
-            if played >= self.match_deals:
-                best = max(total)
-                extra["match_score"] = list(total)
-                extra["final_status"] = Status(score=total, deals=played).to_json()
-                extra["match_winner"] = [s for s in range(hand.n) if total[s] == best]
-                status = Status()
-            else:
-                status = Status(score=total, deals=played)
+        solos: tuple[int, ...] | None = None
+        if self.muss_solo:
+            solos = tuple(
+                x + (p["contract"] == LUST and s == p["declarer"])
+                for s, x in enumerate(before.solos or (0,) * n)
+            )
+        played = (before.deals or 0) + 1
+        match_over = (bool(self.match_deals) and played >= self.match_deals) or (
+            bool(self.counters) and min(total) <= 0
+        )
+        if match_over:
+            if solos is not None:
+                owed = [max(0, self.muss_solo - x) for x in solos]
+                penalty = [sum(owed) - owed[s] - (n - 1) * owed[s] for s in range(n)]
+                if any(penalty):
+                    extra["muss_solo_penalty"] = penalty
+                    total = tuple(a + b for a, b in zip(total, penalty, strict=True))
+            best = max(total)
+            extra["match_score"] = list(total)
+            extra["final_status"] = Status(
+                score=total, deals=played if self.match_deals else None, solos=solos
+            ).to_json()
+            extra["match_winner"] = [s for s in range(n) if total[s] == best]
+            status = Status()
         else:
-            status = Status(score=total)
+            status = Status(score=total, deals=played if self.match_deals else None,
+                            solos=solos)
         event = "schwarz" if schwarz else "schneider" if schneider else "won"
         self.finish(hand, HandResult(
             points=points, status_before=before, status=status,
@@ -469,7 +515,7 @@ class Wendish(Rules):
         if both and strong(BELLS):
             return Action(PASS, True)
         best = max(SUITS, key=lambda s: (trumps(s), s == BELLS))
-        if strong(best):
+        if strong(best) or self.solo_due(view):
             return Action(SOLO, best)
         if both:
             legal = {a.value for a in view.legal if a.kind == CALL}
@@ -477,6 +523,14 @@ class Wendish(Rules):
                 if c in legal:
                     return Action(CALL, c)
         return Action(PASS, True)
+
+    def solo_due(self, view: SeatView) -> bool:
+        """Muss-Solo: the seat still owes as many Lust Solos as the match has deals left."""
+        if not self.muss_solo or not any(a.kind == SOLO for a in view.legal):
+            return False
+        status = view.status
+        owed = self.muss_solo - (status.solos or (0,) * self.players)[view.seat]
+        return owed > 0 and owed >= self.match_deals - (status.deals or 0)
 
     def determinize(self, view: SeatView, hidden: Mapping[int, Sequence[Card]]) -> Hand | None:
         """Deal the unseen cards again, consistently with everything public: a caller holds
