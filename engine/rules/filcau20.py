@@ -222,6 +222,9 @@ class Filcau20(Rules):
         "fris_trump option: free (default: the fris maker names any suit) or over_suit (the "
         "suit of the fris Over).",
         "early_end (default on): the hand stops once no remaining play can change its outcome.",
+        "Project choices (the seed is silent): a player with five trumps says închis and counts "
+        "as a pass; a seat that passed the fris window waits for it to close; after a match is "
+        "won both teams start even at 0-0.",
     )
 
     players = 4

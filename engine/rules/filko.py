@@ -209,6 +209,8 @@ class Filko6(Filko):
         "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 E7 above the Overs), "
         "leaves_low (EO HO SO GO).",
         "early_end (default on): the hand stops once no remaining play can change its outcome.",
+        "Project choice (the seeds are silent): any of the three masters may choose the "
+        "Servant.",
     )
 
     players = 6

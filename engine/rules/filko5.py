@@ -65,6 +65,8 @@ class FilkoFive(OldManGame):
         "leaves_low (EO HO SO GO).",
         "early_end (default on): the hand stops once no remaining play can change its "
         "outcome, whoever the secret partner is.",
+        "Project choice (the seeds are silent): the holder of the called card has no duty to "
+        "play it early.",
     )
 
     def __init__(self, options: Options) -> None:
@@ -130,6 +132,9 @@ class Kelebia(FilkoFive):
         "Masters, Servant, swimming away and liberation as in 5-player Filkó.",
         "early_end (default on): the hand stops once no remaining play can change its "
         "outcome, whoever the secret partner is.",
+        "Project choices (the seeds are silent): following a plain suit someone "
+        "trumped, any card of the suit will do; a suit of which the Old Man holds every "
+        "callable card cannot be named.",
     )
     pack = PACK_30_KELEBIA
     must_beat = True
@@ -187,6 +192,8 @@ class RichPoor(OldManGame):
         "leaves_low (EO HO SO GO). Whatever the order, the Rich are the holders of EO and GO.",
         "early_end (default on): the hand stops once no remaining play can change its "
         "outcome, whoever the secret partner is.",
+        "Project choices (the seeds are silent): the EO holder leads; a player holding both EO "
+        "and GO announces nothing and plays alone.",
     )
 
     def __init__(self, options: Options) -> None:

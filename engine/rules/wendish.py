@@ -144,6 +144,9 @@ class Wendish(Rules):
         "counters option (default 0; the seed's kitty of counters): each player starts the "
         "match with that many counters and pays and is paid in them; project choice: the "
         "match ends as soon as a player has none left, the most counters wins.",
+        "Project choices (the seed is silent): the first Lust Solo announced is played, even "
+        "over an earlier call; with 24 cards the packets are of 3; a match is open-ended unless "
+        "the deals option sets its length.",
     )
 
     fixed_teams = False
