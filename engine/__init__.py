@@ -13,7 +13,8 @@ record (pack + actions) replays to the same state every time.
 
 from engine import cards
 from engine.actions import Action, IllegalAction, action_from_json, action_to_json
-from engine.hand import OVER, PLAYING, Hand, HandResult, Trick
+from engine.errors import EngineError, OptionsError
+from engine.hand import FINISHED, PLAYING, Hand, HandResult, Trick
 from engine.match import Match
 from engine.record import GameRecord, ReplayError, replay, report, to_record
 from engine.rules import GAMES, Rules, make_rules
@@ -22,15 +23,17 @@ from engine.view import PublicView, SeatView, public_view, seat_view
 
 __all__ = [
     "EVEN",
+    "FINISHED",
     "GAMES",
-    "OVER",
     "PLAYING",
     "Action",
+    "EngineError",
     "GameRecord",
     "Hand",
     "HandResult",
     "IllegalAction",
     "Match",
+    "OptionsError",
     "PublicView",
     "RecordError",
     "ReplayError",

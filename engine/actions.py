@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from engine.cards import ALL_CARDS, Card, CardError, card, code, parse_suit, suit_letter
+from engine.errors import EngineError
 
 
 class Action(NamedTuple):
@@ -41,7 +42,7 @@ BYTE_PLAYS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
 )
 
 
-class IllegalAction(ValueError):
+class IllegalAction(EngineError):
     """An action the rules forbid. ``reason`` is a stable key (for translations and tests),
     ``params`` fills its placeholders, ``str(error)`` is the English sentence."""
 
@@ -51,7 +52,7 @@ class IllegalAction(ValueError):
         self.params = params
 
 
-class NotationError(ValueError):
+class NotationError(EngineError):
     """An action or record whose JSON does not parse."""
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from engine.errors import EngineError
+
 Card = int
 Suit = int
 
@@ -40,7 +42,7 @@ _CODES: Final = tuple(SUIT_LETTERS[c // 8] + RANK_CODES[c % 8] for c in ALL_CARD
 _BY_CODE: Final = {c: i for i, c in enumerate(_CODES)}
 
 
-class CardError(ValueError):
+class CardError(EngineError):
     """A card code that names no card."""
 
 
@@ -120,3 +122,7 @@ def mask_of(cards_: Iterable[Card]) -> int:
 
 OVERS: Final = tuple(make(s, OVER) for s in SUITS)
 UNDERS: Final = tuple(make(s, UNDER) for s in SUITS)
+#: Schafkopf's permanent top trumps, highest first: the Overs then the Unders, each in suit
+#: order acorns, leaves, hearts, bells (``EO GO HO SO EU GU HU SU``); Schafkopf for three,
+#: Dreiwendsch, Wendish and Officers' Schafkopf use them.
+SCHAFKOPF_TRUMPS: Final = OVERS + UNDERS

@@ -1,6 +1,6 @@
 """A full hand consistent with what one seat sees: a *determinization* for computer players.
 
-Search players do not see the other hands; they guess them (``engine.ai.inference``) and
+Search players do not see the other hands; they guess them (``engine.inference``) and
 play the guesses out. ``hand_from_view`` turns a seat's view plus a guess of every other
 seat's unplayed cards into a real ``Hand``: the pack is rebuilt so that each seat is dealt
 the cards it played plus the cards it holds, the shown cards lie where they were shown, and
@@ -73,6 +73,42 @@ def hand_from_view(view: SeatView, hidden: Mapping[int, Sequence[Card]]) -> Hand
     else:
         for seat, c in plays:
             hand.apply(seat, PLAY[c])
+    if hand.phase != view.phase or hand.to_move != view.to_move:
+        raise RecordError("the replayed hand does not reach the view's state")
+    return hand
+
+
+def rebuild(view: SeatView, plays: Sequence[tuple[int, Card]], held: Sequence[Sequence[Card]],
+            dealt: Sequence[Sequence[Card]] | None = None) -> Hand:
+    """The hand in which each seat was dealt what it played and holds (or ``dealt``, in the
+    order dealt), with the view's actions replayed: the rebuild for games whose views carry
+    every action (Wendish, Officers' Schafkopf) and whose ``holders`` place every card.
+    Raises ``RecordError`` when the guess cannot match the view."""
+    rules = view.rules
+    n = view.players
+    if dealt is None:
+        cards_of: list[list[Card]] = [[] for _ in range(n)]
+        for seat, c in plays:
+            cards_of[seat].append(c)
+        for seat in range(n):
+            cards_of[seat].extend(held[seat])
+        dealt = cards_of
+    holders = rules.holders(view.dealer)
+    pack: list[Card] = [0] * len(holders)
+    nxt = [iter(d) for d in dealt]
+    try:
+        for i, seat in enumerate(holders):
+            pack[i] = next(nxt[seat])
+    except StopIteration:
+        raise RecordError("the guess does not fill the deal") from None
+    hand = Hand(rules, view.dealer, pack, view.status)
+    try:
+        for seat, action in view.actions:
+            if action is None:
+                raise RecordError("a hidden action cannot be replayed")
+            hand.apply(seat, action)
+    except IllegalAction as e:
+        raise RecordError(f"the guess cannot replay the view: {e}") from None
     if hand.phase != view.phase or hand.to_move != view.to_move:
         raise RecordError("the replayed hand does not reach the view's state")
     return hand

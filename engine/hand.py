@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
 #: Phases every game shares. Games with bidding add their own (strings, so records read well).
 PLAYING = "play"
-OVER = "over"
+#: The hand is over and nothing is owed. (Not ``engine.cards.OVER``, the card rank.)
+FINISHED = "finished"
 
 
 class Trick(NamedTuple):
@@ -145,6 +146,7 @@ class Hand:
         if len(pack) != len(rules.pack) or frozenset(pack) != rules.pack_set:
             raise RecordError(_pack_problem(pack, rules.pack))
         rules.check_status(status)
+        rules.check_deal(dealer, status)
         self.dealer = dealer
         self.status = status
         self.pack = tuple(pack)
@@ -179,7 +181,7 @@ class Hand:
 
     @property
     def phase(self) -> str:
-        """``play``, ``over``, or a game's own phase (``servant``, bidding...)."""
+        """``play``, ``finished``, or a game's own phase (``servant``, bidding...)."""
         return self._phase
 
     @phase.setter
@@ -195,11 +197,11 @@ class Hand:
     @property
     def finished(self) -> bool:
         """The hand is over and nothing is owed (a Servant still to choose counts as owed)."""
-        return self.phase == OVER
+        return self.phase == FINISHED
 
     def actors(self) -> list[int]:
         """The seats that may act now (one, except in a game's free-for-all windows)."""
-        if self.phase == PLAYING or self.phase == OVER:
+        if self.phase == PLAYING or self.phase == FINISHED:
             return [] if self.to_move is None else [self.to_move]
         return self.rules.actors(self)
 
@@ -231,10 +233,10 @@ class Hand:
         to_move = self.to_move
         if seat is not None and seat != to_move:
             # Another seat than the one to move: only games with open windows allow that.
-            if self._playing or self._phase == OVER:
+            if self._playing or self._phase == FINISHED:
                 return ()
             return tuple(self.rules.phase_legal(self, seat))
-        if to_move is None or self._phase == OVER:
+        if to_move is None or self._phase == FINISHED:
             legal: tuple[Action, ...] = ()
         elif not self._playing:
             legal = tuple(self.rules.phase_legal(self, to_move))
@@ -325,7 +327,7 @@ class Hand:
 
     def free_actions(self, seat: int) -> tuple[Action, ...]:
         """The out-of-turn actions ``seat`` may take now (a partner signal), beside its turn."""
-        if self._phase == OVER or not self.rules.free_kinds:
+        if self._phase == FINISHED or not self.rules.free_kinds:
             return ()
         return tuple(self.rules.free_legal(self, seat))
 
@@ -336,7 +338,7 @@ class Hand:
         self.rules.free_apply(self, seat, action)
 
     def _apply_phase(self, seat: int, action: Action) -> None:
-        if self.phase == OVER:
+        if self.phase == FINISHED:
             raise IllegalAction("hand_over", "the hand is over")
         if action[0] in self.rules.free_kinds and action not in self.legal_actions(seat):
             self._apply_free(seat, action)
@@ -349,7 +351,7 @@ class Hand:
         self._legal = None
 
     def _explain(self, seat: int, action: Action) -> IllegalAction:
-        if self.phase == OVER:
+        if self.phase == FINISHED:
             return IllegalAction("hand_over", "the hand is over")
         if action.kind != "card":
             return IllegalAction("wrong_phase", f"it is time to play a card, not to {action.kind}")

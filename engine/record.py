@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationErro
 
 from engine.actions import IllegalAction, NotationError, action_from_json, action_to_json
 from engine.cards import CardError, card, codes, suit_letter
+from engine.errors import EngineError
 from engine.hand import Hand
 from engine.rules import make_rules
 from engine.status import RecordError, Status
@@ -37,7 +38,7 @@ class GameRecord(BaseModel):
     actions: list[Any] = []
 
 
-class ReplayError(ValueError):
+class ReplayError(EngineError):
     """A record that cannot be replayed. ``action`` is the index of the offending action, or
     None when the record itself (game, options, dealer, status, pack) is at fault."""
 
@@ -119,6 +120,8 @@ def report(hand: Hand) -> dict[str, Any]:
         "finished": hand.finished,
         "to_move": hand.to_move,
         "legal": [action_to_json(a) for a in hand.legal_actions()],
-        "status": (result.status if result else hand.status).to_json(),
+        # A hand that ends a match shows the match's final status, not the next match's.
+        "status": (result.extra.get("final_status") or result.status.to_json()) if result
+        else hand.status.to_json(),
         "next_dealer": result.next_dealer if result else None,
     }

@@ -17,15 +17,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-
-class RecordError(ValueError):
-    """A record, status or option that cannot describe a legal hand."""
-
+from engine.errors import RecordError
 
 #: Fields holding one seat number (the bot maps them to members and back).
 SEAT_FIELDS = ("servant", "leader")
-#: Fields holding one entry per seat (``teams``; ``score`` when a game scores seats).
-PER_SEAT_FIELDS = ("teams",)
+#: Fields holding one entry per seat (``teams``, ``solos``; ``score`` when a game scores
+#: seats).
+PER_SEAT_FIELDS = ("teams", "solos")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +34,8 @@ class Status:
     Games whose standing teams are not the seating order (5-player Filkó) keep ``teams``, the
     team of each seat while masters stand, with the ``trump`` suit and first ``leader`` they
     carry on with. Games played as a match keep ``score`` (game or victory points, per team or
-    per seat as the game says) and ``deals`` played so far."""
+    per seat as the game says) and ``deals`` played so far; Wendish with Muss-Solo keeps the
+    Lust Solos each seat has played in the match (``solos``)."""
 
     masters: int | None = None
     servant: int | None = None
@@ -45,6 +44,7 @@ class Status:
     leader: int | None = None
     score: tuple[int, ...] | None = None
     deals: int | None = None
+    solos: tuple[int, ...] | None = None
 
     @property
     def even(self) -> bool:
@@ -54,7 +54,7 @@ class Status:
         """``masters`` and ``servant`` always (the 4-player records' shape), the rest only
         when set."""
         out: dict[str, Any] = {"masters": self.masters, "servant": self.servant}
-        for name in ("teams", "trump", "leader", "score", "deals"):
+        for name in ("teams", "trump", "leader", "score", "deals", "solos"):
             value = getattr(self, name)
             if value is not None:
                 out[name] = list(value) if isinstance(value, tuple) else value
@@ -73,7 +73,7 @@ class Status:
         values: dict[str, Any] = {}
         for name in known:
             v = obj.get(name)
-            if name in ("teams", "score"):
+            if name in ("teams", "score", "solos"):
                 if v is not None:
                     if not isinstance(v, list | tuple) or not all(_is_int(x) for x in v):
                         raise RecordError(f"status.{name} must be a list of numbers or null")
@@ -89,3 +89,5 @@ def _is_int(v: object) -> bool:
 
 
 EVEN = Status()
+
+__all__ = ["EVEN", "PER_SEAT_FIELDS", "SEAT_FIELDS", "RecordError", "Status"]

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import Card
-from engine.hand import OVER, Hand, HandResult, Trick
+from engine.hand import FINISHED, Hand, HandResult, Trick
 from engine.rules.base import Rules
 from engine.status import Status
 from engine.trumps import TrumpOrder
@@ -61,7 +61,7 @@ class PublicView:
 
     @property
     def finished(self) -> bool:
-        return self.phase == OVER
+        return self.phase == FINISHED
 
     @property
     def last_trick(self) -> Trick | None:

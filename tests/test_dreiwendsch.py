@@ -8,13 +8,15 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from deal import act as play
+from deal import deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Action, Hand, IllegalAction, Status, make_rules, replay, to_record
 from engine.ai import make_player
-from engine.ai.inference import infer, sample
 from engine.cards import PACK_20, card, codes
+from engine.inference import infer, sample
 from engine.match import Match
 from engine.view import public_view, seat_view
 
@@ -32,12 +34,7 @@ def deal_order(dealer: int, sharp: bool = False) -> list[int]:
 
 
 def make(hands: Sequence[str], skat: str, dealer: int = 0, **options: Any) -> Hand:
-    sharp = bool(options.get("sharp"))
-    cards_ = [h.split() for h in hands]
-    nxt = [iter(h) for h in cards_]
-    w = iter(skat.split())
-    pack = [card(next(w) if s < 0 else next(nxt[s])) for s in deal_order(dealer, sharp)]
-    return Hand(make_rules("dreiwendsch", options), dealer, pack, Status())
+    return deal("dreiwendsch", hands, dealer, widow=skat, **options)
 
 
 TAKE = Action("take", True)
@@ -46,13 +43,6 @@ PASS = Action("pass", True)
 
 def bury(*cs: str) -> Action:
     return Action("bury", tuple(sorted(card(c) for c in cs)))
-
-
-def play(hand: Hand, script: str) -> None:
-    for c in script.replace("|", " ").split():
-        seat = hand.to_move
-        assert seat is not None
-        hand.apply(seat, Action("card", card(c)))
 
 
 #: Seat 2 holds EO and the other top trumps.
@@ -227,3 +217,19 @@ def test_random_play_finishes_and_replays(seed: int, dealer: int, early: bool,
     assert sum(res.extra["scores"]) == 0
     again = replay(json.loads(json.dumps(to_record(hand))))
     assert again.result == res
+
+
+def test_skat_to_forehand_asks_the_seat_after_the_dealer_only() -> None:
+    # STRONG: seat 2 holds EO; dealer 0, so forehand is seat 1.
+    hand = make(STRONG, SKAT, dealer=0, skat_to="forehand")
+    assert hand.phase == "widow" and hand.to_move == 1
+    assert set(hand.legal_actions()) == {TAKE, PASS}
+    hand.apply(1, PASS)
+    # Forehand declined: the EO holder is not asked; all play for themselves.
+    assert hand.phase == "play" and public_view(hand).public["mode"] == "alone"
+    # Even with EO in the skat, forehand is asked.
+    in_skat = make(["EA E10 EK E9 E8 E7 G7 G8 G9 H7", "GA G10 GK HA H10 HK H9 H8 SK S9",
+                    "S8 S7 GO HO SO EU GU HU SU SA"], "EO S10", dealer=2, skat_to="forehand")
+    assert in_skat.phase == "widow" and in_skat.to_move == 0
+    # The seed's rule stays the default: the EO holder, wherever he sits.
+    assert make(STRONG, SKAT, dealer=0).to_move == 2

@@ -157,11 +157,32 @@ def test_fris_window_is_open_to_every_seat_without_telling_who_holds_an_over() -
     assert hand.legal_actions(0) == (DEAL_ON,)       # the dealer: no Over in EA E10 EK
     assert PASS in hand.legal_actions(1)
     assert Action("fris", Fris(card("EO"), 2)) in hand.legal_actions(1)
-    assert len(hand.legal_actions(1)) == 5            # EO naming any of 4 suits, or pass
+    assert len(hand.legal_actions(1)) == 6            # EO naming any of 4 suits, pass, look
     # A seat that passes leaves the window; the public view shows who acts, not who holds.
     hand.apply(2, PASS)
     assert hand.actors() == [1, 3, 0]
     assert public_view(hand).public["fris_passed"] == [2]
+
+
+def test_looking_at_the_last_two_cards_closes_the_fris_window_for_all() -> None:
+    # Seed 003, rule 2: no fris once a player has looked at his other two cards.
+    hands = ["EA E10 EK GU G10", "EO HA HU GA GK", "GO SA S10 HK SK", "HO SO EU H10 SU"]
+    hand = new_hand(hands, dealer=0, mode="cut")
+    look = Action("look", True)
+    assert look in hand.legal_actions(2) and look in hand.legal_actions(1)
+    assert look not in hand.legal_actions(0)          # the dealer deals on instead
+    hand.apply(2, PASS)
+    assert look not in hand.legal_actions(2)          # a seat that passed left the window
+    hand.apply(3, look)
+    # Seat 1 could have made fris with EO; the window is closed for him too.
+    assert hand.phase == BIND and hand.actors() == [1]
+    assert all(a.kind in ("bind", "pass", "closed") for a in hand.legal_actions(1))
+    assert [len(h) for h in hand.hands] == [5, 5, 5, 5]
+    assert public_view(hand).public["fris"] is None
+    # The record replays, and look is refused outside the window.
+    assert replay(to_record(hand)).phase == BIND
+    with pytest.raises(IllegalAction):
+        hand.apply(1, look)
 
 
 def test_over_suit_option_names_the_over_suit() -> None:
@@ -218,17 +239,20 @@ def test_fris_trick_duties_and_face_up() -> None:
     assert held(hand, 0) == ["E10", "EA", "GO", "S10", "SU"]
     assert public_view(hand).public["face_up"] == [{"seat": 0, "cards": ["SU", "S10"]}]
     assert public_view(hand).hand_sizes == (5, 2, 2, 2)
-    # Now any card but an Over (not bound to the face-up ones).
-    assert sorted(code(a.value) for a in hand.legal_actions()) == ["E10", "EA", "S10", "SU"]
-    play(hand, "EA")
+    # SU, turned up, is an Under: he must play it (seed rules 3, 4, 6), never his Ace.
+    assert [code(a.value) for a in hand.legal_actions()] == ["SU"]
+    with pytest.raises(IllegalAction) as e:
+        hand.apply(0, Action("card", card("EA")))
+    assert e.value.reason == "fris_small_card"
+    play(hand, "SU")
     # The fris Over wins; the rest is dealt; the fris maker leads the next trick.
     assert hand.tricks[0].winner == 1
-    assert hand.team_points() == [0, 1]
+    assert hand.team_points() == [0, 0]
     assert hand.phase == "play"
     assert hand.to_move == 1
     assert held(hand, 1) == ["EK", "GU", "HA", "HU"]
     assert held(hand, 2) == ["G10", "H10", "HK", "SA"]
-    assert held(hand, 0) == ["E10", "GO", "S10", "SU"]
+    assert held(hand, 0) == ["E10", "EA", "GO", "S10"]
 
 
 def test_fris_face_up_only_without_small_cards() -> None:
@@ -550,8 +574,8 @@ def test_computers_bind_their_strongest_when_it_wins() -> None:
 def test_search_rebuilds_the_hand_a_seat_sees() -> None:
     """``determinize`` gives a hand whose view is the seat's view, whatever the guess (cards
     not dealt yet, face-up cards, the fris Over where it was shown)."""
-    from engine.ai.inference import infer, sample
     from engine.determinize import hand_from_view
+    from engine.inference import infer, sample
 
     checked = 0
     for seed in range(150):

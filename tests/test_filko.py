@@ -248,9 +248,12 @@ def test_never_even_again() -> None:
     play(hand, A_8_0)
     assert hand.team_points() == [8, 0]
     assert hand.result is not None and hand.result.status == Status(0, 3)
-    # The servant team takes all 8: it becomes masters, not even.
-    hand = deal_hand(DEAL_A, K, dealer=0, status=Status(0, 1), early_end=False)
-    play(hand, A_8_0)
+    # The servant team (the Servant, seat 1, deals) takes all 8: it becomes masters, not even.
+    # DEAL_A with the teams' cards swapped; bells are trump (SA shown).
+    swapped = {"L": DEAL_A["M"], "M": DEAL_A["L"], "N": DEAL_A["D"], "D": DEAL_A["N"]}
+    hand = deal_hand(swapped, K, dealer=1, status=Status(0, 1), early_end=False)
+    play(hand, "G10 EO E9 SA | HK H8 S9 G8 | SU GA GO EU | HA H7 S7 G7 | E7 E8 SO EK"
+               " | H10 H9 SK GK | S10 GU HO E10 | HU EA S8 G9")
     assert hand.team_points() == [0, 8]
     assert hand.result is not None and hand.result.status == Status(1, 2)
     assert hand.result.next_dealer == 2
@@ -344,3 +347,16 @@ def test_hearts_seven_shown_by_the_cut_makes_hearts_trump() -> None:
     assert [card("H7")] == hand.shown
     assert hand.trump == HEARTS
     assert hand.order is not None and hand.order.beats(card("H7"), card("EO"))
+
+
+def test_bad_options_name_the_option_value_and_reason() -> None:
+    from engine import EngineError, OptionsError, RecordError
+
+    with pytest.raises(OptionsError) as e:
+        make_rules("filko", {"top_trumps": "spades_high", "colour": "red"})
+    err = e.value
+    assert isinstance(err, RecordError) and isinstance(err, EngineError)
+    assert err.game == "filko"
+    assert {(p.option, p.value, p.reason) for p in err.problems} == {
+        ("top_trumps", "spades_high", "literal_error"), ("colour", "red", "extra_forbidden")}
+    assert str(err).startswith("bad options for filko: ")

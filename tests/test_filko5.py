@@ -33,10 +33,10 @@ from engine import (
     to_record,
 )
 from engine.ai import make_player
-from engine.ai.inference import sample
 from engine.cards import HEARTS, LEAVES, PACK_30, card, code, codes
 from engine.determinize import hand_from_view
-from engine.rules.filko5 import knowledge
+from engine.inference import sample
+from engine.rules.old_man import knowledge
 
 K = "filko5"
 RANKS = ["A", "10", "K", "O", "U", "9", "8", "7"]

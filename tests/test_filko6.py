@@ -209,22 +209,34 @@ def test_early_end_with_masters_once_the_servant_team_cannot_reach_six() -> None
     assert public_view(hand).unplayed is not None
 
 
+#: With the Servant (team 0) dealing, plays in which team 0 takes all 8.
+SERVANT_DEALS_8_0 = {
+    0: "E10 S10 EK SK HK HO | SO EA SA EU G10 H7 | EO G8 HA E9 S8 H9 | GO G9 GA E8 GK HU"
+       " | E7 S9 H10 GU SU H8",
+    2: "EU S8 HK E7 EA S10 | SA GU SU H9 EO S9 | GO G9 HA E8 SK H7 | SO G8 GA EK GK HU"
+       " | HO E10 H10 E9 G10 H8",
+    4: "H8 SO S9 H10 EU S8 | E7 E10 S10 EK SU HK | GA GU G10 H7 GO G8 | EO G9 SA E8 SK HU"
+       " | HO EA HA E9 GK H9",
+}
+
+
 @pytest.mark.parametrize(("old", "new"), [(0, 1), (2, 3), (4, 5)])
 def test_the_servant_team_taking_six_frees_it_and_the_next_seat_serves(old: int,
                                                                        new: int) -> None:
-    # Team 1 masters with Servant ``old`` (team 0); team 0 takes 6.
-    hand = make_hand(DEAL, status=Status(1, old), early_end=False)
-    play(hand, SCRIPT_6_2)
+    # Team 1 masters with Servant ``old`` (team 0), who deals; team 0 takes 6 or more.
+    hand = make_hand(DEAL, dealer=old, status=Status(1, old), early_end=False)
+    play(hand, SERVANT_DEALS_8_0[old])
     r = hand.result
     assert r is not None and hand.finished  # no new choice
+    assert list(r.points) == [8, 0]
     assert (r.status, r.event, r.team, r.next_dealer) == (Status(0, new), "liberated", 0, new)
 
 
 def test_under_six_changes_nothing() -> None:
-    # The same deal, but seat 2 keeps its points back: 3-5... here 5-3 for team 0.
-    hand = make_hand(DEAL, status=Status(1, 2), early_end=False)
-    play(hand, "EO G8 H10 E8 S8 H7 | GO G9 HA E9 SU H8 | HO S9 GA EU SK HU"
-               " | SO E10 SA EK GK H9 | E7 EA S10 GU G10 HK")
+    # The same deal, the Servant (seat 2) dealing: 5-3 for team 0 (the servants).
+    hand = make_hand(DEAL, dealer=2, status=Status(1, 2), early_end=False)
+    play(hand, "GU GK HU EO G8 GA | GO S9 S10 E9 SU H7 | HO G9 SA EK SK HK | SO EA HA EU S8 H8"
+               " | E7 E10 H10 E8 G10 H9")
     r = hand.result
     assert r is not None
     assert (list(r.points), r.status, r.event, r.next_dealer) == (
@@ -324,6 +336,8 @@ def test_random_legal_play_follows_the_rules(seed: int, dealer: int, status: Sta
                               strict=False):
             j = pack.index(over)
             pack[spot], pack[j] = pack[j], pack[spot]
+    if status.servant is not None:
+        dealer = status.servant  # the Servant deals while masters stand
     hand = Hand(make_rules(K, {"top_trumps": option, "early_end": early_end}), dealer,
                 [card(c) for c in pack], status)
     order = deal_order(dealer)
@@ -403,8 +417,8 @@ def test_computer_players_play_whole_hands(level: str) -> None:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_guesses_of_the_hidden_hands_rebuild_the_view(seed: int) -> None:
-    from engine.ai.inference import infer, sample
     from engine.determinize import hand_from_view
+    from engine.inference import infer, sample
 
     rng = random.Random(seed)
     hand = Match(make_rules(K), seed=seed).deal()

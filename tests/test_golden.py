@@ -9,11 +9,16 @@ outputs were produced once by the engine and then checked card by card against R
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from engine import ReplayError, make_rules, replay, report
+from engine.cards import codes
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
@@ -36,3 +41,74 @@ def test_golden_replay(path: Path, tmp_path: Path) -> None:
     assert run.returncode == golden["exit_code"], run.stderr
     assert json.loads(run.stdout) == golden["expected"]
     assert ("error" in golden["expected"]) == (golden["exit_code"] == 1)
+
+
+# -- what a record may say (docs/record-format.md) -------------------------------------------
+
+CARD_CODE = re.compile(r"^[EGHS](A|10|K|O|U|9|8|7)$")
+
+
+def _lower(x: Any) -> Any:
+    """Every card code and suit letter of a record in lower case."""
+    if isinstance(x, str) and (CARD_CODE.match(x) or x in ("E", "G", "H", "S")):
+        return x.lower()
+    if isinstance(x, list):
+        return [_lower(y) for y in x]
+    if isinstance(x, dict):
+        return {k: v if k == "game" else _lower(v) for k, v in x.items()}
+    return x
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+def test_card_codes_and_suit_letters_read_in_either_case(path: Path) -> None:
+    golden = json.loads(path.read_text(encoding="utf-8"))
+    if golden["exit_code"]:
+        return
+    lowered = _lower(golden["record"])
+    assert lowered != golden["record"]
+    assert report(replay(lowered)) == golden["expected"]
+
+
+def _pack(game: str) -> list[str]:
+    return codes(make_rules(game).pack)
+
+
+@pytest.mark.parametrize(("game", "dealer", "status", "options"), [
+    # A standing Servant deals every hand.
+    ("filko", 0, {"masters": 0, "servant": 1}, {}),
+    ("filko6", 2, {"masters": 1, "servant": 0}, {}),
+    ("filko_hats", 3, {"masters": 0, "servant": 1}, {}),
+    ("filko5", 0, {"masters": 0, "servant": 1, "teams": [0, 1, 0, 1, 1], "trump": 2,
+                   "leader": 2}, {}),
+    ("kelebia", 4, {"masters": 0, "servant": 1, "teams": [0, 1, 0, 1, 1], "trump": 2,
+                    "leader": 0}, {}),
+    ("rich_poor", 2, {"masters": 0, "servant": 1, "teams": [0, 1, 0, 1, 1], "trump": 2,
+                      "leader": 0}, {"rich_poor_teams": "until_freed"}),
+    # Filcau: a boss team needs a servant, and the servant deals.
+    ("filcau20", 1, {"masters": 0, "servant": None}, {}),
+    ("filcau20", 0, {"masters": 0, "servant": 1}, {}),
+    ("filcau20", 3, {"masters": 0, "servant": 1}, {}),
+    # Wendish with no set match length keeps no deal count.
+    ("wendish", 0, {"masters": None, "servant": None, "score": [0, 0, 0, 0], "deals": 0},
+     {"deals": 0}),
+])
+def test_a_dealer_or_status_the_format_forbids_is_refused(
+        game: str, dealer: int, status: dict[str, Any], options: dict[str, Any]) -> None:
+    record = {"game": game, "options": options, "dealer": dealer, "status": status,
+              "pack": _pack(game), "actions": []}
+    with pytest.raises(ReplayError) as e:
+        replay(record)
+    assert e.value.action is None
+    # The same status with the dealer it names is a good record.
+    if status.get("servant") is not None:
+        replay({**record, "dealer": status["servant"]})
+
+
+def test_first_trick_false_is_no_action() -> None:
+    golden = json.loads((ROOT / "tests/golden/wendish_called_schwarz.json").read_text())
+    record = golden["record"]
+    declarer = record["actions"][0]["seat"]  # holds both Old Ones, called first
+    with pytest.raises(ReplayError) as e:
+        replay({**record, "actions": [{"seat": declarer, "first_trick": False}]})
+    assert e.value.reason == "flag_false"
+    assert "call" not in str(e.value)

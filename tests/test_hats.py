@@ -306,6 +306,8 @@ def test_random_play_with_signals_always_finishes(seed: int, dealer: int, status
     rng = random.Random(seed)
     pack = list(PACK_32)
     rng.shuffle(pack)
+    if status.servant is not None:
+        dealer = status.servant  # the Servant deals while masters stand
     hand = Hand(make_rules(K, {"early_end": early_end}), dealer, pack, status)
     for _ in range(200):
         if hand.finished:
@@ -362,8 +364,8 @@ def test_computer_players_play_whole_hands_with_signals_at_the_table(level: str)
 
 
 def test_a_hand_with_signals_is_rebuilt_for_the_search() -> None:
-    from engine.ai.inference import infer, sample
     from engine.determinize import hand_from_view
+    from engine.inference import infer, sample
 
     hand = hats_hand(dealer=0)
     hand.apply(3, signal("H"))

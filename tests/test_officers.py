@@ -4,12 +4,15 @@ players."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
+from deal import act as play
+from deal import deal
 
 from engine import (
-    Action,
     Hand,
     Match,
     RecordError,
@@ -30,23 +33,12 @@ K = "officers"
 
 def layout_hand(downs: list[str], ups: list[str], dealer: int = 1, **options: object) -> Hand:
     """Seat ``s`` has face-down ``downs[s]`` (piles 0-7) under face-up ``ups[s]``."""
-    rules = make_rules(K, dict(options))
-    cards_ = [iter(downs[s].split() + ups[s].split()) for s in range(2)]
-    pack = [card(next(cards_[seat])) for seat in rules.holders(dealer)]
-    return Hand(rules, dealer, pack, Status())
+    return deal(K, [f"{downs[s]} {ups[s]}" for s in range(2)], dealer, **options)
 
 
 #: Dealer 1: seat 0 leads. Seat 0 shows the top trumps, seat 1 plain cards.
 DOWNS = ["EA E10 EK E9 E8 E7 G8 G7", "HA H10 HK H9 H8 H7 G10 G9"]
 UPS = ["EO GO HO SO EU GU HU SU", "SA S10 SK S9 S8 S7 GA GK"]
-
-
-def play(hand: Hand, *codes_: str) -> None:
-    for group in codes_:
-        for c in group.split():
-            seat = hand.to_move
-            assert seat is not None
-            hand.apply(seat, Action("card", card(c)))
 
 
 @pytest.mark.parametrize("dealer", (0, 1))
@@ -223,3 +215,20 @@ def test_computer_players_play_whole_hands(level: str) -> None:
             assert action in hand.legal_actions()
             hand.apply(seat, action)
         match.record_result(hand)
+
+
+def test_early_end_at_60_60_when_no_point_is_left_out() -> None:
+    # Seat 0 shows the top trumps and wins; seat 1 takes the rest. Built so that after 15
+    # tricks both have 60 and the last trick (G8, E7) holds no points: a settled draw.
+    golden = Path(__file__).parent / "golden" / "officers_settled_draw_60_60.json"
+    record = json.loads(golden.read_text(encoding="utf-8"))["record"]
+    hand = replay({**record, "actions": record["actions"][:-2]})
+    assert not hand.finished and hand.team_taken == [57, 60]
+    replayed = replay(record)
+    assert replayed.finished and replayed.result is not None and replayed.result.early
+    assert list(replayed.result.points) == [60, 60]
+    assert replayed.result.event == "draw"
+    assert sorted(code(c) for h in replayed.hands for c in h) == ["E7", "G8"]
+    # Without early_end the last trick is still played.
+    late = replay({**record, "options": {"early_end": False}})
+    assert not late.finished and late.to_move is not None

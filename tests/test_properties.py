@@ -186,12 +186,15 @@ def setups(draw: st.DrawFn) -> dict[str, Any]:
         for spot, over in zip(spots, overs, strict=False):
             j = pack.index(over)
             pack[spot], pack[j] = pack[j], pack[spot]
+    status = draw(st.sampled_from(STATUSES[game]))
+    # A standing Servant deals (docs/record-format.md): other dealers only with no Servant.
+    dealer = draw(st.integers(0, 3)) if status.servant is None else status.servant
     return {
         "game": game,
         "options": options,
         "pack": pack,
-        "dealer": draw(st.integers(0, 3)),
-        "status": draw(st.sampled_from(STATUSES[game])),
+        "dealer": dealer,
+        "status": status,
         "play_seed": draw(st.integers(0, 2**32)),
     }
 

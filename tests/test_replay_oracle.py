@@ -168,6 +168,7 @@ def random_illegal_record(rng: random.Random) -> tuple[str, dict[str, Any]]:
                 "masters_2",
                 "servant_partner_status",
                 "dealer_neg",
+                "dealer_not_servant",
             ]
         )
         if bad == "dup_card":
@@ -188,6 +189,12 @@ def random_illegal_record(rng: random.Random) -> tuple[str, dict[str, Any]]:
         elif bad == "servant_partner_status":
             record["game"] = "filko"
             record["status"] = {"masters": 0, "servant": 2}
+        elif bad == "dealer_not_servant":
+            # docs/record-format.md: a standing Servant deals every hand.
+            record["game"] = "filko"
+            record["status"] = {"masters": 0, "servant": 1}
+            record["dealer"] = rng.choice([0, 2, 3])
+            record["actions"] = []
         return bad, record
 
     for _attempt in range(100):
@@ -373,6 +380,7 @@ def test_generator_covers_the_kinds() -> None:
         "after_end",
         "dup_card",
         "dealer_4",
+        "dealer_not_servant",
         "unknown_game",
         "servant_by_opponent",
         "card_in_choice",

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from engine import Action, Hand, IllegalAction, Status, make_rules, replay, to_record
 from engine.ai import make_player
-from engine.ai.inference import infer, sample
 from engine.cards import card, code, codes
+from engine.inference import infer, sample
 from engine.match import Match
 from engine.status import RecordError
 from engine.view import public_view, seat_view

@@ -12,7 +12,7 @@ import pytest
 
 from bot.session import DEFAULT_TURN_SECONDS, Outcome, SessionError, TableSession
 from bot.store import Member, SqliteStore
-from engine import OVER, Action, Hand, IllegalAction, Status, replay, seat_view, to_record
+from engine import FINISHED, Action, Hand, IllegalAction, Status, replay, seat_view, to_record
 from engine.players import SimplePlayer
 
 try:
@@ -821,7 +821,7 @@ async def test_filko_only_the_masters_choose_the_servant(store: SqliteStore) -> 
     # Either master may choose: here the second one does.
     out = await session.act(101 + masters + 2, Action("servant", slave + 2), hand_number=1)
     result = out.result
-    assert result is not None and hand.phase == OVER
+    assert result is not None and hand.phase == FINISHED
     assert result.status == Status(masters, slave + 2)
     assert (result.event, result.team, result.next_dealer) == ("masters", masters, slave + 2)
     assert out.played[0].seat == masters + 2

@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
+from deal import act
+from deal import deal as shared_deal
+from deal import legal_cards as legal
 
 from engine import (
     Action,
@@ -46,39 +51,13 @@ BOTH = [
 
 def deal(hands: list[str], dealer: int = 3, status: Status | None = None, **options: Any) -> Hand:
     """The hand in which each seat is dealt these cards (in dealt order)."""
-    rules = make_rules(K, options)
-    cards_ = [iter(h.split()) for h in hands]
-    pack = [card(next(cards_[seat])) for seat in rules.holders(dealer)]
-    return Hand(rules, dealer, pack, status or Status())
+    return shared_deal(K, hands, dealer, status, **options)
 
 
 def fill(first: str) -> list[str]:
     """Seat 0 holds ``first``; the other cards go to seats 1-3 in pack order."""
     rest = [code(c) for c in PACK_32 if code(c) not in first.split()]
     return [first] + [" ".join(rest[8 * k:8 * k + 8]) for k in range(3)]
-
-
-def act(hand: Hand, *actions: str) -> None:
-    """``pass``, ``solo:H``, ``call:GA``, ``first``, or a card code, each by the seat to move."""
-    for group in actions:
-        for a in group.replace("|", " ").split():
-            seat = hand.to_move
-            assert seat is not None, a
-            if a == "pass":
-                action = Action("pass", True)
-            elif a == "first":
-                action = Action("first_trick", True)
-            elif a.startswith("solo:"):
-                action = Action("solo", "EGHS".index(a[5:]))
-            elif a.startswith("call:"):
-                action = Action("call", card(a[5:]))
-            else:
-                action = Action("card", card(a))
-            hand.apply(seat, action)
-
-
-def legal(hand: Hand, seat: int | None = None) -> list[str]:
-    return sorted(code(a.value) for a in hand.legal_actions(seat) if a.kind == "card")
 
 
 def trick_winners(hand: Hand) -> list[int]:
@@ -297,7 +276,7 @@ def test_called_card_is_led_or_discarded_at_the_first_chance() -> None:
 
 def test_first_trick_partner_is_the_first_other_winner() -> None:
     hand = deal(BOTH)
-    act(hand, "first pass pass pass")
+    act(hand, "first_trick pass pass pass")
     assert public_view(hand).public["contract"] == "first_trick"
     act(hand, "EA E10 EK E9")   # seat 0 wins his own trick: no partner yet
     assert hand.pending["partner"] is None
@@ -318,7 +297,7 @@ def test_first_trick_nobody_else_wins_a_trick_is_a_solo() -> None:
         "HA H10 HK H9 H8 H7 E8 E7",
     ]
     hand = deal(hands, early_end=False)
-    act(hand, "first pass pass pass")
+    act(hand, "first_trick pass pass pass")
     while not hand.finished:
         act(hand, code(hand.legal_actions()[0].value))
     assert set(trick_winners(hand)) == {0}
@@ -535,3 +514,61 @@ def test_determinize_refuses_the_declaring_round() -> None:
     hand = deal(BOTH)
     with pytest.raises(RecordError):
         hand_from_view(seat_view(hand, 0), {})
+
+
+# -- Muss-Solo and counters (seed 004: "by agreement") ----------------------------------------
+
+LUST_SOLO_RECORD = Path(__file__).parent / "golden" / "wendish_lust_solo_acorns.json"
+
+
+def _lust_solo(options: dict[str, Any], status: dict[str, Any]) -> Hand:
+    """Seat 0's Lust Solo in acorns, won schwarz (+9, -3, -3, -3), under these terms."""
+    record = json.loads(LUST_SOLO_RECORD.read_text(encoding="utf-8"))["record"]
+    return replay({**record, "options": options,
+                   "status": {"masters": None, "servant": None, **status}})
+
+
+def test_muss_solo_counts_lust_solos_and_charges_the_ones_owed_at_match_end() -> None:
+    mid = _lust_solo({"deals": 8, "muss_solo": 1}, {"deals": 2})
+    assert mid.result is not None
+    assert mid.result.status == Status(score=(9, -3, -3, -3), deals=3, solos=(1, 0, 0, 0))
+    assert "muss_solo_penalty" not in mid.result.extra
+    end = _lust_solo({"deals": 4, "muss_solo": 1},
+                     {"score": [0, 0, 0, 0], "deals": 3, "solos": [0, 0, 0, 1]})
+    assert end.result is not None
+    # Seats 1 and 2 owe one each: -3 paid, +1 from the other debtor.
+    assert end.result.extra["muss_solo_penalty"] == [2, -2, -2, 2]
+    assert end.result.extra["match_score"] == [11, -5, -5, -1]
+    assert end.result.status == Status()
+
+
+def test_muss_solo_needs_a_match_and_its_own_status() -> None:
+    with pytest.raises(RecordError):
+        make_rules(K, {"muss_solo": 1})
+    with pytest.raises(RecordError):
+        make_rules(K, {"muss_solo": 3, "deals": 8})  # 12 solos in 8 deals
+    with pytest.raises(RecordError):
+        Hand(make_rules(K), 0, PACK_32, Status(score=(0, 0, 0, 0), solos=(1, 0, 0, 0)))
+
+
+def test_a_computer_that_owes_a_solo_in_the_last_deals_announces_one() -> None:
+    hand = deal(fill("EA E10 EK E9 G9 G8 H9 H8"), dealer=3,
+                status=Status(score=(0, 0, 0, 0), deals=7, solos=(0, 1, 1, 1)),
+                deals=8, muss_solo=1)
+    suggested = hand.rules.suggest(seat_view(hand, 0))
+    assert suggested is not None and suggested.kind == "solo"
+    early = deal(fill("EA E10 EK E9 G9 G8 H9 H8"), dealer=3,
+                 status=Status(score=(0, 0, 0, 0), deals=2, solos=(0, 1, 1, 1)),
+                 deals=8, muss_solo=1)
+    weak = early.rules.suggest(seat_view(early, 0))
+    assert weak is not None and weak.kind == "pass"
+
+
+def test_counters_start_at_the_kitty_and_the_match_ends_when_one_runs_out() -> None:
+    first = _lust_solo({"counters": 12}, {})
+    assert first.result is not None and first.result.status == Status(score=(21, 9, 9, 9))
+    out = _lust_solo({"counters": 12}, {"score": [10, 3, 17, 18]})
+    assert out.result is not None
+    assert out.result.extra["match_score"] == [19, 0, 14, 15]
+    assert out.result.extra["match_winner"] == [0]
+    assert out.result.status == Status()

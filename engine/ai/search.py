@@ -22,16 +22,13 @@ import time
 from collections.abc import Callable
 
 from engine.actions import Action
-from engine.ai.inference import infer, sample
 from engine.cards import code
 from engine.determinize import hand_from_view, plays_so_far
 from engine.hand import Hand
-from engine.rules.base import Rules
+from engine.inference import infer, sample
+from engine.rules.base import POINTS_WEIGHT, Rules
 from engine.status import RecordError, Status
 from engine.view import SeatView
-
-#: Weight of the card-point difference (as a share of all points) beside the outcome (±1).
-POINTS_WEIGHT = 0.1
 
 Rollout = Callable[[Hand, random.Random], None]
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from engine.errors import OptionsError, RecordError
 from engine.rules.base import Options, Rules
 from engine.rules.dreiwendsch import Dreiwendsch
 from engine.rules.filcau20 import Filcau20
@@ -18,7 +19,6 @@ from engine.rules.hats import FilkoHats
 from engine.rules.officers import Officers
 from engine.rules.schafkopf import Schafkopf3
 from engine.rules.wendish import Wendish
-from engine.status import RecordError
 
 GAMES: dict[str, type[Rules]] = {
     cls.game: cls
@@ -32,6 +32,9 @@ def make_rules(game: str, options: Mapping[str, Any] | None = None) -> Rules:
 
     >>> make_rules("filko", {"top_trumps": "leaves_low"}).options.top_trumps
     'leaves_low'
+
+    Options the game refuses raise ``OptionsError`` (a ``RecordError``), which names each
+    refused option, the value given and why.
     """
     cls = GAMES.get(game)
     if cls is None:
@@ -39,11 +42,11 @@ def make_rules(game: str, options: Mapping[str, Any] | None = None) -> Rules:
     try:
         parsed = cls.options_model.model_validate(dict(options or {}))
     except ValidationError as e:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'options'}: {err['msg']}"
+        raise OptionsError(game, [
+            ('.'.join(str(p) for p in err["loc"]) or "options", err.get("input"), err["type"],
+             err["msg"])
             for err in e.errors()
-        )
-        raise RecordError(f"bad options for {game}: {problems}") from None
+        ]) from None
     return _cached(cls.game, parsed)
 
 

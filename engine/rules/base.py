@@ -17,13 +17,18 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.actions import Action, IllegalAction
 from engine.cards import OVER, OVERS, Card, rank_of, suit_of
-from engine.hand import OVER as HAND_OVER
-from engine.hand import HandResult
+from engine.hand import FINISHED, HandResult
 from engine.status import RecordError, Status
 
 if TYPE_CHECKING:
     from engine.hand import Hand
     from engine.view import SeatView
+
+
+#: How much the card-point difference (as a share of all points) counts beside a hand's
+#: ``Rules.outcome_value`` (±1) when the computer players value a hand: more points are
+#: better, all else equal. A game where fewer points are better ("least") corrects for it.
+POINTS_WEIGHT = 0.1
 
 
 def _getter(indexes: list[int]) -> Callable[[Sequence[Card]], tuple[Card, ...]]:
@@ -32,6 +37,14 @@ def _getter(indexes: list[int]) -> Callable[[Sequence[Card]], tuple[Card, ...]]:
         i = indexes[0]
         return lambda pack: (pack[i],)
     return itemgetter(*indexes)
+
+
+def flag_false(action: Action) -> IllegalAction:
+    """A flag action (``pass``, ``take``, ``first_trick``...) is only ever ``true``."""
+    return IllegalAction(
+        "flag_false", f"{action.kind} is written true: {action.kind} false is no action",
+        kind=action.kind,
+    )
 
 
 class Options(BaseModel):
@@ -156,11 +169,15 @@ class Rules:
     # -- status ----------------------------------------------------------------------------
 
     def check_status(self, status: Status) -> None:
-        for name in ("masters", "servant", "teams", "trump", "leader", "score", "deals"):
+        for name in ("masters", "servant", "teams", "trump", "leader", "score", "deals", "solos"):
             if name not in self.status_fields and getattr(status, name) is not None:
                 raise RecordError(f"{self.title} keeps no status.{name}")
         if status.masters is not None and not 0 <= status.masters < self.teams:
             raise RecordError(f"status.masters must be a team (0 to {self.teams - 1}) or null")
+
+    def check_deal(self, dealer: int, status: Status) -> None:
+        """Refuse a dealer that the status does not allow (a standing Servant deals). Called
+        after ``check_status`` with a valid seat."""
 
     def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
         """What a final score would decide; ``early_end`` compares these."""
@@ -210,12 +227,13 @@ class Rules:
         stores: ``points`` per team, the new ``status``, ``next_dealer``, an ``event`` key
         and its ``team``. Games that score players, not teams, put the score change of each
         seat in ``extra["scores"]``; a hand that ends a match puts the winning team or seats
-        in ``extra["match_winner"]`` (a list)."""
+        in ``extra["match_winner"]`` (a list) and the match's final status (as JSON) in
+        ``extra["final_status"]``, while ``status`` starts the next match."""
         raise NotImplementedError  # every game defines how a hand is scored
 
     def finish(self, hand: Hand, result: HandResult) -> None:
         hand.result = result
-        hand.phase = HAND_OVER
+        hand.phase = FINISHED
         hand.to_move = None
 
     def first_dealer(self, status: Status, rng: random.Random) -> int:
@@ -240,6 +258,8 @@ class Rules:
         """Why ``action`` by ``seat`` is illegal in a phase of this game's own."""
         if seat not in self.actors(hand):
             return IllegalAction("not_your_turn", f"seat {seat} may not act now", seat=seat)
+        if action.value is False:
+            return flag_false(action)
         return IllegalAction(
             "not_allowed", f"{action} is not allowed now ({hand.phase})", phase=hand.phase
         )

@@ -1,18 +1,19 @@
 """Dreiwendsch, Wendish Schafkopf for three (seed 004; RULINGS.md "Wendish Schafkopf").
 
-The holder of ``EO`` may take the two-card skat, bury two and play a solo against the other
+The holder of ``EO`` (or, with the option ``skat_to: "forehand"``, the seat after the dealer)
+may take the two-card skat, bury two and play a solo against the other
 two, or decline: then all three play for themselves and the most card points wins. The
-widow machinery, teams and match are ``engine.rules.schafkopf.WidowGame``'s.
+widow machinery, teams and match are ``engine.rules.widow.WidowGame``'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from engine.cards import PACK_20, PACK_32, card
 from engine.rules.base import Options
-from engine.rules.schafkopf import MatchOptions, WidowGame
+from engine.rules.widow import MatchOptions, WidowGame
 
 if TYPE_CHECKING:
     from engine.hand import Hand
@@ -24,6 +25,9 @@ OLD_ONE = card("EO")
 class DreiwendschOptions(MatchOptions):
     #: Sharp cards: 20 cards (no 9s, 8s, 7s), 6 each, 2 in the skat.
     sharp: bool = False
+    #: Who may take the skat: the holder of ``EO`` (the seed's rule) or, "if pre-agreed",
+    #: forehand (the seat after the dealer).
+    skat_to: Literal["old_one", "forehand"] = "old_one"
 
 
 class Dreiwendsch(WidowGame):
@@ -49,6 +53,11 @@ class Dreiwendsch(WidowGame):
         "A match is a set number of deals, a multiple of 3 (deals option, default 9); the "
         "deal passes to the left; the highest total wins the match.",
         "early_end (default on): a solo stops once its score is decided.",
+        "skat_to option: old_one (default: the EO holder may take the skat) or forehand (the "
+        "seat after the dealer may take it, whoever holds EO; the seed's pre-agreed variant).",
+        "Project choices (the seed is silent): all for themselves, the most card points wins 1 "
+        "from each player with fewer; with sharp cards the skat is laid after the second "
+        "packet; a match as in Schafkopf for three.",
     )
 
     top_value = 3
@@ -56,6 +65,7 @@ class Dreiwendsch(WidowGame):
     def __init__(self, options: Options) -> None:
         assert isinstance(options, DreiwendschOptions)
         self.sharp = options.sharp
+        self.skat_to = options.skat_to
         if options.sharp:
             self.pack = PACK_20
             self.packets = (2, 2, 2)
@@ -68,6 +78,8 @@ class Dreiwendsch(WidowGame):
     # -- the skat --------------------------------------------------------------------------
 
     def first_asked(self, hand: Hand) -> int | None:
+        if self.skat_to == "forehand":
+            return (hand.dealer + 1) % self.players
         for seat in range(self.players):
             if OLD_ONE in hand.hands[seat]:
                 return seat

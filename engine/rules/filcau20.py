@@ -8,10 +8,11 @@ A hand runs through these phases (``Hand.phase``):
   next...), then ``bind``.
 - cut: three cards each (packets of 3, then 2: indexes 0-11, then 12-19), then ``fris``, an
   open window: any seat may make fris with an Over it holds, the dealer deals on, the others
-  may say they will not (``pass``). Deal on: the last two each, then ``bind``. Fris: trump is
-  named and play starts with ``fris_trick`` on the three-card hands; a seat without Under or
-  King asks for its last two cards face up (``face_up``); the others get theirs once the fris
-  trick is over.
+  may say they will not (``pass``) or look at their last two cards (``look``), which closes
+  the window for everybody (seed rule 2). Deal on or look: the last two each, then ``bind``.
+  Fris: trump is named and play starts with ``fris_trick`` on the three-card hands; a seat
+  without Under or King asks for its last two cards face up (``face_up``); the others get
+  theirs once the fris trick is over.
 - ``bind`` (*legare*): one turn each from the seat after the dealer; the strongest binding
   names trump; nobody binds: redeal.
 - ``play``, with the duty of a binder of three who won the first trick to lead a plain card.
@@ -116,6 +117,7 @@ def _dump_fris(f: Fris) -> Any:
 register_kind("deal", choice("cut", "knock"), same)
 register_kind("fris", _parse_fris, _dump_fris)
 register_kind("deal_on", parse_flag, same)
+register_kind("look", parse_flag, same)
 register_kind("bind", _parse_bind, _dump_bind)
 register_kind("closed", parse_flag, same)
 register_kind("face_up", parse_flag, same)
@@ -123,6 +125,9 @@ register_kind("face_up", parse_flag, same)
 CUT = Action("deal", "cut")
 KNOCK = Action("deal", "knock")
 DEAL_ON = Action("deal_on", True)
+#: A player in the fris window looks at his last two cards: that closes the window for all
+#: (seed 003, rule 2), as the dealer dealing on does.
+LOOK = Action("look", True)
 PASS = Action("pass", True)
 CLOSED = Action("closed", True)
 FACE_UP = Action("face_up", True)
@@ -199,10 +204,11 @@ class Filcau20(Rules):
         "(8 in all).",
         "The seat before the dealer cuts or knocks. Knock: 5 cards each, then binding (legare).",
         "Cut: 3 cards each, then the fris window: the first to show an Over makes fris and "
-        "names trump; the dealer may deal on at any time. Then 2 more each; no fris: binding.",
+        "names trump; the dealer may deal on at any time, and a player who looks at his last "
+        "two cards closes the window for all. Then 2 more each; no fris: binding.",
         "Fris trick: the fris Over leads; each must play an Under or King; one who has none "
-        "gets his last two cards face up and may then play any card but an Over. Nobody "
-        "plays an Over on it.",
+        "gets his last two cards face up; then he must play an Under or King if one of his "
+        "five cards is one, else any card but an Over. Nobody plays an Over on it.",
         "Binding (legare): each in turn binds (3 or 4 trumps with at least one Over: the count "
         "and the lowest trump), says închis (closed) with five trumps, or passes. Never bind "
         "5, nor 4 with an Ace as the fifth card. One must bind one's strongest binding.",
@@ -216,6 +222,9 @@ class Filcau20(Rules):
         "fris_trump option: free (default: the fris maker names any suit) or over_suit (the "
         "suit of the fris Over).",
         "early_end (default on): the hand stops once no remaining play can change its outcome.",
+        "Project choices (the seed is silent): a player with five trumps says închis and counts "
+        "as a pass; a seat that passed the fris window waits for it to close; after a match is "
+        "won both teams start even at 0-0.",
     )
 
     players = 4
@@ -271,8 +280,8 @@ class Filcau20(Rules):
 
     def check_status(self, status: Status) -> None:
         super().check_status(status)
-        if status.masters is None and status.servant is not None:
-            raise RecordError("Filcau status has a servant only when a team is boss (masters)")
+        if (status.masters is None) != (status.servant is None):
+            raise RecordError("Filcau status has a servant exactly when a team is boss (masters)")
         if status.servant is not None and (
             not 0 <= status.servant < 4 or status.servant % 2 == status.masters
         ):
@@ -281,6 +290,13 @@ class Filcau20(Rules):
             len(status.score) != 2 or not all(0 <= x < MATCH_POINTS for x in status.score)
         ):
             raise RecordError(f"status.score must be two numbers from 0 to {MATCH_POINTS - 1}")
+
+    def check_deal(self, dealer: int, status: Status) -> None:
+        # With a boss team the two servants deal in turn: the next dealer is the servant.
+        if status.servant is not None and dealer != status.servant:
+            raise RecordError(
+                f"the servant (seat {status.servant}) deals while a team is boss, not seat {dealer}"
+            )
 
     @staticmethod
     def ladder(masters: int | None, points: Sequence[int]) -> int | None:
@@ -323,6 +339,9 @@ class Filcau20(Rules):
         nxt = self.next_dealer(masters, hand.dealer)
         if masters is not None and score[masters] >= MATCH_POINTS:
             extra["match_winner"] = [masters]
+            extra["final_status"] = Status(
+                masters=masters, servant=nxt, score=(score[0], score[1])
+            ).to_json()
             status = Status(score=(0, 0))
             nxt = (hand.dealer + 1) % 4
         elif masters is None:
@@ -372,7 +391,9 @@ class Filcau20(Rules):
         if phase == FRIS:
             if seat not in self.actors(hand):
                 return []
-            return [*self._fris_actions(hand, seat), DEAL_ON if seat == hand.dealer else PASS]
+            if seat == hand.dealer:
+                return [*self._fris_actions(hand, seat), DEAL_ON]
+            return [*self._fris_actions(hand, seat), PASS, LOOK]
         if seat != hand.to_move:
             return []
         if phase == DEAL:
@@ -391,9 +412,11 @@ class Filcau20(Rules):
         held = hand.sort_hand(hand.hands[seat])
         if not hand.trick:
             return [hand.pending["fris"][1].over]
+        small = [c for c in held if rank_of(c) in _SMALL]
         if seat in hand.pending.get("face_up", ()):
-            return [c for c in held if c not in _OVER_SET]
-        return [c for c in held if rank_of(c) in _SMALL]
+            # Seed rules 3, 4, 6: a Ten or Ace only with no Under or King even after the turn.
+            return small or [c for c in held if c not in _OVER_SET]
+        return small
 
     def phase_apply(self, hand: Hand, seat: int, action: Action) -> None:
         kind = action.kind
@@ -406,7 +429,7 @@ class Filcau20(Rules):
                 self._give(hand, range(12), self.holders(hand.dealer))
                 hand.phase = FRIS
                 hand.to_move = hand.dealer
-        elif kind == "deal_on":
+        elif kind in ("deal_on", "look"):
             self._deal_rest(hand)
             self._open_binding(hand)
         elif kind == "fris":

@@ -82,6 +82,12 @@ class Filko(Rules):
         ):
             raise RecordError("status.servant must be a seat of the team that is not masters")
 
+    def check_deal(self, dealer: int, status: Status) -> None:
+        if status.servant is not None and dealer != status.servant:
+            raise RecordError(
+                f"the Servant (seat {status.servant}) deals while masters stand, not seat {dealer}"
+            )
+
     def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
         return self.new_status(status, points)
 
@@ -203,6 +209,8 @@ class Filko6(Filko):
         "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 E7 above the Overs), "
         "leaves_low (EO HO SO GO).",
         "early_end (default on): the hand stops once no remaining play can change its outcome.",
+        "Project choice (the seeds are silent): any of the three masters may choose the "
+        "Servant.",
     )
 
     players = 6

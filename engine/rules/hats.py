@@ -59,6 +59,9 @@ class FilkoHats(Filko):
         "leaves_low (EO HO SO GO).",
         "early_end (default on): the hand stops once a team has 61 (or at 60-60); the points "
         "shown are those taken.",
+        "Project choices (the seed is incomplete): 60-60 is a draw and changes nothing; any "
+        "player may make a face, at most once a trick, and everybody sees it; the hats are a "
+        "badge on the standings.",
     )
 
     points = CARD_POINTS

@@ -22,12 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, field_validator
 
-from engine.cards import BELLS, CARD_POINTS, PACK_32, Card, card, code
-from engine.determinize import plays_so_far
+from engine.cards import BELLS, CARD_POINTS, PACK_32, SCHAFKOPF_TRUMPS, Card, card, code
+from engine.determinize import plays_so_far, rebuild
 from engine.hand import Hand, HandResult
 from engine.rules.base import Options, Rules
-from engine.rules.schafkopf import SCHAFKOPF_TRUMPS
-from engine.rules.wendish import rebuild
 from engine.status import RecordError, Status
 
 if TYPE_CHECKING:
@@ -63,6 +61,8 @@ class Officers(Rules):
         "(loser took no trick).",
         "deals option (default 0, open-ended): a match of that many deals, an even number.",
         "early_end (default on): the hand stops once no remaining play can change its score.",
+        "Project choices (the seed is silent): 60-60 is a draw and scores nothing; a match is "
+        "open-ended unless the deals option sets its length.",
     )
 
     fixed_teams = False
@@ -166,7 +166,9 @@ class Officers(Rules):
         elif p1 >= 61:
             loser, low = 0, p0
         else:
-            return False
+            # Nobody has 61: the outcome is only settled at 60-60 with no point left out (a
+            # draw, whoever takes the last tricks; a draw knows no schwarz).
+            return p0 + p1 == self.total_points
         left = self.total_points - p0 - p1
         if low < 30 <= low + left:
             return False
@@ -201,6 +203,7 @@ class Officers(Rules):
             if played_deals >= self.match_deals:
                 best = max(total)
                 extra["match_score"] = list(total)
+                extra["final_status"] = Status(score=total, deals=played_deals).to_json()
                 extra["match_winner"] = [s for s in (0, 1) if total[s] == best]
                 status = Status()
             else:

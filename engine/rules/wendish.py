@@ -21,7 +21,7 @@ import random
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from engine.actions import (
     Action,
@@ -37,6 +37,7 @@ from engine.cards import (
     OVER,
     PACK_24,
     PACK_32,
+    SCHAFKOPF_TRUMPS,
     SUITS,
     TRUMP,
     UNDER,
@@ -47,11 +48,9 @@ from engine.cards import (
     suit_letter,
     suit_of,
 )
-from engine.determinize import plays_so_far
-from engine.hand import OVER as HAND_OVER
-from engine.hand import PLAYING, Hand, HandResult
-from engine.rules.base import Options, Rules
-from engine.rules.schafkopf import SCHAFKOPF_TRUMPS
+from engine.determinize import plays_so_far, rebuild
+from engine.hand import FINISHED, PLAYING, Hand, HandResult
+from engine.rules.base import Options, Rules, flag_false
 from engine.status import RecordError, Status
 
 if TYPE_CHECKING:
@@ -86,6 +85,23 @@ class WendishOptions(Options):
         if v % 4:
             raise ValueError("deals must be a multiple of 4 (0: no set length)")
         return v
+
+    #: Muss-Solo (seed 004, "by agreement"): the Lust Solos each player must play in a match
+    #: (0: none). Needs a set match length; a solo still owed when the match ends is paid as
+    #: a lost simple solo (1 to each of the other three).
+    muss_solo: int = Field(0, ge=0, le=8, json_schema_extra={"choices": [0, 1, 2]})
+    #: Counters (seed 004: "a kitty into which each player deposits a certain amount of coins
+    #: or counters"): each player starts the match with this many, the scores are paid in
+    #: them, and the match ends when a player has none left (0: scores from 0, no such end).
+    counters: int = Field(0, ge=0, le=999, json_schema_extra={"choices": [0, 12, 24]})
+
+    @model_validator(mode="after")
+    def _muss_solo_needs_a_match(self) -> WendishOptions:
+        if self.muss_solo and not self.deals:
+            raise ValueError("muss_solo needs a match of set length (the deals option)")
+        if self.muss_solo * 4 > self.deals and self.deals:
+            raise ValueError("muss_solo asks more solos than a match has deals")
+        return self
 
 
 def _played_by(hand: Hand, wanted: Sequence[Card]) -> dict[Card, int]:
@@ -122,11 +138,20 @@ class Wendish(Rules):
         "a solo wins or loses that from each of the three others.",
         "deals option (default 0, open-ended): a match of that many deals, a multiple of 4.",
         "early_end (default on): the hand stops once no remaining play can change its score.",
+        "muss_solo option (default 0; the seed's Muss-Solo agreement): each player must "
+        "announce that many Lust Solos in a match; project choice: a solo still owed when the "
+        "match ends is paid as a lost simple solo, 1 to each of the other three.",
+        "counters option (default 0; the seed's kitty of counters): each player starts the "
+        "match with that many counters and pays and is paid in them; project choice: the "
+        "match ends as soon as a player has none left, the most counters wins.",
+        "Project choices (the seed is silent): the first Lust Solo announced is played, even "
+        "over an earlier call; with 24 cards the packets are of 3; a match is open-ended unless "
+        "the deals option sets its length.",
     )
 
     fixed_teams = False
     score_by_seat = True
-    status_fields = frozenset({"score", "deals"})
+    status_fields = frozenset({"score", "deals", "solos"})
 
     players = 4
     teams = 2
@@ -147,6 +172,8 @@ class Wendish(Rules):
         super().__init__(options)
         self.after_trick = self._after_trick
         self.match_deals = options.deals
+        self.muss_solo = options.muss_solo
+        self.counters = options.counters
 
     # -- the deal and the declaring round ----------------------------------------------------
 
@@ -214,6 +241,8 @@ class Wendish(Rules):
                     "not_your_turn", f"not seat {seat}'s turn: seat {hand.to_move} declares",
                     seat=seat, to_move=hand.to_move,
                 )
+            if action.value is False:
+                return flag_false(action)
             if action.kind in (CALL, FIRST):
                 return IllegalAction(
                     "cannot_call", "only a player holding both Old Ones (EO, GO) may call, "
@@ -264,10 +293,15 @@ class Wendish(Rules):
         super().check_status(status)
         if status.score is not None and len(status.score) != self.players:
             raise RecordError(f"status.score must hold one number per seat ({self.players})")
-        if status.deals is not None and (
-            status.deals < 0 or (self.match_deals and status.deals >= self.match_deals)
+        if status.solos is not None and (
+            not self.muss_solo or len(status.solos) != self.players
+            or not all(0 <= x <= self.match_deals for x in status.solos)
         ):
-            raise RecordError(f"status.deals must be from 0 to {max(0, self.match_deals - 1)}")
+            raise RecordError("status.solos needs the muss_solo option: Lust Solos per seat")
+        if status.deals is not None and not self.match_deals:
+            raise RecordError("status.deals needs a match of set length (the deals option)")
+        if status.deals is not None and not 0 <= status.deals < self.match_deals:
+            raise RecordError(f"status.deals must be from 0 to {self.match_deals - 1}")
 
     def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
         """(winning team, 1 or 2 with schneider); schwarz needs the tricks, see
@@ -332,24 +366,41 @@ class Wendish(Rules):
         else:
             scores = [sign * value * (1 if team[s] == 0 else -1) for s in range(hand.n)]
         before = hand.status
-        old = before.score or (0,) * hand.n
+        n = hand.n
+        old = before.score or (self.counters,) * n
         total = tuple(a + b for a, b in zip(old, scores, strict=True))
         extra: dict[str, Any] = {
             "scores": scores, "contract": p["contract"], "declarer": p["declarer"],
             "partner": self._partner(hand), "value": value, "schneider": schneider,
             "schwarz": schwarz, "teams": list(team),
         }
-        if self.match_deals:
-            played = (before.deals or 0) + 1
-            if played >= self.match_deals:
-                best = max(total)
-                extra["match_score"] = list(total)
-                extra["match_winner"] = [s for s in range(hand.n) if total[s] == best]
-                status = Status()
-            else:
-                status = Status(score=total, deals=played)
+        solos: tuple[int, ...] | None = None
+        if self.muss_solo:
+            solos = tuple(
+                x + (p["contract"] == LUST and s == p["declarer"])
+                for s, x in enumerate(before.solos or (0,) * n)
+            )
+        played = (before.deals or 0) + 1
+        match_over = (bool(self.match_deals) and played >= self.match_deals) or (
+            bool(self.counters) and min(total) <= 0
+        )
+        if match_over:
+            if solos is not None:
+                owed = [max(0, self.muss_solo - x) for x in solos]
+                penalty = [sum(owed) - owed[s] - (n - 1) * owed[s] for s in range(n)]
+                if any(penalty):
+                    extra["muss_solo_penalty"] = penalty
+                    total = tuple(a + b for a, b in zip(total, penalty, strict=True))
+            best = max(total)
+            extra["match_score"] = list(total)
+            extra["final_status"] = Status(
+                score=total, deals=played if self.match_deals else None, solos=solos
+            ).to_json()
+            extra["match_winner"] = [s for s in range(n) if total[s] == best]
+            status = Status()
         else:
-            status = Status(score=total)
+            status = Status(score=total, deals=played if self.match_deals else None,
+                            solos=solos)
         event = "schwarz" if schwarz else "schneider" if schneider else "won"
         self.finish(hand, HandResult(
             points=points, status_before=before, status=status,
@@ -371,7 +422,7 @@ class Wendish(Rules):
     # -- what the table knows -----------------------------------------------------------------
 
     def public_team(self, hand: Hand, seat: int) -> int | None:
-        if hand.play_over or hand.phase == HAND_OVER:
+        if hand.play_over or hand.phase == FINISHED:
             return hand.team[seat]
         if hand.phase == DECLARE:
             return None
@@ -414,7 +465,7 @@ class Wendish(Rules):
                             called=code(value) if kind == CALL else None)
             return info
         contract = p["contract"]
-        over = hand.play_over or hand.phase == HAND_OVER
+        over = hand.play_over or hand.phase == FINISHED
         if contract in (NORMAL, QUIET) and not over and len(_played_by(hand, OLD_ONES)) < 2:
             return info  # nothing announced and not yet shown
         info.update(contract=contract, declarer=p["declarer"])
@@ -467,7 +518,7 @@ class Wendish(Rules):
         if both and strong(BELLS):
             return Action(PASS, True)
         best = max(SUITS, key=lambda s: (trumps(s), s == BELLS))
-        if strong(best):
+        if strong(best) or self.solo_due(view):
             return Action(SOLO, best)
         if both:
             legal = {a.value for a in view.legal if a.kind == CALL}
@@ -475,6 +526,14 @@ class Wendish(Rules):
                 if c in legal:
                     return Action(CALL, c)
         return Action(PASS, True)
+
+    def solo_due(self, view: SeatView) -> bool:
+        """Muss-Solo: the seat still owes as many Lust Solos as the match has deals left."""
+        if not self.muss_solo or not any(a.kind == SOLO for a in view.legal):
+            return False
+        status = view.status
+        owed = self.muss_solo - (status.solos or (0,) * self.players)[view.seat]
+        return owed > 0 and owed >= self.match_deals - (status.deals or 0)
 
     def determinize(self, view: SeatView, hidden: Mapping[int, Sequence[Card]]) -> Hand | None:
         """Deal the unseen cards again, consistently with everything public: a caller holds
@@ -558,37 +617,3 @@ def deal_unknown(
             if not any(cap):
                 return out
     return None
-
-
-def rebuild(view: SeatView, plays: Sequence[tuple[int, Card]], held: Sequence[Sequence[Card]],
-            dealt: Sequence[Sequence[Card]] | None = None) -> Hand:
-    """The hand in which each seat was dealt what it played and holds (or ``dealt``, in the
-    order dealt), with the view's actions replayed."""
-    rules = view.rules
-    n = view.players
-    if dealt is None:
-        cards_of: list[list[Card]] = [[] for _ in range(n)]
-        for seat, c in plays:
-            cards_of[seat].append(c)
-        for seat in range(n):
-            cards_of[seat].extend(held[seat])
-        dealt = cards_of
-    holders = rules.holders(view.dealer)
-    pack: list[Card] = [0] * len(holders)
-    nxt = [iter(d) for d in dealt]
-    try:
-        for i, seat in enumerate(holders):
-            pack[i] = next(nxt[seat])
-    except StopIteration:
-        raise RecordError("the guess does not fill the deal") from None
-    hand = Hand(rules, view.dealer, pack, view.status)
-    try:
-        for seat, action in view.actions:
-            if action is None:
-                raise RecordError("a hidden action cannot be replayed")
-            hand.apply(seat, action)
-    except IllegalAction as e:
-        raise RecordError(f"the guess cannot replay the view: {e}") from None
-    if hand.phase != view.phase or hand.to_move != view.to_move:
-        raise RecordError("the replayed hand does not reach the view's state")
-    return hand

@@ -192,6 +192,8 @@ def validate(record: Any) -> str | None:
             return "Filkó masters and servant go together"
         if masters is not None and team_of(servant) == masters:
             return "servant must be an opponent of the masters"
+        if servant is not None and record["dealer"] != servant:
+            return "the Servant deals while masters stand"
     if not isinstance(record.get("actions", []), list):
         return "bad actions"
     return None
