@@ -11,6 +11,8 @@ import json
 import typing
 from typing import Any
 
+from bot.texts import option_error
+from engine.errors import OptionsError
 from engine.rules import GAMES
 
 #: Discord shows at most 25 entries in a select menu.
@@ -47,3 +49,36 @@ def decode(entry: str) -> tuple[str, Any]:
         raise ValueError(f"not an option entry: {entry!r}")
     return name, json.loads(raw)
 
+
+
+#: pydantic's error types, as the reasons ``bot.texts.option_error`` words.
+_CHOICE = {"literal_error", "enum"}
+_RANGE = {"greater_than_equal", "less_than_equal", "greater_than", "less_than"}
+_UNKNOWN = {"extra_forbidden"}
+
+
+def _bounds(field: Any) -> dict[str, Any]:
+    low = high = None
+    for m in field.metadata:
+        low = getattr(m, "ge", getattr(m, "gt", low))
+        high = getattr(m, "le", getattr(m, "lt", high))
+    return {} if low is None or high is None else {"low": low, "high": high}
+
+
+def describe(error: OptionsError) -> str:
+    """Every option an ``OptionsError`` refuses, worded in the current language (the
+    ``problem`` of ``err.bad_options``)."""
+    model = GAMES[error.game].options_model if error.game in GAMES else None
+    out = []
+    for p in error.problems:
+        field = model.model_fields.get(p.option) if model is not None else None
+        if p.reason in _UNKNOWN or (field is None and p.option != "options"):
+            out.append(option_error(p.option, p.value, "unknown"))
+        elif field is not None and p.reason in _CHOICE:
+            out.append(option_error(p.option, p.value, "choice",
+                                    {"choices": typing.get_args(field.annotation)}))
+        elif field is not None and p.reason in _RANGE:
+            out.append(option_error(p.option, p.value, "range", _bounds(field)))
+        else:
+            out.append(option_error(p.option, p.value, "invalid"))
+    return "; ".join(out)

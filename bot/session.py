@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot import thinking
+from bot.options import describe as describe_options
 from bot.store import (
     Member,
     PartnershipStatus,
@@ -36,6 +37,7 @@ from engine import (
     replay,
     to_record,
 )
+from engine.errors import OptionsError
 from engine.view import seat_view
 
 COMPUTER_PREFIX = "cpu:"
@@ -315,8 +317,8 @@ class TableSession:
             options = {**self.row.options, name: value}
             try:
                 rules = make_rules(self.game, options)
-            except RecordError as e:
-                raise SessionError("err.bad_options", problem=str(e)) from None
+            except OptionsError as e:
+                raise SessionError("err.bad_options", problem=describe_options(e)) from None
             await self.store.update_table(self.id, options=options)
             self.row = self.row.model_copy(update={"options": options})
             self.rules = rules
@@ -347,6 +349,7 @@ class TableSession:
             teams = extra.pop("teams", None)
             score = extra.pop("score", None)
             leader = extra.pop("leader", None)
+            solos = extra.pop("solos", None)
             status = Status(
                 masters=masters,
                 servant=self._seat_of_member(st.servant),
@@ -356,6 +359,8 @@ class TableSession:
                 leader=self._seat_of_member(leader),
                 score=None if score is None else self._score_from_store(score),
                 deals=extra.pop("deals", None),
+                solos=None if solos is None else tuple(
+                    int(solos[self._member_at(s)]) for s in range(self.rules.players)),
             )
             if st.servant is not None and status.servant is None:
                 raise RecordError("the Servant is not at this table")
@@ -405,6 +410,9 @@ class TableSession:
                 extra["score"] = list(status.score[::-1] if swapped else status.score)
         if status.deals is not None:
             extra["deals"] = status.deals
+        if status.solos is not None:
+            # Per player (Wendish's Muss-Solo): they follow the people, not the seats.
+            extra["solos"] = {self._member_at(s): status.solos[s] for s in range(n)}
         return PartnershipStatus(
             guild_id=self.guild_id, game=self.game, team_a=a, team_b=b, masters=masters,
             servant=None if status.servant is None else self._member_at(status.servant),

@@ -41,6 +41,7 @@ from bot.texts import EN, refusal, t
 from bot.translator import ls
 from engine import Action, RecordError, action_from_json, make_rules, seat_view
 from engine.cards import CardError, card
+from engine.errors import OptionsError
 from engine.rules import GAMES
 
 if TYPE_CHECKING:
@@ -238,8 +239,8 @@ class Tables(commands.Cog, name="Tables"):
             table_options["top_trumps"] = top_trumps.value
         try:
             rules = make_rules(game, table_options)
-        except RecordError as e:
-            raise SessionError("err.bad_options", problem=str(e)) from None
+        except OptionsError as e:
+            raise SessionError("err.bad_options", problem=options.describe(e)) from None
         checked = check_settings(settings)
         try:
             row = await self.store.create_table(

@@ -170,3 +170,15 @@ async def test_a_menu_without_a_hand_number_or_value_is_a_bad_button(h: Harness)
         sent.calls = h.calls_since(mark)
         assert sent.rejected_with(t("err.bad_button")), custom_id
     assert state(h, session) == before
+
+
+async def test_an_option_the_game_refuses_is_worded_in_the_users_language(h: Harness) -> None:
+    """Filicău has no top-trumps option: the opener is told so in their language, with the
+    option's name in words (not the engine's English message)."""
+    ana = h.user("ana", locale="de")
+    r = await h.command(ana, "table new", game="filicau", top_trumps="hearts_seven")
+    with speaking("de"):
+        expected = t("err.bad_options", problem=t("opterr.unknown", option="top_trumps"))
+        assert r.rejected_with(expected), r.message.content
+        assert "extra" not in r.message.content.lower()
+    assert h.tables.session_in(r.channel_id) is None

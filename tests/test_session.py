@@ -901,3 +901,18 @@ async def test_the_next_seat_deals_after_an_even_hand_among_two_computers(
     two.rng = FixedDeal(pack, 1)  # type: ignore[assignment]
     hand = await two.start(OPENER, is_admin=False)
     assert hand.dealer == 3
+
+
+async def test_wendish_solos_owed_follow_the_players_across_tables(store: SqliteStore) -> None:
+    """Muss-Solo counts each player's solos in the match: stored per person, so the same
+    players sitting in other seats at a new table find their own counts."""
+    options = {"deals": 8, "muss_solo": 1}
+    first = await new_table(store, game="wendish", options=options)
+    await seat_all(first, HUMANS)
+    status = Status(score=(2, -1, 0, -1), deals=3, solos=(1, 0, 0, 1))
+    stored = first._to_store(status, 1, None)
+    again = await new_table(store, game="wendish", options=options, channel=11)
+    await seat_all(again, [HUMANS[2], HUMANS[3], HUMANS[0], HUMANS[1]])
+    restored, dealer = again.stored_status(stored)
+    assert restored.solos == (0, 1, 1, 0) and restored.score == (0, -1, 2, -1)
+    assert restored.deals == 3 and dealer == 3
