@@ -47,10 +47,20 @@ async def answer(interaction: discord.Interaction[Any], text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
+def too_late(error: BaseException) -> bool:
+    """Discord no longer takes an answer to the interaction (not answered within 3 s: the
+    bot was too busy). Nothing can be sent; it is worth a warning, not a traceback."""
+    cause = getattr(error, "original", error)
+    return isinstance(cause, discord.NotFound) and cause.code == 10062
+
+
 async def on_app_command_error(interaction: discord.Interaction[Any],
                                error: app_commands.AppCommandError) -> None:
     set_language(language_of(interaction.locale))
     name = interaction.command and interaction.command.qualified_name
+    if too_late(error):
+        log.warning("command %s answered too late (Discord's 3 s passed)", name)
+        return
     key = refusal(error)
     if key is None:
         log.error("command %s failed", name, exc_info=error)

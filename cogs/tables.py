@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import options, render
+from bot import errors, options, render
 from bot.protocol import Click, Op, parse
 from bot.runner import TableRunner
 from bot.session import (
@@ -305,12 +305,16 @@ class Tables(commands.Cog, name="Tables"):
         except SessionError as e:
             await reply_error(interaction, refusal(e.key, e.params) if e.key in EN
                               else t("err.not_allowed"))
-        except Exception:
+        except Exception as e:
             if self.closing:
                 # The bot is stopping under this click (its HTTP session closes): what was
                 # stored stays stored, and the table comes back at the next start.
                 log.info("table %s: click %s interrupted by the shutdown", table_id,
                          click and click.op)
+                return
+            if errors.too_late(e):
+                log.warning("table %s: click %s answered too late (Discord's 3 s passed)",
+                            table_id, click and click.op)
                 return
             # E.g. the store failed: the session changed nothing, so the click can be retried.
             log.exception("table %s: %s %s failed", table_id,

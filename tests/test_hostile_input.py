@@ -10,7 +10,7 @@ import logging
 from typing import Any
 
 import pytest
-from fake_discord import OTHER_CHANNEL_ID, UPDATE_MESSAGE, Harness
+from fake_discord import CHANNEL_ID, OTHER_CHANNEL_ID, UPDATE_MESSAGE, Harness, HTTPError
 from test_cogs import four_players, state
 
 from bot.texts import speaking, t
@@ -182,3 +182,25 @@ async def test_an_option_the_game_refuses_is_worded_in_the_users_language(h: Har
         assert r.rejected_with(expected), r.message.content
         assert "extra" not in r.message.content.lower()
     assert h.tables.session_in(r.channel_id) is None
+
+
+async def test_an_answer_discord_no_longer_takes_is_a_warning_not_a_traceback(
+        h: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A bot too busy to answer within Discord's 3 s gets 404/10062: nothing can be sent,
+    so it is one warning line; the table the command was opening does not stay behind."""
+    ana = h.user("ana")
+
+    def too_late(*args: Any) -> Any:
+        raise HTTPError(404, 10062, "Unknown interaction")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(h.discord, "_callback", too_late)
+        with caplog.at_level(logging.WARNING):
+            payload, _ = h.command_payload(ana, "table new", game="filicau")
+            await h.dispatch(payload)
+    assert any("too late" in r.getMessage() for r in caplog.records)
+    assert not [r for r in caplog.records if r.exc_info]
+    assert h.tables.session_in(CHANNEL_ID) is None and h.tables.runners == {}
+    # Answered in time, the same command opens the table.
+    r = await h.command(ana, "table new", game="filicau")
+    assert not r.ephemeral and h.tables.session_in(CHANNEL_ID) is not None
