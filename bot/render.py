@@ -244,7 +244,10 @@ def seat_prefix(s: TableSession, v: PublicView, seat: int) -> str:
     return "" if team is None else f"[{team_name(team)}] "
 
 
-def table_embed(s: TableSession, v: PublicView) -> discord.Embed:
+def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
+                ) -> discord.Embed:
+    """The table in play; ``deadline``: when the wait for the people to act ends (their
+    line shows a live countdown)."""
     embed = discord.Embed(title=t("table.title", game=title(s), number=s.hand_number),
                           colour=GAME_COLOUR)
     if v.trump is not None:
@@ -252,8 +255,9 @@ def table_embed(s: TableSession, v: PublicView) -> discord.Embed:
             "table.trump_line", suit=suit_label(v.trump), shown=_cards(v.shown)), inline=False)
     per_seat = not s.fixed_teams
     embed.add_field(name=t("table.seats"), value="\n".join(
-        f"{'▶ ' if seat in v.actors else ''}{seat_prefix(s, v, seat)}{seat} "
+        f"{'▶ ' if seat in v.actors else ''}{seat_prefix(s, v, seat)}{seat + 1} "
         f"{seat_mention(s, seat)}{seat_badges(s, v, seat)}"
+        + (countdown(deadline) if seat in v.actors else "")
         + (f" — {t('n.points', count=v.taken[seat])}" if per_seat and v.taken else "")
         for seat in range(v.players)), inline=False)
     facts = info_lines(s, v)
@@ -312,7 +316,7 @@ def table_view(s: TableSession, v: PublicView) -> discord.ui.View:
 # -- a player's hand ------------------------------------------------------------------------
 
 
-def hand_content(s: TableSession, v: SeatView) -> str:
+def hand_content(s: TableSession, v: SeatView, deadline: float | None = None) -> str:
     heading = t("hand.title", game=title(s), number=s.hand_number)
     if v.finished:
         status = t("hand.over")
@@ -324,11 +328,23 @@ def hand_content(s: TableSession, v: SeatView) -> str:
     elif v.legal:
         status = t("hand.your_turn")
     else:
-        status = t("hand.wait", user=" / ".join(seat_mention(s, a) for a in v.actors) or "—")
-    lines = [f"**{heading}**", _cards(v.hand)]
+        # Not "waiting for Bob": that would go stale as the table moves on.
+        status = t("hand.not_your_turn")
+    if v.legal and not v.finished:
+        status += countdown(deadline)
+    lines = [f"**{heading}**", hand_context(s, v)]
     lines.extend(facts.private_lines(s, v.private))
     lines.append(status)
     return "\n".join(lines)
+
+
+def hand_context(s: TableSession, v: PublicView) -> str:
+    """One line that makes a hand view stand on its own: trump and the trick so far (the
+    cards in hand are the buttons)."""
+    trick = trick_line(s, v.leader, v.trick) if v.trick else t("table.trick_empty")
+    if v.trump is None:
+        return t("hand.context_no_trump", trick=trick)
+    return t("hand.context", trump=suit_label(v.trump), trick=trick)
 
 
 #: Discord allows five rows of five components in a message.
@@ -342,18 +358,22 @@ def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
     of the hand's cards."""
     tid, number = s.id, s.hand_number
     legal_cards = {a.value for a in v.legal if a.kind == "card"}
-    order: TrumpOrder | None = v.order
-    per_row = CARDS_PER_ROW if len(v.hand) <= 2 * CARDS_PER_ROW else PER_ROW
+    others = [a for a in v.legal if a.kind != "card"] + list(v.free)
+    # Four cards a row fit a phone's width; five only when four would leave no room.
+    per_row = CARDS_PER_ROW
+    if -(-len(v.hand) // CARDS_PER_ROW) + (1 if others else 0) > ROWS:
+        per_row = PER_ROW
     items: list[discord.ui.Item[Any]] = []
     for i, c in enumerate(v.hand):
-        trump = order is not None and order.is_trump(c)
+        # The cards that may be played are the primary action; a trump says so in words
+        # (a colour alone would draw the eye to trumps that may not be played).
         items.append(button(
-            Op.CARD, tid, number, len(v.tricks), code(c), label=card_label(c),
-            style=discord.ButtonStyle.green if trump else discord.ButtonStyle.secondary,
+            Op.CARD, tid, number, len(v.tricks), code(c), label=card_button_label(v, c),
+            style=discord.ButtonStyle.primary if c in legal_cards
+            else discord.ButtonStyle.secondary,
             disabled=c not in legal_cards, row=min(i // per_row, ROWS - 1),
         ))
     row = -(-len(v.hand) // per_row) if v.hand else 0
-    others = [a for a in v.legal if a.kind != "card"] + list(v.free)
     together = [a for a in others if chosen_together(a)]
     single = [a for a in others if not chosen_together(a)]
     if together and row < ROWS:
@@ -374,6 +394,17 @@ def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
                                               value=":".join(action_args(a))[:100])
                          for a in single[k:k + 25]]))
     return _view(*items)
+
+
+#: Marks a trump on its card button.
+TRUMP_MARK = "★ "
+
+
+def card_button_label(v: PublicView, c: int) -> str:
+    """A card on a hand's button: its label, marked when it is a trump."""
+    order: TrumpOrder | None = v.order
+    return f"{TRUMP_MARK}{card_label(c)}" if order is not None and order.is_trump(c) \
+        else card_label(c)
 
 
 def chosen_together(action: Action) -> bool:

@@ -96,8 +96,11 @@ class TableRunner:
         self.shown: Shown | None = None
         #: The digest of the picture the table message carries ("unknown" after a restart).
         self.picture: str | None = "unknown"
-        #: When the open window (the fris window) opened: ((hand, phase), time).
-        self.window: tuple[tuple[int, str], float] | None = None
+        #: When the wait for people began (wall clock): a turn, or an open window (the fris
+        #: window). The timers and the countdowns people see both run from it.
+        self.clock: tuple[tuple[Any, ...], float] | None = None
+        #: The wait whose two-thirds warning was given.
+        self.warned: tuple[Any, ...] | None = None
         #: The last hand whose result was posted.
         self.posted = 0
         self.hand_views: dict[int, Token] = {}
@@ -165,8 +168,8 @@ class TableRunner:
         with self.public():
             await self.edit_table_message(content=t("lobby.expired"), embed=None, view=None)
 
-    def started(self) -> None:
-        """The lobby became a table in play."""
+    def lobby_closed(self) -> None:
+        """The lobby became a table in play: its timer stops."""
         if self.lobby_timer is not None and self.lobby_timer is not asyncio.current_task():
             self.lobby_timer.cancel()
         self.lobby_timer = None
@@ -178,7 +181,8 @@ class TableRunner:
         """A player's hand view (in the current language): text, buttons, and the picture
         of the hand when the server has pictures on."""
         s = self.session
-        content, components = render.hand_content(s, view), render.hand_view(s, view)
+        content = render.hand_content(s, view, self.deadline())
+        components = render.hand_view(s, view)
         config = self.bot.config(s.guild_id)
         files = []
         if config.pictures:
@@ -215,7 +219,7 @@ class TableRunner:
         view = public_view(hand)
         with self.public():
             content = render.table_content(self.session, view)
-            embed = render.table_embed(self.session, view)
+            embed = render.table_embed(self.session, view, self.deadline())
             components = render.table_view(self.session, view)
             picture = await self.table_picture(view)
         extra = self._attachments(picture)
@@ -249,7 +253,7 @@ class TableRunner:
             with self.public():
                 edited = await self.edit_table_message(
                     content=render.table_content(self.session, view),
-                    embed=render.table_embed(self.session, view),
+                    embed=render.table_embed(self.session, view, self.deadline()),
                     view=render.table_view(self.session, view),
                     picture=await self.table_picture(view))
             self.last_edit = time.monotonic()
@@ -507,23 +511,58 @@ class TableRunner:
             finally:
                 self.acting = False
 
+    def _wait_key(self) -> tuple[Any, ...] | None:
+        """What people are waited for now: a turn (the hand and its actions so far), an open
+        window (the hand and its phase, whoever acts in it), or nothing."""
+        s = self.session
+        hand = s.hand
+        if hand is None or not s.waiting_for_human() or s.computer_may_act():
+            return None
+        if s.window_open():
+            return ("window", s.hand_number, hand.phase)
+        return ("turn", s.hand_number, len(hand.actions))
+
+    def wait_began(self) -> float | None:
+        """When the wait for people began (wall clock), or None when nobody is waited for."""
+        key = self._wait_key()
+        if key is None:
+            return None
+        if self.clock is None or self.clock[0] != key:
+            self.clock = (key, time.time())
+        return self.clock[1]
+
+    def deadline(self) -> float | None:
+        """When the wait ends by itself (the computer plays, the window closes)."""
+        start = self.wait_began()
+        if start is None:
+            return None
+        s = self.session
+        return start + (s.window_seconds if s.window_open() else s.turn_seconds)
+
+    async def until(self, moment: float) -> bool:
+        """Wait until ``moment`` (wall clock); True if the table changed meanwhile."""
+        return await self.pause(moment - time.time())
+
     async def turn_timer(self) -> None:
-        """A person is to act: warn at two thirds of the turn, then let the computer play
-        (unless the table changes first)."""
+        """A person is to act: ping them a few seconds in, warn at two thirds of the turn,
+        then let the computer play (unless the table changes first). The turn's time runs
+        from its start, whatever wakes the driver meanwhile."""
         s = self.session
         assert s.hand is not None
+        start, key = self.wait_began(), self._wait_key()
+        if start is None:
+            return
         moved, total = len(s.hand.actions), s.turn_seconds
-        first = total * 2 / 3
         if s.pings and (self.ping is None or self.ping[0] != self.turn()):
-            delay = min(self.bot.settings.ping_delay, first)
-            if await self.pause(delay):
+            if await self.until(start + min(self.bot.settings.ping_delay, total * 2 / 3)):
                 return
             await self.ping_turn()
-            first -= delay
-        if await self.pause(first):
-            return
-        await self.warn(round(total / 3))
-        if not await self.pause(total / 3):
+        if self.warned != key:
+            if await self.until(start + total * 2 / 3):
+                return
+            await self.warn(max(0, round(start + total - time.time())))
+            self.warned = key
+        if not await self.until(start + total):
             self.acting = True
             try:
                 await self.turn_timeout(moved)
@@ -535,11 +574,8 @@ class TableRunner:
         time has passed since it opened, whoever has not acted by then."""
         s = self.session
         assert s.hand is not None
-        key = (s.hand_number, s.hand.phase)
-        if self.window is None or self.window[0] != key:
-            self.window = (key, time.monotonic())
-        left = self.window[1] + s.window_seconds - time.monotonic()
-        if await self.pause(left):
+        deadline = self.deadline()
+        if deadline is None or await self.until(deadline):
             return
         self.acting = True
         try:

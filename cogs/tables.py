@@ -381,7 +381,7 @@ class Tables(commands.Cog, name="Tables"):
                         click: Click, values: list[str]) -> None:
         by = actor(interaction)
         await runner.session.start(by.user_id, is_admin=by.manager)
-        runner.started()
+        runner.lobby_closed()
         await runner.show_table_in_reply(interaction)
         runner.kick()
 

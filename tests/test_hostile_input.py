@@ -204,3 +204,20 @@ async def test_an_answer_discord_no_longer_takes_is_a_warning_not_a_traceback(
     # Answered in time, the same command opens the table.
     r = await h.command(ana, "table new", game="filicau")
     assert not r.ephemeral and h.tables.session_in(CHANNEL_ID) is not None
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ro", "hu", "de"])
+async def test_help_is_in_the_askers_language_and_works_in_a_dm(h: Harness, locale: str) -> None:
+    ana = h.user("ana", locale=locale)
+    lang = locale.split("-")[0]
+    for dm in (False, True):
+        payload, sent = h.command_payload(ana, "help")
+        mark = h.mark()
+        await h.dispatch(as_dm(payload) if dm else payload)
+        sent.calls = h.calls_since(mark)
+        assert sent.ephemeral
+        [embed] = sent.message.embeds
+        with speaking(lang):
+            assert embed["title"] == t("help.title")
+            assert t("btn.my_hand") in embed["fields"][1]["value"]
+        assert "oauth2/authorize" in embed["fields"][-1]["value"]

@@ -20,6 +20,7 @@ import pytest
 from fake_discord import CHANNEL_ID, Harness, User, running
 from standin.schema import SchemaCheck
 
+from bot.render import TRUMP_MARK
 from bot.texts import (
     CATALOGS,
     EN,
@@ -256,7 +257,8 @@ async def test_a_romanian_user_at_a_german_server(german: Harness) -> None:
     assert seat is not None and session.hand is not None
     with speaking("ro"):
         labels = {card_label(c) for c in session.hand.hands[seat]}
-    assert {b["label"] for b in view.buttons if b["custom_id"].startswith("fc:card:")} == labels
+    assert {b["label"].removeprefix(TRUMP_MARK) for b in view.buttons
+            if b["custom_id"].startswith("fc:card:")} == labels
     assert h.hand_view(ana).id == view.id
     # A refusal is its user's: Hungarian for Bob.
     bob = h.user("bob", locale="hu")

@@ -4,6 +4,8 @@ the player to press My hand (their hand view can no longer be refreshed)."""
 
 from __future__ import annotations
 
+import re
+import time
 from typing import Any
 
 from fake_discord import Harness, Message, User
@@ -103,3 +105,30 @@ async def test_after_a_restart_the_ping_says_to_press_my_hand(h: Harness) -> Non
     await h.until(lambda: bool(pings(h, mover)))
     [ping] = pings(h, mover)
     assert ping.content == t("turn.ping_view", user=mover.mention, button=t("btn.my_hand"))
+
+
+def countdowns(text: str) -> list[int]:
+    """The relative Discord timestamps (``<t:EPOCH:R>``) in a message."""
+    return [int(x) for x in re.findall(r"<t:(\d+):R>", text)]
+
+
+async def test_the_turn_shows_a_live_countdown_that_wakes_do_not_reset(h: Harness) -> None:
+    session, users = await four_players(h)
+    mover = to_move(session, users)
+    runner = h.runner(session)
+    await my_hand(h, session, mover)
+    table_times = countdowns(h.table_message().text)
+    view_times = countdowns(h.hand_view(mover).content)
+    assert len(table_times) == 1 and view_times == table_times
+    deadline = runner.deadline()
+    assert deadline is not None and abs(table_times[0] - deadline) <= 1
+    assert abs(deadline - time.time() - session.turn_seconds) <= 5
+    # Woken by anything but a move, the turn keeps its time.
+    for _ in range(3):
+        runner.kick()
+        await h.settle()
+    assert runner.deadline() == deadline
+    # The others' views have no countdown (they need not act), and say so without a name.
+    other = next(u for u in users if u != mover)
+    assert countdowns(h.hand_view(other).content) == []
+    assert t("hand.not_your_turn") in h.hand_view(other).content

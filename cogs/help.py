@@ -1,0 +1,45 @@
+"""``/help``: what the bot does, how to start a table, what the buttons do, the commands, and
+the link that invites the bot to another server."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import invite_url
+from bot.render import GAME_COLOUR
+from bot.texts import t
+from bot.translator import ls
+
+if TYPE_CHECKING:
+    from bot.client import FilicauBot
+
+
+def help_embed(application_id: int | None) -> discord.Embed:
+    """The help, in the current language."""
+    embed = discord.Embed(title=t("help.title"), description=t("help.intro"),
+                          colour=GAME_COLOUR)
+    for part in ("start", "buttons", "commands"):
+        embed.add_field(name=t(f"help.{part}_title"), value=t(f"help.{part}"), inline=False)
+    if application_id is not None:
+        embed.add_field(name=t("help.invite_title"),
+                        value=t("help.invite", url=invite_url(application_id)), inline=False)
+    return embed
+
+
+class Help(commands.Cog, name="Help"):
+    def __init__(self, bot: FilicauBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name=ls("cmdname.help"), description=ls("cmd.help"))
+    async def help_cmd(self, interaction: discord.Interaction[Any]) -> None:
+        """Only to the asker, in their language; works in a DM too."""
+        await interaction.response.send_message(embed=help_embed(self.bot.application_id),
+                                                ephemeral=True)
+
+
+async def setup(bot: FilicauBot) -> None:
+    await bot.add_cog(Help(bot))
