@@ -232,6 +232,50 @@ class TableRunner:
         self.last_edit = time.monotonic()
         self.shown = Shown(content, embed.to_dict(), components.to_components(), self.picture)
 
+    async def show_again(self, interaction: discord.Interaction[Any]) -> None:
+        """Post the table again at the bottom of a busy channel, as the answer to
+        ``interaction`` (``/table show``): play goes on there, and the old message says where
+        it went."""
+        s = self.session
+        old_id, old_token = s.message_id, self._live_table_token()
+        hand = s.hand
+        with self.public():
+            if hand is None:
+                content, embed = "", render.lobby_embed(s)
+                components, picture = render.lobby_view(s), None
+            else:
+                view = public_view(hand)
+                content = render.table_content(s, view)
+                embed = render.table_embed(s, view, self.deadline())
+                components = render.table_view(s, view)
+                picture = await self.table_picture(view)
+        sent = await interaction.response.send_message(
+            content or None, embed=embed, view=components,
+            file=picture[1] if picture else discord.utils.MISSING)
+        message_id = sent.message_id
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        s.message_id = message_id
+        self.keep_table_token(interaction)
+        self.picture = picture[0] if picture else None
+        self.last_edit = time.monotonic()
+        self.shown = Shown(content, embed.to_dict(), components.to_components(), self.picture)
+        await s.store.update_table(s.id, message_id=message_id)
+        if old_id is None:
+            return
+        link = f"https://discord.com/channels/{s.guild_id}/{s.channel_id}/{message_id}"
+        with self.public():
+            text = t("table.moved", link=link)
+        try:
+            if old_token is not None:
+                await old_token.interaction.edit_original_response(
+                    content=text, embed=None, view=None, attachments=[])
+            else:
+                await self.bot.get_partial_messageable(s.channel_id).get_partial_message(
+                    old_id).edit(content=text, embed=None, view=None, attachments=[])
+        except (discord.HTTPException, aiohttp.ClientError) as e:
+            log.info("table %s: the old table message was not pointed on (%r)", s.id, e)
+
     def request_refresh(self) -> None:
         """The table changed: its message is edited soon (at most once per edit interval)."""
         if self.closed or self.session.state == "closed" or self.bot.tables.closing:

@@ -270,6 +270,16 @@ class Tables(commands.Cog, name="Tables"):
         await self.store.update_table(session.id, message_id=message_id)
         runner.start_lobby_timer()
 
+    @table.command(name=ls("cmdname.table_show"), description=ls("cmd.table_show"))
+    async def table_show(self, interaction: discord.Interaction[Any]) -> None:
+        """Post this channel's table again at the bottom (a busy channel scrolled it away)."""
+        session = self.session_in(interaction.channel_id)
+        runner = None if session is None else self.runners.get(session.id)
+        if runner is None or interaction.guild_id != runner.session.guild_id:
+            await reply_error(interaction, t("err.no_table"))
+            return
+        await runner.show_again(interaction)
+
     # -- every click -----------------------------------------------------------------------------
 
     @commands.Cog.listener()

@@ -8,7 +8,7 @@ import re
 import time
 from typing import Any
 
-from fake_discord import Harness, Message, User
+from fake_discord import OTHER_CHANNEL_ID, Harness, Message, User
 from test_cogs import four_players, my_hand, play_turn, to_move
 
 from bot.session import TableSession
@@ -132,3 +132,30 @@ async def test_the_turn_shows_a_live_countdown_that_wakes_do_not_reset(h: Harnes
     other = next(u for u in users if u != mover)
     assert countdowns(h.hand_view(other).content) == []
     assert t("hand.not_your_turn") in h.hand_view(other).content
+
+
+async def test_table_show_posts_the_table_again_and_play_goes_on_there(h: Harness) -> None:
+    import random
+
+    session, users = await four_players(h)
+    await play_turn(h, session, users, random.Random(5))
+    old = h.table_message()
+    title, buttons = old.embeds[0]["title"], {b["custom_id"] for b in old.buttons}
+    r = await h.command(users[1], "table show")
+    assert not r.ephemeral and r.message.id != old.id
+    assert session.message_id == r.message.id and h.table_message().id == r.message.id
+    assert r.message.embeds[0]["title"] == title
+    assert {b["custom_id"] for b in r.message.buttons} == buttons
+    # The old message points to the new one and has no buttons left.
+    assert old.buttons == [] and str(r.message.id) in old.content
+    # Play goes on in the new message.
+    await play_turn(h, session, users, random.Random(6))
+    await h.settle()
+    hand = session.hand
+    assert hand is not None and hand.trick
+    from bot.texts import card_label
+    assert card_label(hand.trick[-1]) in h.table_message().text
+    row = await h.bot.store.get_table(session.id)  # type: ignore[union-attr]
+    assert row is not None and row.message_id == r.message.id
+    r = await h.command(users[1], "table show", channel_id=OTHER_CHANNEL_ID)
+    assert r.rejected_with(t("err.no_table"))
