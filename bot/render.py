@@ -476,7 +476,7 @@ def plain_name(s: TableSession, seat: int) -> str:
 
 
 def result_embed(s: TableSession, result: HandResult, number: int) -> discord.Embed:
-    lines = [result_sentence(s, result)]
+    lines = [result_sentence(s, result), teams_line(s, result)]
     if s.fixed_teams and len(result.points) == 2:
         title = t("result.title", number=number, a=result.points[0], b=result.points[1])
     else:
@@ -501,6 +501,17 @@ def result_embed(s: TableSession, result: HandResult, number: int) -> discord.Em
     lines.append(t("result.next_dealer", user=seat_mention(s, result.next_dealer)))
     lines.append(t("result.next_in"))
     return discord.Embed(title=title, description="\n".join(lines), colour=GAME_COLOUR)
+
+
+def teams_line(s: TableSession, result: HandResult) -> str:
+    """Who played in which team this hand (results name the players, not only "Team A")."""
+    teams = result.status.teams or result.status_before.teams or s.rules.seat_teams
+    parts = []
+    for team in sorted(set(teams)):
+        members = " ".join(seat_mention(s, seat) for seat in range(s.rules.players)
+                           if teams[seat] == team)
+        parts.append(f"{team_name(team)}: {members}")
+    return t("result.teams", teams=" · ".join(parts))
 
 
 def result_sentence(s: TableSession, result: HandResult) -> str:

@@ -1,6 +1,7 @@
-"""Your turn reaches you: a ping that mentions only the player to act, once a turn, removed
-when they have acted; off at tables opened with ``pings: False``; after a restart it tells
-the player to press My hand (their hand view can no longer be refreshed)."""
+"""Playing together (issue 17): your turn reaches you (a ping that mentions only the player to
+act, once a turn, removed when they have acted; off at tables opened with ``pings: False``;
+after a restart it tells the player to press My hand), a live countdown, the table posted
+again at the bottom of a busy channel, and results that name the players."""
 
 from __future__ import annotations
 
@@ -159,3 +160,16 @@ async def test_table_show_posts_the_table_again_and_play_goes_on_there(h: Harnes
     assert row is not None and row.message_id == r.message.id
     r = await h.command(users[1], "table show", channel_id=OTHER_CHANNEL_ID)
     assert r.rejected_with(t("err.no_table"))
+
+
+async def test_the_result_names_the_players_of_each_team(h: Harness) -> None:
+    import random
+
+    from test_cogs import play_until, result_messages
+
+    session, users = await four_players(h)
+    await play_until(h, session, users, random.Random(7))
+    [result] = result_messages(h, 1)
+    ana, bob, cid, dan = users
+    assert t("result.teams", teams=f"A: {ana.mention} {cid.mention} · "
+                                   f"B: {bob.mention} {dan.mention}") in result.text
