@@ -49,7 +49,7 @@ import json
 import logging
 import re
 import threading
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,8 @@ from typing import Any
 import discord
 from discord.http import HTTPClient, Route
 from discord.webhook.async_ import AsyncWebhookAdapter
+from standin.discord_objects import Message as SharedMessage
+from standin.discord_objects import walk_components
 from visibility import hidden_from, holder
 
 from bot import cardart
@@ -159,85 +161,14 @@ def guild_payload(locale: str = "en-US") -> dict[str, Any]:
 # -- what Discord keeps ----------------------------------------------------------------------
 
 
-def walk_components(components: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    for c in components:
-        yield c
-        yield from walk_components(c.get("components") or [])
-
-
 @dataclass
-class Message:
-    id: int
-    channel_id: int
-    #: None for a message everybody in the channel sees; a user id for an ephemeral one.
-    audience: int | None
-    data: dict[str, Any]
-    files: list[tuple[str, bytes]] = field(default_factory=list)
-    #: Every version of ``data``, the first as sent.
-    versions: list[dict[str, Any]] = field(default_factory=list)
-    deleted: bool = False
+class Message(SharedMessage):
+    """The stand-in's message model (one for both fakes); here a label names one button."""
 
-    @property
-    def content(self) -> str:
-        return str(self.data.get("content") or "")
-
-    @property
-    def embeds(self) -> list[dict[str, Any]]:
-        return list(self.data.get("embeds") or [])
-
-    @property
-    def buttons(self) -> list[dict[str, Any]]:
-        return [c for c in walk_components(self.data.get("components") or [])
-                if c.get("type") == 2]
-
-    def button(self, custom_id: str) -> dict[str, Any] | None:
-        return find_button(self.data, custom_id)
-
-    @property
-    def selects(self) -> list[dict[str, Any]]:
-        """The select menus (type 3) on the message."""
-        return [c for c in walk_components(self.data.get("components") or [])
-                if c.get("type") == 3]
-
-    def select(self, op: str) -> dict[str, Any] | None:
-        """The select menu of one op (``opt``, ``act``, ``together``), if any."""
-        return next((c for c in self.selects if c["custom_id"].split(":")[1] == op), None)
-
-    def enabled(self, op: str | None = None) -> list[str]:
-        """custom_ids of the enabled buttons (of one op, e.g. ``card``)."""
-        return [b["custom_id"] for b in self.buttons if not b.get("disabled")
-                and (op is None or b["custom_id"].split(":")[1] == op)]
-
-    def button_by_label(self, label: str) -> dict[str, Any]:
+    def button_by_label(self, label: str) -> dict[str, Any]:  # type: ignore[override]
         found = [b for b in self.buttons if b.get("label") == label]
         assert len(found) == 1, f"no single button {label!r} in {self.text}"
         return found[0]
-
-    @property
-    def text(self) -> str:
-        """Everything a person reads on the message: content, embeds, button labels."""
-        return message_text(self.data)
-
-    def payload(self) -> dict[str, Any]:
-        """The message object Discord sends (to the bot, or inside an interaction)."""
-        attachments = [
-            {"id": str(self.id * 10 + i), "filename": name, "size": len(data),
-             "url": f"https://cdn.example/{self.id}/{name}",
-             "proxy_url": f"https://media.example/{self.id}/{name}",
-             "content_type": "image/png" if name.endswith(".png") else "application/json"}
-            for i, (name, data) in enumerate(self.files)
-        ]
-        return {
-            "id": str(self.id), "channel_id": str(self.channel_id), "guild_id": str(GUILD_ID),
-            "author": bot_user_payload(), "content": self.content,
-            "timestamp": "2024-06-01T12:00:00+00:00",
-            "edited_timestamp": None if len(self.versions) < 2 else "2024-06-01T12:00:01+00:00",
-            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
-            "attachments": attachments, "embeds": copy.deepcopy(self.embeds),
-            "components": copy.deepcopy(self.data.get("components") or []),
-            "pinned": False, "type": 0,
-            "flags": EPHEMERAL if self.audience is not None else 0,
-        }
 
 
 def find_button(data: dict[str, Any], custom_id: str) -> dict[str, Any] | None:
@@ -282,17 +213,6 @@ def invalid_message(data: dict[str, Any], *, has_files: bool) -> str | None:
     if any(len(c.get("label") or "") > 80 for c in walk_components(rows)):
         return "a button label too long"
     return None
-
-
-def message_text(data: dict[str, Any]) -> str:
-    parts = [str(data.get("content") or "")]
-    for e in data.get("embeds") or []:
-        parts += [e.get("title", ""), e.get("description", "")]
-        for f in e.get("fields", []):
-            parts += [f.get("name", ""), f.get("value", "")]
-        parts.append((e.get("footer") or {}).get("text", ""))
-    parts += [str(c.get("label", "")) for c in walk_components(data.get("components") or [])]
-    return "\n".join(p for p in parts if p)
 
 
 @dataclass

@@ -118,17 +118,20 @@ def buttons_of(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 @dataclass
 class Message:
+    """A message as Discord keeps it: one model for both Discord fakes (the stand-in that the
+    real bot process talks to, and the in-process fake of ``tests/fake_discord.py``)."""
+
     id: int
     channel_id: int
     #: None for a message everybody in the channel sees; a user id for an ephemeral one.
     audience: int | None
-    #: The interaction whose token created it (None for the bot's channel messages).
-    token: str | None
     data: dict[str, Any] = field(default_factory=dict)
     files: list[tuple[str, bytes]] = field(default_factory=list)
     #: Every version of ``data``, the first as sent.
     versions: list[dict[str, Any]] = field(default_factory=list)
     deleted: bool = False
+    #: The interaction whose token created it (None for the bot's channel messages).
+    token: str | None = None
 
     @property
     def content(self) -> str:
@@ -140,17 +143,25 @@ class Message:
 
     @property
     def text(self) -> str:
+        """Everything a person reads on the message: content, embeds, button labels."""
         return message_text(self.data)
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
         return buttons_of(self.data)
 
+    def button(self, custom_id: str) -> dict[str, Any] | None:
+        return next((b for b in self.buttons if b.get("custom_id") == custom_id), None)
+
     @property
     def selects(self) -> list[dict[str, Any]]:
         """The select menus (type 3) on the message."""
         return [c for c in walk_components(self.data.get("components") or [])
                 if c.get("type") == 3]
+
+    def select(self, op: str) -> dict[str, Any] | None:
+        """The select menu of one op (``opt``, ``act``, ``together``), if any."""
+        return next((c for c in self.selects if c["custom_id"].split(":")[1] == op), None)
 
     def enabled(self, op: str | None = None) -> list[str]:
         """custom_ids of the enabled buttons (of one op, e.g. ``card``)."""
@@ -169,7 +180,7 @@ class Message:
             {"id": str(self.id * 10 + i), "filename": name, "size": len(blob),
              "url": f"https://cdn.example/{self.id}/{name}",
              "proxy_url": f"https://media.example/{self.id}/{name}",
-             "content_type": "application/json"}
+             "content_type": "image/png" if name.endswith(".png") else "application/json"}
             for i, (name, blob) in enumerate(self.files)
         ]
         out: dict[str, Any] = {

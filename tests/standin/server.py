@@ -534,7 +534,7 @@ class StandIn:
     def _create(self, channel_id: int, audience: int | None, token: str | None,
                 data: dict[str, Any], files: list[tuple[str, bytes]], *,
                 allow_empty: bool = False) -> Message:
-        msg = Message(self.new_id(), channel_id, audience, token, {}, list(files))
+        msg = Message(self.new_id(), channel_id, audience, {}, list(files), token=token)
         self._write(msg, data, allow_empty=allow_empty)
         self.messages[msg.id] = msg
         self.by_channel[channel_id].append(msg)
