@@ -63,6 +63,8 @@ class Tree(app_commands.CommandTree["FilicauBot"]):
         """Every slash command: answer in the user's language, and remember the server's. A
         server command from a DM is refused here (Discord should not send one)."""
         await self.client.enter(interaction)
+        if not errors.well_formed(interaction):
+            raise errors.MalformedInteraction()
         if interaction.guild_id is None and errors.guild_only(interaction.command):
             raise app_commands.NoPrivateMessage()
         return True
@@ -170,12 +172,15 @@ class FilicauBot(commands.Bot):
         (the table refresh, results, timers)."""
         set_language(language_of(interaction.locale))
         guild_id = interaction.guild_id
-        locale = interaction.guild_locale
-        if guild_id is None or locale is None:
+        locale = getattr(interaction.guild_locale, "value", None)
+        # Only what Discord can send is remembered (a snowflake, a locale's name): anything
+        # else is a forged interaction, refused by its handler.
+        if not errors.snowflake(guild_id) or not isinstance(locale, str) or len(locale) > 16:
             return
+        assert guild_id is not None
         current = self.config(guild_id)
-        if current.locale != locale.value:
-            await self.update_config(current.model_copy(update={"locale": locale.value}))
+        if current.locale != locale:
+            await self.update_config(current.model_copy(update={"locale": locale}))
 
     async def update_config(self, settings: GuildSettings) -> None:
         await self.store.put_guild_settings(settings)

@@ -19,6 +19,25 @@ from bot.texts import language_of, set_language, t
 log = logging.getLogger(__name__)
 
 
+#: Discord's ids (snowflakes) are positive 64-bit integers; the store keeps them as such.
+SNOWFLAKE_LIMIT = 1 << 63
+
+
+class MalformedInteraction(app_commands.CheckFailure):
+    """An interaction Discord would not send (an id out of range): refused as bad input."""
+
+
+def snowflake(value: object) -> bool:
+    return isinstance(value, int) and 0 < value < SNOWFLAKE_LIMIT
+
+
+def well_formed(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the ids an interaction names are ids Discord could send."""
+    return (snowflake(interaction.user.id)
+            and all(v is None or snowflake(v)
+                    for v in (interaction.guild_id, interaction.channel_id)))
+
+
 def guild_only(command: Any) -> bool:
     """Whether a command (or the group it belongs to) is for servers only."""
     while command is not None:
@@ -32,6 +51,8 @@ def refusal(error: app_commands.AppCommandError) -> str | None:
     """The text key for an error that is the user's (or their client's), None for a bug."""
     if isinstance(error, app_commands.NoPrivateMessage):
         return "err.guild_only"
+    if isinstance(error, MalformedInteraction):
+        return "err.bad_command_input"
     if isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
         return "err.need_manage_server"
     if isinstance(error, app_commands.TransformerError | app_commands.CommandSignatureMismatch):

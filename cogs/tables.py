@@ -289,7 +289,8 @@ class Tables(commands.Cog, name="Tables"):
             return
         await self.bot.enter(interaction)
         data: Any = interaction.data if isinstance(interaction.data, dict) else {}
-        click = parse(str(data.get("custom_id", "")))
+        click = parse(str(data.get("custom_id", ""))) if errors.well_formed(interaction) \
+            else None
         raw_values = data.get("values")
         values = [str(v) for v in raw_values] if isinstance(raw_values, list) else []
         await self.handle(interaction, click, values)

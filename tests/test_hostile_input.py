@@ -221,3 +221,32 @@ async def test_help_is_in_the_askers_language_and_works_in_a_dm(h: Harness, loca
             assert embed["title"] == t("help.title")
             assert t("btn.my_hand") in embed["fields"][1]["value"]
         assert "oauth2/authorize" in embed["fields"][-1]["value"]
+
+
+async def test_ids_and_locales_discord_would_not_send_are_refused_without_a_traceback(
+        h: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """Found by the front-door fuzz: a guild id beyond 64 bits, or a guild locale that is
+    not a string, reached the store and ended in a traceback with no answer."""
+    ana = h.user("ana")
+    with caplog.at_level(logging.INFO):
+        payload, sent = h.command_payload(ana, "table new", game="filicau")
+        payload["guild_id"] = str(2**64 + 5)
+        mark = h.mark()
+        await h.dispatch(payload)
+        sent.calls = h.calls_since(mark)
+        assert sent.rejected_with(t("err.bad_command_input"))
+        # A locale that is no locale is ignored; the command itself works.
+        payload, sent = h.command_payload(ana, "table new", game="filicau")
+        payload["guild_locale"] = 12345
+        await h.dispatch(payload)
+        assert not sent.ephemeral and h.tables.session_in(CHANNEL_ID) is not None
+        lobby = h.table_message()
+        payload, sent = h.click_payload(ana, lobby.button_by_label(t("btn.join_a"))[
+            "custom_id"], message=lobby)
+        payload["guild_id"] = str(2**64 + 5)
+        mark = h.mark()
+        await h.dispatch(payload)
+        sent.calls = h.calls_since(mark)
+        assert sent.rejected_with(t("err.bad_button"))
+    assert h.session().seats == [None] * 4
+    assert not [r for r in caplog.records if r.exc_info]
