@@ -277,6 +277,9 @@ def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
     if status.score is not None:
         embed.add_field(name=t("table.match"), value=score_text(s, status.score),
                         inline=False)
+    free = free_seats_line(s) if v.finished else None
+    if free:
+        embed.add_field(name=t("table.seat_change"), value=free, inline=False)
     if v.finished and v.unplayed and any(v.unplayed):
         embed.add_field(name=t("table.unplayed"), value="\n".join(
             f"{seat_mention(s, seat)}: {_cards(cards)}"
@@ -302,15 +305,49 @@ def last_trick_text(s: TableSession, trick: Trick) -> str:
 
 def table_view(s: TableSession, v: PublicView) -> discord.ui.View:
     tid = s.id
-    buttons = [
+    buttons: list[discord.ui.Item[Any]] = [
         button(Op.HAND, tid, label=t("btn.my_hand"), style=discord.ButtonStyle.blurple),
         button(Op.LAST, tid, label=t("btn.last_trick")),
         button(Op.RULES, tid, label=t("btn.rules")),
     ]
     if v.finished:
         buttons.append(button(Op.NEXT, tid, s.hand_number, label=t("btn.next_hand"),
-                                  style=discord.ButtonStyle.green))
+                              style=discord.ButtonStyle.green, disabled=not s.full))
+        buttons.extend(between_hands_buttons(s))
+    else:
+        # A player who must go hands the seat to the computer at once.
+        buttons.append(button(Op.LEAVE, tid, label=t("btn.leave_hand")))
     return _view(*buttons)
+
+
+def between_hands_buttons(s: TableSession) -> list[discord.ui.Item[Any]]:
+    """Changing seats between hands: sit down in a free seat or in place of a computer,
+    leave, or fill a free seat with a computer (row 1, under the table's own buttons)."""
+    tid, n = s.id, s.rules.players
+    b = discord.ButtonStyle.blurple
+
+    def open_in(seats: range) -> bool:
+        return any(s.seats[x] is None or is_computer(s.seats[x]) for x in seats)
+
+    if s.fixed_teams:
+        items: list[discord.ui.Item[Any]] = [
+            button(Op.JOIN, tid, team, label=t(f"btn.join_{'ab'[team]}"), style=b, row=1)
+            for team in (0, 1) if open_in(range(team, n, 2))]
+    else:
+        items = [button(Op.SIT, tid, label=t("btn.sit"), style=b, row=1)] \
+            if open_in(range(n)) else []
+    items.append(button(Op.LEAVE, tid, label=t("btn.leave"), row=1))
+    if not s.full:
+        items.append(button(Op.CPU, tid, "normal", label=t("btn.add_cpu"), row=1))
+    return items
+
+
+def free_seats_line(s: TableSession) -> str | None:
+    """Between hands, when a seat is free: who may sit, and what a change does to status."""
+    free = [seat for seat, m in enumerate(s.seats) if m is None]
+    if not free:
+        return None
+    return t("table.seats_free", seats=", ".join(str(x + 1) for x in free))
 
 
 # -- a player's hand ------------------------------------------------------------------------
@@ -320,6 +357,8 @@ def hand_content(s: TableSession, v: SeatView, deadline: float | None = None) ->
     heading = t("hand.title", game=title(s), number=s.hand_number)
     if v.finished:
         status = t("hand.over")
+    elif v.seat in s.leaving:
+        status = t("hand.left")
     elif v.legal and v.legal[0].kind == "servant":
         status = t("hand.choose_servant")
     elif v.legal and v.phase != "play":

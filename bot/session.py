@@ -170,6 +170,11 @@ class TableSession:
         self.known: PartnershipStatus | None = None
         self.timeouts = [0] * self.rules.players
         self.autoplay: set[int] = set()
+        #: Seats whose player left during the hand: a computer's from the next hand.
+        self.leaving: set[int] = set()
+        #: Who sat where when the hand in play was dealt (a change between hands makes new
+        #: partnerships, whose own status is looked up before the next deal).
+        self.dealt_with: list[Member | None] = list(row.seats)
         #: Display names seen at join time, for button labels (which cannot show mentions);
         #: kept with the table's settings so that they survive a restart.
         self.names: dict[Member, str] = dict(row.settings.get("names", {}))
@@ -236,6 +241,20 @@ class TableSession:
         if self.state != "lobby":
             raise SessionError("err.not_in_lobby")
 
+    @property
+    def between_hands(self) -> bool:
+        """Playing, and no hand in play: seats may change (a player leaves, another sits
+        down, a person takes a computer's seat)."""
+        return self.state == "playing" and (self.hand is None or self.hand.finished)
+
+    def _require_seats_open(self) -> None:
+        """Seats change in the lobby and between hands."""
+        if self.state == "lobby" or self.between_hands:
+            return
+        if self.state == "playing":
+            raise SessionError("err.hand_in_progress")
+        raise SessionError("err.not_in_lobby")
+
     async def join(self, user_id: int, team: int | None, name: str | None = None) -> int:
         """Seat ``user_id`` in ``team`` (0 = A, 1 = B) at a fixed-teams table, or in the
         first free seat (``team`` None) at a table whose teams form in each deal; returns the
@@ -247,7 +266,7 @@ class TableSession:
         if not self.fixed_teams:
             team = None
         async with self.lock:
-            self._require_lobby()
+            self._require_seats_open()
             member = user_member(user_id)
             current = self.seat_of(user_id)
             if current is not None and (team is None or current % 2 == team):
@@ -255,6 +274,9 @@ class TableSession:
             n = self.rules.players
             seats = range(n) if team is None else range(team, n, 2)
             free = [s for s in seats if self.seats[s] is None]
+            if self.between_hands:
+                # A person may take a computer's seat between hands (free seats first).
+                free += [s for s in seats if is_computer(self.seats[s])]
             if not free:
                 if team is None:
                     raise SessionError("err.table_full")
@@ -267,21 +289,30 @@ class TableSession:
             await self._seats_changed()
             return free[0]
 
-    async def leave(self, user_id: int) -> None:
+    async def leave(self, user_id: int) -> bool:
+        """A player leaves their seat. In the lobby and between hands the seat is free at
+        once. During a hand the computer plays the seat from now on, and it becomes a
+        computer's seat when the hand is over (True): the hand's result still belongs to the
+        players who started it."""
         async with self.lock:
-            self._require_lobby()
             seat = self.seat_of(user_id)
             if seat is None:
                 raise SessionError("err.not_seated")
+            if self.state == "playing" and not self.between_hands:
+                await self._set_leaving(self.leaving | {seat})
+                self.autoplay.add(seat)
+                return True
+            self._require_seats_open()
             self.seats[seat] = None
             await self._seats_changed()
+            return False
 
     async def add_computer(self, team: int | None = None, level: str = "simple", *,
                            by: Actor | None = None) -> int:
         """Seat a computer of ``level`` (the lobby buttons always name one of
         ``COMPUTER_LEVELS``; the ``simple`` default is the pre-levels behaviour)."""
         async with self.lock:
-            self._require_lobby()
+            self._require_seats_open()
             self._require_manager(by)
             if level not in COMPUTER_LEVELS + LEGACY_LEVELS:
                 raise SessionError("err.bad_level", level=level)
@@ -323,10 +354,21 @@ class TableSession:
             self.row = self.row.model_copy(update={"options": options})
             self.rules = rules
 
+    async def _set_leaving(self, seats: set[int]) -> None:
+        """The seats handed to the computer until the hand ends (kept with the table's
+        settings, so that a restart keeps playing them)."""
+        settings = {k: v for k, v in self.row.settings.items() if k != "leaving"}
+        if seats:
+            settings["leaving"] = sorted(seats)
+        await self.store.update_table(self.id, settings=settings)
+        self.row = self.row.model_copy(update={"settings": settings})
+        self.leaving = set(seats)
+
     async def _seats_changed(self) -> None:
         seated = {m: n for m, n in self.names.items() if m in self.seats}
         settings = {**self.row.settings, "names": seated}
         await self.store.update_table(self.id, seats=list(self.seats), settings=settings)
+        self.row = self.row.model_copy(update={"seats": list(self.seats), "settings": settings})
         self.known = None
         if self.full:
             team0, team1 = self.team_members()
@@ -507,6 +549,21 @@ class TableSession:
             return await self._deal()
 
     async def _deal(self) -> Hand:
+        if not self.full:
+            raise SessionError("err.not_full")
+        if self.leaving:
+            for seat in sorted(self.leaving):
+                self.seats[seat] = computer(TIMEOUT_LEVEL)
+                self.autoplay.discard(seat)
+            await self._set_leaving(set())
+            await self._seats_changed()
+        if self.seats != self.dealt_with:
+            # New partnerships (or a new group): their own stored status and dealer, or even.
+            team0, team1 = self.team_members()
+            self.known = await self.store.get_status(self.guild_id, self.game, team0, team1)
+            self.status, self.next_dealer = self.stored_status(self.known)
+            self.timeouts = [0] * self.rules.players
+        self.dealt_with = list(self.seats)
         dealer = self.next_dealer
         if dealer is None:
             dealer = self.rules.first_dealer(self.status, self.rng)
@@ -729,6 +786,10 @@ class TableSession:
             session.status, session.next_dealer = session.stored_status(session.known)
             return session
         hand = replay(last.record())
+        members = last.header.get("members")
+        session.dealt_with = list(members) if isinstance(members, list) else list(row.seats)
+        session.leaving = {int(x) for x in row.settings.get("leaving", [])}
+        session.autoplay |= session.leaving
         session.hand = hand
         session.hand_id = last.id
         session.hand_number = last.number

@@ -335,29 +335,46 @@ class Tables(commands.Cog, name="Tables"):
 
     # the lobby
 
-    async def _lobby_update(self, interaction: discord.Interaction[Any],
+    async def _seats_update(self, interaction: discord.Interaction[Any],
                             runner: TableRunner) -> None:
-        with runner.public():
-            embed = render.lobby_embed(runner.session)
-            view = render.lobby_view(runner.session)
-        await interaction.response.edit_message(embed=embed, view=view)
-        runner.keep_table_token(interaction)
+        """Answer a change of seats on the message it was made on: the lobby, or the table
+        between hands."""
+        if runner.session.state == "lobby":
+            with runner.public():
+                embed = render.lobby_embed(runner.session)
+                view = render.lobby_view(runner.session)
+            await interaction.response.edit_message(embed=embed, view=view)
+            runner.keep_table_token(interaction)
+        else:
+            await runner.show_table_in_reply(interaction)
 
     async def _on_join(self, interaction: discord.Interaction[Any], runner: TableRunner,
                        click: Click, values: list[str]) -> None:
         team = parsed(lambda: int(click.args[0]))
         await runner.session.join(interaction.user.id, team, interaction.user.display_name)
-        await self._lobby_update(interaction, runner)
+        await self._seats_update(interaction, runner)
 
     async def _on_sit(self, interaction: discord.Interaction[Any], runner: TableRunner,
                       click: Click, values: list[str]) -> None:
         await runner.session.join(interaction.user.id, None, interaction.user.display_name)
-        await self._lobby_update(interaction, runner)
+        await self._seats_update(interaction, runner)
 
     async def _on_leave(self, interaction: discord.Interaction[Any], runner: TableRunner,
                         click: Click, values: list[str]) -> None:
-        await runner.session.leave(interaction.user.id)
-        await self._lobby_update(interaction, runner)
+        session = runner.session
+        seat = session.seat_of(interaction.user.id)
+        if await session.leave(interaction.user.id):
+            # During a hand: the computer plays the seat from now on.
+            assert seat is not None
+            await interaction.response.send_message(t("hand.left"), ephemeral=True)
+            await runner.refresh_hand_views([seat], only=[seat])
+            with runner.public():
+                text = t("turn.left", user=render.seat_mention(session, seat))
+            await runner.say(text)
+            runner.request_refresh()
+            runner.kick()
+            return
+        await self._seats_update(interaction, runner)
 
     async def _on_cpu(self, interaction: discord.Interaction[Any], runner: TableRunner,
                       click: Click, values: list[str]) -> None:
@@ -366,19 +383,19 @@ class Tables(commands.Cog, name="Tables"):
         if level not in COMPUTER_LEVELS:
             raise SessionError("err.bad_level", level=level[:40])
         await runner.session.add_computer(level=level, by=actor(interaction))
-        await self._lobby_update(interaction, runner)
+        await self._seats_update(interaction, runner)
 
     async def _on_uncpu(self, interaction: discord.Interaction[Any], runner: TableRunner,
                         click: Click, values: list[str]) -> None:
         await runner.session.remove_computer(by=actor(interaction))
-        await self._lobby_update(interaction, runner)
+        await self._seats_update(interaction, runner)
 
     async def _on_option(self, interaction: discord.Interaction[Any], runner: TableRunner,
                          click: Click, values: list[str]) -> None:
         name, value = parsed(lambda: options.decode(values[0]))
         by = actor(interaction)
         await runner.session.set_option(by.user_id, name, value, is_admin=by.manager)
-        await self._lobby_update(interaction, runner)
+        await self._seats_update(interaction, runner)
 
     async def _on_cancel(self, interaction: discord.Interaction[Any], runner: TableRunner,
                          click: Click, values: list[str]) -> None:

@@ -9,7 +9,7 @@ import re
 import time
 from typing import Any
 
-from fake_discord import OTHER_CHANNEL_ID, Harness, Message, User
+from fake_discord import OTHER_CHANNEL_ID, UPDATE_MESSAGE, Harness, Message, User
 from test_cogs import four_players, my_hand, play_turn, to_move
 
 from bot.session import TableSession
@@ -173,3 +173,37 @@ async def test_the_result_names_the_players_of_each_team(h: Harness) -> None:
     ana, bob, cid, dan = users
     assert t("result.teams", teams=f"A: {ana.mention} {cid.mention} · "
                                    f"B: {bob.mention} {dan.mention}") in result.text
+
+
+async def test_between_hands_a_person_takes_a_computers_seat(h: Harness) -> None:
+    import random
+
+    from test_cogs import one_human, play_until
+
+    session, ana = await one_human(h, seed=4)
+    bob = h.user("bob")
+    # No seat changes while the hand is played (the button is not even shown).
+    r = await h.click(bob, f"fc:join:{session.id}:1", forge=True)
+    assert r.rejected_with(t("err.hand_in_progress"))
+    await play_until(h, session, [ana], random.Random(4))
+    await h.settle()
+    r = await h.press(bob, t("btn.join_b"))
+    assert r.type == UPDATE_MESSAGE and session.seats[1] == bob.member
+    assert bob.mention in h.table_message().text
+    r = await h.press(bob, t("btn.next_hand"))
+    assert session.hand_number == 2 and session.seats[1] == bob.member
+    hand = session.hand
+    assert hand is not None
+    # Ana and a computer against Bob and a computer: a new partnership, which starts even.
+    assert hand.status.masters is None
+
+
+async def test_a_player_leaving_mid_hand_hands_the_seat_to_the_computer(h: Harness) -> None:
+    session, users = await four_players(h)
+    ana = users[0]
+    r = await h.press(ana, t("btn.leave_hand"))
+    assert r.ephemeral and r.message.content == t("hand.left")
+    notice = t("turn.left", user=ana.mention)
+    assert [m.content for m in h.public() if m.content == notice] == [notice]
+    assert 0 in session.autoplay and 0 in session.leaving
+    assert session.seats[0] == ana.member  # until the hand is over

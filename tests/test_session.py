@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 
-from bot.session import DEFAULT_TURN_SECONDS, Outcome, SessionError, TableSession
+from bot.session import (
+    DEFAULT_TURN_SECONDS,
+    Actor,
+    Outcome,
+    SessionError,
+    TableSession,
+    is_computer,
+)
 from bot.store import Member, SqliteStore
 from engine import FINISHED, Action, Hand, IllegalAction, Status, replay, seat_view, to_record
 from engine.players import SimplePlayer
@@ -216,14 +223,84 @@ async def test_turn_timer_comes_from_the_table_settings(store: SqliteStore) -> N
     assert TableSession(row, store).turn_seconds == 45
 
 
-async def test_lobby_calls_are_refused_once_playing(store: SqliteStore) -> None:
+async def test_seats_do_not_change_during_a_hand(store: SqliteStore) -> None:
     session = await started_table(store)
-    await refused(session.join(105, 0), "err.not_in_lobby")
-    await refused(session.leave(101), "err.not_in_lobby")
-    await refused(session.add_computer(), "err.not_in_lobby")
+    await refused(session.join(105, 0), "err.hand_in_progress")
+    await refused(session.add_computer(), "err.hand_in_progress")
     await refused(session.remove_computer(), "err.not_in_lobby")
     await refused(session.start(OPENER, is_admin=True), "err.not_in_lobby")
     assert session.seats == HUMANS
+
+
+async def play_through(session: TableSession) -> None:
+    """Play the hand to its end: people by clicks, computers and handed-over seats by the
+    computer."""
+    hand = session.hand
+    assert hand is not None
+    while not hand.finished:
+        seat = hand.actors()[0]
+        if is_computer(session.seats[seat]) or seat in session.autoplay:
+            assert await session.computer_turn() is not None
+        else:
+            await click(session, seat, first_legal(hand, seat))
+
+
+async def test_a_player_who_leaves_mid_hand_hands_the_seat_to_the_computer(
+        store: SqliteStore) -> None:
+    """The hand goes on at once with the computer in the seat; its result belongs to the
+    players who started it; the seat is a computer's from the next hand, which is played
+    with the status of the new partnership (none stored yet: even)."""
+    session = await started_table(store, deal=find_deal("filicau", masters_hand()))
+    assert await session.leave(int(HUMANS[0])) is True
+    assert 0 in session.autoplay and session.seats == HUMANS
+    await play_through(session)
+    hand = session.hand
+    assert hand is not None and hand.result is not None and hand.status.masters is None
+    [result] = await store.results(GUILD, "filicau")
+    assert sorted(result.members) == sorted(HUMANS)
+    assert hand.result.status.masters is not None  # the four who started made masters
+    # A restart before the next deal keeps the seat handed over.
+    again = await TableSession.restore(await store.get_table(session.id), store)  # type: ignore[arg-type]
+    assert again.leaving == {0}
+    await session.next_hand()
+    assert is_computer(session.seats[0]) and session.seats[1:] == HUMANS[1:]
+    assert session.hand is not None and session.hand.status == Status()
+    rows = await store.hands(session.id)
+    assert rows[0].header["members"] == session.seats
+    # The hand played partly by the computer replays to its stored result.
+    finished = rows[1]
+    assert finished.result is not None
+    replayed = replay(finished.record())
+    assert replayed.result is not None
+    assert replayed.result.status.to_json() == finished.result["status"]
+
+
+async def test_a_person_takes_a_computers_seat_between_hands(store: SqliteStore) -> None:
+    members = [HUMANS[0], CPU, HUMANS[2], CPU]
+    session = await started_table(store, members)
+    await refused(session.join(105, 1), "err.hand_in_progress")
+    await play_through(session)
+    assert session.between_hands
+    seat = await session.join(105, 1)
+    assert seat == 1 and session.seats == [HUMANS[0], "105", HUMANS[2], CPU]
+    stored = await store.get_table(session.id)
+    assert stored is not None and stored.seats == session.seats
+    await session.next_hand()
+    assert session.hand is not None and session.hand.status == Status()
+    assert (await store.hands(session.id))[0].header["members"] == session.seats
+
+
+async def test_a_seat_left_between_hands_waits_for_a_player(store: SqliteStore) -> None:
+    session = await started_table(store)
+    await play_through(session)
+    assert await session.leave(int(HUMANS[3])) is False
+    assert session.seats[3] is None and not session.full
+    await refused(session.next_hand(), "err.not_full")
+    await refused(session.add_computer(level="normal", by=Actor(int(HUMANS[1]))),
+                  "err.not_manager")
+    assert await session.add_computer(level="normal", by=Actor(OPENER)) == 3
+    await session.next_hand()
+    assert session.hand_number == 2
 
 
 async def test_no_hand_in_the_lobby(store: SqliteStore) -> None:
