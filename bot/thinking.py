@@ -92,8 +92,9 @@ async def decide(level: str, seat: int, view: SeatView) -> Action:
 
 # -- hints and hand reviews (issue 17) --------------------------------------------------------
 # Same pool as the computers' decisions: a hint is one Normal search (tens of milliseconds), a
-# review a Hard search per decision of one seat (about a second or two per hand). Both return
-# plain picklable values; a review as the JSON the store keeps (``put_review``).
+# review one Hard search per decision of one seat (a few seconds per hand, in tasks of up to a
+# second or two). Both return plain picklable values; a review as the JSON the store keeps
+# (``put_review``).
 
 
 def hint_now(level: str, seat: int, view: SeatView) -> Hint:
@@ -103,9 +104,10 @@ def hint_now(level: str, seat: int, view: SeatView) -> Hint:
     return analysis.hint(view, samples=_samples(level), seed=seat, level=_search_level(level))
 
 
-def review_now(record: dict[str, Any], seat: int) -> dict[str, Any]:
-    """Hard's review of ``seat``'s decisions in a finished hand, as stored JSON."""
-    return analysis.review_to_json(analysis.review(record, seat, seed=seat))
+def review_now(record: dict[str, Any], seat: int, index: int) -> analysis.Decision:
+    """Hard's review of one decision of ``seat`` in a finished hand (the action at
+    ``index``): up to a second or two, one task in the pool."""
+    return analysis.review_decision(record, seat, index, seed=seat)
 
 
 def _search_level(level: str) -> str:
@@ -136,9 +138,18 @@ async def hint(level: str, seat: int, view: SeatView) -> Hint:
 
 
 async def review(record: dict[str, Any], seat: int) -> dict[str, Any]:
-    """Hard's review of ``seat``'s decisions in a finished hand (``analysis.review_to_json``:
-    read it back with ``analysis.review_from_json``)."""
-    return await _off_loop(review_now, record, seat)
+    """Hard's review of ``seat``'s decisions in a finished hand, as the store keeps it
+    (``analysis.review_to_json``; read it with ``analysis.review_from_json``). One pool task
+    per decision, one after the other, so that computer players' moves queued meanwhile wait
+    for one decision's search at most, not for the whole review."""
+    points = await asyncio.to_thread(analysis.decisions, record, seat)
+    made = [await _off_loop(review_now, record, seat, index) for index in points]
+    return analysis.review_to_json(made)
+
+
+#: Reviews being made, by hand and seat: a second request (a double click, two viewers of
+#: the same seat's review) waits for the first instead of searching again.
+_reviewing: dict[tuple[int, int], asyncio.Task[list[analysis.Decision]]] = {}
 
 
 async def stored_review(
@@ -146,6 +157,18 @@ async def stored_review(
 ) -> list[analysis.Decision]:
     """The review of ``seat`` in a finished hand: from the store when it was made before
     (by this version of the analysis), else computed once in the pool and kept."""
+    key = (hand_id, seat)
+    task = _reviewing.get(key)
+    if task is None:
+        task = asyncio.create_task(_stored_review(store, hand_id, record, seat))
+        _reviewing[key] = task
+        task.add_done_callback(lambda _: _reviewing.pop(key, None))
+    return await asyncio.shield(task)
+
+
+async def _stored_review(
+    store: Store, hand_id: int, record: dict[str, Any], seat: int
+) -> list[analysis.Decision]:
     kept = await store.get_review(hand_id, seat)
     if kept is not None:
         decisions = analysis.review_from_json(kept)

@@ -33,8 +33,10 @@ from engine.ai.analysis import (
     MISTAKE_COST,
     Decision,
     Outcome,
+    decisions,
     hint,
     review,
+    review_decision,
     review_from_json,
     review_to_json,
 )
@@ -126,7 +128,7 @@ def test_hint_depends_only_on_what_the_seat_may_know(game: str) -> None:
     """Another deal consistent with the seat's view (other seats' hidden cards dealt anew)
     gives the identical hint; and a hint names no card but the seat's own."""
     checked = 0
-    for hand in positions(game, 8, seed=3):
+    for hand in positions(game, 12, seed=3):
         seat = hand.actors()[0]
         view = seat_view(hand, seat)
         guess = sample(infer(view), random.Random(99))
@@ -261,6 +263,17 @@ def test_review_is_deterministic_and_survives_the_store_round_trip() -> None:
     assert review_from_json(stored) == first
     assert review_from_json({**stored, "version": -1}) is None
     assert all(isinstance(d, Decision) and d.cost >= 0 for d in first)
+
+
+def test_a_review_spread_over_tasks_is_the_same_review() -> None:
+    """``thinking.review`` asks for one decision at a time; that must change nothing."""
+    record = to_record(finished("G7"))
+    points = decisions(record, 0)
+    assert points == [3, 7, 10, SU_T4, H9_T5, 23, T7]
+    whole = review(record, 0, samples=8, seed=2)
+    assert [review_decision(record, 0, i, samples=8, seed=2) for i in points] == whole
+    with pytest.raises(ValueError, match="no decision"):
+        review_decision(record, 0, 4, samples=8, seed=2)  # seat 1's card
 
 
 def test_review_refuses_a_seat_that_is_not_at_the_table() -> None:

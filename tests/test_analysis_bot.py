@@ -3,6 +3,7 @@ in the store once per hand and seat (``put_review``/``get_review``)."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,7 +15,7 @@ from conftest import make_hand, play
 from bot import thinking
 from bot.store import MIGRATIONS, SqliteStore
 from engine import Match, make_rules, seat_view, to_record
-from engine.ai.analysis import review_from_json
+from engine.ai.analysis import Decision, review_from_json
 from engine.cards import code
 
 # The hand-worked deal of tests/test_analysis.py: at trick 7 seat 0 holds GA (wins the trick
@@ -72,26 +73,29 @@ async def test_a_review_is_made_once_and_then_read_from_the_store(
     table = await store.create_table(guild_id=1, channel_id=2, game="filicau", options={},
                                      opener_id=3, seats=["3", "cpu:easy", "4", "cpu:easy"])
     hand_id = await store.start_hand(table.id, 1, record)
-    made: list[int] = []
+    made: list[tuple[int, int]] = []
     original = thinking.review_now
 
-    def counting(rec: dict[str, Any], seat: int) -> dict[str, Any]:
-        made.append(seat)
-        return original(rec, seat)
+    def counting(rec: dict[str, Any], seat: int, index: int) -> Decision:
+        made.append((seat, index))
+        return original(rec, seat, index)
 
     monkeypatch.setattr(thinking, "review_now", counting)
     thinking.stop()
-    first = await thinking.stored_review(store, hand_id, record, 0)
+    # Two requests at once (a double click) make one review.
+    first, twin = await asyncio.gather(thinking.stored_review(store, hand_id, record, 0),
+                                       thinking.stored_review(store, hand_id, record, 0))
     again = await thinking.stored_review(store, hand_id, record, 0)
-    assert made == [0]
-    assert first == again
+    # One search per decision of seat 0 (its 7 cards), once.
+    assert made == [(0, i) for i in (3, 7, 10, 14, 19, 23, 27)]
+    assert first == twin == again
     assert [code(d.best.value) for d in first if d.mistake] == ["GA"]
     kept = await store.get_review(hand_id, 0)
     assert kept is not None and review_from_json(kept) == first
     # Another seat's review is its own.
     assert await store.get_review(hand_id, 1) is None
     await thinking.stored_review(store, hand_id, record, 1)
-    assert made == [0, 1]
+    assert {seat for seat, _ in made} == {0, 1}
 
 
 async def test_a_review_of_another_version_is_made_again(

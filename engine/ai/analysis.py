@@ -36,7 +36,7 @@ import os
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -353,20 +353,45 @@ def review(record: Mapping[str, Any] | GameRecord, seat: int, *,
     """Hard's review of every decision ``seat`` made in a (finished) hand's ``record``: the
     value of the action played against the best, each seen from the seat's view at that
     moment. Out-of-turn actions (a partner signal) are not decisions and are left out.
-    Deterministic given ``seed``. Raises ``engine.record.ReplayError`` for a bad record."""
+    Deterministic given ``seed``. Raises ``engine.record.ReplayError`` for a bad record.
+
+    The same as ``review_decision`` for each of ``decisions(record, seat)``, which lets a
+    caller spread a review over several short tasks."""
+    return [_decide(hand, seat, index, action, level, samples, seed)
+            for index, hand, action in _decision_points(record, seat)]
+
+
+def decisions(record: Mapping[str, Any] | GameRecord, seat: int) -> list[int]:
+    """Indexes in the record's actions of the decisions ``seat`` made."""
+    return [index for index, _, _ in _decision_points(record, seat)]
+
+
+def review_decision(record: Mapping[str, Any] | GameRecord, seat: int, index: int, *,
+                    samples: int = REVIEW_SAMPLES, seed: int | None = 0,
+                    level: str = "hard") -> Decision:
+    """The review of one decision: ``index`` must be one of ``decisions(record, seat)``."""
+    for i, hand, action in _decision_points(record, seat, stop=index):
+        if i == index:
+            return _decide(hand, seat, index, action, level, samples, seed)
+    raise ValueError(f"action {index} is no decision of seat {seat}")
+
+
+def _decision_points(record: Mapping[str, Any] | GameRecord, seat: int,
+                     stop: int | None = None) -> Iterator[tuple[int, Hand, Action]]:
+    """Each decision of ``seat``: its index, the hand just before it, the action taken."""
     # Replayed whole first, so that a bad record is refused before any search runs.
     if not 0 <= seat < replay(record).n:
         raise ValueError(f"there is no seat {seat}")
     rec = record if isinstance(record, GameRecord) else GameRecord.model_validate(record)
     hand = start(rec)
-    out: list[Decision] = []
     for index, obj in enumerate(rec.actions):
+        if stop is not None and index > stop:
+            return
         actor = obj["seat"]
         action = action_from_json(obj)
         if actor == seat and action in hand.legal_actions(seat) and seat in hand.actors():
-            out.append(_decide(hand, seat, index, action, level, samples, seed))
+            yield index, hand, action
         hand.apply(actor, action)
-    return out
 
 
 def _decide(hand: Hand, seat: int, index: int, played: Action, level: str, samples: int,
@@ -450,8 +475,10 @@ __all__ = [
     "Decision",
     "Hint",
     "Outcome",
+    "decisions",
     "hint",
     "review",
+    "review_decision",
     "review_from_json",
     "review_to_json",
     "timing",
