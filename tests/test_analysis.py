@@ -288,3 +288,18 @@ def test_the_deal_above_is_as_described() -> None:
     assert hand.team_points() == [4, 2]  # team 0 = seats 0 and 2
     assert hand.to_move == 0
     assert sorted(code(a.value) for a in hand.legal_actions()) == ["G7", "GA"]
+
+
+def test_analysis_timing_command_reports_percentiles() -> None:
+    import io
+
+    from engine.__main__ import main
+
+    out = io.StringIO()
+    assert main(["analysis-timing", "--games", "filicau", "--hands", "1", "--quiet"], out) == 0
+    result = json.loads(out.getvalue())
+    assert result["game"] == "filicau" and result["cpus"] >= 1
+    assert result["review"]["count"] == 4  # every seat's review of the one hand
+    for part in ("hint", "review", "review_decision"):
+        r = result[part]
+        assert r["count"] > 0 and 0 < r["p50_ms"] <= r["p95_ms"] <= r["max_ms"]

@@ -435,13 +435,20 @@ def timing(game: str, hands: int, seed: int = 0,
            progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """How long hints and reviews take (``python -m engine analysis-timing``): ``hands``
     shuffled hands played by untimed Normal players; a hint is asked at every decision with
-    a choice, and every seat's review is made once the hand is over."""
+    a choice, and every seat's review is made once the hand is over (``review``: per seat and
+    hand; ``review_decision``: per decision, one worker task).
+
+    >>> r = timing("filicau", 1)
+    >>> r["hint"]["count"] > 0 and r["review"]["count"] == 4
+    True
+    """
     from engine.ai import make_player
     from engine.rules import make_rules
 
     rules = make_rules(game)
     hint_times: list[float] = []
     review_times: list[float] = []
+    task_times: list[float] = []
     for i in range(hands):
         rng = random.Random(f"analysis-timing|{seed}|{i}")
         pack = list(rules.pack)
@@ -458,13 +465,20 @@ def timing(game: str, hands: int, seed: int = 0,
             hand.apply(seat, players[seat].choose(view))
         record = to_record(hand)
         for seat in range(rules.players):
-            t0 = time.perf_counter()
-            review(record, seat, seed=seat)
-            review_times.append(time.perf_counter() - t0)
+            # As ``bot.thinking`` runs a review: one task per decision.
+            spent = 0.0
+            for index in decisions(record, seat):
+                t0 = time.perf_counter()
+                review_decision(record, seat, index, seed=seat)
+                dt = time.perf_counter() - t0
+                task_times.append(dt)
+                spent += dt
+            review_times.append(spent)
         if progress is not None:
             progress(f"{game}: {i + 1}/{hands} hands")
     return {"game": game, "hands": hands, "seed": seed, "cpus": os.cpu_count(),
-            "hint": _summary(hint_times), "review": _summary(review_times)}
+            "hint": _summary(hint_times), "review": _summary(review_times),
+            "review_decision": _summary(task_times)}
 
 
 __all__ = [
