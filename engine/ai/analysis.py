@@ -66,7 +66,7 @@ HINT_SAMPLES: int = SEARCH["normal"]["samples"]  # type: ignore[assignment]
 REVIEW_SAMPLES: int = SEARCH["hard"]["samples"]  # type: ignore[assignment]
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Outcome:
     """How a hand ended, as the rules name it: the result's ``event`` key (``masters``,
     ``stay_masters``, ``no_change``, ``ran_away``, ``declarer_won``...), whether it is about
