@@ -303,3 +303,14 @@ def test_analysis_timing_command_reports_percentiles() -> None:
     for part in ("hint", "review", "review_decision"):
         r = result[part]
         assert r["count"] > 0 and 0 <= r["p50_ms"] <= r["p95_ms"] <= r["max_ms"]
+
+
+def test_a_review_caps_its_work_the_same_way_every_time() -> None:
+    """The cap stands in for Hard's time cap without depending on the machine: with a cap of
+    one position every searched decision rests on exactly one sample, on every run."""
+    record = to_record(finished("G7"))
+    capped = review(record, 0, samples=50, seed=1, work_cap=1)
+    assert [d.samples for d in capped if not d.forced] == [1] * 5
+    assert review(record, 0, samples=50, seed=1, work_cap=1) == capped
+    # The sure trick is plain even from one guess of the hidden cards.
+    assert T7 in [d.index for d in capped if d.mistake]

@@ -61,6 +61,13 @@ MISTAKE_COST = 0.25
 #: version are recomputed rather than shown.
 REVIEW_VERSION = 1
 
+#: A review's cap on positions searched per decision, the machine-independent stand-in for
+#: Hard's time cap (a review must repeat exactly). It binds where the exact search over the
+#: last cards is costly (two-player Officers: up to 900,000 positions for 200 samples), not in
+#: a playout phase needs at most samples x legal cards x cards left (Filicău 51,200,
+#: Schafkopf 60,000). About 1-3 s on a loaded 2-core machine.
+REVIEW_WORK = 100_000
+
 #: Samples of a hint (Normal's) and of a review (Hard's).
 HINT_SAMPLES: int = SEARCH["normal"]["samples"]  # type: ignore[assignment]
 REVIEW_SAMPLES: int = SEARCH["hard"]["samples"]  # type: ignore[assignment]
@@ -204,6 +211,8 @@ class _Evaluation:
     samples: int
     #: The search's choice (the rule of thumb's when nothing could be searched).
     choice: Action
+    #: Positions searched (see ``_evaluate``).
+    work: int = 0
 
     def value(self, j: int) -> float:
         return self.totals[j] / self.samples
@@ -241,10 +250,11 @@ def _outcome(hand: Hand, team: int) -> Outcome:
                    level if isinstance(level, str) else None)
 
 
-def _exact_line(hand: Hand, team: int, score: Scorer, alpha: float,
-                beta: float) -> tuple[float, Hand]:
+def _exact_line(hand: Hand, team: int, score: Scorer, alpha: float, beta: float,
+                work: list[int]) -> tuple[float, Hand]:
     """``search.exact`` (the same minimax value, alpha-beta pruned) that also returns the
-    final position of the line both sides play, to read its outcome."""
+    final position of the line both sides play, to read its outcome. ``work[0]`` counts the
+    positions searched."""
     while not hand.play_over:
         seat = hand.to_move
         if seat is None:
@@ -259,7 +269,8 @@ def _exact_line(hand: Hand, team: int, score: Scorer, alpha: float,
         for a in legal:
             child = hand.copy()
             child.apply(seat, a)
-            v, end = _exact_line(child, team, score, alpha, beta)
+            work[0] += 1
+            v, end = _exact_line(child, team, score, alpha, beta, work)
             if mine:
                 if v > best:
                     best, line = v, end
@@ -277,10 +288,15 @@ def _exact_line(hand: Hand, team: int, score: Scorer, alpha: float,
     return score(hand), hand
 
 
-def _evaluate(view: SeatView, level: str, samples: int, seed: int | None) -> _Evaluation:
+def _evaluate(view: SeatView, level: str, samples: int, seed: int | None,
+              work_cap: int | None = None) -> _Evaluation:
     """The search of ``level`` (its playout and exact-search depth) with ``samples`` samples
     and no time cap, run the way ``SearchPlayer.choose`` runs it (same random stream, same
-    order), keeping each action's outcomes beside its total."""
+    order), keeping each action's outcomes beside its total.
+
+    ``work_cap`` plays the part of the search players' time cap without depending on the
+    machine: no sample is started once that many positions were searched (a playout counts
+    the cards it plays, the exact search each position it visits)."""
     legal = view.legal
     if not legal:
         raise ValueError(f"seat {view.seat} has nothing to decide now")
@@ -296,7 +312,10 @@ def _evaluate(view: SeatView, level: str, samples: int, seed: int | None) -> _Ev
     ends: list[Counter[Outcome]] = [Counter() for _ in legal]
     left = len(view.rules.pack) - len(plays_so_far(view))
     used = 0
+    work = [0]
     for i in range(samples):
+        if work_cap is not None and work[0] >= work_cap:
+            break
         try:
             hand = hand_from_view(view, sample(knowledge, rng))
         except RecordError:
@@ -304,7 +323,7 @@ def _evaluate(view: SeatView, level: str, samples: int, seed: int | None) -> _Ev
                 continue
             suggested = view.rules.suggest(view)
             choice = suggested if suggested in legal else legal[0]
-            return _Evaluation(legal, totals, ends, 0, choice)
+            return _Evaluation(legal, totals, ends, 0, choice, work[0])
         if team is None:
             team = hand.team[seat]
         if score is None:
@@ -313,16 +332,18 @@ def _evaluate(view: SeatView, level: str, samples: int, seed: int | None) -> _Ev
             child = hand.copy()
             child.apply(seat, a)
             if left <= exact_cards:
-                v, end = _exact_line(child, team, score, -9.0, 9.0)
+                work[0] += 1
+                v, end = _exact_line(child, team, score, -9.0, 9.0, work)
             else:
                 playout(child, rng)
+                work[0] += left
                 v, end = score(child), child
             totals[j] += v
             ends[j][_outcome(end, team)] += 1
         used += 1
     best = max(totals)
     choice = legal[next(j for j, v in enumerate(totals) if v >= best - 1e-9)]
-    return _Evaluation(legal, totals, ends, used, choice)
+    return _Evaluation(legal, totals, ends, used, choice, work[0])
 
 
 # -- hints ------------------------------------------------------------------------------------
@@ -348,16 +369,17 @@ def hint(view: SeatView, *, samples: int = HINT_SAMPLES, seed: int | None = 0,
 
 
 def review(record: Mapping[str, Any] | GameRecord, seat: int, *,
-           samples: int = REVIEW_SAMPLES, seed: int | None = 0,
-           level: str = "hard") -> list[Decision]:
+           samples: int = REVIEW_SAMPLES, seed: int | None = 0, level: str = "hard",
+           work_cap: int | None = REVIEW_WORK) -> list[Decision]:
     """Hard's review of every decision ``seat`` made in a (finished) hand's ``record``: the
     value of the action played against the best, each seen from the seat's view at that
     moment. Out-of-turn actions (a partner signal) are not decisions and are left out.
     Deterministic given ``seed``. Raises ``engine.record.ReplayError`` for a bad record.
+    ``work_cap``: see ``REVIEW_WORK`` (None: all ``samples`` always).
 
     The same as ``review_decision`` for each of ``decisions(record, seat)``, which lets a
     caller spread a review over several short tasks."""
-    return [_decide(hand, seat, index, action, level, samples, seed)
+    return [_decide(hand, seat, index, action, level, samples, seed, work_cap)
             for index, hand, action in _decision_points(record, seat)]
 
 
@@ -367,12 +389,12 @@ def decisions(record: Mapping[str, Any] | GameRecord, seat: int) -> list[int]:
 
 
 def review_decision(record: Mapping[str, Any] | GameRecord, seat: int, index: int, *,
-                    samples: int = REVIEW_SAMPLES, seed: int | None = 0,
-                    level: str = "hard") -> Decision:
+                    samples: int = REVIEW_SAMPLES, seed: int | None = 0, level: str = "hard",
+                    work_cap: int | None = REVIEW_WORK) -> Decision:
     """The review of one decision: ``index`` must be one of ``decisions(record, seat)``."""
     for i, hand, action in _decision_points(record, seat, stop=index):
         if i == index:
-            return _decide(hand, seat, index, action, level, samples, seed)
+            return _decide(hand, seat, index, action, level, samples, seed, work_cap)
     raise ValueError(f"action {index} is no decision of seat {seat}")
 
 
@@ -395,12 +417,12 @@ def _decision_points(record: Mapping[str, Any] | GameRecord, seat: int,
 
 
 def _decide(hand: Hand, seat: int, index: int, played: Action, level: str, samples: int,
-            seed: int | None) -> Decision:
+            seed: int | None, work_cap: int | None) -> Decision:
     trick = len(hand.tricks)
     view = seat_view(hand, seat)
     if len(view.legal) == 1:
         return Decision(index, trick, played, played, None, None, 0.0, True, False)
-    ev = _evaluate(view, level, samples, seed)
+    ev = _evaluate(view, level, samples, seed, work_cap)
     if not ev.samples:
         return Decision(index, trick, played, ev.choice, None, None, 0.0, False, False)
     j_played = ev.legal.index(played)
@@ -484,6 +506,7 @@ def timing(game: str, hands: int, seed: int = 0,
 __all__ = [
     "MISTAKE_COST",
     "REVIEW_VERSION",
+    "REVIEW_WORK",
     "ActionHint",
     "Chance",
     "Decision",
