@@ -193,6 +193,10 @@ class Store(Protocol):
     async def guild_settings(self) -> list[GuildSettings]: ...
     async def put_guild_settings(self, settings: GuildSettings) -> None: ...
 
+    # Hand reviews (issue 17): one JSON document per finished hand and seat.
+    async def put_review(self, hand_id: int, seat: int, review: dict[str, Any]) -> None: ...
+    async def get_review(self, hand_id: int, seat: int) -> dict[str, Any] | None: ...
+
 
 MIGRATIONS: list[str] = [
     # 1: the first schema.
@@ -278,6 +282,16 @@ MIGRATIONS: list[str] = [
         pictures INTEGER NOT NULL DEFAULT 0,
         theme TEXT NOT NULL DEFAULT 'dark',
         updated_at TEXT NOT NULL
+    );
+    """,
+    # 4: hand reviews (issue 17), computed once per finished hand and seat.
+    """
+    CREATE TABLE IF NOT EXISTS reviews (
+        hand_id INTEGER NOT NULL REFERENCES hands (id),
+        seat INTEGER NOT NULL,
+        review TEXT NOT NULL,
+        made_at TEXT NOT NULL,
+        PRIMARY KEY (hand_id, seat)
     );
     """,
 ]
@@ -596,3 +610,23 @@ class SqliteStore:
             "updated_at) VALUES (?, ?, ?, ?, ?)",
             (settings.guild_id, settings.locale, int(settings.pictures), settings.theme, now()),
         )
+
+    # -- hand reviews (issue 17) -----------------------------------------------------------
+
+    async def put_review(self, hand_id: int, seat: int, review: dict[str, Any]) -> None:
+        """Keep the review of ``seat`` in a finished hand (replacing an older one)."""
+        await self.db.execute(
+            "INSERT OR REPLACE INTO reviews (hand_id, seat, review, made_at) "
+            "VALUES (?, ?, ?, ?)",
+            (hand_id, seat, json.dumps(review), now()),
+        )
+
+    async def get_review(self, hand_id: int, seat: int) -> dict[str, Any] | None:
+        async with self.db.execute(
+            "SELECT review FROM reviews WHERE hand_id = ? AND seat = ?", (hand_id, seat)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        review: dict[str, Any] = json.loads(row["review"])
+        return review

@@ -12,14 +12,21 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import Action, SeatView
-from engine.ai import make_player
+from engine.ai import SEARCH, analysis, make_player
+from engine.ai.analysis import Hint
 from engine.players import Player, SimplePlayer
 
+if TYPE_CHECKING:
+    from bot.store import Store
+
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: The levels the lobby offers (engine.ai); ``simple`` still plays old tables' computer seats.
 COMPUTER_LEVELS = ("easy", "normal", "hard")
@@ -81,3 +88,94 @@ async def decide(level: str, seat: int, view: SeatView) -> Action:
             workers = getattr(pool, "_max_workers", 1)
             start(int(workers))
     return await asyncio.to_thread(decide_now, level, seat, view)
+
+
+# -- hints and hand reviews (issue 17) --------------------------------------------------------
+# Same pool as the computers' decisions: a hint is one Normal search (tens of milliseconds), a
+# review one Hard search per decision of one seat (a few seconds per hand, in tasks of up to a
+# second or two). Both return plain picklable values; a review as the JSON the store keeps
+# (``put_review``).
+
+
+def hint_now(level: str, seat: int, view: SeatView) -> Hint:
+    """What ``level`` would play for ``view`` and why (run in a worker process or thread).
+    The seed is the seat, as for a computer in that seat: the hint's choice is the move a
+    computer of that level would make there."""
+    return analysis.hint(view, samples=_samples(level), seed=seat, level=_search_level(level))
+
+
+def review_now(record: dict[str, Any], seat: int, index: int) -> analysis.Decision:
+    """Hard's review of one decision of ``seat`` in a finished hand (the action at
+    ``index``): up to a second or two, one task in the pool."""
+    return analysis.review_decision(record, seat, index, seed=seat)
+
+
+def _search_level(level: str) -> str:
+    return level if level in SEARCH else "normal"
+
+
+def _samples(level: str) -> int:
+    samples: int = SEARCH[_search_level(level)]["samples"]  # type: ignore[assignment]
+    return samples
+
+
+async def _off_loop(fn: Callable[..., T], *args: Any) -> T:
+    """Run ``fn`` in the worker pool (or a thread without one), like ``decide``."""
+    pool = _pool
+    if pool is not None:
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        except BrokenProcessPool:
+            log.warning("the computer players' worker pool broke; restarting it")
+            start(int(getattr(pool, "_max_workers", 1)))
+    return await asyncio.to_thread(fn, *args)
+
+
+async def hint(level: str, seat: int, view: SeatView) -> Hint:
+    """The "What would you play?" answer for ``view`` (only its seat may see it). Raises
+    ``ValueError`` when the seat has nothing to decide."""
+    return await _off_loop(hint_now, level, seat, view)
+
+
+async def review(record: dict[str, Any], seat: int) -> dict[str, Any]:
+    """Hard's review of ``seat``'s decisions in a finished hand, as the store keeps it
+    (``analysis.review_to_json``; read it with ``analysis.review_from_json``). One pool task
+    per decision, one after the other, so that computer players' moves queued meanwhile wait
+    for one decision's search at most, not for the whole review."""
+    points = await asyncio.to_thread(analysis.decisions, record, seat)
+    made = [await _off_loop(review_now, record, seat, index) for index in points]
+    return analysis.review_to_json(made)
+
+
+#: Reviews being made, by hand and seat: a second request (a double click, two viewers of
+#: the same seat's review) waits for the first instead of searching again.
+_reviewing: dict[tuple[int, int], asyncio.Task[list[analysis.Decision]]] = {}
+
+
+async def stored_review(
+    store: Store, hand_id: int, record: dict[str, Any], seat: int
+) -> list[analysis.Decision]:
+    """The review of ``seat`` in a finished hand: from the store when it was made before
+    (by this version of the analysis), else computed once in the pool and kept."""
+    key = (hand_id, seat)
+    task = _reviewing.get(key)
+    if task is None:
+        task = asyncio.create_task(_stored_review(store, hand_id, record, seat))
+        _reviewing[key] = task
+        task.add_done_callback(lambda _: _reviewing.pop(key, None))
+    return await asyncio.shield(task)
+
+
+async def _stored_review(
+    store: Store, hand_id: int, record: dict[str, Any], seat: int
+) -> list[analysis.Decision]:
+    kept = await store.get_review(hand_id, seat)
+    if kept is not None:
+        decisions = analysis.review_from_json(kept)
+        if decisions is not None:
+            return decisions
+    made = await review(record, seat)
+    await store.put_review(hand_id, seat, made)
+    decisions = analysis.review_from_json(made)
+    assert decisions is not None
+    return decisions

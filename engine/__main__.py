@@ -1,10 +1,11 @@
-"""``python -m engine replay|bench|play|arena|ai-timing``: the engine's command line (the only
-place in ``engine/`` that reads files or a terminal)."""
+"""``python -m engine replay|bench|play|arena|ai-timing|analysis-timing``: the engine's
+command line (the only place in ``engine/`` that reads files or a terminal)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -93,6 +94,23 @@ def _games_help() -> str:
                                     for key, cls in sorted(GAMES.items()))
 
 
+def cmd_analysis_timing(args: argparse.Namespace, out: TextIO) -> int:
+    from engine.ai.analysis import timing
+
+    def progress(line: str) -> None:
+        sys.stderr.write(f"\r{line}")
+        sys.stderr.flush()
+
+    for game in args.games.split(","):
+        result = timing(game, args.hands, seed=args.seed,
+                        progress=None if args.quiet else progress)
+        if not args.quiet:
+            sys.stderr.write("\n")
+        result["loadavg"] = [round(x, 2) for x in os.getloadavg()]
+        print(json.dumps(result), file=out)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=DESCRIPTION)
     games = sorted(GAMES)
@@ -144,6 +162,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(func=cmd_timing)
+
+    p = sub.add_parser("analysis-timing", help="time hints (per decision) and reviews (per hand)")
+    p.add_argument("--games", default="filicau,schafkopf3", help="games, comma-separated")
+    p.add_argument("--hands", type=int, default=10)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.set_defaults(func=cmd_analysis_timing)
 
     args = parser.parse_args(argv)
     if args.command == "play":
