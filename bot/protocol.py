@@ -43,6 +43,9 @@ class Op(StrEnum):
     ACT = "act"  #: args: hand number, kind, JSON value (select: hand number; values KIND:JSON)
     TOGETHER = "together"  #: select: args hand number, kind; values: card codes
     SERVANT = "servant"  #: args: hand number, seat (buttons of older versions)
+    HINT = "hint"  #: args: hand number, trick number
+    # a finished hand
+    REVIEW = "review"  #: args: hand number[, trick to show]
 
 
 BUTTON, SELECT = "fc", "fs"

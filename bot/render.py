@@ -8,6 +8,7 @@ tables cog, so every button keeps working after a restart.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,17 @@ from bot.texts import (
     t,
     team_name,
 )
-from engine import Action, HandResult, PublicView, SeatView, Status, action_to_json
+from engine import (
+    Action,
+    HandResult,
+    PublicView,
+    SeatView,
+    Status,
+    action_to_json,
+    public_view,
+    replay,
+)
+from engine.ai.analysis import Chance, Decision, Hint, Outcome
 from engine.cards import code
 from engine.trumps import TrumpOrder
 
@@ -432,7 +443,95 @@ def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
                 options=[discord.SelectOption(label=action_label(s, a)[:100],
                                               value=":".join(action_args(a))[:100])
                          for a in single[k:k + 25]]))
-    return _view(*items)
+    view = _view(*items)
+    if v.legal and not v.finished and s.hints:
+        # "What would you play?", where a row has room for it.
+        with contextlib.suppress(ValueError):
+            view.add_item(button(Op.HINT, tid, number, len(v.tricks), label=t("btn.hint")))
+    return view
+
+
+# -- hints and reviews ------------------------------------------------------------------------
+
+
+def action_text(s: TableSession, v: PublicView, action: Action) -> str:
+    """An action as a player reads it: a card's label (marked if trump), else its choice."""
+    if action.kind == "card":
+        return card_button_label(v, action.value)
+    return action_label(s, action)
+
+
+def outcome_text(outcome: Outcome) -> str:
+    """How a hand may end, as the rules name it, seen from the asker's team."""
+    key = f"outcome.{outcome.event}"
+    what = t(key) if has_text(key) else facts.word(outcome.event)
+    if outcome.level:
+        what += f" ({facts.word(outcome.level)})"
+    if outcome.ours is None:
+        return what
+    return t("hint.us" if outcome.ours else "hint.them", what=what)
+
+
+def chances_text(chances: tuple[Chance, ...]) -> str:
+    return " · ".join(f"{outcome_text(c.outcome)} {round(100 * c.chance)}%"
+                      for c in chances[:3]) or "—"
+
+
+def hint_text(s: TableSession, v: PublicView, hint: Hint) -> str:
+    """Normal's choice for the asker's position, and each legal action's likely endings."""
+    lines = [t("hint.choice", action=action_text(s, v, hint.recommended))]
+    if hint.estimated:
+        lines.append(t("hint.chances", samples=hint.samples))
+        ranked = sorted(hint.actions, key=lambda a: -a.value)
+        lines.extend(f"• {action_text(s, v, a.action)}: {chances_text(a.outcomes)}"
+                     for a in ranked[:10])
+    return "\n".join(lines)[:2000]
+
+
+def review_page(s: TableSession, record: dict[str, Any], number: int, seat: int,
+                decisions: list[Decision], step: int) -> tuple[str, discord.ui.View]:
+    """One trick of a finished hand with every hand open (it is over), and Hard's view of
+    the asker's decisions in it; ◀ ▶ move between tricks."""
+    hand = replay(record)
+    tricks = hand.tricks
+    last = max(len(tricks) - 1, 0)
+    step = min(max(step, 0), last)
+    n = hand.n
+    held = [list(hand.hands[x]) for x in range(n)]
+    for trick in tricks[step:]:
+        for i, c in enumerate(trick.cards):
+            held[(trick.leader + i) % n].append(c)
+    lines = [f"**{t('review.title', game=title(s), number=number)}**",
+             t("review.trick", trick=step + 1, tricks=len(tricks))]
+    lines.extend(f"{x + 1}. {seat_mention(s, x)}: {_cards(tuple(held[x]))}" for x in range(n))
+    if tricks:
+        trick = tricks[step]
+        lines.append(t("table.last_trick_line", cards=trick_line(s, trick.leader, trick.cards),
+                       user=seat_mention(s, trick.winner)))
+    pv = public_view(hand)
+    mine = [d for d in decisions if d.trick == step]
+    for d in mine:
+        if d.forced:
+            lines.append(t("review.forced", action=action_text(s, pv, d.played)))
+        elif d.played == d.best or d.cost <= 0:
+            lines.append(t("review.best", action=action_text(s, pv, d.played)))
+        else:
+            lines.append(t("review.better", action=action_text(s, pv, d.played),
+                           best=action_text(s, pv, d.best), cost=f"{d.cost:.2f}")
+                         + (" " + t("review.mistake") if d.mistake else ""))
+    mistakes = sorted({d.trick + 1 for d in decisions if d.mistake})
+    lines.append(t("review.summary", tricks=", ".join(map(str, mistakes)))
+                 if mistakes else t("review.no_mistake"))
+    tid = s.id
+    view = _view(
+        button(Op.REVIEW, tid, number, step - 1, label="◀", disabled=step == 0),
+        button(Op.REVIEW, tid, number, step + 1, label="▶", disabled=step >= last))
+    return "\n".join(lines)[:2000], view
+
+
+def result_view(s: TableSession, number: int) -> discord.ui.View:
+    """The buttons under a hand's result: a review of one's own play in it."""
+    return _view(button(Op.REVIEW, s.id, number, label=t("btn.review")))
 
 
 #: Marks a trump on its card button.

@@ -363,7 +363,7 @@ class TableRunner:
 
     async def post(
         self, *, content: str | None = None, embed: discord.Embed | None = None,
-        mentions: discord.AllowedMentions | None = None,
+        mentions: discord.AllowedMentions | None = None, view: discord.ui.View | None = None,
     ) -> discord.Message | discord.WebhookMessage | None:
         """A public message in the table's channel: a follow-up of the table's live token
         when there is one (no global rate limit), else through the channel. None: it could
@@ -374,7 +374,8 @@ class TableRunner:
             try:
                 return await token.interaction.followup.send(
                     content=content or discord.utils.MISSING,
-                    embed=embed or discord.utils.MISSING, allowed_mentions=mentions, wait=True)
+                    embed=embed or discord.utils.MISSING, allowed_mentions=mentions,
+                    view=view or discord.utils.MISSING, wait=True)
             except discord.HTTPException as e:
                 if not token_dead(e):
                     log.warning("table %s: could not post a message (%s)", self.id, e.status)
@@ -386,7 +387,7 @@ class TableRunner:
         try:
             return await self.bot.get_partial_messageable(self.session.channel_id).send(
                 content=content, embed=embed or discord.utils.MISSING,
-                allowed_mentions=mentions)
+                allowed_mentions=mentions, view=view or discord.utils.MISSING)
         except discord.HTTPException:
             log.warning("table %s: could not send a message", self.session.id)
             return None
@@ -402,7 +403,8 @@ class TableRunner:
         self.posted = s.hand_number
         with self.public():
             embed = render.result_embed(s, hand.result, s.hand_number)
-        await self.post(embed=embed)
+            view = render.result_view(s, s.hand_number)
+        await self.post(embed=embed, view=view)
 
     # -- hand views ----------------------------------------------------------------------------
 

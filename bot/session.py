@@ -16,6 +16,7 @@ from typing import Any, Literal
 from bot import thinking
 from bot.options import describe as describe_options
 from bot.store import (
+    HandRow,
     Member,
     PartnershipStatus,
     ResultRow,
@@ -60,7 +61,7 @@ SETTING_RANGES: dict[str, tuple[int, int]] = {
     "window_seconds": (5, 120),
 }
 #: Table settings that are on or off.
-SETTING_SWITCHES = frozenset({"pings"})
+SETTING_SWITCHES = frozenset({"pings", "hints"})
 #: Separates a computer member from its team letter in a stored dealer or Servant.
 TEAM_MARK = "@"
 #: Separates a computer member from its rank among the table's computers of its level, at
@@ -681,6 +682,42 @@ class TableSession:
     def pings(self) -> bool:
         """Whether a person whose turn it is gets a ping (a table setting, on by default)."""
         return bool(self.row.settings.get("pings", True))
+
+    @property
+    def hints(self) -> bool:
+        """Whether a player may ask "What would you play?" (a table setting, on by default)."""
+        return bool(self.row.settings.get("hints", True))
+
+    def hint_seat(self, user_id: int, hand_number: int, trick: int) -> int:
+        """The seat whose position a hint is asked for: the asker's own, now, with a choice
+        to make, at a table with hints on."""
+        if not self.hints:
+            raise SessionError("err.no_hints")
+        hand = self._current(hand_number)
+        seat = self.require_seat(user_id)
+        if hand.finished:
+            raise SessionError("err.hand_over")
+        if trick != len(hand.tricks):
+            raise SessionError("err.stale_trick")
+        if not hand.legal_actions(seat):
+            raise SessionError("illegal.not_your_turn")
+        return seat
+
+    async def finished_hand(self, user_id: int, number: int) -> tuple[HandRow, int]:
+        """A hand of this table to review, and the asker's seat in it: only once it is over
+        (its record shows every card), and only for a player who sat in it."""
+        rows = [r for r in await self.store.hands(self.id, limit=number + 1)
+                if r.number == number]
+        if not rows:
+            raise SessionError("err.no_record")
+        row = rows[0]
+        if row.result is None:
+            raise SessionError("err.hand_in_progress")
+        members = row.header.get("members") or []
+        member = user_member(user_id)
+        if member not in members:
+            raise SessionError("err.not_seated")
+        return row, members.index(member)
 
     @property
     def window_seconds(self) -> int:

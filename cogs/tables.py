@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors, options, render
+from bot import errors, options, render, thinking
 from bot.protocol import Click, Op, parse
 from bot.runner import TableRunner
 from bot.session import (
@@ -111,7 +111,7 @@ class Tables(commands.Cog, name="Tables"):
             Op.CANCEL: self._on_cancel, Op.OPTION: self._on_option, Op.HAND: self._on_hand,
             Op.LAST: self._on_last, Op.RULES: self._on_rules, Op.NEXT: self._on_next,
             Op.CARD: self._on_card, Op.ACT: self._on_act, Op.TOGETHER: self._on_together,
-            Op.SERVANT: self._on_servant,
+            Op.SERVANT: self._on_servant, Op.HINT: self._on_hint, Op.REVIEW: self._on_review,
         }
 
     # -- the open tables -----------------------------------------------------------------------
@@ -202,12 +202,13 @@ class Tables(commands.Cog, name="Tables"):
     @table.command(name=ls("cmdname.table_new"), description=ls("cmd.table_new"))
     @app_commands.describe(game=ls("cmd.game"), early_end=ls("cmd.early_end"),
                            top_trumps=ls("cmd.top_trumps"), turn_seconds=ls("cmd.turn_seconds"),
-                           window_seconds=ls("cmd.window_seconds"), pings=ls("cmd.pings"))
+                           window_seconds=ls("cmd.window_seconds"), pings=ls("cmd.pings"),
+                           hints=ls("cmd.hints"))
     @app_commands.rename(game=ls("optname.game"), early_end=ls("optname.early_end"),
                          top_trumps=ls("optname.top_trumps"),
                          turn_seconds=ls("optname.turn_seconds"),
                          window_seconds=ls("optname.window_seconds"),
-                         pings=ls("optname.pings"))
+                         pings=ls("optname.pings"), hints=ls("optname.hints"))
     @app_commands.choices(game=GAME_CHOICES, top_trumps=TOP_TRUMP_CHOICES)
     async def table_new(
         self, interaction: discord.Interaction[Any], game: app_commands.Choice[str],
@@ -216,12 +217,12 @@ class Tables(commands.Cog, name="Tables"):
         = DEFAULT_TURN_SECONDS,
         window_seconds: app_commands.Range[int, WINDOW_RANGE[0], WINDOW_RANGE[1]]
         = DEFAULT_WINDOW_SECONDS,
-        pings: bool = True,
+        pings: bool = True, hints: bool = True,
     ) -> None:
         try:
             await self._open(interaction, game.value, early_end, top_trumps, {
                 "turn_seconds": turn_seconds, "window_seconds": window_seconds,
-                "pings": pings})
+                "pings": pings, "hints": hints})
         except SessionError as e:
             await reply_error(interaction, refusal(e.key, e.params))
 
@@ -494,6 +495,40 @@ class Tables(commands.Cog, name="Tables"):
                           click: Click, values: list[str]) -> None:
         number, seat = parsed(lambda: (int(click.args[0]), int(click.args[1])))
         await self._act(interaction, runner, Action("servant", seat), number, None)
+
+    # hints and reviews
+
+    async def _on_hint(self, interaction: discord.Interaction[Any], runner: TableRunner,
+                       click: Click, values: list[str]) -> None:
+        """"What would you play?": Normal's choice for the asker's position and each legal
+        action's chances, from the asker's own view, computed off the event loop; only the
+        asker sees it."""
+        number, trick = parsed(lambda: (int(click.args[0]), int(click.args[1])))
+        session = runner.session
+        seat = session.hint_seat(interaction.user.id, number, trick)
+        assert session.hand is not None
+        view = seat_view(session.hand, seat)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        hint = await thinking.hint("normal", seat, view)
+        await interaction.edit_original_response(content=render.hint_text(session, view, hint))
+
+    async def _on_review(self, interaction: discord.Interaction[Any], runner: TableRunner,
+                         click: Click, values: list[str]) -> None:
+        """A finished hand, trick by trick with every hand open, and Hard's view of each
+        decision the asker made: from a result (a new message only the asker sees) or its
+        own ◀ ▶ buttons (that message, redrawn)."""
+        number = parsed(lambda: int(click.args[0]))
+        step = parsed(lambda: int(click.args[1])) if len(click.args) > 1 else 0
+        session = runner.session
+        row, seat = await session.finished_hand(interaction.user.id, number)
+        if len(click.args) > 1:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        decisions = await thinking.stored_review(session.store, row.id, row.record(), seat)
+        content, components = render.review_page(session, row.record(), number, seat,
+                                                  decisions, step)
+        await interaction.edit_original_response(content=content, view=components)
 
     async def _act(self, interaction: discord.Interaction[Any], runner: TableRunner,
                    action: Action, number: int, trick: int | None) -> None:

@@ -265,7 +265,9 @@ class Sent:
 
     @property
     def ephemeral(self) -> bool:
-        return self.type == CHANNEL_MESSAGE and self.message.audience == self.user.id
+        """Answered with a message only its user sees (at once, or deferred then edited)."""
+        return (self.type in (CHANNEL_MESSAGE, DEFERRED_MESSAGE)
+                and self.message.audience == self.user.id)
 
     @property
     def text(self) -> str:
@@ -361,14 +363,17 @@ class FakeDiscord:
     # -- messages --------------------------------------------------------------------------
 
     def _create(self, channel_id: int, audience: int | None, data: dict[str, Any],
-                files: list[tuple[str, bytes]]) -> Message:
+                files: list[tuple[str, bytes]], *, loading: bool = False) -> Message:
+        """A new message; ``loading``: the "thinking…" message of a deferred answer, empty
+        until the bot edits it."""
         msg = Message(self.new_id(), channel_id, audience, {}, list(files))
-        self._write(msg, data)
+        self._write(msg, data, allow_empty=loading)
         self.messages[msg.id] = msg
         return msg
 
     def _write(self, msg: Message, data: dict[str, Any],
-               files: list[tuple[str, bytes]] | None = None) -> None:
+               files: list[tuple[str, bytes]] | None = None, *,
+               allow_empty: bool = False) -> None:
         """Apply a create or an edit: keys that are present replace the old values. An edit
         that lists ``attachments`` keeps the old files it names (by id) and adds the
         uploaded ones; an edit without it keeps the files as they are."""
@@ -383,7 +388,7 @@ class FakeDiscord:
             keep = {str(a.get("id")) for a in data["attachments"] or []}
             new_files = [f for i, f in enumerate(msg.files)
                          if str(msg.id * 10 + i) in keep] + list(files)
-        problem = invalid_message(new, has_files=bool(new_files))
+        problem = None if allow_empty else invalid_message(new, has_files=bool(new_files))
         if problem is not None:
             self.invalid.append(problem)
             raise HTTPError(400, 50035, f"Invalid Form Body: {problem}")
@@ -491,7 +496,8 @@ class FakeDiscord:
         if kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE):
             flags = int(data.get("flags") or 0)
             msg = self._create(sent.channel_id, sent.user.id if flags & EPHEMERAL else None,
-                               data if kind == CHANNEL_MESSAGE else {}, files)
+                               data if kind == CHANNEL_MESSAGE else {}, files,
+                               loading=kind == DEFERRED_MESSAGE)
         elif kind in (UPDATE_MESSAGE, DEFERRED_UPDATE):
             assert sent.message_id is not None, "an update answers a click only"
             msg = self._message(sent.message_id)

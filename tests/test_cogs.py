@@ -53,9 +53,12 @@ def hand_of(session: TableSession) -> Hand:
 
 
 def expected_buttons(session: TableSession, seat: int) -> set[str]:
-    """The custom_ids a seat's hand view must enable: exactly its legal actions."""
+    """The custom_ids a seat's hand view must enable: exactly its legal actions, and when it
+    has any, the "What would you play?" button (a table with hints)."""
     hand = hand_of(session)
     out = set()
+    if hand.legal_actions(seat) and not hand.finished and session.hints:
+        out.add(f"fc:hint:{session.id}:{session.hand_number}:{len(hand.tricks)}")
     for a in hand.legal_actions(seat):
         if a.kind == "card":
             out.add(f"fc:card:{session.id}:{session.hand_number}:{len(hand.tricks)}:"
@@ -161,7 +164,7 @@ async def play_turn(h: Harness, session: TableSession, users: Sequence[User],
     for, and they see exactly their legal actions; one of them clicks one (a random one, or
     the button of the action ``pick`` chooses)."""
     waiting = session.waiting_for_human()
-    seeing = [u for u in users if h.hand_view(u).enabled()]
+    seeing = [u for u in users if h.hand_view(u).moves()]
     assert sorted(seat_of(session, u) for u in seeing) == sorted(waiting)
     user = seeing[0]
     seat = seat_of(session, user)
@@ -169,10 +172,10 @@ async def play_turn(h: Harness, session: TableSession, users: Sequence[User],
     assert set(view.enabled()) == expected_buttons(session, seat)
     assert sorted(view_cards(view)) == sorted(code(c) for c in hand_of(session).hands[seat])
     if isinstance(pick, random.Random):
-        custom_id = pick.choice(sorted(view.enabled()))
+        custom_id = pick.choice(sorted(view.moves()))
     else:
         action = pick(hand_of(session), seat)
-        [custom_id] = [c for c in view.enabled() if names(c, action)]
+        [custom_id] = [c for c in view.moves() if names(c, action)]
     before = len(hand_of(session).actions)
     r = await h.click(user, custom_id, message=view)
     assert r.type == UPDATE_MESSAGE and r.message.id == view.id
@@ -361,7 +364,7 @@ async def test_a_double_click_plays_the_card_once(h: Harness) -> None:
     hand = hand_of(session)
     mover = to_move(session, users)
     view = h.hand_view(mover)
-    custom_id = view.enabled()[0]
+    custom_id = view.moves()[0]
     first, s1 = h.click_payload(mover, custom_id, message=view)
     second, s2 = h.click_payload(mover, custom_id, message=view)
     await h.dispatch(first, second)  # both sent before either is answered
@@ -514,7 +517,7 @@ async def test_restart_restores_a_table_in_the_middle_of_a_trick(h: Harness) -> 
     assert len(old.trick) == 2  # mid-trick
     mover = to_move(session, users)
     pre_restart_view = h.hand_view(mover)
-    assert pre_restart_view.enabled()
+    assert pre_restart_view.moves()
     before = report(old), list(old.actions), session.seats, session.hand_number, session.id
 
     await h.restart()
@@ -528,7 +531,7 @@ async def test_restart_restores_a_table_in_the_middle_of_a_trick(h: Harness) -> 
     # The table message was redrawn by the new process, naming whoever must act.
     assert h.table_message().content == t("table.turn", user=mover.mention)
     # A button sent before the restart still works: the dynamic item is persistent.
-    r = await h.click(mover, pre_restart_view.enabled()[0], message=pre_restart_view)
+    r = await h.click(mover, pre_restart_view.moves()[0], message=pre_restart_view)
     assert r.type == UPDATE_MESSAGE and len(hand.actions) == 7
     for user in users:
         await my_hand(h, restored, user)
@@ -692,11 +695,11 @@ async def test_a_failing_click_answers_with_the_generic_text_and_changes_nothing
     view = h.hand_view(mover)
     before = state(h, session)
     h.expect_error("button card failed")
-    r = await h.click(mover, view.enabled()[0], message=view)
+    r = await h.click(mover, view.moves()[0], message=view)
     assert r.rejected_with(t("err.internal"))
     assert state(h, session) == before
     # The same click again works.
-    r = await h.click(mover, view.enabled()[0], message=view)
+    r = await h.click(mover, view.moves()[0], message=view)
     assert r.type == UPDATE_MESSAGE and len(hand_of(session).actions) == 1
 
 

@@ -38,7 +38,7 @@ def offered(view: Message) -> set[str]:
     """What a hand view lets its player do, as action JSON: enabled buttons and the
     entries of its choice menus (cards to choose together are checked apart)."""
     out = set()
-    for custom_id in view.enabled():
+    for custom_id in view.moves():
         parts = custom_id.split(":")
         if parts[1] == "card":
             out.add(json.dumps({"card": parts[5]}))
@@ -94,7 +94,7 @@ async def play_a_hand(h: Harness, session: TableSession, ana: User, rng: random.
         view = h.hand_view(ana)
         assert offered(view) == expected(hand, seat), "the hand view offers other choices"
         before = len(hand.actions)
-        choices: list[tuple[str, Any]] = [("click", c) for c in view.enabled()
+        choices: list[tuple[str, Any]] = [("click", c) for c in view.moves()
                                           if c.split(":")[1] in ("card", "act")]
         for menu in view.selects:
             op = menu["custom_id"].split(":")[1]

@@ -13,7 +13,7 @@ from fake_discord import OTHER_CHANNEL_ID, UPDATE_MESSAGE, Harness, Message, Use
 from test_cogs import four_players, my_hand, play_turn, to_move
 
 from bot.session import TableSession
-from bot.texts import t
+from bot.texts import card_label, t
 
 
 def pings(h: Harness, user: User) -> list[Message]:
@@ -207,3 +207,72 @@ async def test_a_player_leaving_mid_hand_hands_the_seat_to_the_computer(h: Harne
     assert [m.content for m in h.public() if m.content == notice] == [notice]
     assert 0 in session.autoplay and 0 in session.leaving
     assert session.seats[0] == ana.member  # until the hand is over
+
+
+async def test_a_hint_is_for_the_asker_only_and_from_their_own_view(h: Harness) -> None:
+    """The harness's hidden-card check runs on every message: a hint naming a card still
+    hidden in another seat would fail the test."""
+    session, users = await four_players(h)
+    mover = to_move(session, users)
+    view = h.hand_view(mover)
+    [hint_id] = view.enabled("hint")
+    r = await h.click(mover, hint_id, message=view)
+    assert r.ephemeral and r.message.audience == mover.id
+    hand = session.hand
+    assert hand is not None and hand.to_move is not None
+    assert r.message.content.startswith(t("hint.choice", action="\0").split("\0")[0])
+    legal = {card_label(a.value) for a in hand.legal_actions(hand.to_move)}
+    assert any(label in r.message.content.split("\n")[0] for label in legal)
+    # Nobody else has a hint button; a forged one is refused and changes nothing.
+    other = next(u for u in users if u != mover)
+    assert h.hand_view(other).enabled("hint") == []
+    before = len(hand.actions)
+    r = await h.click(other, hint_id, forge=True)
+    assert r.rejected_with(t("illegal.not_your_turn"))
+    assert len(hand.actions) == before
+
+
+async def test_no_hint_at_a_table_opened_without_hints(h: Harness) -> None:
+    session, users = await four_players(h, hints=False)
+    mover = to_move(session, users)
+    assert h.hand_view(mover).enabled("hint") == []
+    assert session.hand is not None
+    r = await h.click(mover, f"fc:hint:{session.id}:1:{len(session.hand.tricks)}", forge=True)
+    assert r.rejected_with(t("err.no_hints"))
+
+
+async def test_a_review_comes_after_the_hand_and_only_to_the_asker(h: Harness) -> None:
+    import random
+
+    from test_cogs import play_until, result_messages
+
+    from engine.ai.analysis import review, review_to_json
+
+    session, users = await four_players(h)
+    ana = users[0]
+    r = await h.click(ana, f"fc:review:{session.id}:1", forge=True)
+    assert r.rejected_with(t("err.hand_in_progress"))
+    await play_until(h, session, users, random.Random(8))
+    [result] = result_messages(h, 1)
+    review_id = result.button_by_label(t("btn.review"))["custom_id"]
+    # The bot computes a review with Hard in its worker pool; here a quick one of few
+    # samples is stored first, as the bot keeps the one it made.
+    store = h.bot.store  # type: ignore[union-attr]
+    [row] = await store.hands(session.id)
+    await store.put_review(row.id, 0, review_to_json(review(row.record(), 0, samples=3)))
+    r = await h.click(ana, review_id, message=result)
+    assert r.ephemeral and r.message.audience == ana.id
+    page = r.message
+    assert t("review.trick", trick=1, tricks=len(hand_tricks(session))) in page.content
+    [back, forward] = page.buttons
+    assert back["disabled"] and not forward["disabled"]
+    r = await h.click(ana, forward["custom_id"], message=page)
+    assert t("review.trick", trick=2, tricks=len(hand_tricks(session))) in page.content
+    eve = h.user("eve")
+    r = await h.click(eve, review_id, message=result)
+    assert r.rejected_with(t("err.not_seated"))
+
+
+def hand_tricks(session: TableSession) -> list[Any]:
+    assert session.hand is not None
+    return list(session.hand.tricks)

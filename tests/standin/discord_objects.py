@@ -116,6 +116,10 @@ def buttons_of(data: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for c in walk_components(data.get("components") or []) if c.get("type") == 2]
 
 
+#: The operations of a hand view's buttons that play.
+MOVE_OPS = frozenset({"card", "act", "servant"})
+
+
 @dataclass
 class Message:
     """A message as Discord keeps it: one model for both Discord fakes (the stand-in that the
@@ -167,6 +171,11 @@ class Message:
         """custom_ids of the enabled buttons (of one op, e.g. ``card``)."""
         return [b["custom_id"] for b in self.buttons if not b.get("disabled")
                 and (op is None or b["custom_id"].split(":")[1] == op)]
+
+    def moves(self) -> list[str]:
+        """custom_ids of the enabled buttons that play (a card or another choice), not the
+        view's other buttons (a hint)."""
+        return [c for c in self.enabled() if c.split(":")[1] in MOVE_OPS]
 
     def button_by_label(self, label: str) -> dict[str, Any] | None:
         found = [b for b in self.buttons if b.get("label") == label]

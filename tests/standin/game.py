@@ -97,7 +97,7 @@ class Table:
         for p in self.players:
             if p.mention in table.content:
                 view = self.hand_view(p, number)
-                if view is not None and (view.enabled() or view.selects):
+                if view is not None and (view.moves() or view.selects):
                     return p, view
         return None
 
@@ -172,7 +172,7 @@ class Table:
             return False
         p, view = found
         menus = [m for m in view.selects if m["custom_id"].split(":")[1] in ("act", "together")]
-        choices = sorted(view.enabled()) + [m["custom_id"] for m in menus]
+        choices = sorted(view.moves()) + [m["custom_id"] for m in menus]
         cid = self.rng.choice(choices)
         menu = next((m for m in menus if m["custom_id"] == cid), None)
         if menu is not None:
