@@ -21,13 +21,12 @@ from __future__ import annotations
 import copy
 import json
 import sqlite3
-from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import discord
-from fake_discord import MANAGER_ROLE_ID, OWNER_ID
+from fake_discord import GUILD_ID, MANAGER_ROLE_ID, OWNER_ID
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
@@ -277,18 +276,23 @@ def _sender(payload: dict[str, Any]) -> tuple[int | None, bool]:
     return user_id, manager
 
 
-def may_change(payload: Any, sessions: Callable[[int], TableSession | None]) -> bool:
+def may_change(payload: Any, tables: Any) -> bool:
     """Whether the payload could be a legal move by somebody allowed to make it (in doubt,
-    yes). ``sessions`` gives an open table by id."""
+    yes). ``tables`` is the tables cog (its open tables by id and by channel)."""
     if not isinstance(payload, dict):
         return False
     data = payload.get("data")
-    if payload.get("type") != 3 or not isinstance(data, dict):
+    if not isinstance(data, dict):
+        return False
+    if payload.get("type") == 2:
+        return _command_may_change(payload, data, tables)
+    if payload.get("type") != 3:
         return False
     click = parse(str(data.get("custom_id", "")))
-    session = sessions(click.table_id) if click else None
-    if click is None or session is None:
+    runner = tables.runners.get(click.table_id) if click else None
+    if click is None or runner is None:
         return False
+    session: TableSession = runner.session
     try:
         guild_id = _snowflake(payload, "guild_id")
         channel = payload.get("channel") or {}
@@ -317,6 +321,24 @@ def may_change(payload: Any, sessions: Callable[[int], TableSession | None]) -> 
         except (IndexError, ValueError):
             return False
     return False  # looking (My hand, last trick, rules) changes nothing stored
+
+
+def _command_may_change(payload: dict[str, Any], data: dict[str, Any], tables: Any) -> bool:
+    """``/table new`` where no table is open (in any server: it may open one there), an
+    ``/admin`` command by a manager of the server of the table it aims at; the rest only
+    reads."""
+    name = data.get("name")
+    try:
+        guild_id = _snowflake(payload, "guild_id")
+        channel_id = _snowflake(payload.get("channel") or {}, "id")
+    except (TypeError, ValueError, AttributeError):
+        return False
+    if name == "table":
+        return tables.session_in(channel_id) is None
+    if name == "admin":
+        _, manager = _sender(payload)
+        return manager and guild_id == GUILD_ID
+    return False
 
 
 # -- the store -----------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fake_discord import (
+    CHANNEL_ID,
     CHANNEL_MESSAGE,
     OTHER_CHANNEL_ID,
     Harness,
@@ -54,13 +55,12 @@ from hypothesis import strategies as st
 from test_cogs import four_players, one_human, play_until
 from test_hostile_input import OTHER_GUILD_ID, elsewhere
 
-from bot.session import TableSession
 from bot.texts import t
 
-#: Per family and table set-up; about 0.05 s each on a loaded two-core machine (the budget is
+#: Per family and table set-up; about 0.03 s each on a loaded two-core machine (the budget is
 #: the whole module in about a minute). ``FUZZ_EXAMPLES=2000 FUZZ_RANDOM=1`` hunts longer,
 #: with new random payloads each run.
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "120"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "200"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,
                 derandomize=not os.environ.get("FUZZ_RANDOM"), database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
@@ -83,8 +83,13 @@ class World:
     looker: User
     #: Real click payloads (button or menu the bot drew, as somebody clicks it).
     bases: list[dict[str, Any]] = field(default_factory=list)
-    #: The Sent of each base (its user), by the base's token.
+    #: The user of each base, by the base's token.
     owners: dict[str, User] = field(default_factory=dict)
+    #: The bot's slash commands, the shapes of their payloads, the users a command's
+    #: options name (by the base's token).
+    commands: set[tuple[Any, ...]] = field(default_factory=set)
+    command_shapes: list[Any] = field(default_factory=list)
+    resolved: dict[str, Any] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=lambda: {
         "answered": 0, "dropped": 0, "unanswered type": 0, "legal, not sent": 0,
         "known bug, not sent": 0})
@@ -92,10 +97,6 @@ class World:
     @property
     def table_ids(self) -> list[int]:
         return sorted(self.h.tables.runners)
-
-    def session(self, table_id: int) -> TableSession | None:
-        runner = self.h.tables.runners.get(table_id)
-        return None if runner is None else runner.session
 
 
 # -- building the worlds ------------------------------------------------------------------------
@@ -120,6 +121,37 @@ def click_bases(world: World, message: Message, users: list[User]) -> None:
             world.owners[payload["token"]] = user
 
 
+def command_bases(world: World, channel_id: int, users: list[User]) -> None:
+    """Every slash command, with valid options, by each of ``users`` in the channel."""
+    h = world.h
+    commands: list[tuple[str, dict[str, Any]]] = [
+        ("table new", {"game": "filicau"}), ("standings", {}), ("status", {}),
+        ("rules", {"game": "filicau"}), ("history", {}), ("history", {"hand": 1}),
+        ("admin end", {}), ("admin reset", {"user": world.people["stranger"],
+                                            "game": "filicau"}),
+        ("admin pictures", {"mode": "on"}), ("admin theme", {"theme": "dark"})]
+    for name, options in commands:
+        for user in users:
+            payload, sent = h.command_payload(user, name, channel_id, **options)
+            del h.discord.interactions[sent.token]
+            if user is world.people.get("foreigner"):
+                payload = from_other_server(payload)
+            world.bases.append(payload)
+            world.owners[payload["token"]] = user
+            world.commands.add(command_path(payload["data"]))
+            world.resolved[payload["token"]] = payload["data"].get("resolved", {})
+            if skeleton(payload) not in world.command_shapes:
+                world.command_shapes.append(skeleton(payload))
+
+
+def from_other_server(payload: dict[str, Any]) -> dict[str, Any]:
+    """The same slash command sent from another server (same channel id)."""
+    payload = copy.deepcopy(payload)
+    payload["guild_id"] = payload["channel"]["guild_id"] = str(OTHER_GUILD_ID)
+    payload["authorizing_integration_owners"] = {"0": str(OTHER_GUILD_ID)}
+    return payload
+
+
 def people(h: Harness) -> dict[str, User]:
     return {"stranger": h.user("sam"), "manager": h.user("max", manager=True),
             "foreigner": h.user("fay", manager=True)}
@@ -142,6 +174,7 @@ async def lobby_and_play(h: Harness) -> World:
     for player in players:
         click_bases(world, h.hand_view(player), [player, *others])
     click_bases(world, h.discord.messages[lobby.id], [lea, *others])
+    command_bases(world, CHANNEL_ID, [players[0], *others])
     assert session.state == "playing" and not session.hand.finished  # type: ignore[union-attr]
     return world
 
@@ -158,6 +191,7 @@ async def finished_hand(h: Harness) -> World:
     others = [cast["stranger"], cast["manager"], cast["foreigner"]]
     click_bases(world, h.table_message(), [ana, *others])
     click_bases(world, h.discord.messages[view.id], [ana, *others])
+    command_bases(world, CHANNEL_ID, [ana, *others])
     return world
 
 
@@ -246,28 +280,77 @@ async def feed(world: World, payload: dict[str, Any]) -> bool:
     return dropped
 
 
-def known_bug(payload: dict[str, Any]) -> bool:
-    """Payloads the fuzz found a bug with, left out until it is fixed (the report of the fuzz
-    has each one as a failing regression test).
+def known_bug(payload: dict[str, Any], world: World) -> bool:
+    """Payloads the fuzz found a bug with, left out until it is fixed (the fuzz's report has
+    each one as a failing regression test).
 
-    - an application command (or autocomplete) whose data has no command ``name``:
-      discord.py's CommandTree task raises KeyError('name'), "Task exception was never
-      retrieved" is logged with its traceback, and the user gets no answer;
+    - a slash command (or autocomplete) that is not a well-formed command of the bot: a
+      command or subcommand name it does not have (one removed since the user's client
+      loaded the list) is logged as "command ... failed" with a traceback
+      (``errors.on_app_command_error`` takes CommandNotFound for a bug of the bot's own) and
+      answered "something went wrong"; data without a name, options that are not a list of
+      options, an envelope field of the wrong type: discord.py's CommandTree task raises,
+      "Task exception was never retrieved" is logged with the traceback, and the user gets
+      no answer;
     - a ``guild_locale`` that is not a string (``[]``, ``{}``): ``FilicauBot.enter`` stores it
       as the server's locale, sqlite refuses it (ProgrammingError), "unhandled error in
       on_interaction" with a traceback, no answer;
     - a ``guild_id`` beyond 64 bits (the spec's snowflake pattern allows any digits):
       ``FilicauBot.enter`` stores it, OverflowError, the same.
     """
-    data = payload.get("data")
-    if payload.get("type") in (2, 4) and not (isinstance(data, dict) and "name" in data):
+    if payload.get("type") in (2, 4) and not well_formed_command(payload, world):
         return True
     if "guild_locale" in payload and not isinstance(payload["guild_locale"], str):
         return True
     try:
-        return int(payload.get("guild_id") or 0) >= 2**63
-    except (TypeError, ValueError):
+        return abs(int(payload.get("guild_id") or 0)) >= 2**63
+    except (TypeError, ValueError, OverflowError):
         return False
+
+
+def command_path(data: dict[str, Any]) -> tuple[Any, ...]:
+    """The command and subcommand names of a slash command's data (``table``, ``new``)."""
+    path = [data.get("name")]
+    options = data.get("options") or []
+    while isinstance(options, list) and options and isinstance(options[0], dict) \
+            and options[0].get("type") in (1, 2):
+        path.append(options[0].get("name"))
+        options = options[0].get("options") or []
+    return tuple(path)
+
+
+def skeleton(payload: Any) -> Any:
+    """The shape of a payload (the type of every part), its options and resolved users left
+    out: two slash commands of the bot differ only there."""
+    if isinstance(payload, dict):
+        return {k: skeleton(v) for k, v in payload.items() if k not in ("options", "resolved")}
+    if isinstance(payload, list):
+        return [skeleton(v) for v in payload]
+    return type(payload).__name__
+
+
+def well_formed_command(payload: dict[str, Any], world: World) -> bool:
+    """A command of the bot in an envelope shaped as Discord sends one (ids within 64 bits,
+    options a list of named, typed options); option values may be anything."""
+    def options_ok(options: Any) -> bool:
+        return isinstance(options, list) and all(
+            isinstance(o, dict) and isinstance(o.get("name"), str)
+            and isinstance(o.get("type"), int) and options_ok(o.get("options", []))
+            and (o["type"] in (1, 2) or "value" in o)
+            for o in options)
+
+    def ids_ok(data: dict[str, Any]) -> bool:
+        try:
+            return all(0 <= int(data[k]) < 2**63 for k in ("id", "guild_id") if k in data)
+        except ValueError:
+            return False
+
+    data = payload.get("data")
+    return (skeleton(payload) in world.command_shapes and isinstance(data, dict)
+            and data.get("type") == 1 and options_ok(data.get("options", []))
+            and command_path(data) in world.commands
+            and data.get("resolved", {}) == world.resolved.get(payload["token"], {})
+            and ids_ok(payload) and ids_ok(payload["channel"]))
 
 
 def describe(record: logging.LogRecord) -> str:
@@ -279,10 +362,10 @@ async def check(world: World, payload: dict[str, Any], owner: User) -> bool:
     """Send one hostile payload and check the four promises; False if it was not sent (it
     could be a legal move)."""
     h = world.h
-    if may_change(payload, world.session):
+    if may_change(payload, h.tables):
         world.counts["legal, not sent"] += 1
         return False
-    if known_bug(payload):
+    if known_bug(payload, world):
         world.counts["known bug, not sent"] += 1
         return False
     payload = copy.deepcopy(payload)
@@ -337,8 +420,8 @@ async def fuzz(world: World, strategy: st.SearchStrategy[tuple[dict[str, Any], U
 # -- the payload families -----------------------------------------------------------------------
 
 
-def bases(world: World) -> st.SearchStrategy[dict[str, Any]]:
-    return st.sampled_from(world.bases)
+def bases(world: World, *, clicks_only: bool = False) -> st.SearchStrategy[dict[str, Any]]:
+    return st.sampled_from([b for b in world.bases if b["type"] == 3 or not clicks_only])
 
 
 def owned(world: World, payload: dict[str, Any], base: dict[str, Any]
@@ -364,7 +447,7 @@ def garbage_clicks(world: World) -> st.SearchStrategy[tuple[dict[str, Any], User
             payload["data"]["component_type"] = 3
         return owned(world, payload, base)
 
-    return st.builds(build, bases(world), custom_ids(world.table_ids),
+    return st.builds(build, bases(world, clicks_only=True), custom_ids(world.table_ids),
                      st.none() | menu_values())
 
 
@@ -398,7 +481,7 @@ def schema_clicks(world: World) -> st.SearchStrategy[tuple[dict[str, Any], User]
                 payload["user"] = member["user"]
         return payload, owner
 
-    return st.builds(build, bases(world), schema_components(),
+    return st.builds(build, bases(world, clicks_only=True), schema_components(),
                      st.none() | st.sampled_from(prefixes), st.none() | schema_members(),
                      st.just(3) | schema_interaction_types())
 
