@@ -79,9 +79,10 @@ class World:
 
     h: Harness
     people: dict[str, User]
-    #: Who looks normal for the liveness click, and on what.
+    #: Who makes the normal click afterwards that shows the bot lives.
     looker: User
-    #: Real click payloads (button or menu the bot drew, as somebody clicks it).
+    #: Real payloads: a button or menu the bot drew as somebody clicks it, every slash
+    #: command with valid options.
     bases: list[dict[str, Any]] = field(default_factory=list)
     #: The user of each base, by the base's token.
     owners: dict[str, User] = field(default_factory=dict)
@@ -263,7 +264,7 @@ def _channel(payload: dict[str, Any]) -> int:
 
 
 async def feed(world: World, payload: dict[str, Any]) -> bool:
-    """INTERACTION_CREATE through discord.py's parser, then await what it started; False if
+    """INTERACTION_CREATE through discord.py's parser, then await what it started; whether
     the parser could not read the payload (it was dropped)."""
     h = world.h
     assert h.bot is not None
