@@ -33,7 +33,9 @@ def snowflake(value: object) -> bool:
 
 def well_formed(interaction: discord.Interaction[Any]) -> bool:
     """Whether the ids an interaction names are ids Discord could send."""
-    return (snowflake(interaction.user.id)
+    # A user may be missing altogether (a member without its server): discord.py leaves a
+    # sentinel without an id.
+    return (snowflake(getattr(getattr(interaction, "user", None), "id", None))
             and all(v is None or snowflake(v)
                     for v in (interaction.guild_id, interaction.channel_id)))
 
@@ -55,7 +57,10 @@ def refusal(error: app_commands.AppCommandError) -> str | None:
         return "err.bad_command_input"
     if isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
         return "err.need_manage_server"
-    if isinstance(error, app_commands.TransformerError | app_commands.CommandSignatureMismatch):
+    if isinstance(error, app_commands.TransformerError | app_commands.CommandSignatureMismatch
+                  | app_commands.CommandNotFound):
+        # A value not among the choices, a missing option, a command the bot no longer has
+        # (a client that still shows an old list).
         return "err.bad_command_input"
     return None
 

@@ -87,6 +87,10 @@ COMMAND_TYPES = (2, 4)
 #: Option types: sub-command and group (they hold options), number, and the ones whose value
 #: is a snowflake (user, channel, role, mentionable, attachment).
 NESTING, NUMBER, SNOWFLAKES = (1, 2), 10, (6, 7, 8, 9, 11)
+#: The command types (chat input, user, message) and option types (1 to 11) Discord has;
+#: discord.py raises for any other.
+COMMAND_KINDS = frozenset({1, 2, 3})
+OPTION_KINDS = frozenset(range(1, 12))
 
 
 def command_problem(d: Any) -> str | None:
@@ -110,6 +114,8 @@ def command_problem(d: Any) -> str | None:
         return "data is not an object"
     if not isinstance(data.get("name"), str):
         return "data.name is not a string"
+    if "type" in data and not (_is_int(data["type"]) and data["type"] in COMMAND_KINDS):
+        return "data.type is not a command type"
     resolved = data.get("resolved", {})
     if not isinstance(resolved, dict) or not all(isinstance(v, dict) for v in resolved.values()):
         return "data.resolved is not an object of objects"
@@ -122,7 +128,7 @@ def _options_problem(options: Any, where: str) -> str | None:
     for i, option in enumerate(options):
         at = f"{where}[{i}]"
         if not (isinstance(option, dict) and isinstance(option.get("name"), str)
-                and _is_int(option.get("type"))):
+                and _is_int(option.get("type")) and option["type"] in OPTION_KINDS):
             return f"{at} is not an option"
         kind = option["type"]
         if kind in NESTING:

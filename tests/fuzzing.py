@@ -306,11 +306,14 @@ def may_change(payload: Any, tables: Any) -> bool:
         return True
     seat = session.seat_of(user_id)
     op = click.op
-    if op in LOBBY_OPS:
-        return session.state == "lobby" and (
-            op in OPEN_LOBBY_OPS or (op is Op.LEAVE and seat is not None) or manager
-            or user_id == session.row.opener_id)
     hand = session.hand
+    if op is Op.LEAVE and seat is not None:
+        return True  # a seated player may leave, in the lobby, between hands or mid-hand
+    seats_open = session.state == "lobby" or (hand is not None and hand.finished)
+    if op in LOBBY_OPS:
+        # Seats change in the lobby and between hands (a person may take a computer's seat).
+        return seats_open and (op in OPEN_LOBBY_OPS or manager
+                               or user_id == session.row.opener_id)
     if op is Op.NEXT:
         return hand is not None and hand.finished and (seat is not None or manager)
     if op in PLAY_OPS:
