@@ -96,11 +96,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
                    help="the computer players' level")
     p.set_defaults(func=cmd_play)
 
-    from engine.ai import LEVELS
+    from engine.ai import ARENA_LEVELS
 
     p = sub.add_parser("arena", help="duplicate matches between two computer levels")
-    p.add_argument("--a", default="hard", choices=LEVELS)
-    p.add_argument("--b", default="easy", choices=LEVELS)
+    p.add_argument("--a", default="hard", choices=ARENA_LEVELS)
+    p.add_argument("--b", default="easy", choices=ARENA_LEVELS)
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--game", default="filicau", choices=sorted(GAMES))
     p.add_argument("--seed", type=int, default=0)

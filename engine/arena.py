@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from engine.ai import make_player
+from engine.ai import OpenHandPlayer, make_player
 from engine.hand import Hand
 from engine.players import Player
 from engine.rules import make_rules
@@ -65,7 +65,10 @@ def _status(game: str, kind: int, masters_team: int | None, dealer: int) -> Stat
 def play_hand(hand: Hand, players: list[Player]) -> Hand:
     while not hand.finished:
         seat = hand.actors()[0]
-        hand.apply(seat, players[seat].choose(seat_view(hand, seat)))
+        player = players[seat]
+        if isinstance(player, OpenHandPlayer):
+            player.see(hand)
+        hand.apply(seat, player.choose(seat_view(hand, seat)))
     return hand
 
 
