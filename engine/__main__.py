@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from engine.bench import bench
+from engine.bench import bench, compare_openspiel
 from engine.record import ReplayError, replay, report
 from engine.rules import GAMES
 
@@ -45,7 +45,20 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
-    print(json.dumps(bench(args.game, args.hands, args.seed)), file=out)
+    games = sorted(GAMES) if args.game == "all" else [args.game]
+    if args.compare_openspiel:
+        try:
+            import pyspiel  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
+        except ImportError:
+            print("error: open_spiel is not installed (pip install -e '.[openspiel]')",
+                  file=sys.stderr)
+            return 2
+        for game in games:
+            print(json.dumps(compare_openspiel(game, args.hands, args.seed, args.rounds)),
+                  file=out)
+        return 0
+    for game in games:
+        print(json.dumps(bench(game, args.hands, args.seed)), file=out)
     return 0
 
 
@@ -83,9 +96,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("bench", help="play random hands through the public API, report speed")
-    p.add_argument("--game", default="filicau")
+    p.add_argument("--game", default="filicau", choices=[*sorted(GAMES), "all"])
     p.add_argument("--hands", type=int, default=20000)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--compare-openspiel", action="store_true",
+                   help="alternate with OpenSpiel's Skat in this process and print the ratio")
+    p.add_argument("--rounds", type=int, default=5, help="runs of each with --compare-openspiel")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("play", help="play a hand in the terminal against computer players")
