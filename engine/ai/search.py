@@ -128,12 +128,26 @@ def _key(hand: Hand) -> tuple[object, ...] | None:
     return (*hand._masks, hand.leader, *hand.taken, *hand.team)
 
 
+class OutOfNodes(Exception):
+    """An exact search ran past its node allowance (``Allowance``)."""
+
+
+class Allowance:
+    """How many more positions an exact search may open before it gives up."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, nodes: int) -> None:
+        self.left = nodes
+
+
 def exact(hand: Hand, team: int, score: Scorer, alpha: float, beta: float,
-          table: Table | None = None) -> float:
+          table: Table | None = None, allowance: Allowance | None = None) -> float:
     """Minimax value of ``hand`` (all cards known) for ``team``: its seats maximise, the
     others minimise; alpha-beta pruned. With a ``table``, positions reached again at a
     trick's start (the same cards played in another order, or in another sample) are not
-    searched again: their proven bounds are reused."""
+    searched again: their proven bounds are reused. With an ``allowance``, raises
+    ``OutOfNodes`` once it has opened that many positions."""
     while not hand.play_over:
         seat = hand.to_move
         if seat is None:
@@ -151,12 +165,16 @@ def exact(hand: Hand, team: int, score: Scorer, alpha: float, beta: float,
                 return high
             alpha, beta = max(alpha, low), min(beta, high)
         a0, b0 = alpha, beta
+        if allowance is not None:
+            allowance.left -= len(legal)
+            if allowance.left < 0:
+                raise OutOfNodes
         if hand.team[seat] == team:
             best = -9.0
             for a in legal:
                 child = hand.copy()
                 child.apply(seat, a)
-                v = exact(child, team, score, alpha, beta, table)
+                v = exact(child, team, score, alpha, beta, table, allowance)
                 if v > best:
                     best = v
                     if v > alpha:
@@ -168,7 +186,7 @@ def exact(hand: Hand, team: int, score: Scorer, alpha: float, beta: float,
             for a in legal:
                 child = hand.copy()
                 child.apply(seat, a)
-                v = exact(child, team, score, alpha, beta, table)
+                v = exact(child, team, score, alpha, beta, table, allowance)
                 if v < best:
                     best = v
                     if v < beta:
@@ -196,6 +214,7 @@ class SearchPlayer:
     def __init__(
         self, name: str, *, samples: int, seed: int | None = 0, budget: float | None = None,
         exact_cards: int = 8, playout: Rollout = greedy_playout, transpositions: bool = True,
+        deep_cards: int = 0, deep_nodes: int = 0,
     ) -> None:
         self.name = name
         self.samples = samples
@@ -203,6 +222,12 @@ class SearchPlayer:
         self.budget = budget
         #: Search exactly once at most this many cards are left in all hands together.
         self.exact_cards = exact_cards
+        #: Between ``exact_cards`` and ``deep_cards`` cards left, search exactly too if the
+        #: first sample's exact search opens at most ``deep_nodes`` positions (else play out):
+        #: a cheap endgame is solved, an expensive one does not slow the decision down. A
+        #: count, not a clock, so decisions stay a function of the seed and the view.
+        self.deep_cards = deep_cards
+        self.deep_nodes = deep_nodes
         self.playout = playout
         #: Share proven endgame values between samples (``exact``'s table): the same values,
         #: found faster. Off only to time the levels as they were before.
@@ -230,6 +255,7 @@ class SearchPlayer:
         # face-down piles, cards not dealt yet), and the exact search must not start early.
         left = len(view.rules.pack) - len(plays_so_far(view))
         table: Table | None = {} if self.transpositions else None
+        use_exact: bool | None = None if self.exact_cards < left else True
         for i in range(self.samples):
             try:
                 hand = guess(rng)
@@ -243,7 +269,9 @@ class SearchPlayer:
                 team = hand.team[seat]
             if score is None:
                 score = Scorer(view.rules, view.status, team)
-            if left <= self.exact_cards:
+            if use_exact is None and left <= self.deep_cards:
+                use_exact = self._exact_is_cheap(hand, seat, legal, team, score, table)
+            if left <= self.exact_cards or use_exact:
                 for j, a in enumerate(legal):
                     child = hand.copy()
                     child.apply(seat, a)
@@ -261,6 +289,20 @@ class SearchPlayer:
         # Ties (e.g. equivalent cards, or a Servant choice that decides nothing) go to the
         # first legal action: the engine lists them in a fixed order.
         return legal[next(j for j, v in enumerate(totals) if v >= best - 1e-9)]
+
+    def _exact_is_cheap(self, hand: Hand, seat: int, legal: tuple[Action, ...], team: int,
+                        score: Scorer, table: Table | None) -> bool:
+        """Does this sample's exact search fit in ``deep_nodes`` positions? (Its proven
+        values stay in the table, so the work is not lost when it does.)"""
+        allowance = Allowance(self.deep_nodes)
+        try:
+            for a in legal:
+                child = hand.copy()
+                child.apply(seat, a)
+                exact(child, team, score, -9.0, 9.0, table, allowance)
+        except OutOfNodes:
+            return False
+        return True
 
     def guesser(self, view: SeatView) -> Callable[[random.Random], Hand]:
         """What each sample searches: a full hand guessed from the view (``inference``).
