@@ -36,21 +36,28 @@ from engine.view import seat_view
 
 @dataclass
 class DealResult:
-    #: A's and B's outcome value and card points in each of the two hands.
+    #: A's and B's outcome value and card points in each of the two hands (the mean over
+    #: their seats: a seat's value is its team's).
     value_a: list[float] = field(default_factory=list)
     value_b: list[float] = field(default_factory=list)
-    points_a: list[int] = field(default_factory=list)
-    points_b: list[int] = field(default_factory=list)
+    points_a: list[float] = field(default_factory=list)
+    points_b: list[float] = field(default_factory=list)
     #: ``"A masters"``, ``"B ran away"``... one per hand.
     events: list[str] = field(default_factory=list)
+    #: Per seat: its value when A held its cards minus its value when B did.
+    seat_diffs: list[float] = field(default_factory=list)
+    seat_points_diffs: list[float] = field(default_factory=list)
 
     @property
     def diff(self) -> float:
-        return (sum(self.value_a) - sum(self.value_b)) / 2
+        """A's advantage on this pack: the mean, over the seats, of what the seat's cards
+        were worth in A's hands minus in B's (with two alternating teams, the mean of A's
+        team value minus B's over the two hands, as before)."""
+        return statistics.fmean(self.seat_diffs)
 
     @property
     def points_diff(self) -> float:
-        return (sum(self.points_a) - sum(self.points_b)) / 2
+        return statistics.fmean(self.seat_points_diffs)
 
 
 def _status(game: str, kind: int, masters_team: int | None, dealer: int) -> Status:
@@ -73,30 +80,53 @@ def play_hand(hand: Hand, players: list[Player]) -> Hand:
 
 
 def play_deal(game: str, a: str, b: str, seed: int, index: int) -> DealResult:
+    """One pack played twice: A in the even seats, then in the odd ones. In games with a
+    status (masters), a deal starts even, A masters or B masters in turn; games without one
+    (the Schafkopf family) always start afresh."""
     rules = make_rules(game)
     rng = random.Random(f"arena|{seed}|{index}")
     pack = list(rules.pack)
     rng.shuffle(pack)
     dealer = rng.randrange(rules.players)
     kind = index % 3  # 0 even, 1 A masters, 2 B masters
+    has_status = "masters" in rules.status_fields
+    if not has_status:
+        kind = 0
     out = DealResult()
+    values: list[list[float]] = []
+    points: list[list[float]] = []
     for a_team in (0, 1):
         b_team = 1 - a_team
         masters = None if kind == 0 else (a_team if kind == 1 else b_team)
         status = _status(game, kind, masters, dealer)
         players: list[Player] = []
+        a_seats = [s for s in range(rules.players) if s % 2 == a_team]
         for s in range(rules.players):
-            level = a if s % 2 == a_team else b
+            level = a if s in a_seats else b
             players.append(make_player(level, seed=seed * 1000 + index * 10 + s, timed=False))
         hand = play_hand(Hand(rules, dealer, pack, status), players)
         result = hand.result
         assert result is not None
-        out.value_a.append(rules.outcome_value(status, result.status, a_team))
-        out.value_b.append(rules.outcome_value(status, result.status, b_team))
-        out.points_a.append(result.points[a_team])
-        out.points_b.append(result.points[b_team])
-        who = "" if result.team is None else ("A " if result.team == a_team else "B ")
+        outcome = (result.status if has_status
+                   else rules.outcome(status, list(result.points)))
+        seat_values = [rules.outcome_value(status, outcome, hand.team[s])
+                       for s in range(rules.players)]
+        seat_points = [float(result.points[hand.team[s]]) for s in range(rules.players)]
+        values.append(seat_values)
+        points.append(seat_points)
+        b_seats = [s for s in range(rules.players) if s not in a_seats]
+        out.value_a.append(statistics.fmean(seat_values[s] for s in a_seats))
+        out.value_b.append(statistics.fmean(seat_values[s] for s in b_seats))
+        out.points_a.append(statistics.fmean(seat_points[s] for s in a_seats))
+        out.points_b.append(statistics.fmean(seat_points[s] for s in b_seats))
+        who = "" if result.team is None or not has_status else (
+            "A " if result.team == a_team else "B ")
         out.events.append(who + result.event.replace("_", " "))
+    # Hand 0: A in the even seats; hand 1: A in the odd ones.
+    sign = [1.0 if s % 2 == 0 else -1.0 for s in range(rules.players)]
+    out.seat_diffs = [sign[s] * (values[0][s] - values[1][s]) for s in range(rules.players)]
+    out.seat_points_diffs = [sign[s] * (points[0][s] - points[1][s])
+                             for s in range(rules.players)]
     return out
 
 
