@@ -220,13 +220,14 @@ def format_arena(r: dict[str, Any]) -> str:
 def timing(game: str, levels: list[str], hands: int, seed: int = 0,
            err: TextIO | None = sys.stderr) -> dict[str, Any]:
     """Decision times of each level, time cap on, four players of that level per hand; only
-    decisions with a choice (more than one legal action) count."""
+    decisions with a choice (more than one legal action) count. The levels take turns hand by
+    hand, so that a shared machine's drifting speed hits them alike."""
     rules = make_rules(game)
     out: dict[str, Any] = {"game": game, "hands": hands, "cpus": os.cpu_count()}
-    for level in levels:
-        times: list[float] = []
-        started = time.perf_counter()
-        for i in range(hands):
+    times: dict[str, list[float]] = {level: [] for level in levels}
+    started = time.perf_counter()
+    for i in range(hands):
+        for level in levels:
             rng = random.Random(f"timing|{seed}|{i}")
             pack = list(rules.pack)
             rng.shuffle(pack)
@@ -239,21 +240,20 @@ def timing(game: str, levels: list[str], hands: int, seed: int = 0,
                 action = players[seat].choose(view)
                 dt = time.perf_counter() - t0
                 if len(view.legal) > 1:
-                    times.append(dt)
+                    times[level].append(dt)
                 hand.apply(seat, action)
-            if err is not None:
-                err.write(f"\r{level}: {i + 1}/{hands} hands "
-                          f"{time.perf_counter() - started:6.1f} s")
-                err.flush()
         if err is not None:
-            err.write("\n")
-        times.sort()
+            err.write(f"\r{i + 1}/{hands} hands {time.perf_counter() - started:6.1f} s")
+            err.flush()
+    if err is not None:
+        err.write("\n")
+    for level in levels:
+        t = sorted(times[level])
         out[level] = {
-            "decisions": len(times),
-            "mean_ms": round(1000 * statistics.fmean(times), 1) if times else 0.0,
-            "p50_ms": round(1000 * times[len(times) // 2], 1) if times else 0.0,
-            "p95_ms": round(1000 * times[min(len(times) - 1, int(0.95 * len(times)))], 1)
-            if times else 0.0,
-            "max_ms": round(1000 * times[-1], 1) if times else 0.0,
+            "decisions": len(t),
+            "mean_ms": round(1000 * statistics.fmean(t), 1) if t else 0.0,
+            "p50_ms": round(1000 * t[len(t) // 2], 1) if t else 0.0,
+            "p95_ms": round(1000 * t[min(len(t) - 1, int(0.95 * len(t)))], 1) if t else 0.0,
+            "max_ms": round(1000 * t[-1], 1) if t else 0.0,
         }
     return out
