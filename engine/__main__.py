@@ -71,8 +71,13 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     from engine.arena import arena, format_arena
 
-    result = arena(args.game, args.a, args.b, args.deals, seed=args.seed, workers=args.workers,
-                   err=None if args.quiet else sys.stderr)
+    log = None if args.log is None else open(args.log, "w", encoding="utf-8")  # noqa: SIM115
+    try:
+        result = arena(args.game, args.a, args.b, args.deals, seed=args.seed,
+                       workers=args.workers, err=None if args.quiet else sys.stderr, log=log)
+    finally:
+        if log is not None:
+            log.close()
     print(json.dumps(result) if args.json else format_arena(result), file=out)
     return 0
 
@@ -123,6 +128,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.add_argument("--workers", type=int, default=1, help="processes (deals in parallel)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--log", default=None, help="write each deal's result to this file (JSONL)")
     p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("ai-timing", help="decision times of the computer levels")

@@ -15,6 +15,7 @@ cap on, as the bot plays.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -168,11 +169,17 @@ def progress(done: int, total: int, started: float, err: TextIO) -> None:
 
 
 def arena(game: str, a: str, b: str, deals: int, seed: int = 0, workers: int = 1,
-          err: TextIO | None = sys.stderr) -> dict[str, Any]:
+          err: TextIO | None = sys.stderr, log: TextIO | None = None) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals; with a ``log``, each deal's differences as a JSON line
+    as soon as it is played (deals come in order, so a cut-short run is a fair sample)."""
     started = time.perf_counter()
     results: list[DealResult] = []
     for r in _results(game, a, b, deals, seed, workers):
         results.append(r)
+        if log is not None:
+            log.write(json.dumps({"deal": len(results) - 1, "diff": r.diff,
+                                  "points_diff": r.points_diff, "events": r.events}) + "\n")
+            log.flush()
         if err is not None:
             progress(len(results), deals, started, err)
     diffs = [r.diff for r in results]
