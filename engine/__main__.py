@@ -86,7 +86,7 @@ def cmd_timing(args: argparse.Namespace, out: TextIO) -> int:
     from engine.arena import timing
 
     result = timing(args.game, args.levels.split(","), args.hands, seed=args.seed,
-                    err=None if args.quiet else sys.stderr)
+                    err=None if args.quiet else sys.stderr, cpu=args.cpu)
     print(json.dumps(result), file=out)
     return 0
 
@@ -137,6 +137,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.add_argument("--hands", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.add_argument("--cpu", action="store_true",
+                   help="CPU time with the time caps off (a busy machine's figures)")
     p.set_defaults(func=cmd_timing)
 
     args = parser.parse_args(argv)

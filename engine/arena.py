@@ -225,12 +225,18 @@ def format_arena(r: dict[str, Any]) -> str:
 
 
 def timing(game: str, levels: list[str], hands: int, seed: int = 0,
-           err: TextIO | None = sys.stderr) -> dict[str, Any]:
+           err: TextIO | None = sys.stderr, cpu: bool = False) -> dict[str, Any]:
     """Decision times of each level, time cap on, four players of that level per hand; only
     decisions with a choice (more than one legal action) count. The levels take turns hand by
-    hand, so that a shared machine's drifting speed hits them alike."""
+    hand, so that a shared machine's drifting speed hits them alike.
+
+    ``cpu``: this process's CPU time instead of the wall clock, with the time caps off, so that
+    other programs on a busy machine neither add to the times nor cut searches short: what a
+    decision costs, as on an idle machine."""
+    clock = time.process_time if cpu else time.perf_counter
     rules = make_rules(game)
-    out: dict[str, Any] = {"game": game, "hands": hands, "cpus": os.cpu_count()}
+    out: dict[str, Any] = {"game": game, "hands": hands, "cpus": os.cpu_count(),
+                           "clock": "cpu, no time cap" if cpu else "wall, time cap on"}
     times: dict[str, list[float]] = {level: [] for level in levels}
     started = time.perf_counter()
     for i in range(hands):
@@ -238,14 +244,15 @@ def timing(game: str, levels: list[str], hands: int, seed: int = 0,
             rng = random.Random(f"timing|{seed}|{i}")
             pack = list(rules.pack)
             rng.shuffle(pack)
-            players = [make_player(level, seed=seed + s) for s in range(rules.players)]
+            players = [make_player(level, seed=seed + s, timed=not cpu)
+                       for s in range(rules.players)]
             hand = Hand(rules, rng.randrange(rules.players), pack)
             while not hand.finished:
                 seat = hand.actors()[0]
                 view = seat_view(hand, seat)
-                t0 = time.perf_counter()
+                t0 = clock()
                 action = players[seat].choose(view)
-                dt = time.perf_counter() - t0
+                dt = clock() - t0
                 if len(view.legal) > 1:
                     times[level].append(dt)
                 hand.apply(seat, action)
