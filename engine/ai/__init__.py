@@ -26,8 +26,7 @@ ARENA_LEVELS = (*LEVELS, "normal_baseline", "hard_baseline", "hard_open")
 
 #: The search settings of each level: samples (the strength knob) and the time cap in seconds.
 SEARCH = {
-    "normal": {"samples": 24, "budget": 0.25, "exact_cards": 8, "playout": random_playout,
-               "deep_cards": 12, "deep_nodes": 60},
+    "normal": {"samples": 24, "budget": 0.25, "exact_cards": 8, "playout": random_playout},
     "hard": {"samples": 200, "budget": 0.8, "exact_cards": 12, "playout": greedy_playout,
              "deep_cards": 16, "deep_nodes": 100},
     "normal_baseline": {"samples": 24, "budget": 0.25, "exact_cards": 8,
