@@ -129,3 +129,15 @@ def test_the_open_hand_player_plays_the_true_endgame() -> None:
 def test_an_arena_deal_with_the_open_hand_player_finishes() -> None:
     r = play_deal("filicau", "hard_open", "easy", seed=0, index=1)
     assert len(r.value_a) == 2
+
+
+@pytest.mark.parametrize(("game", "index"), [("schafkopf3", 0), ("schafkopf3", 1), ("filicau", 0)])
+def test_swapping_the_levels_negates_a_deal(game: str, index: int) -> None:
+    """Each seat's cards are played once by A and once by B, so swapping A and B plays the
+    same two hands in the other order: the deal's difference changes sign (any game, three
+    players too)."""
+    r = play_deal(game, "easy", "random", seed=0, index=index)
+    swapped = play_deal(game, "random", "easy", seed=0, index=index)
+    assert len(r.seat_diffs) == make_rules(game).players
+    assert swapped.diff == pytest.approx(-r.diff)
+    assert swapped.points_diff == pytest.approx(-r.points_diff)
