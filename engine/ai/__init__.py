@@ -19,18 +19,16 @@ from engine.players import Player, RandomPlayer, SimplePlayer
 #: Levels in order of strength (``random`` and ``simple`` are for comparison and old tables).
 LEVELS = ("random", "simple", "easy", "normal", "hard")
 
-#: Levels for ``python -m engine arena`` and ``ai-timing`` only: ``hard_baseline`` and
-#: ``normal_baseline`` are Hard and Normal as they were before the speed work (fixed
-#: yardsticks), ``hard_open`` is Hard seeing every card.
-ARENA_LEVELS = (*LEVELS, "normal_baseline", "hard_baseline", "hard_open")
+#: Levels for ``python -m engine arena`` and ``ai-timing`` only: ``hard_baseline`` is Hard as
+#: it was before the speed work (a fixed yardstick), ``hard_open`` is Hard seeing every card.
+ARENA_LEVELS = (*LEVELS, "hard_baseline", "hard_open")
 
 #: The search settings of each level: samples (the strength knob) and the time cap in seconds.
 SEARCH = {
-    "normal": {"samples": 24, "budget": 0.25, "exact_cards": 8, "playout": random_playout},
+    "normal": {"samples": 24, "budget": 0.25, "exact_cards": 8, "playout": random_playout,
+               "transpositions": False},
     "hard": {"samples": 200, "budget": 0.8, "exact_cards": 12, "playout": greedy_playout,
              "deep_cards": 16, "deep_nodes": 100},
-    "normal_baseline": {"samples": 24, "budget": 0.25, "exact_cards": 8,
-                        "playout": random_playout, "transpositions": False},
     "hard_baseline": {"samples": 200, "budget": 0.8, "exact_cards": 12,
                       "playout": greedy_playout, "transpositions": False},
 }
