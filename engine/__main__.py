@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from engine.bench import bench
+from engine.bench import bench, compare_openspiel
 from engine.record import ReplayError, replay, report
 from engine.rules import GAMES
 
@@ -61,7 +61,20 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
-    print(json.dumps(bench(args.game, args.hands, args.seed)), file=out)
+    games = sorted(GAMES) if args.game == "all" else [args.game]
+    if args.compare_openspiel:
+        try:
+            import pyspiel  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
+        except ImportError:
+            print("error: open_spiel is not installed (pip install -e '.[openspiel]')",
+                  file=sys.stderr)
+            return 2
+        for game in games:
+            print(json.dumps(compare_openspiel(game, args.hands, args.seed, args.rounds)),
+                  file=out)
+        return 0
+    for game in games:
+        print(json.dumps(bench(game, args.hands, args.seed)), file=out)
     return 0
 
 
@@ -74,8 +87,13 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     from engine.arena import arena, format_arena
 
-    result = arena(args.game, args.a, args.b, args.deals, seed=args.seed, workers=args.workers,
-                   err=None if args.quiet else sys.stderr)
+    log = None if args.log is None else open(args.log, "w", encoding="utf-8")  # noqa: SIM115
+    try:
+        result = arena(args.game, args.a, args.b, args.deals, seed=args.seed,
+                       workers=args.workers, err=None if args.quiet else sys.stderr, log=log)
+    finally:
+        if log is not None:
+            log.close()
     print(json.dumps(result) if args.json else format_arena(result), file=out)
     return 0
 
@@ -84,7 +102,7 @@ def cmd_timing(args: argparse.Namespace, out: TextIO) -> int:
     from engine.arena import timing
 
     result = timing(args.game, args.levels.split(","), args.hands, seed=args.seed,
-                    err=None if args.quiet else sys.stderr)
+                    err=None if args.quiet else sys.stderr, cpu=args.cpu)
     print(json.dumps(result), file=out)
     return 0
 
@@ -123,10 +141,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("bench", help="play random hands through the public API, report speed")
-    p.add_argument("--game", default="filicau", choices=games, metavar="GAME",
-                   help=_games_help())
+    p.add_argument("--game", default="filicau", choices=[*games, "all"], metavar="GAME",
+                   help=_games_help() + "; all: every game")
     p.add_argument("--hands", type=int, default=20000)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--compare-openspiel", action="store_true",
+                   help="alternate with OpenSpiel's Skat in this process and print the ratio")
+    p.add_argument("--rounds", type=int, default=5, help="runs of each with --compare-openspiel")
     p.set_defaults(func=cmd_bench)
 
     play = p = sub.add_parser("play",
@@ -140,11 +161,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
                    help="the computer players' level")
     p.set_defaults(func=cmd_play)
 
-    from engine.ai import LEVELS
+    from engine.ai import ARENA_LEVELS
 
     p = sub.add_parser("arena", help="duplicate matches between two computer levels")
-    p.add_argument("--a", default="hard", choices=LEVELS)
-    p.add_argument("--b", default="easy", choices=LEVELS)
+    p.add_argument("--a", default="hard", choices=ARENA_LEVELS)
+    p.add_argument("--b", default="easy", choices=ARENA_LEVELS)
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--game", default="filicau", choices=games, metavar="GAME",
                    help=_games_help())
@@ -152,6 +173,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.add_argument("--workers", type=int, default=1, help="processes (deals in parallel)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--log", default=None, help="write each deal's result to this file (JSONL)")
     p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("ai-timing", help="decision times of the computer levels")
@@ -161,6 +183,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.add_argument("--hands", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.add_argument("--cpu", action="store_true",
+                   help="CPU time with the time caps off (a busy machine's figures)")
     p.set_defaults(func=cmd_timing)
 
     p = sub.add_parser("analysis-timing", help="time hints (per decision) and reviews (per hand)")

@@ -15,6 +15,7 @@ cap on, as the bot plays.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -26,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from engine.ai import make_player
+from engine.ai import OpenHandPlayer, make_player
 from engine.hand import Hand
 from engine.players import Player
 from engine.rules import make_rules
@@ -36,21 +37,28 @@ from engine.view import seat_view
 
 @dataclass
 class DealResult:
-    #: A's and B's outcome value and card points in each of the two hands.
+    #: A's and B's outcome value and card points in each of the two hands (the mean over
+    #: their seats: a seat's value is its team's).
     value_a: list[float] = field(default_factory=list)
     value_b: list[float] = field(default_factory=list)
-    points_a: list[int] = field(default_factory=list)
-    points_b: list[int] = field(default_factory=list)
+    points_a: list[float] = field(default_factory=list)
+    points_b: list[float] = field(default_factory=list)
     #: ``"A masters"``, ``"B ran away"``... one per hand.
     events: list[str] = field(default_factory=list)
+    #: Per seat: its value when A held its cards minus its value when B did.
+    seat_diffs: list[float] = field(default_factory=list)
+    seat_points_diffs: list[float] = field(default_factory=list)
 
     @property
     def diff(self) -> float:
-        return (sum(self.value_a) - sum(self.value_b)) / 2
+        """A's advantage on this pack: the mean, over the seats, of what the seat's cards
+        were worth in A's hands minus in B's (with two alternating teams, the mean of A's
+        team value minus B's over the two hands, as before)."""
+        return statistics.fmean(self.seat_diffs)
 
     @property
     def points_diff(self) -> float:
-        return (sum(self.points_a) - sum(self.points_b)) / 2
+        return statistics.fmean(self.seat_points_diffs)
 
 
 def _status(game: str, kind: int, masters_team: int | None, dealer: int) -> Status:
@@ -65,35 +73,61 @@ def _status(game: str, kind: int, masters_team: int | None, dealer: int) -> Stat
 def play_hand(hand: Hand, players: list[Player]) -> Hand:
     while not hand.finished:
         seat = hand.actors()[0]
-        hand.apply(seat, players[seat].choose(seat_view(hand, seat)))
+        player = players[seat]
+        if isinstance(player, OpenHandPlayer):
+            player.see(hand)
+        hand.apply(seat, player.choose(seat_view(hand, seat)))
     return hand
 
 
 def play_deal(game: str, a: str, b: str, seed: int, index: int) -> DealResult:
+    """One pack played twice: A in the even seats, then in the odd ones. In games with a
+    status (masters), a deal starts even, A masters or B masters in turn; games without one
+    (the Schafkopf family) always start afresh."""
     rules = make_rules(game)
     rng = random.Random(f"arena|{seed}|{index}")
     pack = list(rules.pack)
     rng.shuffle(pack)
     dealer = rng.randrange(rules.players)
     kind = index % 3  # 0 even, 1 A masters, 2 B masters
+    has_status = "masters" in rules.status_fields
+    if not has_status:
+        kind = 0
     out = DealResult()
+    values: list[list[float]] = []
+    points: list[list[float]] = []
     for a_team in (0, 1):
         b_team = 1 - a_team
         masters = None if kind == 0 else (a_team if kind == 1 else b_team)
         status = _status(game, kind, masters, dealer)
         players: list[Player] = []
+        a_seats = [s for s in range(rules.players) if s % 2 == a_team]
         for s in range(rules.players):
-            level = a if s % 2 == a_team else b
+            level = a if s in a_seats else b
             players.append(make_player(level, seed=seed * 1000 + index * 10 + s, timed=False))
         hand = play_hand(Hand(rules, dealer, pack, status), players)
         result = hand.result
         assert result is not None
-        out.value_a.append(rules.outcome_value(status, result.status, a_team))
-        out.value_b.append(rules.outcome_value(status, result.status, b_team))
-        out.points_a.append(result.points[a_team])
-        out.points_b.append(result.points[b_team])
-        who = "" if result.team is None else ("A " if result.team == a_team else "B ")
+        outcome = (result.status if has_status
+                   else rules.outcome(status, list(result.points)))
+        seat_values = [rules.outcome_value(status, outcome, hand.team[s])
+                       for s in range(rules.players)]
+        seat_points = [float(result.points[hand.team[s]]) for s in range(rules.players)]
+        values.append(seat_values)
+        points.append(seat_points)
+        b_seats = [s for s in range(rules.players) if s not in a_seats]
+        out.value_a.append(statistics.fmean(seat_values[s] for s in a_seats))
+        out.value_b.append(statistics.fmean(seat_values[s] for s in b_seats))
+        out.points_a.append(statistics.fmean(seat_points[s] for s in a_seats))
+        out.points_b.append(statistics.fmean(seat_points[s] for s in b_seats))
+        who = "" if result.team is None or not has_status else (
+            "A " if result.team == a_team else "B ")
         out.events.append(who + result.event.replace("_", " "))
+    # Hand 0: A in the even seats; hand 1: A in the odd ones.
+    sign = [1.0 if s % 2 == 0 else -1.0 for s in range(rules.players)]
+    out.seat_diffs = [sign[s] * (values[0][s] - values[1][s]) for s in range(rules.players)]
+    out.seat_points_diffs = [sign[s] * (points[0][s] - points[1][s])
+                             for s in range(rules.players)]
     return out
 
 
@@ -135,11 +169,17 @@ def progress(done: int, total: int, started: float, err: TextIO) -> None:
 
 
 def arena(game: str, a: str, b: str, deals: int, seed: int = 0, workers: int = 1,
-          err: TextIO | None = sys.stderr) -> dict[str, Any]:
+          err: TextIO | None = sys.stderr, log: TextIO | None = None) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals; with a ``log``, each deal's differences as a JSON line
+    as soon as it is played (deals come in order, so a cut-short run is a fair sample)."""
     started = time.perf_counter()
     results: list[DealResult] = []
     for r in _results(game, a, b, deals, seed, workers):
         results.append(r)
+        if log is not None:
+            log.write(json.dumps({"deal": len(results) - 1, "diff": r.diff,
+                                  "points_diff": r.points_diff, "events": r.events}) + "\n")
+            log.flush()
         if err is not None:
             progress(len(results), deals, started, err)
     diffs = [r.diff for r in results]
@@ -185,42 +225,49 @@ def format_arena(r: dict[str, Any]) -> str:
 
 
 def timing(game: str, levels: list[str], hands: int, seed: int = 0,
-           err: TextIO | None = sys.stderr) -> dict[str, Any]:
+           err: TextIO | None = sys.stderr, cpu: bool = False) -> dict[str, Any]:
     """Decision times of each level, time cap on, four players of that level per hand; only
-    decisions with a choice (more than one legal action) count."""
+    decisions with a choice (more than one legal action) count. The levels take turns hand by
+    hand, so that a shared machine's drifting speed hits them alike.
+
+    ``cpu``: this process's CPU time instead of the wall clock, with the time caps off, so that
+    other programs on a busy machine neither add to the times nor cut searches short: what a
+    decision costs, as on an idle machine."""
+    clock = time.process_time if cpu else time.perf_counter
     rules = make_rules(game)
-    out: dict[str, Any] = {"game": game, "hands": hands, "cpus": os.cpu_count()}
-    for level in levels:
-        times: list[float] = []
-        started = time.perf_counter()
-        for i in range(hands):
+    out: dict[str, Any] = {"game": game, "hands": hands, "cpus": os.cpu_count(),
+                           "clock": "cpu, no time cap" if cpu else "wall, time cap on"}
+    times: dict[str, list[float]] = {level: [] for level in levels}
+    started = time.perf_counter()
+    for i in range(hands):
+        for level in levels:
             rng = random.Random(f"timing|{seed}|{i}")
             pack = list(rules.pack)
             rng.shuffle(pack)
-            players = [make_player(level, seed=seed + s) for s in range(rules.players)]
+            players = [make_player(level, seed=seed + s, timed=not cpu)
+                       for s in range(rules.players)]
             hand = Hand(rules, rng.randrange(rules.players), pack)
             while not hand.finished:
                 seat = hand.actors()[0]
                 view = seat_view(hand, seat)
-                t0 = time.perf_counter()
+                t0 = clock()
                 action = players[seat].choose(view)
-                dt = time.perf_counter() - t0
+                dt = clock() - t0
                 if len(view.legal) > 1:
-                    times.append(dt)
+                    times[level].append(dt)
                 hand.apply(seat, action)
-            if err is not None:
-                err.write(f"\r{level}: {i + 1}/{hands} hands "
-                          f"{time.perf_counter() - started:6.1f} s")
-                err.flush()
         if err is not None:
-            err.write("\n")
-        times.sort()
+            err.write(f"\r{i + 1}/{hands} hands {time.perf_counter() - started:6.1f} s")
+            err.flush()
+    if err is not None:
+        err.write("\n")
+    for level in levels:
+        t = sorted(times[level])
         out[level] = {
-            "decisions": len(times),
-            "mean_ms": round(1000 * statistics.fmean(times), 1) if times else 0.0,
-            "p50_ms": round(1000 * times[len(times) // 2], 1) if times else 0.0,
-            "p95_ms": round(1000 * times[min(len(times) - 1, int(0.95 * len(times)))], 1)
-            if times else 0.0,
-            "max_ms": round(1000 * times[-1], 1) if times else 0.0,
+            "decisions": len(t),
+            "mean_ms": round(1000 * statistics.fmean(t), 1) if t else 0.0,
+            "p50_ms": round(1000 * t[len(t) // 2], 1) if t else 0.0,
+            "p95_ms": round(1000 * t[min(len(t) - 1, int(0.95 * len(t)))], 1) if t else 0.0,
+            "max_ms": round(1000 * t[-1], 1) if t else 0.0,
         }
     return out

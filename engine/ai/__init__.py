@@ -13,16 +13,24 @@ True
 from __future__ import annotations
 
 from engine.ai.easy import EasyPlayer
-from engine.ai.search import SearchPlayer, greedy_playout, random_playout
+from engine.ai.search import OpenHandPlayer, SearchPlayer, greedy_playout, random_playout
 from engine.players import Player, RandomPlayer, SimplePlayer
 
 #: Levels in order of strength (``random`` and ``simple`` are for comparison and old tables).
 LEVELS = ("random", "simple", "easy", "normal", "hard")
 
+#: Levels for ``python -m engine arena`` and ``ai-timing`` only: ``hard_baseline`` is Hard as
+#: it was before the speed work (a fixed yardstick), ``hard_open`` is Hard seeing every card.
+ARENA_LEVELS = (*LEVELS, "hard_baseline", "hard_open")
+
 #: The search settings of each level: samples (the strength knob) and the time cap in seconds.
 SEARCH = {
-    "normal": {"samples": 24, "budget": 0.25, "exact_cards": 8, "playout": random_playout},
-    "hard": {"samples": 200, "budget": 0.8, "exact_cards": 12, "playout": greedy_playout},
+    "normal": {"samples": 24, "budget": 0.25, "exact_cards": 8, "playout": random_playout,
+               "transpositions": False},
+    "hard": {"samples": 200, "budget": 0.8, "exact_cards": 12, "playout": greedy_playout,
+             "deep_cards": 16, "deep_nodes": 100},
+    "hard_baseline": {"samples": 200, "budget": 0.8, "exact_cards": 12,
+                      "playout": greedy_playout, "transpositions": False},
 }
 
 
@@ -35,6 +43,11 @@ def make_player(level: str, seed: int | None = 0, *, timed: bool = True) -> Play
         return SimplePlayer()
     if level == "easy":
         return EasyPlayer(seed)
+    if level == "hard_open":
+        settings = dict(SEARCH["hard"])
+        if not timed:
+            settings["budget"] = None
+        return OpenHandPlayer(level, seed=seed, **settings)  # type: ignore[arg-type]
     if level in SEARCH:
         settings = dict(SEARCH[level])
         if not timed:
@@ -43,4 +56,5 @@ def make_player(level: str, seed: int | None = 0, *, timed: bool = True) -> Play
     raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
 
 
-__all__ = ["LEVELS", "EasyPlayer", "SearchPlayer", "make_player"]
+__all__ = ["ARENA_LEVELS", "LEVELS", "EasyPlayer", "OpenHandPlayer", "SearchPlayer",
+           "make_player"]

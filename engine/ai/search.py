@@ -111,9 +111,40 @@ class Scorer:
         return v
 
 
-def exact(hand: Hand, team: int, score: Scorer, alpha: float, beta: float) -> float:
+#: A transposition table for ``exact``: a position at the start of a trick -> the bounds
+#: (low, high) proven for its value. Shared by every sample and root action of one decision.
+Table = dict[tuple[object, ...], tuple[float, float]]
+
+
+def _key(hand: Hand) -> tuple[object, ...] | None:
+    """The position at a trick's start, for the transposition table: who holds what, who
+    leads, who took what, the teams. ``None`` where more state matters (a game's own duties
+    or hooks after each trick), so that such games are searched without the table."""
+    if hand.trick or not hand._fast or hand.rules.after_trick is not None:
+        return None
+    return (*hand._masks, hand.leader, *hand.taken, *hand.team)
+
+
+class OutOfNodes(Exception):
+    """An exact search ran past its node allowance (``Allowance``)."""
+
+
+class Allowance:
+    """How many more positions an exact search may open before it gives up."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, nodes: int) -> None:
+        self.left = nodes
+
+
+def exact(hand: Hand, team: int, score: Scorer, alpha: float, beta: float,
+          table: Table | None = None, allowance: Allowance | None = None) -> float:
     """Minimax value of ``hand`` (all cards known) for ``team``: its seats maximise, the
-    others minimise; alpha-beta pruned."""
+    others minimise; alpha-beta pruned. With a ``table``, positions reached again at a
+    trick's start (the same cards played in another order, or in another sample) are not
+    searched again: their proven bounds are reused. With an ``allowance``, raises
+    ``OutOfNodes`` once it has opened that many positions."""
     while not hand.play_over:
         seat = hand.to_move
         if seat is None:
@@ -122,30 +153,54 @@ def exact(hand: Hand, team: int, score: Scorer, alpha: float, beta: float) -> fl
         if len(legal) == 1:
             hand.apply(seat, legal[0])
             continue
+        key = None if table is None else _key(hand)
+        if key is not None:
+            low, high = table.get(key, (-9.0, 9.0))  # type: ignore[union-attr]
+            if low >= beta or low == high:
+                return low
+            if high <= alpha:
+                return high
+            alpha, beta = max(alpha, low), min(beta, high)
+        a0, b0 = alpha, beta
+        if allowance is not None:
+            allowance.left -= len(legal)
+            if allowance.left < 0:
+                raise OutOfNodes
         if hand.team[seat] == team:
             best = -9.0
             for a in legal:
                 child = hand.copy()
                 child.apply(seat, a)
-                v = exact(child, team, score, alpha, beta)
+                v = exact(child, team, score, alpha, beta, table, allowance)
                 if v > best:
                     best = v
                     if v > alpha:
                         alpha = v
                         if alpha >= beta:
                             break
-            return best
-        best = 9.0
-        for a in legal:
-            child = hand.copy()
-            child.apply(seat, a)
-            v = exact(child, team, score, alpha, beta)
-            if v < best:
-                best = v
-                if v < beta:
-                    beta = v
-                    if alpha >= beta:
-                        break
+        else:
+            best = 9.0
+            for a in legal:
+                child = hand.copy()
+                child.apply(seat, a)
+                v = exact(child, team, score, alpha, beta, table, allowance)
+                if v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+                        if alpha >= beta:
+                            break
+        if key is not None:
+            low, high = table.get(key, (-9.0, 9.0))  # type: ignore[union-attr]
+            # Fail-soft: a value at or below the window's floor is only an upper bound, at or
+            # above its ceiling only a lower bound.
+            if best <= a0:
+                high = min(high, best)
+            elif best >= b0:
+                low = max(low, best)
+            else:
+                low = high = best
+            table[key] = (low, high)  # type: ignore[index]
         return best
     return score(hand)
 
@@ -155,7 +210,8 @@ class SearchPlayer:
 
     def __init__(
         self, name: str, *, samples: int, seed: int | None = 0, budget: float | None = None,
-        exact_cards: int = 8, playout: Rollout = greedy_playout,
+        exact_cards: int = 8, playout: Rollout = greedy_playout, transpositions: bool = True,
+        deep_cards: int = 0, deep_nodes: int = 0,
     ) -> None:
         self.name = name
         self.samples = samples
@@ -163,7 +219,16 @@ class SearchPlayer:
         self.budget = budget
         #: Search exactly once at most this many cards are left in all hands together.
         self.exact_cards = exact_cards
+        #: Between ``exact_cards`` and ``deep_cards`` cards left, search exactly too if the
+        #: first sample's exact search opens at most ``deep_nodes`` positions (else play out):
+        #: a cheap endgame is solved, an expensive one does not slow the decision down. A
+        #: count, not a clock, so decisions stay a function of the seed and the view.
+        self.deep_cards = deep_cards
+        self.deep_nodes = deep_nodes
         self.playout = playout
+        #: Share proven endgame values between samples (``exact``'s table): the same values,
+        #: found faster. Off only to time the levels as they were before.
+        self.transpositions = transpositions
         #: How many samples the last decision used (for tests and the timing report).
         self.last_samples = 0
 
@@ -179,16 +244,18 @@ class SearchPlayer:
         start = time.perf_counter()
         rng = self.rng_for(view)
         seat = view.seat
-        knowledge = infer(view)
+        guess = self.guesser(view)
         team = view.team[seat]
         score: Scorer | None = None
         totals = [0.0] * len(legal)
         # Cards still out, counted from the pack: hands may not show them all (Officers'
         # face-down piles, cards not dealt yet), and the exact search must not start early.
         left = len(view.rules.pack) - len(plays_so_far(view))
+        table: Table | None = {} if self.transpositions else None
+        use_exact: bool | None = None if self.exact_cards < left else True
         for i in range(self.samples):
             try:
-                hand = hand_from_view(view, sample(knowledge, rng))
+                hand = guess(rng)
             except RecordError:
                 if i:
                     continue
@@ -199,11 +266,13 @@ class SearchPlayer:
                 team = hand.team[seat]
             if score is None:
                 score = Scorer(view.rules, view.status, team)
-            if left <= self.exact_cards:
+            if use_exact is None and left <= self.deep_cards:
+                use_exact = self._exact_is_cheap(hand, seat, legal, team, score, table)
+            if left <= self.exact_cards or use_exact:
                 for j, a in enumerate(legal):
                     child = hand.copy()
                     child.apply(seat, a)
-                    totals[j] += exact(child, team, score, -9.0, 9.0)
+                    totals[j] += exact(child, team, score, -9.0, 9.0, table)
             else:
                 for j, a in enumerate(legal):
                     child = hand.copy()
@@ -217,3 +286,49 @@ class SearchPlayer:
         # Ties (e.g. equivalent cards, or a Servant choice that decides nothing) go to the
         # first legal action: the engine lists them in a fixed order.
         return legal[next(j for j, v in enumerate(totals) if v >= best - 1e-9)]
+
+    def _exact_is_cheap(self, hand: Hand, seat: int, legal: tuple[Action, ...], team: int,
+                        score: Scorer, table: Table | None) -> bool:
+        """Does this sample's exact search fit in ``deep_nodes`` positions? (Its proven
+        values stay in the table, so the work is not lost when it does.)"""
+        allowance = Allowance(self.deep_nodes)
+        try:
+            for a in legal:
+                child = hand.copy()
+                child.apply(seat, a)
+                exact(child, team, score, -9.0, 9.0, table, allowance)
+        except OutOfNodes:
+            return False
+        return True
+
+    def guesser(self, view: SeatView) -> Callable[[random.Random], Hand]:
+        """What each sample searches: a full hand guessed from the view (``inference``).
+        Raises ``RecordError`` when the guess cannot be rebuilt into a hand."""
+        knowledge = infer(view)
+        return lambda rng: hand_from_view(view, sample(knowledge, rng))
+
+
+class OpenHandPlayer(SearchPlayer):
+    """The same search with every card in sight: each sample is the true hand, so only the
+    playouts vary (and the exact endgame is the true one). Not a level anyone can play
+    against: the arena shows it the hand (``see``) to measure what hidden cards cost.
+
+    >>> from engine import Match, make_rules, seat_view
+    >>> hand = Match(make_rules("filicau"), seed=3).deal()
+    >>> player = OpenHandPlayer("hard_open", samples=4)
+    >>> player.see(hand)
+    >>> player.choose(seat_view(hand, hand.to_move)) in hand.legal_actions()
+    True
+    """
+
+    seen: Hand | None = None
+
+    def see(self, hand: Hand) -> None:
+        """Look at the real hand (all of it) before the next decision."""
+        self.seen = hand
+
+    def guesser(self, view: SeatView) -> Callable[[random.Random], Hand]:
+        hand = self.seen
+        if hand is None or len(hand.actions) != len(view.actions) or hand.to_move != view.to_move:
+            raise ValueError("an open-hand player must be shown the hand it decides in")
+        return lambda rng: hand.copy()
