@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from bot.session import is_computer
 from bot.store import Member, PartnershipStatus, ResultRow
+from engine.rules import GAMES
 
 
 @dataclass
@@ -98,11 +99,14 @@ def standings(results: Iterable[ResultRow]) -> tuple[list[PairLine], list[Player
     return list(pairs.values()), ranked
 
 
-def hat_wearers(statuses: Iterable[PartnershipStatus]) -> set[Member]:
-    """Players wearing hats in Filkó with Hats: the team that is not masters, in each
-    partnership's current status, until they win."""
+def badge_wearers(statuses: Iterable[PartnershipStatus], game: str) -> set[Member]:
+    """Players of ``game`` wearing its losers' badge (``Rules.losers_badge``: the hats of
+    Filkó with Hats): the team that is not masters, in each partnership's current status,
+    until they win."""
+    if GAMES[game].losers_badge is None:
+        return set()
     out: set[Member] = set()
     for st in statuses:
-        if st.game == "filko_hats" and st.masters is not None:
+        if st.game == game and st.masters is not None:
             out |= set(st.team_b if st.masters == "a" else st.team_a)
     return out

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render import GAME_COLOUR, mention, rules_embed
-from bot.standings import hat_wearers, standings
+from bot.standings import badge_wearers, standings
 from bot.texts import date_text, game_title, speaking, t, team_name
 from bot.translator import ls
 from cogs.tables import GAME_CHOICES, Tables
@@ -73,7 +73,7 @@ class Standings(commands.Cog, name="Standings"):
             return
         pairs, players = standings(results)
         rules = make_rules(key)
-        hats = hat_wearers(await self.bot.store.statuses(interaction.guild_id))
+        badged = badge_wearers(await self.bot.store.statuses(interaction.guild_id), key)
         embed = discord.Embed(title=title, colour=GAME_COLOUR)
         lines = []
         for p in players:
@@ -86,8 +86,8 @@ class Standings(commands.Cog, name="Standings"):
                 line += " · " + t("standings.score", score=f"{p.score:+d}")
             if p.matches_won:
                 line += " · " + t("standings.matches", count=p.matches_won)
-            if key == "filko_hats" and p.member in hats:
-                line += " " + t("standings.hat")
+            if p.member in badged:
+                line += " " + t(f"standings.{rules.losers_badge}")
             lines.append(line)
         embed.add_field(name=t("standings.players"), value=_field(lines), inline=False)
         if pairs:

@@ -153,14 +153,17 @@ async def test_one_person_and_computers_play_two_hands(h: Harness, game: str) ->
 
 
 def test_hats_are_worn_by_the_team_that_is_not_masters() -> None:
-    from bot.standings import hat_wearers
+    from bot.standings import badge_wearers
     from bot.store import PartnershipStatus
 
     st = PartnershipStatus(guild_id=1, game="filko_hats", team_a=["1", "3"], team_b=["2", "4"],
                            masters="b", servant="1")
-    assert hat_wearers([st]) == {"1", "3"}
-    assert hat_wearers([st.model_copy(update={"masters": None})]) == set()
-    assert hat_wearers([st.model_copy(update={"game": "filko"})]) == set()
+    assert badge_wearers([st], "filko_hats") == {"1", "3"}
+    assert badge_wearers([st.model_copy(update={"masters": None})], "filko_hats") == set()
+    # Filkó's servants wear nothing; another game's status counts for nothing here.
+    filko = st.model_copy(update={"game": "filko"})
+    assert badge_wearers([filko], "filko") == set()
+    assert badge_wearers([filko], "filko_hats") == set()
 
 
 def test_every_game_is_covered() -> None:

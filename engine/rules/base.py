@@ -75,6 +75,9 @@ class Rules:
     #: What the game calls the side below the masters: Filicău's ``slaves``, the others'
     #: ``servants`` (the bot's catalogs word it).
     losers: ClassVar[str] = "servants"
+    #: A badge the side below the masters wears until it wins (Filkó with Hats: ``hat``);
+    #: the bot's standings show it.
+    losers_badge: ClassVar[str | None] = None
 
     players: int = 4
     teams: int = 2

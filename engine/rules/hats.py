@@ -43,6 +43,7 @@ FACES = {
 class FilkoHats(Filko):
     game = "filko_hats"
     title = "Filkó with Hats"
+    losers_badge = "hat"
     rulings = (
         "As 4-player Filkó (32 cards dealt 4 and 4, trump from the cut, Overs the top trumps, "
         "follow suit, else trump if able), but scored in card points: A 11, 10 10, K 4, O 3, "
