@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tables", "cogs.standings", "cogs.admin")
+EXTENSIONS = ("cogs.tables", "cogs.standings", "cogs.admin", "cogs.ratings")
 
 
 def point_at(api_base: str | None, gateway: str | None) -> None:

@@ -43,6 +43,8 @@ class Op(StrEnum):
     ACT = "act"  #: args: hand number, kind, JSON value (select: hand number; values KIND:JSON)
     TOGETHER = "together"  #: select: args hand number, kind; values: card codes
     SERVANT = "servant"  #: args: hand number, seat (buttons of older versions)
+    # a leaderboard (table id 0: it belongs to no table)
+    LEADERBOARD = "board"  #: args: game, season, page
 
 
 BUTTON, SELECT = "fc", "fs"

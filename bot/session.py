@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot import thinking
+from bot import ratings, thinking
 from bot.store import (
     Member,
     PartnershipStatus,
@@ -675,7 +675,7 @@ class TableSession:
             result.points[1], result.points[0])
         n = self.rules.players
         scores = result.extra.get("scores")
-        await self.store.add_result(ResultRow(
+        result_row = ResultRow(
             hand_id=self.hand_id, guild_id=self.guild_id, game=self.game,
             team_a=stored.team_a, team_b=stored.team_b, points_a=pa, points_b=pb,
             masters_before=self.team_letter(result.status_before.masters)
@@ -690,7 +690,10 @@ class TableSession:
             scores=None if scores is None else {
                 self._member_at(s): int(scores[s]) for s in range(n)},
             match_winners=self._match_winners(result),
-        ))
+        )
+        await self.store.add_result(result_row)
+        await ratings.record(self.store, result_row,
+                             rated=bool(self.row.settings.get("rated", True)))
         await self.store.finish_hand(self.hand_id, _result_json(result))
         self.status = result.status
         self.next_dealer = result.next_dealer

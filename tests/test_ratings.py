@@ -203,3 +203,11 @@ def test_a_duplicate_deal_swaps_the_seats_and_keeps_the_status_before() -> None:
     assert row.members == ["cpu:easy@a", "cpu:normal@b", "cpu:easy@a#1", "cpu:normal@b#1"]
     # early_end stops a hand once its outcome is settled: not every point is taken.
     assert 0 < first.points_a + first.points_b <= 8
+
+
+def test_every_pair_of_levels_gets_even_starts_and_each_side_as_masters_alike() -> None:
+    jobs = calibrate.jobs("filicau", calibrate.LEVELS, 36, seed=1)
+    assert len(jobs) == 18
+    for pair in calibrate.pairs(calibrate.LEVELS):
+        kinds = sorted(index % 3 for _, a, b, _, index in jobs if (a, b) == pair)
+        assert kinds == [0, 0, 1, 1, 2, 2]

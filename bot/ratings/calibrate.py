@@ -108,10 +108,12 @@ def _work(job: tuple[str, str, str, int, int]) -> list[CalibrationHand]:
 
 def jobs(game: str, levels: Sequence[str], hands: int,
          seed: int) -> list[tuple[str, str, str, int, int]]:
-    """Deals enough for ``hands`` hands (two a deal), the pairs of levels in turn."""
+    """Deals enough for ``hands`` hands (two a deal), the pairs of levels in turn. Each pair
+    plays deals 0, 1, 2… (so every pair gets the same packs, and each its share of even
+    starts and of either level starting as masters)."""
     cycle = pairs(levels)
     deals = (hands + 1) // 2
-    return [(game, *cycle[i % len(cycle)], seed, i) for i in range(deals)]
+    return [(game, *cycle[i % len(cycle)], seed, i // len(cycle)) for i in range(deals)]
 
 
 def play(game: str, levels: Sequence[str], hands: int, seed: int = 1, workers: int = 1,
