@@ -245,3 +245,22 @@ async def test_the_rebuild_command_restores_deleted_ratings(tmp_path: Path,
         assert await snapshot(store) == live
     finally:
         await store.close()
+
+
+async def test_two_tables_finishing_together_both_move_their_shared_computer(
+    store: Store,
+) -> None:
+    t = Tables(store)
+    other = ["31", "cpu:normal", "32", "cpu:hard"]
+    first, second = await t.table(MIXED), await t.table(other)
+    rows = [await t.hand(first, MIXED, "b", 1, record=False),
+            await t.hand(second, other, "b", 2, record=False)]
+    await asyncio.gather(*(ratings.record(store, row) for row in rows))
+    [normal] = [r for r in await store.ratings(GUILD, "filicau", 1) if r.player == "cpu:normal"]
+    assert normal.hands == 2
+    history = await store.rating_history(GUILD, "filicau", 1, "cpu:normal")
+    assert [h.hand_id for h in history] == [rows[0].hand_id, rows[1].hand_id]
+    assert history[1].mu_before == history[0].mu
+    live = await snapshot(store)
+    await ratings.rebuild(store)
+    assert await snapshot(store) == live

@@ -4,6 +4,7 @@ the stored results (``rebuild``)."""
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
@@ -12,8 +13,18 @@ from bot.ratings.model import Change, Prior, Rating, player_of, replay, update
 from bot.store import RatingChange, RatingRow, ResultRow, Season, Store
 
 #: Ratings are read, moved and written back: one hand at a time in this process (two tables
-#: finishing together share their computer levels' ratings).
-_lock = asyncio.Lock()
+#: finishing together share their computer levels' ratings). One lock per event loop: a lock
+#: is bound to the loop it first waits in.
+_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary())
+
+
+def _lock() -> asyncio.Lock:
+    loop = asyncio.get_running_loop()
+    lock = _locks.get(loop)
+    if lock is None:
+        lock = _locks[loop] = asyncio.Lock()
+    return lock
 
 
 def season_of(seasons: Sequence[Season], finished_at: str) -> int:
@@ -91,7 +102,7 @@ async def record(store: Store, row: ResultRow, *, rated: bool = True) -> None:
     ratings, so that they are always what ``rebuild`` gives."""
     if not rated:
         return
-    async with _lock:
+    async with _lock():
         if await store.rated_hand(row.hand_id):
             return
         last = await store.last_rating_change(row.guild_id, row.game)
