@@ -172,7 +172,7 @@ def test_the_calibration_hands_order_the_levels_and_give_the_shipped_ratings() -
     ``levels.json`` are what those hands give."""
     hands = calibrate.load("filicau")
     data = json.loads(LEVELS_FILE.read_text(encoding="utf-8"))["games"]["filicau"]
-    assert data["hands"] == len(hands) >= 300
+    assert data["hands"] == len(hands) == 1200
     ratings = calibrate.rate("filicau", hands)
     assert ratings["easy"].mu < ratings["normal"].mu < ratings["hard"].mu
     assert (ratings["easy"].conservative < ratings["normal"].conservative
@@ -181,15 +181,27 @@ def test_the_calibration_hands_order_the_levels_and_give_the_shipped_ratings() -
         level: Rating(r.mu, r.sigma) for level, r in ratings.items()}
 
 
-def test_the_first_hundred_calibration_hands_already_order_the_levels() -> None:
-    ratings = calibrate.rate("filicau", calibrate.load("filicau")[:100])
-    assert ratings["easy"].mu < ratings["normal"].mu < ratings["hard"].mu
+def test_the_levels_stay_in_order_after_every_calibration_hand_from_817_on() -> None:
+    """Hand by hand, the 1,200 calibration hands rank Easy < Normal < Hard by mu from the
+    817th hand to the last (earlier, the three are within each other's uncertainty and swap
+    places now and then)."""
+    hands = calibrate.load("filicau")
+    assert len(hands) == 1200
+    ratings: dict[str, Rating] = {}
+    for number, hand in enumerate(hands, start=1):
+        ratings.update(update(ratings, hand.result("filicau", number), default_prior,
+                              calibrate.STATIC))
+        if number >= 817:
+            assert (ratings["cpu:easy"].mu < ratings["cpu:normal"].mu
+                    < ratings["cpu:hard"].mu), number
 
 
-def test_easy_against_normal_in_twenty_engine_hands_puts_normal_ahead() -> None:
-    """Played now, by the engine: ten duplicate deals of Easy against Normal."""
-    hands = calibrate.play("filicau", ["easy", "normal"], 20, seed=5, err=None)
-    assert len(hands) == 20
+def test_easy_against_normal_in_sixty_engine_hands_puts_normal_ahead() -> None:
+    """Played now, by the engine: 30 duplicate deals of Easy against Normal, rated as the bot
+    rates. (Sixty hands is few: with seeds 1 to 8, seven runs put Normal ahead; this is
+    seed 5. The shipped calibration is the full run, tested above.)"""
+    hands = calibrate.play("filicau", ["easy", "normal"], 60, seed=5, err=None)
+    assert len(hands) == 60
     assert {(h.a, h.b) for h in hands} == {("easy", "normal")}
     ratings = calibrate.rate("filicau", hands)
     assert ratings["normal"].mu > ratings["easy"].mu

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +37,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     cal.add_argument("--levels", default=",".join(calibrate.LEVELS))
     cal.add_argument("--seed", type=int, default=1)
     cal.add_argument("--workers", type=int, default=1)
+    cal.add_argument("--more", action="store_true",
+                     help="keep the stored hands of this game (same levels and seed) and "
+                          "play only the rest")
     args = parser.parse_args(argv)
     if args.command == "rebuild":
         path = args.database or Settings().database_path
@@ -43,7 +47,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{path}: ratings rebuilt from {rated} rated hands")
         return 0
     levels = [lv for lv in args.levels.split(",") if lv]
-    played = calibrate.play(args.game, levels, args.hands, args.seed, args.workers)
+    before = calibrate.load(args.game) if args.more else []
+    if before and json.loads(calibrate.hands_file(args.game).read_text(
+            encoding="utf-8"))["seed"] != args.seed:
+        parser.error("--more: the stored hands were played with another seed")
+    if any((h.a, h.b) not in calibrate.pairs(levels) for h in before):
+        parser.error("--more: the stored hands were played among other levels")
+    played = calibrate.play(args.game, levels, args.hands, args.seed, args.workers,
+                            played=before)
     ratings = calibrate.save(args.game, played, args.seed)
     print(f"{args.game}: {len(played)} hands among {', '.join(levels)} (seed {args.seed})")
     for level, r in sorted(ratings.items(), key=lambda x: -x[1].mu):

@@ -22,8 +22,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
+from openskill.models import PlackettLuce
+
 from bot.ratings.levels import LEVELS_FILE
-from bot.ratings.model import Rating, default_prior, replay
+from bot.ratings.model import MU, SIGMA, Rating, default_prior, replay
 from bot.store import ResultRow
 from engine.ai import make_player
 from engine.arena import _status as arena_status
@@ -33,6 +35,8 @@ from engine.players import Player
 from engine.rules import make_rules
 
 LEVELS = ("easy", "normal", "hard")
+#: The rating model of the calibration: the bot's, without the drift of a player's skill.
+STATIC = PlackettLuce(mu=MU, sigma=SIGMA, tau=0.0)
 DATA_DIR = LEVELS_FILE.parent
 
 
@@ -117,10 +121,15 @@ def jobs(game: str, levels: Sequence[str], hands: int,
 
 
 def play(game: str, levels: Sequence[str], hands: int, seed: int = 1, workers: int = 1,
-         err: TextIO | None = sys.stderr) -> list[CalibrationHand]:
-    todo = jobs(game, levels, hands, seed)
+         err: TextIO | None = sys.stderr,
+         played: Sequence[CalibrationHand] = ()) -> list[CalibrationHand]:
+    """``hands`` hands; the first ``played`` (hands of an earlier run with the same levels
+    and seed) are kept rather than played again."""
+    if len(played) % 2:
+        raise ValueError("the hands played before must be whole deals")
+    todo = jobs(game, levels, hands, seed)[len(played) // 2:]
     started = time.perf_counter()
-    out: list[CalibrationHand] = []
+    out: list[CalibrationHand] = list(played)
 
     def results() -> Iterator[list[CalibrationHand]]:
         if workers <= 1:
@@ -142,9 +151,11 @@ def play(game: str, levels: Sequence[str], hands: int, seed: int = 1, workers: i
 
 
 def rate(game: str, hands: Sequence[CalibrationHand]) -> dict[str, Rating]:
-    """The levels' ratings after these hands, all starting at OpenSkill's default."""
+    """The levels' ratings after these hands, all starting at OpenSkill's default. A level's
+    strength does not change from hand to hand, so its uncertainty is not widened between
+    hands (OpenSkill's ``tau`` is 0 here; for people it is the default)."""
     ratings, _ = replay([h.result(game, i) for i, h in enumerate(hands, start=1)],
-                        default_prior)
+                        default_prior, model=STATIC)
     return {p.split(":", 1)[1]: r for p, r in ratings.items()}
 
 

@@ -155,7 +155,8 @@ def placings(row: ResultRow) -> list[tuple[list[Member], int]]:
     return [(members, order.index(keys[team])) for team, members in teams.items()]
 
 
-def update(ratings: Mapping[str, Rating], row: ResultRow, prior: Prior) -> dict[str, Rating]:
+def update(ratings: Mapping[str, Rating], row: ResultRow, prior: Prior,
+           model: PlackettLuce = MODEL) -> dict[str, Rating]:
     """The new ratings of the players of this hand, from their ratings before it (a player
     missing from ``ratings`` starts at ``prior``)."""
     placed = placings(row)
@@ -166,9 +167,9 @@ def update(ratings: Mapping[str, Rating], row: ResultRow, prior: Prior) -> dict[
         player = player_of(member)
         return ratings.get(player) or prior(row.game, player)
 
-    teams = [[MODEL.create_rating([before(m).mu, before(m).sigma]) for m in members]
+    teams = [[model.create_rating([before(m).mu, before(m).sigma]) for m in members]
              for members, _ in placed]
-    rated = MODEL.rate(teams, ranks=[float(rank) for _, rank in placed])
+    rated = model.rate(teams, ranks=[float(rank) for _, rank in placed])
     moves: dict[str, list[tuple[float, float]]] = {}
     for (members, _), new_team in zip(placed, rated, strict=True):
         for member, new in zip(members, new_team, strict=True):
@@ -192,13 +193,13 @@ class Change:
     after: Rating
 
 
-def replay(rows: Sequence[ResultRow], prior: Prior,
-           start: Mapping[str, Rating] | None = None) -> tuple[dict[str, Rating], list[Change]]:
+def replay(rows: Sequence[ResultRow], prior: Prior, start: Mapping[str, Rating] | None = None,
+           model: PlackettLuce = MODEL) -> tuple[dict[str, Rating], list[Change]]:
     """Every player's rating after these hands, played in this order, and each change."""
     ratings = dict(start or {})
     changes: list[Change] = []
     for row in rows:
-        new = update(ratings, row, prior)
+        new = update(ratings, row, prior, model)
         for player, after in sorted(new.items()):
             changes.append(Change(row.hand_id, player,
                                   ratings.get(player) or prior(row.game, player), after))
