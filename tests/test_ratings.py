@@ -6,6 +6,7 @@ orders a player would check, not OpenSkill's numbers."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -223,3 +224,15 @@ def test_every_pair_of_levels_gets_even_starts_and_each_side_as_masters_alike() 
     for pair in calibrate.pairs(calibrate.LEVELS):
         kinds = sorted(index % 3 for _, a, b, _, index in jobs if (a, b) == pair)
         assert kinds == [0, 0, 1, 1, 2, 2]
+
+
+def test_a_calibration_is_saved_beside_the_other_games(tmp_path: Path) -> None:
+    levels_file = tmp_path / "levels.json"
+    levels_file.write_text(json.dumps({"games": {"filko": {"hands": 2, "seed": 3, "levels": {
+        "easy": {"mu": 20.0, "sigma": 2.0}}}}}), encoding="utf-8")
+    hands = calibrate.load("filicau")[:30]
+    ratings = calibrate.save("filicau", hands, 1, levels_file)
+    assert calibrate.load("filicau", tmp_path) == hands
+    saved = calibrated(levels_file)
+    assert saved["filko"] == {"easy": Rating(20.0, 2.0)}
+    assert saved["filicau"] == {lv: Rating(r.mu, r.sigma) for lv, r in ratings.items()}

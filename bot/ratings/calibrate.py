@@ -167,8 +167,10 @@ def save(game: str, hands: Sequence[CalibrationHand], seed: int,
          levels_file: Path = LEVELS_FILE) -> dict[str, Rating]:
     """Store the hands and the levels' ratings after them (other games' entries kept)."""
     ratings = rate(game, hands)
-    hands_file(game, levels_file.parent).write_text(json.dumps(
-        {"game": game, "seed": seed, "hands": [asdict(h) for h in hands]}, indent=0) + "\n",
+    # One hand a line: a file that reads (and diffs) hand by hand.
+    lines = ",\n".join(json.dumps(asdict(h)) for h in hands)
+    hands_file(game, levels_file.parent).write_text(
+        f'{{"game": {json.dumps(game)}, "seed": {seed}, "hands": [\n{lines}\n]}}\n',
         encoding="utf-8")
     data: dict[str, Any] = (json.loads(levels_file.read_text(encoding="utf-8"))
                             if levels_file.exists() else {"games": {}})
