@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tables", "cogs.standings", "cogs.admin", "cogs.help")
+EXTENSIONS = ("cogs.tables", "cogs.standings", "cogs.admin", "cogs.help", "cogs.ratings")
 
 #: What the bot does in a channel: post and edit the table and results (View Channel, Send
 #: Messages), as embeds (Embed Links) with card pictures (Attach Files), and its slash

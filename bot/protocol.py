@@ -46,6 +46,8 @@ class Op(StrEnum):
     HINT = "hint"  #: args: hand number, trick number
     # a finished hand
     REVIEW = "review"  #: args: hand number[, trick to show]
+    # a leaderboard (table id 0: it belongs to no table)
+    LEADERBOARD = "board"  #: args: game, season, page
 
 
 BUTTON, SELECT = "fc", "fs"

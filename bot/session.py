@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot import thinking
+from bot import ratings, thinking
 from bot.options import describe as describe_options
 from bot.store import (
     HandRow,
@@ -61,7 +61,7 @@ SETTING_RANGES: dict[str, tuple[int, int]] = {
     "window_seconds": (5, 120),
 }
 #: Table settings that are on or off.
-SETTING_SWITCHES = frozenset({"pings", "hints"})
+SETTING_SWITCHES = frozenset({"pings", "hints", "rated"})
 #: Separates a computer member from its team letter in a stored dealer or Servant.
 TEAM_MARK = "@"
 #: Separates a computer member from its rank among the table's computers of its level, at
@@ -684,9 +684,16 @@ class TableSession:
         return bool(self.row.settings.get("pings", True))
 
     @property
+    def rated(self) -> bool:
+        """Whether the table's hands move the players' ratings (a table setting, on by
+        default; a casual table's do not)."""
+        return bool(self.row.settings.get("rated", True))
+
+    @property
     def hints(self) -> bool:
-        """Whether a player may ask "What would you play?" (a table setting, on by default)."""
-        return bool(self.row.settings.get("hints", True))
+        """Whether a player may ask "What would you play?": a table setting, on by default,
+        and always off at a rated table."""
+        return bool(self.row.settings.get("hints", True)) and not self.rated
 
     def hint_seat(self, user_id: int, hand_number: int, trick: int) -> int:
         """The seat whose position a hint is asked for: the asker's own, now, with a choice
@@ -777,7 +784,7 @@ class TableSession:
             result.points[1], result.points[0])
         n = self.rules.players
         scores = result.extra.get("scores")
-        await self.store.add_result(ResultRow(
+        result_row = ResultRow(
             hand_id=self.hand_id, guild_id=self.guild_id, game=self.game,
             team_a=stored.team_a, team_b=stored.team_b, points_a=pa, points_b=pb,
             masters_before=self.team_letter(result.status_before.masters)
@@ -792,7 +799,10 @@ class TableSession:
             scores=None if scores is None else {
                 self._member_at(s): int(scores[s]) for s in range(n)},
             match_winners=self._match_winners(result),
-        ))
+        )
+        await self.store.add_result(result_row)
+        await ratings.record(self.store, result_row,
+                             rated=bool(self.row.settings.get("rated", True)))
         await self.store.finish_hand(self.hand_id, _result_json(result))
         self.status = result.status
         self.next_dealer = result.next_dealer

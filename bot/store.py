@@ -141,6 +141,52 @@ class GuildSettings(BaseModel):
     theme: Literal["light", "dark", "fourcolour"] = "dark"
 
 
+class RatingRow(BaseModel):
+    """A player's rating in one server, game and season (``bot.ratings``): ``player`` is a
+    member for a person, ``cpu:LEVEL`` for a computer level."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    game: str
+    season: int
+    player: str
+    mu: float
+    sigma: float
+    hands: int
+    #: The ``finished_at`` of the last hand that moved it.
+    updated_at: str
+
+
+class RatingChange(BaseModel):
+    """One player's rating before and after one hand."""
+
+    model_config = ConfigDict(frozen=True)
+
+    hand_id: int
+    guild_id: int
+    game: str
+    season: int
+    player: str
+    mu_before: float
+    sigma_before: float
+    mu: float
+    sigma: float
+    #: The result's ``finished_at``: ratings follow the results in (finished_at, hand_id)
+    #: order.
+    finished_at: str
+
+
+class Season(BaseModel):
+    """A server's rating season: results finished from ``started_at`` on count in it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    number: int
+    started_at: str
+
+
 def pair_key(team_a: Sequence[Member], team_b: Sequence[Member]) -> str:
     return json.dumps([sorted(team_a), sorted(team_b)])
 
@@ -196,6 +242,30 @@ class Store(Protocol):
     # Hand reviews (issue 17): one JSON document per finished hand and seat.
     async def put_review(self, hand_id: int, seat: int, review: dict[str, Any]) -> None: ...
     async def get_review(self, hand_id: int, seat: int) -> dict[str, Any] | None: ...
+
+    # -- ratings (derived from the results; bot.ratings) -----------------------------------
+    async def rated_results(self, guild_id: int | None = None) -> list[tuple[ResultRow, bool]]:
+        """Every stored result (of one server, or all), each with whether its table was
+        rated (its ``rated`` setting, on unless the table was opened casual)."""
+        ...
+    async def ratings(self, guild_id: int, game: str, season: int) -> list[RatingRow]: ...
+    async def rating_history(
+        self, guild_id: int, game: str, season: int, player: str | None = None
+    ) -> list[RatingChange]:
+        """The changes in the order they were made (of one player, or everyone's)."""
+        ...
+    async def last_rating_change(self, guild_id: int, game: str) -> RatingChange | None: ...
+    async def rated_hand(self, hand_id: int) -> bool: ...
+    async def save_ratings(self, ratings: list[RatingRow], changes: list[RatingChange]) -> None:
+        """Put these ratings and append these changes, at once."""
+        ...
+    async def replace_ratings(
+        self, guild_id: int, ratings: list[RatingRow], changes: list[RatingChange]
+    ) -> None:
+        """A server's ratings and their history replaced by these, at once (a rebuild)."""
+        ...
+    async def seasons(self, guild_id: int) -> list[Season]: ...
+    async def start_season(self, guild_id: int, started_at: str) -> Season: ...
 
 
 MIGRATIONS: list[str] = [
@@ -294,7 +364,45 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (hand_id, seat)
     );
     """,
+    # 5: ratings, derived from the results (bot.ratings; built for the stored results when
+    # the store opens after this step).
+    """
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        season INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        hands INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, game, season, player)
+    );
+    CREATE TABLE rating_history (
+        seq INTEGER PRIMARY KEY,
+        hand_id INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        season INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        finished_at TEXT NOT NULL,
+        UNIQUE (hand_id, player)
+    );
+    CREATE INDEX rating_history_by_player ON rating_history (guild_id, game, season, player);
+    CREATE TABLE seasons (
+        guild_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        started_at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, number)
+    );
+    """,
 ]
+#: The schema version that added the ratings: opening a store from before it builds them.
+RATINGS_VERSION = 5
 
 
 class SqliteStore:
@@ -349,6 +457,10 @@ class SqliteStore:
             await self.db.executescript(
                 f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;"
             )
+        if version < RATINGS_VERSION <= len(MIGRATIONS):
+            from bot import ratings  # the ratings read the store: imported when needed
+
+            await ratings.rebuild(self)
 
     # -- tables ----------------------------------------------------------------------------
 
@@ -630,3 +742,123 @@ class SqliteStore:
             return None
         review: dict[str, Any] = json.loads(row["review"])
         return review
+
+    # -- ratings (derived from the results; bot.ratings) -----------------------------------
+
+    async def rated_results(self, guild_id: int | None = None) -> list[tuple[ResultRow, bool]]:
+        sql = ("SELECT results.hand_id, tables.settings FROM results "
+               "LEFT JOIN hands ON hands.id = results.hand_id "
+               "LEFT JOIN tables ON tables.id = hands.table_id")
+        args: tuple[Any, ...] = ()
+        if guild_id is not None:
+            sql += " WHERE results.guild_id = ?"
+            args = (guild_id,)
+        async with self.db.execute(sql, args) as cur:
+            rated = {r["hand_id"]: bool(json.loads(r["settings"] or "{}").get("rated", True))
+                     for r in await cur.fetchall()}
+        guilds: list[int]
+        if guild_id is None:
+            async with self.db.execute("SELECT DISTINCT guild_id FROM results") as cur:
+                guilds = [r[0] for r in await cur.fetchall()]
+        else:
+            guilds = [guild_id]
+        return [(r, rated.get(r.hand_id, True)) for g in sorted(guilds)
+                for r in await self.results(g)]
+
+    @staticmethod
+    def _rating(r: aiosqlite.Row) -> RatingRow:
+        return RatingRow(guild_id=r["guild_id"], game=r["game"], season=r["season"],
+                         player=r["player"], mu=r["mu"], sigma=r["sigma"], hands=r["hands"],
+                         updated_at=r["updated_at"])
+
+    @staticmethod
+    def _change(r: aiosqlite.Row) -> RatingChange:
+        return RatingChange(hand_id=r["hand_id"], guild_id=r["guild_id"], game=r["game"],
+                            season=r["season"], player=r["player"], mu_before=r["mu_before"],
+                            sigma_before=r["sigma_before"], mu=r["mu"], sigma=r["sigma"],
+                            finished_at=r["finished_at"])
+
+    async def ratings(self, guild_id: int, game: str, season: int) -> list[RatingRow]:
+        async with self.db.execute(
+            "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND season = ? "
+            "ORDER BY player", (guild_id, game, season),
+        ) as cur:
+            return [self._rating(r) for r in await cur.fetchall()]
+
+    async def rating_history(
+        self, guild_id: int, game: str, season: int, player: str | None = None
+    ) -> list[RatingChange]:
+        sql = "SELECT * FROM rating_history WHERE guild_id = ? AND game = ? AND season = ?"
+        args: tuple[Any, ...] = (guild_id, game, season)
+        if player is not None:
+            sql += " AND player = ?"
+            args = (*args, player)
+        async with self.db.execute(sql + " ORDER BY seq", args) as cur:
+            return [self._change(r) for r in await cur.fetchall()]
+
+    async def last_rating_change(self, guild_id: int, game: str) -> RatingChange | None:
+        async with self.db.execute(
+            "SELECT * FROM rating_history WHERE guild_id = ? AND game = ? "
+            "ORDER BY seq DESC LIMIT 1", (guild_id, game),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else self._change(row)
+
+    async def rated_hand(self, hand_id: int) -> bool:
+        async with self.db.execute(
+            "SELECT 1 FROM rating_history WHERE hand_id = ? LIMIT 1", (hand_id,)
+        ) as cur:
+            return await cur.fetchone() is not None
+
+    async def _write_ratings(self, ratings: list[RatingRow], changes: list[RatingChange]) -> None:
+        await self.db.executemany(
+            "INSERT OR REPLACE INTO ratings (guild_id, game, season, player, mu, sigma, hands, "
+            "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(r.guild_id, r.game, r.season, r.player, r.mu, r.sigma, r.hands, r.updated_at)
+             for r in ratings],
+        )
+        await self.db.executemany(
+            "INSERT INTO rating_history (hand_id, guild_id, game, season, player, mu_before, "
+            "sigma_before, mu, sigma, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(c.hand_id, c.guild_id, c.game, c.season, c.player, c.mu_before, c.sigma_before,
+              c.mu, c.sigma, c.finished_at) for c in changes],
+        )
+
+    async def _in_transaction(self, *steps: tuple[str, tuple[Any, ...]],
+                              ratings: list[RatingRow], changes: list[RatingChange]) -> None:
+        await self.db.execute("BEGIN")
+        try:
+            for sql, args in steps:
+                await self.db.execute(sql, args)
+            await self._write_ratings(ratings, changes)
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+        await self.db.execute("COMMIT")
+
+    async def save_ratings(self, ratings: list[RatingRow], changes: list[RatingChange]) -> None:
+        await self._in_transaction(ratings=ratings, changes=changes)
+
+    async def replace_ratings(
+        self, guild_id: int, ratings: list[RatingRow], changes: list[RatingChange]
+    ) -> None:
+        await self._in_transaction(
+            ("DELETE FROM ratings WHERE guild_id = ?", (guild_id,)),
+            ("DELETE FROM rating_history WHERE guild_id = ?", (guild_id,)),
+            ratings=ratings, changes=changes)
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        async with self.db.execute(
+            "SELECT * FROM seasons WHERE guild_id = ? ORDER BY number", (guild_id,)
+        ) as cur:
+            return [Season(guild_id=r["guild_id"], number=r["number"],
+                           started_at=r["started_at"]) for r in await cur.fetchall()]
+
+    async def start_season(self, guild_id: int, started_at: str) -> Season:
+        """The next season of this server (season 1 is every server's first, unstored)."""
+        number = max((s.number for s in await self.seasons(guild_id)), default=1) + 1
+        await self.db.execute(
+            "INSERT INTO seasons (guild_id, number, started_at) VALUES (?, ?, ?)",
+            (guild_id, number, started_at),
+        )
+        return Season(guild_id=guild_id, number=number, started_at=started_at)

@@ -1,4 +1,5 @@
-"""Server managers' commands: reset a partnership's status, end a stuck table."""
+"""Server managers' commands: reset a partnership's status, end a stuck table, start a
+rating season."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.session import user_member
+from bot.store import now
 from bot.texts import t
 from bot.translator import ls
 from cogs.tables import GAME_CHOICES, Tables, reply_error
@@ -29,6 +31,9 @@ class Admin(commands.Cog, name="Admin"):
         name=ls("cmdname.admin"), description=ls("cmd.admin"), guild_only=True,
         default_permissions=discord.Permissions(manage_guild=True),
     )
+
+    season = app_commands.Group(name=ls("cmdname.admin_season"),
+                                description=ls("cmd.admin_season"), parent=admin)
 
     def __init__(self, bot: FilicauBot) -> None:
         self.bot = bot
@@ -93,6 +98,16 @@ class Admin(commands.Cog, name="Admin"):
         await interaction.response.send_message(
             t("ok.theme", theme=t(f"choice.{value}")), ephemeral=True)
         self._redraw(interaction.guild_id)
+
+    @season.command(name=ls("cmdname.admin_season_start"),
+                    description=ls("cmd.admin_season_start"))
+    async def season_start(self, interaction: discord.Interaction[Any]) -> None:
+        """Archive this server's ratings: hands from now on count in a new season."""
+        assert interaction.guild_id is not None
+        started = await self.bot.store.start_season(interaction.guild_id, now())
+        await interaction.response.send_message(
+            t("ok.season_started", season=started.number, old=started.number - 1),
+            ephemeral=True)
 
     def _redraw(self, guild_id: int) -> None:
         """Tables in play show the new setting at their next refresh (now)."""

@@ -203,12 +203,13 @@ class Tables(commands.Cog, name="Tables"):
     @app_commands.describe(game=ls("cmd.game"), early_end=ls("cmd.early_end"),
                            top_trumps=ls("cmd.top_trumps"), turn_seconds=ls("cmd.turn_seconds"),
                            window_seconds=ls("cmd.window_seconds"), pings=ls("cmd.pings"),
-                           hints=ls("cmd.hints"))
+                           hints=ls("cmd.hints"), rated=ls("cmd.rated"))
     @app_commands.rename(game=ls("optname.game"), early_end=ls("optname.early_end"),
                          top_trumps=ls("optname.top_trumps"),
                          turn_seconds=ls("optname.turn_seconds"),
                          window_seconds=ls("optname.window_seconds"),
-                         pings=ls("optname.pings"), hints=ls("optname.hints"))
+                         pings=ls("optname.pings"), hints=ls("optname.hints"),
+                         rated=ls("optname.rated"))
     @app_commands.choices(game=GAME_CHOICES, top_trumps=TOP_TRUMP_CHOICES)
     async def table_new(
         self, interaction: discord.Interaction[Any], game: app_commands.Choice[str],
@@ -217,12 +218,12 @@ class Tables(commands.Cog, name="Tables"):
         = DEFAULT_TURN_SECONDS,
         window_seconds: app_commands.Range[int, WINDOW_RANGE[0], WINDOW_RANGE[1]]
         = DEFAULT_WINDOW_SECONDS,
-        pings: bool = True, hints: bool = True,
+        pings: bool = True, hints: bool = True, rated: bool = True,
     ) -> None:
         try:
             await self._open(interaction, game.value, early_end, top_trumps, {
                 "turn_seconds": turn_seconds, "window_seconds": window_seconds,
-                "pings": pings, "hints": hints})
+                "pings": pings, "hints": hints, "rated": rated})
         except SessionError as e:
             await reply_error(interaction, refusal(e.key, e.params))
 
@@ -292,6 +293,8 @@ class Tables(commands.Cog, name="Tables"):
         data: Any = interaction.data if isinstance(interaction.data, dict) else {}
         click = parse(str(data.get("custom_id", ""))) if errors.well_formed(interaction) \
             else None
+        if click is not None and click.op is Op.LEADERBOARD:
+            return  # a leaderboard's pages belong to no table: cogs/ratings.py answers them
         raw_values = data.get("values")
         values = [str(v) for v in raw_values] if isinstance(raw_values, list) else []
         await self.handle(interaction, click, values)

@@ -211,8 +211,8 @@ async def test_a_player_leaving_mid_hand_hands_the_seat_to_the_computer(h: Harne
 
 async def test_a_hint_is_for_the_asker_only_and_from_their_own_view(h: Harness) -> None:
     """The harness's hidden-card check runs on every message: a hint naming a card still
-    hidden in another seat would fail the test."""
-    session, users = await four_players(h)
+    hidden in another seat would fail the test. Hints are for casual tables."""
+    session, users = await four_players(h, rated=False)
     mover = to_move(session, users)
     view = h.hand_view(mover)
     [hint_id] = view.enabled("hint")
@@ -233,7 +233,7 @@ async def test_a_hint_is_for_the_asker_only_and_from_their_own_view(h: Harness) 
 
 
 async def test_no_hint_at_a_table_opened_without_hints(h: Harness) -> None:
-    session, users = await four_players(h, hints=False)
+    session, users = await four_players(h, hints=False, rated=False)
     mover = to_move(session, users)
     assert h.hand_view(mover).enabled("hint") == []
     assert session.hand is not None
@@ -276,3 +276,13 @@ async def test_a_review_comes_after_the_hand_and_only_to_the_asker(h: Harness) -
 def hand_tricks(session: TableSession) -> list[Any]:
     assert session.hand is not None
     return list(session.hand.tricks)
+
+
+async def test_no_hint_at_a_rated_table(h: Harness) -> None:
+    session, users = await four_players(h)
+    assert session.rated and not session.hints
+    mover = to_move(session, users)
+    assert h.hand_view(mover).enabled("hint") == []
+    assert session.hand is not None
+    r = await h.click(mover, f"fc:hint:{session.id}:1:{len(session.hand.tricks)}", forge=True)
+    assert r.rejected_with(t("err.no_hints"))

@@ -1,0 +1,224 @@
+"""Ratings: ``/leaderboard`` (paged with buttons) and ``/profile`` (a rating chart, status
+history, best partner)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.protocol import Click, Op, parse
+from bot.ratings import board, season_of
+from bot.ratings.chart import Labels, rating_chart
+from bot.render import GAME_COLOUR, button, mention
+from bot.session import user_member
+from bot.store import now
+from bot.texts import game_title, speaking, t
+from bot.translator import ls
+from cogs.tables import GAME_CHOICES, reply_error
+from engine import make_rules
+from engine.rules import GAMES
+
+if TYPE_CHECKING:
+    from bot.client import FilicauBot
+
+log = logging.getLogger(__name__)
+
+CHART_FILE = "rating.png"
+
+
+def _number(x: float) -> str:
+    return f"{x:.1f}"
+
+
+def _trend(x: float) -> str:
+    if x >= 0.05:
+        return f"▲{x:.1f}"
+    if x <= -0.05:
+        return f"▼{-x:.1f}"
+    return "＝"
+
+
+def board_buttons(game: str, season: int, number: int, pages: int) -> discord.ui.View | None:
+    """◀ ▶ for a leaderboard of several pages; the ids carry game, season and page, so they
+    work after a restart. The view is stopped before it is sent, as every view of the bot
+    (``bot.render``): the clicks reach this cog's listener, not the view."""
+    if pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    for label, target in (("◀", number - 1), ("▶", number + 1)):
+        view.add_item(button(Op.LEADERBOARD, 0, game, season, target, label=label,
+                             disabled=not 1 <= target <= pages))
+    view.stop()
+    return view
+
+
+class Ratings(commands.Cog, name="Ratings"):
+    def __init__(self, bot: FilicauBot) -> None:
+        self.bot = bot
+
+    async def current_season(self, guild_id: int) -> int:
+        return season_of(await self.bot.store.seasons(guild_id), now())
+
+    # -- /leaderboard ----------------------------------------------------------------------
+
+    @app_commands.command(name=ls("cmdname.leaderboard"), description=ls("cmd.leaderboard"))
+    @app_commands.guild_only()
+    @app_commands.describe(game=ls("cmd.game"), season=ls("cmd.season"))
+    @app_commands.rename(game=ls("optname.game"), season=ls("optname.season"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard_cmd(self, interaction: discord.Interaction[Any],
+                              game: app_commands.Choice[str],
+                              season: app_commands.Range[int, 1, 10_000] | None = None,
+                              ) -> None:
+        """A public answer: in the server's language."""
+        assert interaction.guild_id is not None
+        current = await self.current_season(interaction.guild_id)
+        if season is not None and season > current:
+            await reply_error(interaction, t("err.no_season", season=season, last=current))
+            return
+        with speaking(self.bot.public_language(interaction.guild_id)):
+            embed, view = await self.leaderboard(interaction.guild_id, game.value,
+                                                 season or current, 1)
+        if view is None:
+            await interaction.response.send_message(
+                embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        else:
+            await interaction.response.send_message(
+                embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
+
+    async def leaderboard(self, guild_id: int, game: str, season: int,
+                          number: int) -> tuple[discord.Embed, discord.ui.View | None]:
+        store = self.bot.store
+        lines = board.leaderboard(await store.ratings(guild_id, game, season),
+                                  await store.rating_history(guild_id, game, season))
+        pages = board.page_count(lines)
+        number = min(max(number, 1), pages)
+        title = t("leaderboard.title", game=game_title(game, make_rules(game).title),
+                  season=season)
+        text = "\n".join(
+            t("leaderboard.line", rank=line.rank, player=mention(line.rating.player),
+              rating=_number(line.conservative), mu=_number(line.rating.mu),
+              sigma=_number(line.rating.sigma), hands=t("n.hands", count=line.rating.hands),
+              trend=_trend(line.trend))
+            for line in board.page(lines, number))
+        embed = discord.Embed(title=title, colour=GAME_COLOUR,
+                              description=text or t("leaderboard.none"))
+        if lines:
+            embed.set_footer(text=t("leaderboard.footer", page=number, pages=pages))
+        return embed, board_buttons(game, season, number, pages)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """The leaderboard's page buttons (the tables cog answers every other click)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data if isinstance(interaction.data, dict) else {}
+        click = parse(str(data.get("custom_id", "")))
+        if click is None or click.op is not Op.LEADERBOARD:
+            return
+        await self.turn_page(interaction, click)
+
+    async def turn_page(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        await self.bot.enter(interaction)
+        try:
+            game, season, number = click.args[0], int(click.args[1]), int(click.args[2])
+        except (IndexError, ValueError):
+            await reply_error(interaction, t("err.bad_button"))
+            return
+        if interaction.guild_id is None or game not in GAMES:
+            await reply_error(interaction, t("err.bad_button"))
+            return
+        try:
+            with speaking(self.bot.public_language(interaction.guild_id)):
+                embed, view = await self.leaderboard(interaction.guild_id, game, season,
+                                                     number)
+            await interaction.response.edit_message(embed=embed, view=view)
+        except Exception:
+            log.exception("leaderboard page %s failed", click.args)
+            await reply_error(interaction, t("err.internal"))
+
+    # -- /profile --------------------------------------------------------------------------
+
+    @app_commands.command(name=ls("cmdname.profile"), description=ls("cmd.profile"))
+    @app_commands.guild_only()
+    @app_commands.describe(user=ls("cmd.profile_user"), game=ls("cmd.game"))
+    @app_commands.rename(user=ls("optname.user"), game=ls("optname.game"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def profile_cmd(self, interaction: discord.Interaction[Any],
+                          user: discord.User | discord.Member | None = None,
+                          game: app_commands.Choice[str] | None = None) -> None:
+        """Only for the one who asked, in their language (the chart too)."""
+        assert interaction.guild_id is not None
+        guild_id = interaction.guild_id
+        who = user or interaction.user
+        player = user_member(who.id)
+        store = self.bot.store
+        season = await self.current_season(guild_id)
+        key = game.value if game else await self.most_played(guild_id, season, player)
+        title = game_title(key, make_rules(key).title)
+        ratings = await store.ratings(guild_id, key, season)
+        lines = board.leaderboard(ratings, [])
+        mine = next((line for line in lines if line.rating.player == player), None)
+        embed = discord.Embed(title=t("profile.title", name=who.display_name, game=title),
+                              colour=GAME_COLOUR)
+        if mine is None:
+            embed.description = t("profile.unrated", game=title, season=season)
+        else:
+            r = mine.rating
+            embed.description = t(
+                "profile.rating", rating=_number(mine.conservative), mu=_number(r.mu),
+                sigma=_number(r.sigma), rank=mine.rank, players=len(lines), season=season,
+                hands=t("n.hands", count=r.hands))
+        seasons = await store.seasons(guild_id)
+        record = board.record_of(
+            player, [r for r in await store.results(guild_id, key)
+                     if season_of(seasons, r.finished_at) == season])
+        if record.hands:
+            status = " · ".join([
+                t("n.hands", count=record.hands),
+                t("n.became_masters", count=record.became_masters),
+                t("n.hands_as_masters", count=record.hands_as_masters),
+                t("n.ran_away", count=record.ran_away),
+                *([t("n.hat_hands", count=record.hats)] if key == "filko_hats" else []),
+            ])
+            embed.add_field(name=t("profile.status"), value=status, inline=False)
+            best = record.best_partner()
+            embed.add_field(
+                name=t("profile.partner"),
+                value=t("profile.partner_line", partner=mention(best.player),
+                        won=best.won, hands=t("n.hands", count=best.hands))
+                if best else t("profile.no_partner", count=board.PARTNER_HANDS),
+                inline=False)
+        history = await store.rating_history(guild_id, key, season, player)
+        if not history:
+            await interaction.response.send_message(
+                embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+            return
+        # Drawn off the event loop (a chart takes a tenth of a second).
+        png = await asyncio.to_thread(rating_chart, history, Labels(
+            title=t("chart.title", game=title, season=season), hands=t("chart.hands"),
+            mu=t("chart.mu"), ranked=t("chart.ranked")))
+        embed.set_image(url=f"attachment://{CHART_FILE}")
+        await interaction.response.send_message(
+            embed=embed, file=discord.File(io.BytesIO(png), CHART_FILE), ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none())
+
+    async def most_played(self, guild_id: int, season: int, player: str) -> str:
+        """The game this player has the most rated hands in this season (Filicău if
+        none)."""
+        best, hands = "filicau", 0
+        for key in GAMES:
+            for r in await self.bot.store.ratings(guild_id, key, season):
+                if r.player == player and r.hands > hands:
+                    best, hands = key, r.hands
+        return best
+
+
+async def setup(bot: FilicauBot) -> None:
+    await bot.add_cog(Ratings(bot))

@@ -1,0 +1,266 @@
+"""Ratings kept in the store: moved after every rated hand, rebuilt from the results.
+
+The tests use only the ``Store`` interface (any backend), except the migration test, which
+builds an SQLite file of the schema before ratings."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import ratings
+from bot.ratings.__main__ import main as ratings_main
+from bot.store import MIGRATIONS, RATINGS_VERSION, ResultRow, SqliteStore, Store
+
+GUILD = 1
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = SqliteStore(tmp_path / "bot.db")
+    await s.open()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+class Tables:
+    """Tables and hands in a store, and results of Filicău hands at them."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.channel = 100
+        self.hands = 0
+
+    async def table(self, seats: list[str], *, rated: bool | None = None,
+                    guild: int = GUILD) -> int:
+        self.channel += 1
+        settings: dict[str, Any] = {} if rated is None else {"rated": rated}
+        row = await self.store.create_table(
+            guild_id=guild, channel_id=self.channel, game="filicau", options={},
+            opener_id=1, seats=list(seats), settings=settings)
+        return row.id
+
+    async def hand(self, table_id: int, seats: list[str], winner: str | None, second: int,
+                   *, guild: int = GUILD, record: bool = True, rated: bool = True) -> ResultRow:
+        """A hand at ``table_id`` that makes ``winner`` ("a": seats 0 and 2) masters from
+        even, finished ``second`` seconds into the day."""
+        self.hands += 1
+        hand_id = await self.store.start_hand(table_id, self.hands, {})
+        members = [m if not m.startswith("cpu:") else f"{m}@{'ab'[i % 2]}"
+                   for i, m in enumerate(seats)]
+        a, b = members[0::2], members[1::2]
+        row = ResultRow(
+            hand_id=hand_id, guild_id=guild, game="filicau", team_a=seats[0::2],
+            team_b=seats[1::2], points_a=6 if winner == "a" else 2 if winner else 4,
+            points_b=2 if winner == "a" else 6 if winner else 4, masters_before=None,
+            masters_after=winner,  # type: ignore[arg-type]
+            event="masters" if winner else "no_change", event_team=None,
+            finished_at=f"2026-01-01T10:{second // 60:02d}:{second % 60:02d}+00:00",
+            members=members, masters_after_members=a if winner == "a" else b if winner else [],
+        )
+        await self.store.add_result(row)
+        if record:
+            await ratings.record(self.store, row, rated=rated)
+        return row
+
+
+PEOPLE = ["11", "12", "13", "14"]
+MIXED = ["21", "cpu:normal", "22", "cpu:easy"]
+
+
+async def snapshot(store: Store, guild: int = GUILD) -> tuple[Any, ...]:
+    seasons = [1, *(s.number for s in await store.seasons(guild))]
+    out: list[Any] = []
+    for game in ("filicau",):
+        for season in seasons:
+            out.append(await store.ratings(guild, game, season))
+            out.append(await store.rating_history(guild, game, season))
+    return tuple(out)
+
+
+async def test_a_rated_hand_moves_its_players_ratings(store: Store) -> None:
+    t = Tables(store)
+    table = await t.table(PEOPLE)
+    await t.hand(table, PEOPLE, "a", 1)
+    rows = {r.player: r for r in await store.ratings(GUILD, "filicau", 1)}
+    assert set(rows) == set(PEOPLE)
+    assert rows["11"].mu > 25 > rows["12"].mu
+    assert all(r.hands == 1 for r in rows.values())
+    history = await store.rating_history(GUILD, "filicau", 1, "11")
+    assert [(h.mu_before, h.mu) for h in history] == [(25.0, rows["11"].mu)]
+
+
+async def test_computers_are_rated_by_level_from_their_calibrated_start(store: Store) -> None:
+    t = Tables(store)
+    table = await t.table(MIXED)
+    await t.hand(table, MIXED, "b", 1)
+    rows = {r.player: r for r in await store.ratings(GUILD, "filicau", 1)}
+    assert set(rows) == {"21", "22", "cpu:normal", "cpu:easy"}
+    normal = ratings.prior("filicau", "cpu:normal")
+    change = (await store.rating_history(GUILD, "filicau", 1, "cpu:normal"))[0]
+    assert (change.mu_before, change.sigma_before) == (normal.mu, normal.sigma)
+    assert rows["cpu:normal"].mu > normal.mu
+    assert rows["21"].mu < 25
+
+
+async def test_a_casual_table_moves_no_rating(store: Store) -> None:
+    t = Tables(store)
+    table = await t.table(PEOPLE, rated=False)
+    await t.hand(table, PEOPLE, "a", 1, rated=False)
+    assert await store.ratings(GUILD, "filicau", 1) == []
+    await ratings.rebuild(store)
+    assert await store.ratings(GUILD, "filicau", 1) == []
+
+
+async def test_a_result_stored_again_is_rated_once(store: Store) -> None:
+    t = Tables(store)
+    table = await t.table(PEOPLE)
+    row = await t.hand(table, PEOPLE, "a", 1)
+    before = await snapshot(store)
+    await ratings.record(store, row)
+    assert await snapshot(store) == before
+
+
+async def test_rebuild_gives_exactly_the_stored_ratings(store: Store) -> None:
+    """Hands at three tables (one casual), the same computer level at two of them, a hand
+    that finishes before one already rated, and a new season half-way."""
+    t = Tables(store)
+    people, mixed = await t.table(PEOPLE), await t.table(MIXED)
+    casual = await t.table(["31", "32", "33", "34"], rated=False)
+    other = ["21", "cpu:normal", "12", "cpu:normal"]
+    more = await t.table(other)
+    second = 0
+    for i in range(6):
+        second += 1
+        await t.hand(people, PEOPLE, "ab"[i % 2], second)
+        second += 1
+        await t.hand(mixed, MIXED, "a" if i % 3 else None, second)
+        second += 1
+        await t.hand(casual, ["31", "32", "33", "34"], "a", second, rated=False)
+        second += 1
+        await t.hand(more, other, "b", second)
+    # A hand that finished earlier than the last one rated comes in late.
+    await t.hand(people, PEOPLE, "b", 2)
+    await store.start_season(GUILD, f"2026-01-01T10:00:{second + 1:02d}+00:00")
+    for i in range(3):
+        second += 1
+        await t.hand(mixed, MIXED, "ab"[i % 2], second)
+    live = await snapshot(store)
+    assert len(live[2]) == 4  # season 2: the four players of the mixed table
+    assert await ratings.rebuild(store) == 6 * 3 + 1 + 3
+    assert await snapshot(store) == live
+
+
+async def test_a_late_result_is_rated_in_the_order_hands_finished(store: Store) -> None:
+    t = Tables(store)
+    table = await t.table(PEOPLE)
+    await t.hand(table, PEOPLE, "a", 10)
+    await t.hand(table, PEOPLE, "b", 5)
+    history = await store.rating_history(GUILD, "filicau", 1, "11")
+    # The hand that finished at second 5 (lost) came first, then the win.
+    assert history[0].mu < history[0].mu_before and history[1].mu > history[1].mu_before
+
+
+async def test_a_new_season_starts_everyone_fresh_and_keeps_the_old_one(store: Store) -> None:
+    t = Tables(store)
+    table = await t.table(PEOPLE)
+    await t.hand(table, PEOPLE, "a", 1)
+    old = await store.ratings(GUILD, "filicau", 1)
+    season = await store.start_season(GUILD, "2026-01-01T10:00:05+00:00")
+    assert season.number == 2
+    await t.hand(table, PEOPLE, "b", 6)
+    assert await store.ratings(GUILD, "filicau", 1) == old
+    new = {r.player: r for r in await store.ratings(GUILD, "filicau", 2)}
+    assert new["12"].hands == 1 and new["12"].mu > 25 > new["11"].mu
+    assert (await store.start_season(GUILD, "2026-01-02T00:00:00+00:00")).number == 3
+
+
+async def test_servers_are_rated_apart(store: Store) -> None:
+    t = Tables(store)
+    table = await t.table(PEOPLE, guild=2)
+    await t.hand(table, PEOPLE, "a", 1, guild=2)
+    assert await store.ratings(GUILD, "filicau", 1) == []
+    assert len(await store.ratings(2, "filicau", 1)) == 4
+
+
+# -- the migration and the command -------------------------------------------------------------
+
+
+async def test_opening_a_store_from_before_ratings_rates_its_stored_results(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    con = sqlite3.connect(path)
+    for number, script in enumerate(MIGRATIONS[:RATINGS_VERSION - 1], start=1):
+        con.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+    con.close()
+    old = SqliteStore(path)
+    # The old schema has no rating tables: write its results without rating them.
+    old.migrate = _no_migration  # type: ignore[method-assign]
+    await old.open()
+    t = Tables(old)
+    table = await t.table(PEOPLE)
+    for second in range(1, 4):
+        await t.hand(table, PEOPLE, "a", second, record=False)
+    await old.close()
+
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        rows = {r.player: r for r in await store.ratings(GUILD, "filicau", 1)}
+        assert {r.hands for r in rows.values()} == {3}
+        assert rows["11"].mu > 25 > rows["12"].mu
+    finally:
+        await store.close()
+
+
+async def _no_migration() -> None:
+    return None
+
+
+async def test_the_rebuild_command_restores_deleted_ratings(tmp_path: Path,
+                                                            capsys: Any) -> None:
+    path = tmp_path / "bot.db"
+    store = SqliteStore(path)
+    await store.open()
+    t = Tables(store)
+    table = await t.table(PEOPLE)
+    await t.hand(table, PEOPLE, "a", 1)
+    live = await snapshot(store)
+    await store.replace_ratings(GUILD, [], [])
+    await store.close()
+    # The command runs its own event loop, as from a shell.
+    assert await asyncio.to_thread(ratings_main, ["rebuild", "--database", str(path)]) == 0
+    assert "1 rated hands" in capsys.readouterr().out
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        assert await snapshot(store) == live
+    finally:
+        await store.close()
+
+
+async def test_two_tables_finishing_together_both_move_their_shared_computer(
+    store: Store,
+) -> None:
+    t = Tables(store)
+    other = ["31", "cpu:normal", "32", "cpu:hard"]
+    first, second = await t.table(MIXED), await t.table(other)
+    rows = [await t.hand(first, MIXED, "b", 1, record=False),
+            await t.hand(second, other, "b", 2, record=False)]
+    await asyncio.gather(*(ratings.record(store, row) for row in rows))
+    [normal] = [r for r in await store.ratings(GUILD, "filicau", 1) if r.player == "cpu:normal"]
+    assert normal.hands == 2
+    history = await store.rating_history(GUILD, "filicau", 1, "cpu:normal")
+    assert [h.hand_id for h in history] == [rows[0].hand_id, rows[1].hand_id]
+    assert history[1].mu_before == history[0].mu
+    live = await snapshot(store)
+    await ratings.rebuild(store)
+    assert await snapshot(store) == live
