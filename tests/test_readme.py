@@ -28,6 +28,7 @@ NOT_RUN = {
     ".venv/bin/python -m pytest": "the test suite itself",
     ".venv/bin/python -m benchmarks.load": "minutes of load (its own figures in the README)",
     ".venv/bin/python -m benchmarks.soak": "minutes of load (its own figures in the README)",
+    "bash .ci/flake-hunt": "the whole suite twenty times",
     ".venv/bin/python -m engine bench --game filicau --hands 5000 --compare-openspiel":
         "needs the openspiel extra (a large wheel, kept out of the dev install)",
     "sudo ": "installs a system service (needs root and systemd; the units are checked by "
