@@ -1,7 +1,9 @@
-"""The Bot subclass: opens the store, loads the cogs, registers the persistent buttons."""
+"""The Bot subclass: opens the store, claims its shards, loads the cogs, registers the
+persistent buttons."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -13,7 +15,7 @@ from discord.ext import commands
 from bot import thinking
 from bot.render import GameButton, GameSelect
 from bot.settings import Settings
-from bot.store import GuildSettings, SqliteStore, Store
+from bot.store import GuildSettings, Store, make_store
 from bot.texts import language_of, set_language, t
 from bot.translator import CatalogTranslator
 
@@ -37,19 +39,30 @@ class Tree(app_commands.CommandTree["FilicauBot"]):
         return True
 
 
-class FilicauBot(commands.Bot):
+class FilicauBot(commands.AutoShardedBot):
+    #: Seconds between two tries to claim shards another process still holds.
+    claim_retry = 1.0
+
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
-        # No privileged intents: the bot works from interactions alone.
+        # No privileged intents: the bot works from interactions alone. Without SHARD_COUNT,
+        # discord.py runs as many shards as Discord recommends, all in this process.
+        shards: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, tree_cls=Tree)
+                         help_command=None, tree_cls=Tree, **shards)
         self.settings = settings
-        self.store: Store = store or SqliteStore(settings.database_path)
+        url = settings.database_url
+        self.store: Store = store or make_store(None if url is None else url.get_secret_value(),
+                                                settings.database_path)
+        self._watcher: asyncio.Task[None] | None = None
         self.tree.error(self.on_app_command_error)
         #: Each server's settings (language of public messages, pictures), read at start.
         self.guild_config: dict[int, GuildSettings] = {}
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        await self.claim_shards()
         self.guild_config = {g.guild_id: g for g in await self.store.guild_settings()}
         await self.tree.set_translator(CatalogTranslator())
         processes = self.settings.ai_processes
@@ -65,6 +78,28 @@ class FilicauBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    async def claim_shards(self) -> None:
+        """Own the guilds of this process's shards before any table is restored or any event
+        arrives: wait while another process (a previous one still stopping, or one of another
+        shard count) holds any of them, and stop at once if the ownership is ever lost."""
+        count = self.settings.shard_count or 1
+        ids = self.settings.shard_ids or tuple(range(count))
+        waited = 0
+        while not await self.store.claim_shards(ids, count):
+            if waited % 30 == 0:
+                log.warning("shards %s of %d are still held by another process; waiting",
+                            list(ids), count)
+            waited += 1
+            await asyncio.sleep(self.claim_retry)
+        log.info("this process owns shards %s of %d", list(ids), count)
+        self._watcher = asyncio.create_task(self._watch_ownership())
+
+    async def _watch_ownership(self) -> None:
+        await self.store.ownership_lost()
+        log.critical("this process lost its shards (the database connection died): stopping, "
+                     "so that no table is driven by two processes")
+        await self.close()
 
     # -- languages and server settings ---------------------------------------------------------
 
@@ -93,6 +128,8 @@ class FilicauBot(commands.Bot):
         self.guild_config[settings.guild_id] = settings
 
     async def close(self) -> None:
+        if self._watcher is not None and self._watcher is not asyncio.current_task():
+            self._watcher.cancel()
         await super().close()
         thinking.stop()
         await self.store.close()

@@ -158,7 +158,7 @@ class Tables(commands.Cog, name="Tables"):
     # -- start-up and shut-down --------------------------------------------------------------
 
     async def cog_load(self) -> None:
-        for row in await self.store.open_tables():
+        for row in await self.store.owned_tables():
             try:
                 session = await TableSession.restore(row, self.store)
             except Exception:
