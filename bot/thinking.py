@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -39,7 +40,14 @@ def start(processes: int) -> None:
     global _pool
     stop()
     if processes > 0:
-        _pool = ProcessPoolExecutor(max_workers=processes, initializer=_lower_priority)
+        # Workers come from a fork server, not forked from the bot: a forked worker inherits
+        # the bot's sockets and files (the gateway, the database connection that holds its
+        # shards, SQLite's owner lock) and keeps them open after the bot is killed, so that
+        # a restarted bot finds its own shards still held.
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["bot.thinking"])
+        _pool = ProcessPoolExecutor(max_workers=processes, mp_context=context,
+                                    initializer=_lower_priority)
 
 
 def _lower_priority() -> None:
