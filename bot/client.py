@@ -79,6 +79,14 @@ class FilicauBot(commands.AutoShardedBot):
         else:
             await self.tree.sync()
 
+    @property
+    def rate_share(self) -> float:
+        """This process's share of the bot's request budget: Discord's global limit (50
+        requests a second) is per token, shared by every process; each keeps to the share of
+        the shards it runs, with no coordination between them."""
+        count = self.settings.shard_count or 1
+        return len(self.settings.shard_ids or range(count)) / count
+
     async def claim_shards(self) -> None:
         """Own the guilds of this process's shards before any table is restored or any event
         arrives: wait while another process (a previous one still stopping, or one of another
