@@ -39,14 +39,24 @@ class Tree(app_commands.CommandTree["FilicauBot"]):
         return True
 
 
-class FilicauBot(commands.AutoShardedBot):
+class FilicauBot(commands.Bot):
+    """The bot; with ``SHARD_COUNT`` set, a ``ShardedFilicauBot`` (discord.py's
+    ``AutoShardedBot``) running the shards ``SHARD_IDS``."""
+
     #: Seconds between two tries to claim shards another process still holds.
     claim_retry = 1.0
 
+    def __new__(cls, settings: Settings, store: Store | None = None) -> FilicauBot:
+        if cls is FilicauBot and settings.shard_count is not None:
+            cls = ShardedFilicauBot
+        return super().__new__(cls)
+
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
-        # No privileged intents: the bot works from interactions alone. Without SHARD_COUNT,
-        # discord.py runs as many shards as Discord recommends, all in this process.
-        shards: dict[str, Any] = {"shard_count": settings.shard_count}
+        # No privileged intents: the bot works from interactions alone. Without SHARD_COUNT
+        # one shard (Discord requires more from 2,500 servers).
+        shards: dict[str, Any] = {}
+        if settings.shard_count is not None:
+            shards["shard_count"] = settings.shard_count
         if settings.shard_ids is not None:
             shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
@@ -163,3 +173,8 @@ class FilicauBot(commands.AutoShardedBot):
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         log.exception("unhandled error in %s", event_method)
+
+
+class ShardedFilicauBot(FilicauBot, commands.AutoShardedBot):
+    """The bot as discord.py's ``AutoShardedBot``: the shards ``SHARD_IDS`` of
+    ``SHARD_COUNT`` in this process, each with its own gateway session."""

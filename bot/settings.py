@@ -42,8 +42,8 @@ class Settings(BaseSettings):
     #: ``postgresql://user:password@host/db`` to share one PostgreSQL among several bot
     #: processes, or ``sqlite:///path``; unset: the SQLite file ``database_path``.
     database_url: SecretStr | None = None
-    #: How many shards the bot has in all (every process the same number); unset: as many
-    #: as Discord recommends, all in this process.
+    #: How many shards the bot has in all (every process the same number); unset: one shard
+    #: (Discord requires more from 2,500 servers).
     shard_count: int | None = Field(default=None, ge=1, le=65535)
     #: The shards this process runs (``0-3``, ``0,2``); unset: all of them.
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
