@@ -16,13 +16,6 @@ from standin.game import Table
 from bot.store.postgres import PostgresStore
 from engine import replay
 
-try:
-    from tests.pg_server import pg_cluster, pg_url
-except ImportError:  # plain `pytest`, where tests/ itself is on sys.path
-    from pg_server import pg_cluster, pg_url  # type: ignore[no-redef,import-not-found,unused-ignore]
-
-__all__ = ["pg_cluster", "pg_url"]  # fixtures, used by name
-
 
 def process(standin: StandIn, tmp_path: Path, url: str, name: str, shards: list[int],
             count: int) -> BotProcess:

@@ -19,7 +19,6 @@ from bot.store.postgres import TABLES, PostgresStore
 
 try:
     from tests.bot_fixtures import GUILD, open_store, play, started_table
-    from tests.pg_server import pg_cluster, pg_url
 except ImportError:  # plain `pytest`, where tests/ itself is on sys.path
     from bot_fixtures import (  # type: ignore[no-redef,import-not-found,unused-ignore]
         GUILD,
@@ -27,9 +26,6 @@ except ImportError:  # plain `pytest`, where tests/ itself is on sys.path
         play,
         started_table,
     )
-    from pg_server import pg_cluster, pg_url  # type: ignore[no-redef,import-not-found,unused-ignore]
-
-__all__ = ["pg_cluster", "pg_url"]  # fixtures, used by name
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -18,13 +18,6 @@ from bot.store import SqliteStore, Store
 from bot.store.postgres import PostgresStore
 from bot.store.shards import overlaps, parse_shard_ids, shard_of
 
-try:
-    from tests.pg_server import pg_cluster, pg_url
-except ImportError:  # plain `pytest`, where tests/ itself is on sys.path
-    from pg_server import pg_cluster, pg_url  # type: ignore[no-redef,import-not-found,unused-ignore]
-
-__all__ = ["pg_cluster", "pg_url"]  # fixtures, used by name
-
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -32,16 +32,6 @@ from bot.store.postgres import PostgresStore
 from engine import Hand, make_rules, replay, to_record
 from engine.cards import PACK_32
 
-try:
-    from tests.pg_server import pg_cluster, pg_url
-except ImportError:  # plain `pytest`, where tests/ itself is on sys.path
-    from pg_server import (  # type: ignore[no-redef,import-not-found,unused-ignore]
-        pg_cluster,
-        pg_url,
-    )
-
-__all__ = ["pg_cluster", "pg_url"]  # fixtures, used by name
-
 SEATS: list[str | None] = ["101", None, "cpu:simple", None]
 
 
