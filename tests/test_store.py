@@ -658,3 +658,18 @@ async def test_results_are_listed_by_server_and_game(store: Store) -> None:
     await store.add_result(result_row(hand_ids[2], "filicau", 5))
     rows = await store.results(1, "filicau")
     assert [(r.hand_id, r.points_a) for r in rows] == [(hand_ids[0], 6), (hand_ids[2], 5)]
+
+
+async def test_postgres_commits_do_not_wait_for_the_disk_unless_asked(pg_url: str) -> None:
+    """As SQLite's WAL with synchronous=NORMAL: committed (seen by every process) before the
+    answer, without an fsync per move; ``synchronous_commit=on`` in the URL keeps it."""
+    for url, expected in ((pg_url, "off"), (pg_url + "&synchronous_commit=on", "on")):
+        store = PostgresStore(url)
+        await store.open()
+        try:
+            assert await store.pool.fetchval("SHOW synchronous_commit") == expected
+            assert await store.claim_shards([0], 1)
+            assert store._owner is not None
+            assert await store._owner.fetchval("SHOW synchronous_commit") == expected
+        finally:
+            await store.close()

@@ -156,6 +156,15 @@ class PostgresStore:
         self._lost = asyncio.Event()
         self._closing = False
 
+    def _settings(self) -> dict[str, str]:
+        """The durability of the SQLite store (WAL, synchronous=NORMAL): a commit is on the
+        server, seen by every process, before the bot answers, so a bot that crashes loses
+        nothing; only a crash of the database server itself may lose its last fraction of a
+        second (3 × wal_writer_delay). Waiting for each commit's fsync instead costs 4-5 ms a
+        write on this project's VM, against 0.1 ms. ``?synchronous_commit=on`` in
+        DATABASE_URL keeps the server's default."""
+        return {} if "synchronous_commit" in self.url else {"synchronous_commit": "off"}
+
     @property
     def pool(self) -> asyncpg.Pool:
         if self._pool is None:
@@ -164,7 +173,8 @@ class PostgresStore:
 
     async def open(self) -> None:
         self._closing = False
-        self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size)
+        self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size,
+                                               server_settings=self._settings())
         try:
             await self.migrate()
         except BaseException:
@@ -468,7 +478,7 @@ class PostgresStore:
         if self._shards:
             raise StoreError("this process has claimed its shards already")
         if self._owner is None:
-            self._owner = await asyncpg.connect(self.url)
+            self._owner = await asyncpg.connect(self.url, server_settings=self._settings())
             self._owner.add_termination_listener(self._terminated)
         con = self._owner
         async with con.transaction():
