@@ -1,6 +1,7 @@
 """Load benchmark: many tables at once, the real bot process against the local Discord stand-in.
 
     python -m benchmarks.load --tables 200
+    python -m benchmarks.load --tables 600 --processes 2 --database postgresql
 
 Each table has two simulated players (seats A0 and B1) and two computer seats, in its own
 channel; every table opens, sits down, starts and plays its hands at the same time. Players
@@ -11,6 +12,10 @@ Discord's OpenAPI schema. Reported: time from INTERACTION_CREATE to the bot's ca
 (p50/p99), REST calls per hand, the requests per hand that count against the bot's global
 limit of 50 requests/s and the tables in play one bot token carries at that rate, table-message
 edits per hand against the moves they show, rate-limit answers, errors.
+
+``--database postgresql`` starts a throwaway PostgreSQL (``pgserver``, the ``[dev]`` extra)
+and runs the bot on it; ``--processes N`` runs N bot processes, one shard each, sharing it
+(the stand-in then has N shards and 8 guilds per shard, the tables dealt to them in turn).
 """
 
 from __future__ import annotations
@@ -29,6 +34,40 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from standin import BotProcess, Player, SchemaCheck, StandIn
 from standin.game import Table
 from standin.records import Database
+
+
+def throwaway_postgres(folder: Path) -> tuple[str, object]:
+    """A PostgreSQL cluster in ``folder`` (stopped and deleted at exit) and a database URL."""
+    import pgserver
+
+    server = pgserver.get_server(folder / "pg", cleanup_mode="delete")
+    server.psql("CREATE DATABASE load;")
+    return server.get_uri("load"), server
+
+
+async def action_counts(url: str | None, db: Database, channel_ids: list[int]
+                        ) -> list[tuple[int, int]]:
+    """(actions, by computer) of the table in each channel."""
+    if url is None:
+        out = []
+        for cid in channel_ids:
+            row = db.table_in(cid)
+            assert row is not None
+            rows = db.action_rows(int(row["id"]))
+            out.append((len(rows), sum(r["by_computer"] for r in rows)))
+        return out
+    import asyncpg
+
+    con = await asyncpg.connect(url)
+    try:
+        rows = await con.fetch(
+            "SELECT t.channel_id, count(a.idx) AS n, count(*) FILTER (WHERE a.by_computer) AS c "
+            "FROM tables t JOIN hands h ON h.table_id = t.id JOIN actions a ON a.hand_id = h.id "
+            "WHERE t.channel_id = ANY($1::bigint[]) GROUP BY t.channel_id", channel_ids)
+    finally:
+        await con.close()
+    found = {r["channel_id"]: (r["n"], r["c"]) for r in rows}
+    return [found.get(cid, (0, 0)) for cid in channel_ids]
 
 
 def pct(values: list[float], p: float) -> float:
@@ -76,15 +115,25 @@ async def play_table(standin: StandIn, index: int, hands: int, think: float,
 
 async def run(args: argparse.Namespace) -> int:
     schema = SchemaCheck() if args.validate else SchemaCheck(Path("/nonexistent"))
+    n = args.processes
+    if n > 1 and args.database != "postgresql":
+        print("error: several processes share PostgreSQL: add --database postgresql",
+              file=sys.stderr)
+        return 2
     standin = StandIn(channels=args.tables, rate_limits=not args.no_rate_limits,
-                      schema=schema)
+                      schema=schema, guilds=8 * n if n > 1 else 1, shards=n)
     await standin.start()
     tmp = Path(tempfile.mkdtemp(prefix="filicau-load-"))
     db = Database(tmp / "bot.sqlite3")
-    bot = BotProcess(standin, db.path, tmp / "bot.log", edit_interval=args.edit_interval,
-                     computer_delay=args.computer_delay, log_level="WARNING",
-                     profile=args.profile)
-    await bot.start()
+    url, _server = throwaway_postgres(tmp) if args.database == "postgresql" else (None, None)
+    sharded = n > 1 or url is not None
+    bots = [BotProcess(standin, db.path, tmp / f"bot{i}.log", edit_interval=args.edit_interval,
+                       computer_delay=args.computer_delay, log_level="WARNING",
+                       profile=args.profile, database_url=url,
+                       shard_ids=[i] if sharded else None, shard_count=n if sharded else None)
+            for i in range(n)]
+    for bot in bots:
+        await bot.start()
     started = time.monotonic()
     calls_before = len(standin.calls)
     results = await asyncio.gather(
@@ -94,8 +143,10 @@ async def run(args: argparse.Namespace) -> int:
     elapsed = time.monotonic() - started
     # Let the last refreshes land before counting.
     await asyncio.sleep(args.edit_interval * 2)
-    await bot.stop()
+    for bot in bots:
+        await bot.stop()
     await standin.stop()
+    bot_errors = [e for bot in bots for e in bot.errors()]
 
     failed = [r for r in results if isinstance(r, BaseException)]
     tables = [r for r in results if isinstance(r, Table)]
@@ -111,22 +162,19 @@ async def run(args: argparse.Namespace) -> int:
         "table edit" if c.method == "PATCH" else
         "channel message" if c.method == "POST" else f"{c.method} other"
         for c in calls if c.status != 429)
-    actions = 0
-    computer_moves = 0
+    counts = await action_counts(url, db, [t.channel_id for t in tables])
+    actions = sum(a for a, _ in counts)
+    computer_moves = sum(c for _, c in counts)
     edits = 0
     for t in tables:
-        row = db.table_in(t.channel_id)
-        assert row is not None
-        rows = db.action_rows(int(row["id"]))
-        actions += len(rows)
-        computer_moves += sum(r["by_computer"] for r in rows)
         msg = t.table_message()
         edits += 0 if msg is None else len(msg.versions) - 2  # minus the lobby's first two
-    errors = len(failed) + len(unanswered) + len(standin.problems) + len(bad) + len(bot.errors())
+    errors = len(failed) + len(unanswered) + len(standin.problems) + len(bad) + len(bot_errors)
 
     print(f"tables {args.tables} (opened over {args.ramp} s) · hands {hands} · {elapsed:.1f} s "
           f"· computer delay {args.computer_delay} s · edit interval {args.edit_interval} s · "
-          f"think {args.think} s · schema validation {'on' if args.validate else 'off'}")
+          f"think {args.think} s · schema validation {'on' if args.validate else 'off'} · "
+          f"{n} process{'es' if n > 1 else ''} on {args.database}")
     print(f"interactions {len(inters)}: INTERACTION_CREATE -> callback p50 "
           f"{pct(latencies, 50):.1f} ms · p99 {pct(latencies, 99):.1f} ms · max "
           f"{max(latencies, default=float('nan')):.1f} ms")
@@ -157,8 +205,8 @@ async def run(args: argparse.Namespace) -> int:
           f"(before: {ceiling(BEFORE_GLOBAL_PER_HAND, HUMAN_HAND_SECONDS)})")
     print(f"rate-limit answers {standin.rate_limited} · errors {errors} (failed tables "
           f"{len(failed)}, unanswered {len(unanswered)}, refused requests {len(bad)}, "
-          f"stand-in problems {len(standin.problems)}, bot log errors {len(bot.errors())})")
-    for problem in [*map(repr, failed[:3]), *standin.problems[:5], *bot.errors()[:5]]:
+          f"stand-in problems {len(standin.problems)}, bot log errors {len(bot_errors)})")
+    for problem in [*map(repr, failed[:3]), *standin.problems[:5], *bot_errors[:5]]:
         print("  ", problem)
     if latencies:
         print(f"mean {statistics.mean(latencies):.1f} ms")
@@ -181,6 +229,9 @@ def main() -> int:
                              "e2e tests do; here it costs the stand-in ~10 ms a request on "
                              "the cores the bot needs)")
     parser.add_argument("--no-rate-limits", action="store_true")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="bot processes, one shard each (more than one: PostgreSQL)")
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--profile", type=Path, default=None,
                         help="run the bot under cProfile and write its stats to this file")
     return asyncio.run(run(parser.parse_args()))

@@ -19,6 +19,7 @@ import discord
 
 from bot.client import FilicauBot, point_at
 from bot.settings import SettingsError, configure_logging, load_settings
+from bot.store import is_postgres_url, sqlite_path
 
 #: Seconds to wait before each new attempt to reach Discord at start (the last one repeats).
 RETRY_DELAYS = (5, 10, 20, 40, 60)
@@ -54,7 +55,10 @@ async def run(sync: bool = False, retries: int = len(RETRY_DELAYS)) -> int:
     except SettingsError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    problem = database_problem(settings.database_path)
+    url = settings.database_url.get_secret_value() if settings.database_url else None
+    # A PostgreSQL server is checked when the store opens; an SQLite file before connecting.
+    problem = None if url and is_postgres_url(url) else database_problem(
+        sqlite_path(url) if url else settings.database_path)
     if problem is not None:
         print(f"error: {problem}", file=sys.stderr)
         return 2

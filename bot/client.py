@@ -1,7 +1,8 @@
-"""The Bot subclass: opens the store, loads the cogs, registers the persistent buttons."""
+"""The Bot subclass: opens the store, claims its shards, loads the cogs."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -16,7 +17,7 @@ from discord.ext import commands
 from bot import diagnostics, errors, thinking
 from bot.gateway import guard_parsers
 from bot.settings import Settings
-from bot.store import GuildSettings, SqliteStore, Store
+from bot.store import GuildSettings, Store, make_store
 from bot.texts import language_of, set_language
 from bot.translator import CatalogTranslator
 
@@ -71,14 +72,33 @@ class Tree(app_commands.CommandTree["FilicauBot"]):
 
 
 class FilicauBot(commands.Bot):
+    """The bot; with ``SHARD_COUNT`` set, a ``ShardedFilicauBot`` (discord.py's
+    ``AutoShardedBot``) running the shards ``SHARD_IDS``."""
+
+    #: Seconds between two tries to claim shards another process still holds.
+    claim_retry = 1.0
+
+    def __new__(cls, settings: Settings, store: Store | None = None, *,
+                sync: bool = False) -> FilicauBot:
+        if cls is FilicauBot and settings.shard_count is not None:
+            cls = ShardedFilicauBot
+        return super().__new__(cls)
+
     def __init__(self, settings: Settings, store: Store | None = None, *,
                  sync: bool = False) -> None:
         # The bot has no voice: discord.py's warnings that voice libraries are missing are
         # only noise in the start-up log.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        # Without SHARD_COUNT one shard (Discord requires more from 2,500 servers).
+        shards: dict[str, Any] = {}
+        if settings.shard_count is not None:
+            shards["shard_count"] = settings.shard_count
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
         # No text commands: an empty prefix list matches no message (and with these intents
         # no message arrives).
-        super().__init__(command_prefix=(), intents=INTENTS, help_command=None, tree_cls=Tree)
+        super().__init__(command_prefix=(), intents=INTENTS, help_command=None, tree_cls=Tree,
+                         **shards)
         guard_parsers(self._connection)  # a malformed gateway event is dropped, not fatal
         self.settings = settings
         #: Sync the slash commands even if they did not change (``python -m bot --sync``).
@@ -86,13 +106,17 @@ class FilicauBot(commands.Bot):
         #: What start-up did about the slash commands, said once ready.
         self.sync_report = ""
         self._announced = False
-        self.store: Store = store or SqliteStore(settings.database_path)
+        url = settings.database_url
+        self.store: Store = store or make_store(None if url is None else url.get_secret_value(),
+                                                settings.database_path)
+        self._watcher: asyncio.Task[None] | None = None
         self.tree.error(self.on_app_command_error)
         #: Each server's settings (language of public messages, pictures), read at start.
         self.guild_config: dict[int, GuildSettings] = {}
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        await self.claim_shards()
         self.guild_config = {g.guild_id: g for g in await self.store.guild_settings()}
         await self.tree.set_translator(CatalogTranslator())
         processes = self.settings.ai_processes
@@ -148,6 +172,36 @@ class FilicauBot(commands.Bot):
         log.info("%s", self.sync_report)
 
     @property
+    def rate_share(self) -> float:
+        """This process's share of the bot's request budget: Discord's global limit (50
+        requests a second) is per token, shared by every process; each keeps to the share of
+        the shards it runs, with no coordination between them."""
+        count = self.settings.shard_count or 1
+        return len(self.settings.shard_ids or range(count)) / count
+
+    async def claim_shards(self) -> None:
+        """Own the guilds of this process's shards before any table is restored or any event
+        arrives: wait while another process (a previous one still stopping, or one of another
+        shard count) holds any of them, and stop at once if the ownership is ever lost."""
+        count = self.settings.shard_count or 1
+        ids = self.settings.shard_ids or tuple(range(count))
+        waited = 0
+        while not await self.store.claim_shards(ids, count):
+            if waited % 30 == 0:
+                log.warning("shards %s of %d are still held by another process; waiting",
+                            list(ids), count)
+            waited += 1
+            await asyncio.sleep(self.claim_retry)
+        log.info("this process owns shards %s of %d", list(ids), count)
+        self._watcher = asyncio.create_task(self._watch_ownership())
+
+    async def _watch_ownership(self) -> None:
+        await self.store.ownership_lost()
+        log.critical("this process lost its shards (the database connection died): stopping, "
+                     "so that no table is driven by two processes")
+        await self.close()
+
+    @property
     def tables(self) -> Tables:
         """The tables cog (loaded in ``setup_hook``)."""
         from cogs.tables import Tables
@@ -187,6 +241,8 @@ class FilicauBot(commands.Bot):
         self.guild_config[settings.guild_id] = settings
 
     async def close(self) -> None:
+        if self._watcher is not None and self._watcher is not asyncio.current_task():
+            self._watcher.cancel()
         await super().close()
         thinking.stop()
         await self.store.close()
@@ -198,3 +254,8 @@ class FilicauBot(commands.Bot):
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         log.exception("unhandled error in %s", event_method)
+
+
+class ShardedFilicauBot(FilicauBot, commands.AutoShardedBot):
+    """The bot as discord.py's ``AutoShardedBot``: the shards ``SHARD_IDS`` of
+    ``SHARD_COUNT`` in this process, each with its own gateway session."""

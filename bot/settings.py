@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import discord
-from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.store import StoreError, is_postgres_url, sqlite_path
+from bot.store.shards import parse_shard_ids
 
 
 class SettingsError(RuntimeError):
@@ -40,10 +43,56 @@ class Settings(BaseSettings):
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 
+    # -- running at scale (README "Running at scale") --
+    #: ``postgresql://user:password@host/db`` to share one PostgreSQL among several bot
+    #: processes, or ``sqlite:///path``; unset: the SQLite file ``database_path``.
+    database_url: SecretStr | None = None
+    #: How many shards the bot has in all (every process the same number); unset: one shard
+    #: (Discord requires more from 2,500 servers).
+    shard_count: int | None = Field(default=None, ge=1, le=65535)
+    #: The shards this process runs (``0-3``, ``0,2``); unset: all of them.
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _level(cls, v: object) -> object:
         return v.upper() if isinstance(v, str) else v
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, v: SecretStr | None) -> SecretStr | None:
+        if v is not None and not is_postgres_url(url := v.get_secret_value()):
+            try:
+                sqlite_path(url)
+            except StoreError:
+                raise ValueError("DATABASE_URL must look like postgresql://user:password@host/"
+                                 "database or sqlite:///data/filicau.sqlite3") from None
+        return v
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _parse_shard_ids(cls, v: object) -> object:
+        if v is None or v == "":
+            return None
+        return parse_shard_ids(v) if isinstance(v, str) else v
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shard_ids(cls, ids: tuple[int, ...] | None,
+                   info: ValidationInfo) -> tuple[int, ...] | None:
+        if ids is None:
+            return None
+        count: int | None = info.data.get("shard_count")
+        if count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT, the number of shards in all")
+        if any(not 0 <= i < count for i in ids):
+            raise ValueError(f"shard ids go from 0 to SHARD_COUNT - 1 ({count - 1})")
+        url: SecretStr | None = info.data.get("database_url")
+        if len(set(ids)) < count and not (url and is_postgres_url(url.get_secret_value())):
+            raise ValueError("a process running part of the shards shares the database with "
+                             "the processes running the others: set DATABASE_URL to a "
+                             "PostgreSQL database (SQLite serves one process)")
+        return tuple(sorted(set(ids)))
 
     def check(self) -> None:
         token = self.discord_token.get_secret_value().strip()

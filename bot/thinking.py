@@ -11,7 +11,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -46,7 +49,33 @@ def start(processes: int) -> None:
     global _pool
     stop()
     if processes > 0:
-        _pool = ProcessPoolExecutor(max_workers=processes, initializer=_lower_priority)
+        # Workers come from a fork server, not forked from the bot: a forked worker inherits
+        # the bot's sockets and files (the gateway, the database connection that holds its
+        # shards, SQLite's owner lock) and keeps them open after the bot is killed, so that
+        # a restarted bot finds its own shards still held.
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["bot.thinking"])
+        _pool = ProcessPoolExecutor(max_workers=processes, mp_context=context,
+                                    initializer=_worker_start, initargs=(os.getpid(),))
+
+
+def _worker_start(bot_pid: int) -> None:
+    _lower_priority()
+    threading.Thread(target=_end_with, args=(bot_pid,), name="end-with-bot",
+                     daemon=True).start()
+
+
+def _end_with(bot_pid: int) -> None:
+    """A worker ends when its bot is gone. A killed bot tells its workers nothing: they would
+    wait for work for ever (and keep their fork server alive)."""
+    while True:
+        time.sleep(1.0)
+        try:
+            os.kill(bot_pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # the pid was reused by another user's process
+            os._exit(0)
 
 
 def _lower_priority() -> None:

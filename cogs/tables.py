@@ -150,7 +150,8 @@ class Tables(commands.Cog, name="Tables"):
         """Seconds between two edits of one table message. Discord allows a bot 50 requests
         a second in all; table edits get at most TABLE_EDITS_PER_SECOND of them, shared by
         the tables in play, so the interval grows with the number of tables."""
-        return max(self.settings.edit_interval, self._playing / TABLE_EDITS_PER_SECOND)
+        share = TABLE_EDITS_PER_SECOND * self.bot.rate_share  # shard processes share the token
+        return max(self.settings.edit_interval, self._playing / share)
 
     @property
     def _playing(self) -> int:
@@ -167,7 +168,7 @@ class Tables(commands.Cog, name="Tables"):
 
     async def cog_load(self) -> None:
         restored = []
-        for row in await self.store.open_tables():
+        for row in await self.store.owned_tables():
             try:
                 session = await TableSession.restore(row, self.store)
             except Exception:

@@ -192,3 +192,14 @@ async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[An
 
     async with running(tmp_path / "bot.sqlite3", monkeypatch) as harness:
         yield harness
+
+
+# -- a real PostgreSQL (tests/pg_server.py): defined here so that the whole session shares one
+# cluster (a fixture imported into several test modules would start one per module).
+
+try:
+    from tests.pg_server import pg_cluster, pg_url
+except ImportError:  # plain `pytest`, where tests/ itself is on sys.path
+    from pg_server import pg_cluster, pg_url  # type: ignore[no-redef,import-not-found,unused-ignore]
+
+__all__ = ["pg_cluster", "pg_url"]  # fixtures, used by name

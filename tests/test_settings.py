@@ -71,3 +71,64 @@ def test_bad_log_level_names_the_setting(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setenv("LOG_LEVEL", "LOUD")
     with pytest.raises(SettingsError, match="LOG_LEVEL"):
         load_settings()
+
+
+# -- running at scale --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def scale_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    monkeypatch.chdir(tmp_path)  # no developer's .env
+    monkeypatch.setenv("DISCORD_TOKEN", "aaaa.bbbb.cccc")
+    for key in ("DATABASE_URL", "SHARD_COUNT", "SHARD_IDS"):
+        monkeypatch.delenv(key, raising=False)
+    return monkeypatch
+
+
+def test_one_process_on_sqlite_is_the_default(scale_env: pytest.MonkeyPatch) -> None:
+    s = load_settings()
+    assert (s.database_url, s.shard_count, s.shard_ids) == (None, None, None)
+    scale_env.setenv("DATABASE_URL", "")
+    scale_env.setenv("SHARD_COUNT", "")
+    scale_env.setenv("SHARD_IDS", "")  # left empty as in .env.example
+    s = load_settings()
+    assert (s.database_url, s.shard_count, s.shard_ids) == (None, None, None)
+
+
+def test_shard_settings_of_a_process(scale_env: pytest.MonkeyPatch) -> None:
+    scale_env.setenv("DATABASE_URL", "postgresql://bot:secret@db/filicau")
+    scale_env.setenv("SHARD_COUNT", "8")
+    scale_env.setenv("SHARD_IDS", "4-7")
+    s = load_settings()
+    assert s.database_url is not None
+    assert s.database_url.get_secret_value() == "postgresql://bot:secret@db/filicau"
+    assert "secret" not in repr(s)  # the password stays out of logs
+    assert (s.shard_count, s.shard_ids) == (8, (4, 5, 6, 7))
+    scale_env.setenv("SHARD_IDS", "0,2")
+    assert load_settings().shard_ids == (0, 2)
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({"SHARD_IDS": "0-1"}, "SHARD_IDS needs SHARD_COUNT"),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "2-5",
+      "DATABASE_URL": "postgresql://db/x"}, "from 0 to SHARD_COUNT - 1 \\(3\\)"),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "x"}, "not a shard id"),
+    ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "0-1"}, "PostgreSQL"),  # part of the shards on SQLite
+    ({"DATABASE_URL": "mysql://db/x"}, "DATABASE_URL must look like postgresql://"),
+])
+def test_shard_and_database_settings_that_cannot_work_are_refused(
+    scale_env: pytest.MonkeyPatch, env: dict[str, str], message: str
+) -> None:
+    for key, value in env.items():
+        scale_env.setenv(key, value)
+    with pytest.raises(SettingsError, match=message):
+        load_settings()
+
+
+def test_all_shards_in_one_process_may_use_sqlite(scale_env: pytest.MonkeyPatch) -> None:
+    scale_env.setenv("SHARD_COUNT", "4")
+    assert load_settings().shard_ids is None
+    scale_env.setenv("SHARD_IDS", "0-3")
+    scale_env.setenv("DATABASE_URL", "sqlite:///data/x.sqlite3")
+    assert load_settings().shard_ids == (0, 1, 2, 3)

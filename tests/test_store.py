@@ -1,39 +1,163 @@
-"""The SQLite store, on real files: migrations, tables, the hand log, partnership status and
-results."""
+"""Both stores, SQLite (on real files) and PostgreSQL (on a real server started by the tests,
+``tests/pg_server.py``), through the same tests: migrations, tables, the hand log, partnership
+status, results and ownership. A few tests are about one database's own machinery (SQLite's
+WAL and its connection thread) and say so in their names."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import asyncpg
 import pytest
 
-import bot.store as store_module
+import bot.store.postgres as postgres_module
+import bot.store.sqlite as sqlite_module
 from bot.store import (
     MIGRATIONS,
     PartnershipStatus,
     ResultRow,
     SqliteStore,
+    Store,
     StoreError,
     canonical,
+    make_store,
 )
+from bot.store.postgres import PostgresStore
 from engine import Hand, make_rules, replay, to_record
 from engine.cards import PACK_32
 
 SEATS: list[str | None] = ["101", None, "cpu:simple", None]
 
 
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "bot.db"
+class Backend:
+    """One database as the tests see it: the store, and a look at it from outside the store
+    (another connection), to check what was really written."""
+
+    name: str
+    module: ModuleType
+    error: type[Exception]
+
+    def make(self) -> Store:
+        raise NotImplementedError
+
+    async def names(self) -> set[str]:
+        raise NotImplementedError
+
+    async def version(self) -> int:
+        raise NotImplementedError
+
+    async def set_version(self, version: int) -> None:
+        raise NotImplementedError
+
+    async def rows(self, sql: str) -> list[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    async def assert_nothing_held(self) -> None:
+        """No write of the store is left pending: another connection can take every lock."""
+        raise NotImplementedError
+
+
+class SqliteBackend(Backend):
+    name = "sqlite"
+    module = sqlite_module
+    error = sqlite3.Error
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def make(self) -> SqliteStore:
+        return SqliteStore(self.path)
+
+    def _query(self, sql: str) -> list[tuple[Any, ...]]:
+        con = sqlite3.connect(self.path)
+        try:
+            return [tuple(r) for r in con.execute(sql).fetchall()]
+        finally:
+            con.close()
+
+    async def names(self) -> set[str]:
+        return {r[0] for r in self._query("SELECT name FROM sqlite_master")}
+
+    async def version(self) -> int:
+        return int(self._query("PRAGMA user_version")[0][0])
+
+    async def set_version(self, version: int) -> None:
+        con = sqlite3.connect(self.path)
+        con.execute(f"PRAGMA user_version = {version}")
+        con.close()
+
+    async def rows(self, sql: str) -> list[tuple[Any, ...]]:
+        return self._query(sql)
+
+    async def assert_nothing_held(self) -> None:
+        con = sqlite3.connect(self.path, timeout=0.2)
+        try:
+            con.execute("BEGIN IMMEDIATE")  # "database is locked" while a write is pending
+            con.rollback()
+        finally:
+            con.close()
+
+
+class PostgresBackend(Backend):
+    name = "postgres"
+    module = postgres_module
+    error = asyncpg.PostgresError
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def make(self) -> PostgresStore:
+        return PostgresStore(self.url)
+
+    async def rows(self, sql: str) -> list[tuple[Any, ...]]:
+        con = await asyncpg.connect(self.url)
+        try:
+            return [tuple(r) for r in await con.fetch(sql)]
+        finally:
+            await con.close()
+
+    async def names(self) -> set[str]:
+        return {r[0] for r in await self.rows(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+
+    async def version(self) -> int:
+        return int((await self.rows("SELECT max(version) FROM schema_version"))[0][0])
+
+    async def set_version(self, version: int) -> None:
+        con = await asyncpg.connect(self.url)
+        try:
+            await con.execute("CREATE TABLE schema_version (version integer NOT NULL)")
+            await con.execute("INSERT INTO schema_version VALUES ($1)", version)
+        finally:
+            await con.close()
+
+    async def assert_nothing_held(self) -> None:
+        con = await asyncpg.connect(self.url)
+        try:
+            await con.execute("SET lock_timeout = '200ms'")
+            async with con.transaction():
+                # Waits for (and here fails on) any transaction left open on these tables.
+                await con.execute("LOCK TABLE tables, hands, actions IN EXCLUSIVE MODE")
+        finally:
+            await con.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    if request.param == "sqlite":
+        return SqliteBackend(tmp_path / "bot.db")
+    return PostgresBackend(request.getfixturevalue("pg_url"))
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
-    s = SqliteStore(db_path)
+async def store(backend: Backend) -> AsyncIterator[Store]:
+    s = backend.make()
     await s.open()
     try:
         yield s
@@ -41,7 +165,12 @@ async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
         await s.close()
 
 
-async def make_table(store: SqliteStore, channel: int = 10, guild: int = 1) -> int:
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "bot.db"
+
+
+async def make_table(store: Store, channel: int = 10, guild: int = 1) -> int:
     row = await store.create_table(
         guild_id=guild, channel_id=channel, game="filicau", options={"early_end": False},
         opener_id=101, seats=list(SEATS),
@@ -49,20 +178,21 @@ async def make_table(store: SqliteStore, channel: int = 10, guild: int = 1) -> i
     return row.id
 
 
-def sqlite_names(path: Path) -> set[str]:
-    con = sqlite3.connect(path)
-    try:
-        return {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
-    finally:
-        con.close()
+# -- choosing a store --------------------------------------------------------------------------
 
 
-def user_version(path: Path) -> int:
-    con = sqlite3.connect(path)
-    try:
-        return int(con.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        con.close()
+def test_database_url_chooses_the_store(tmp_path: Path) -> None:
+    default = make_store(None, tmp_path / "a.sqlite3")
+    assert isinstance(default, SqliteStore) and default.path == str(tmp_path / "a.sqlite3")
+    relative = make_store("sqlite:///data/b.sqlite3", tmp_path / "ignored")
+    assert isinstance(relative, SqliteStore) and relative.path == "data/b.sqlite3"
+    absolute = make_store("sqlite:////srv/c.sqlite3", tmp_path / "ignored")
+    assert isinstance(absolute, SqliteStore) and absolute.path == "/srv/c.sqlite3"
+    for url in ("postgresql://bot@db.example/filicau", "postgres://bot@db/x"):
+        pg = make_store(url, tmp_path / "ignored")
+        assert isinstance(pg, PostgresStore) and pg.url == url
+    with pytest.raises(StoreError, match="not an SQLite URL"):
+        make_store("mysql://x", tmp_path / "ignored")
 
 
 # -- opening and migrations --------------------------------------------------------------------
@@ -76,27 +206,40 @@ async def test_fresh_file_is_migrated_to_the_current_version(tmp_path: Path) -> 
         assert await store.schema_version() == len(MIGRATIONS) >= 1
     finally:
         await store.close()
-    assert user_version(path) == len(MIGRATIONS)
-    assert {"tables", "hands", "actions", "partnerships", "results"} <= sqlite_names(path)
+    backend = SqliteBackend(path)
+    assert await backend.version() == len(MIGRATIONS)
+    assert {"tables", "hands", "actions", "partnerships", "results"} <= await backend.names()
+
+
+async def test_a_fresh_database_is_migrated_to_the_current_version(backend: Backend) -> None:
+    store = backend.make()
+    await store.open()
+    try:
+        assert await store.schema_version() == len(backend.module.MIGRATIONS) >= 1
+    finally:
+        await store.close()
+    assert await backend.version() == len(backend.module.MIGRATIONS)
+    assert {"tables", "hands", "actions", "partnerships", "results",
+            "guild_settings"} <= await backend.names()
 
 
 async def test_reopening_keeps_data_and_does_not_rerun_migrations(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = SqliteStore(db_path)
+    store = backend.make()
     await store.open()
     table_id = await make_table(store)
     await store.close()
 
     # The migrations already run replaced by ones that cannot run: reopening must not try
     # them again, and only the new last one runs.
-    done = len(store_module.MIGRATIONS)
-    monkeypatch.setattr(store_module, "MIGRATIONS", [
+    done = len(backend.module.MIGRATIONS)
+    monkeypatch.setattr(backend.module, "MIGRATIONS", [
         *["THIS IS NOT SQL"] * done,
         "CREATE TABLE extra (x INTEGER)",
     ])
     for _ in range(2):  # the second reopen runs nothing at all
-        store = SqliteStore(db_path)
+        store = backend.make()
         await store.open()
         try:
             assert await store.schema_version() == done + 1
@@ -105,47 +248,57 @@ async def test_reopening_keeps_data_and_does_not_rerun_migrations(
             assert row.options == {"early_end": False}
         finally:
             await store.close()
-    assert "extra" in sqlite_names(db_path)
+    assert "extra" in await backend.names()
 
 
 async def test_a_failing_migration_leaves_the_previous_version(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = SqliteStore(db_path)
+    store = backend.make()
     await store.open()
     await store.close()
-    monkeypatch.setattr(store_module, "MIGRATIONS", [
-        *MIGRATIONS, "CREATE TABLE half_done (x INTEGER); CREATE TABLE broken (",
+    current = list(backend.module.MIGRATIONS)
+    monkeypatch.setattr(backend.module, "MIGRATIONS", [
+        *current, "CREATE TABLE half_done (x INTEGER); CREATE TABLE broken (",
     ])
-    store = SqliteStore(db_path)
-    with pytest.raises(sqlite3.Error):
+    store = backend.make()
+    with pytest.raises(backend.error):
         await store.open()
     await store.close()
-    assert user_version(db_path) == len(MIGRATIONS)
-    assert "half_done" not in sqlite_names(db_path)
+    assert await backend.version() == len(current)
+    assert "half_done" not in await backend.names()
 
 
-async def test_a_newer_schema_is_refused_with_a_clear_message(db_path: Path) -> None:
-    con = sqlite3.connect(db_path)
-    con.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 5}")
-    con.close()
-    store = SqliteStore(db_path)
+async def test_a_newer_schema_is_refused_with_a_clear_message(backend: Backend) -> None:
+    newer = len(backend.module.MIGRATIONS) + 5
+    await backend.set_version(newer)
+    store = backend.make()
     try:
         with pytest.raises(StoreError, match=r"schema version \d+, newer than this bot.*upgrade"):
             await store.open()
     finally:
         await store.close()
     # Nothing was done to the newer database.
-    assert user_version(db_path) == len(MIGRATIONS) + 5
-    assert "tables" not in sqlite_names(db_path)
+    assert await backend.version() == newer
+    assert "tables" not in await backend.names()
 
 
-async def test_a_refused_open_leaves_no_connection_thread(db_path: Path) -> None:
+async def test_processes_starting_together_migrate_once(backend: Backend) -> None:
+    stores = [backend.make() for _ in range(3)]
+    try:
+        await asyncio.gather(*(s.open() for s in stores))
+        assert await backend.version() == len(backend.module.MIGRATIONS)
+        await make_table(stores[0])
+        assert [len(await s.open_tables()) for s in stores] == [1, 1, 1]
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_sqlite_a_refused_open_leaves_no_connection_thread(db_path: Path) -> None:
     """aiosqlite runs each connection on a non-daemon thread: a connection left open by a
     failed ``open()`` keeps the bot's process from exiting after the error."""
-    con = sqlite3.connect(db_path)
-    con.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
-    con.close()
+    await SqliteBackend(db_path).set_version(len(MIGRATIONS) + 1)
     before = set(threading.enumerate())
     store = SqliteStore(db_path)
     try:
@@ -159,19 +312,34 @@ async def test_a_refused_open_leaves_no_connection_thread(db_path: Path) -> None
         await store.close()
 
 
-async def test_wal_journal_mode_is_on(store: SqliteStore, db_path: Path) -> None:
-    async with store.db.execute("PRAGMA journal_mode") as cur:
-        row = await cur.fetchone()
-    assert row is not None and row[0] == "wal"
-    con = sqlite3.connect(db_path)  # WAL is a property of the file, seen by any connection
-    try:
-        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    finally:
-        con.close()
+async def test_postgres_a_refused_open_leaves_no_connection(pg_url: str) -> None:
+    backend = PostgresBackend(pg_url)
+    await backend.set_version(len(postgres_module.MIGRATIONS) + 1)
+    store = PostgresStore(pg_url)
+    with pytest.raises(StoreError):
+        await store.open()
+    # Each test has its own schema, but the database is shared: count this URL's sessions.
+    others = await backend.rows(
+        "SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
+        "AND backend_type = 'client backend' AND datname = current_database()")
+    assert others == [(0,)]
 
 
-async def test_a_closed_store_refuses_calls(db_path: Path) -> None:
+async def test_sqlite_wal_journal_mode_is_on(db_path: Path) -> None:
     store = SqliteStore(db_path)
+    await store.open()
+    try:
+        async with store.db.execute("PRAGMA journal_mode") as cur:
+            row = await cur.fetchone()
+        assert row is not None and row[0] == "wal"
+    finally:
+        await store.close()
+    # WAL is a property of the file, seen by any connection.
+    assert await SqliteBackend(db_path).rows("PRAGMA journal_mode") == [("wal",)]
+
+
+async def test_a_closed_store_refuses_calls(backend: Backend) -> None:
+    store = backend.make()
     with pytest.raises(StoreError, match="not open"):
         await store.open_tables()
 
@@ -179,7 +347,7 @@ async def test_a_closed_store_refuses_calls(db_path: Path) -> None:
 # -- tables ------------------------------------------------------------------------------------
 
 
-async def test_create_table_returns_and_stores_the_row(store: SqliteStore) -> None:
+async def test_create_table_returns_and_stores_the_row(store: Store) -> None:
     row = await store.create_table(
         guild_id=1, channel_id=10, game="filko", options={"top_trumps": "leaves_low"},
         opener_id=101, seats=list(SEATS), settings={"turn_seconds": 30},
@@ -196,7 +364,7 @@ async def test_create_table_returns_and_stores_the_row(store: SqliteStore) -> No
     assert await store.open_table_in(11) is None
 
 
-async def test_only_one_open_table_per_channel(store: SqliteStore) -> None:
+async def test_only_one_open_table_per_channel(store: Store) -> None:
     first = await make_table(store, channel=10)
     with pytest.raises(StoreError, match="already has an open table"):
         await make_table(store, channel=10)
@@ -212,22 +380,18 @@ async def test_only_one_open_table_per_channel(store: SqliteStore) -> None:
 
 
 async def test_a_refused_table_leaves_the_database_unlocked(
-    store: SqliteStore, db_path: Path
+    store: Store, backend: Backend
 ) -> None:
     """After the store refuses a second table, another connection (a second bot process, an
-    admin's sqlite3 shell, a restarted session) can still write."""
+    admin's shell, a restarted session) can still write."""
     await make_table(store, channel=10)
     with pytest.raises(StoreError):
         await make_table(store, channel=10)
-    con = sqlite3.connect(db_path, timeout=0.2)
-    try:
-        con.execute("BEGIN IMMEDIATE")  # "database is locked" while a write is pending
-        con.rollback()
-    finally:
-        con.close()
+    await backend.assert_nothing_held()
+    assert await make_table(store, channel=11)  # and the store itself goes on
 
 
-async def test_update_table_changes_seats_state_message_and_options(store: SqliteStore) -> None:
+async def test_update_table_changes_seats_state_message_and_options(store: Store) -> None:
     table_id = await make_table(store)
     await store.update_table(table_id, seats=["101", "102", "103", "104"])
     await store.update_table(table_id, state="playing", message_id=555)
@@ -242,7 +406,7 @@ async def test_update_table_changes_seats_state_message_and_options(store: Sqlit
     assert (row2.seats, row2.state, row2.message_id) == (row.seats, "playing", 555)
 
 
-async def test_open_tables_lists_lobby_and_playing_but_not_closed(store: SqliteStore) -> None:
+async def test_open_tables_lists_lobby_and_playing_but_not_closed(store: Store) -> None:
     lobby = await make_table(store, channel=1)
     playing = await make_table(store, channel=2)
     closed = await make_table(store, channel=3)
@@ -275,7 +439,7 @@ def header_of(played: Hand, **extra: Any) -> dict[str, Any]:
     return {**header, **extra}
 
 
-async def test_hand_log_round_trips_the_whole_record(store: SqliteStore) -> None:
+async def test_hand_log_round_trips_the_whole_record(store: Store) -> None:
     table_id = await make_table(store)
     hand = played_hand(11)
     header = header_of(hand, table_id=table_id, hand=1, members=["101", "102", "103", "104"])
@@ -295,7 +459,7 @@ async def test_hand_log_round_trips_the_whole_record(store: SqliteStore) -> None
     assert await store.hand(hand_id) == current
 
 
-async def test_actions_come_back_in_index_order(store: SqliteStore) -> None:
+async def test_actions_come_back_in_index_order(store: Store) -> None:
     table_id = await make_table(store)
     hand_id = await store.start_hand(table_id, 1, {"game": "filicau"})
     for i in (2, 0, 1):
@@ -307,7 +471,7 @@ async def test_actions_come_back_in_index_order(store: SqliteStore) -> None:
 
 
 async def test_appending_the_same_index_twice_is_refused(
-    store: SqliteStore, db_path: Path
+    store: Store, backend: Backend
 ) -> None:
     table_id = await make_table(store)
     hand_id = await store.start_hand(table_id, 1, {"game": "filicau"})
@@ -321,16 +485,12 @@ async def test_appending_the_same_index_twice_is_refused(
     current = await store.current_hand(table_id)
     assert current is not None
     assert current.actions == [{"seat": 1, "card": "EA"}, {"seat": 2, "card": "G7"}]
-    con = sqlite3.connect(db_path)
-    try:
-        rows = con.execute("SELECT idx, user_id, by_computer FROM actions ORDER BY idx").fetchall()
-    finally:
-        con.close()
-    assert rows == [(0, 102, 0), (1, None, 1)]
+    rows = await backend.rows("SELECT idx, user_id, by_computer FROM actions ORDER BY idx")
+    assert [(i, u, bool(c)) for i, u, c in rows] == [(0, 102, False), (1, None, True)]
 
 
 async def test_a_refused_action_leaves_the_database_unlocked(
-    store: SqliteStore, db_path: Path
+    store: Store, backend: Backend
 ) -> None:
     table_id = await make_table(store)
     hand_id = await store.start_hand(table_id, 1, {"game": "filicau"})
@@ -339,16 +499,11 @@ async def test_a_refused_action_leaves_the_database_unlocked(
     with pytest.raises(StoreError):
         await store.append_action(hand_id, 0, {"seat": 1, "card": "EA"}, user_id=102,
                                   by_computer=False)
-    con = sqlite3.connect(db_path, timeout=0.2)
-    try:
-        con.execute("BEGIN IMMEDIATE")
-        con.rollback()
-    finally:
-        con.close()
+    await backend.assert_nothing_held()
 
 
 async def test_current_hand_is_the_latest_and_finish_hand_stores_the_result(
-    store: SqliteStore,
+    store: Store,
 ) -> None:
     table_id = await make_table(store)
     other_table = await make_table(store, channel=11)
@@ -393,7 +548,7 @@ def test_canonical_order_is_independent_of_listing() -> None:
     ],
 )
 async def test_status_is_keyed_by_the_two_partnerships(
-    store: SqliteStore, team0: list[str], team1: list[str]
+    store: Store, team0: list[str], team1: list[str]
 ) -> None:
     await store.put_status(status(["101", "103"], ["102", "104"], masters="b",
                                   next_dealer="101", since="2024-01-01T00:00:00+00:00"))
@@ -408,7 +563,7 @@ async def test_status_is_keyed_by_the_two_partnerships(
     assert await store.get_status(2, "filicau", team0, team1) is None
 
 
-async def test_put_status_wants_canonical_team_order(store: SqliteStore) -> None:
+async def test_put_status_wants_canonical_team_order(store: Store) -> None:
     with pytest.raises(StoreError, match="canonical"):
         await store.put_status(status(["102", "104"], ["101", "103"], masters="a"))
     # Member order inside a team does not matter: it is stored sorted.
@@ -417,7 +572,7 @@ async def test_put_status_wants_canonical_team_order(store: SqliteStore) -> None
     assert found is not None and (found.team_a, found.team_b) == (["101", "103"], ["102", "104"])
 
 
-async def test_put_status_updates_the_existing_row(store: SqliteStore) -> None:
+async def test_put_status_updates_the_existing_row(store: Store) -> None:
     teams = (["101", "103"], ["102", "104"])
     await store.put_status(status(*teams, masters="a", next_dealer="102"))
     await store.put_status(status(*teams, masters="b", next_dealer="103",
@@ -431,7 +586,7 @@ async def test_put_status_updates_the_existing_row(store: SqliteStore) -> None:
     assert found is not None and (found.masters, found.next_dealer) == (None, None)
 
 
-async def test_filko_status_keeps_the_servant(store: SqliteStore) -> None:
+async def test_filko_status_keeps_the_servant(store: Store) -> None:
     st = PartnershipStatus(guild_id=1, game="filko", team_a=["101", "103"],
                            team_b=["102", "104"], masters="a", servant="104", next_dealer="104")
     await store.put_status(st)
@@ -440,7 +595,7 @@ async def test_filko_status_keeps_the_servant(store: SqliteStore) -> None:
     assert (found.masters, found.servant, found.next_dealer) == ("a", "104", "104")
 
 
-async def test_reset_status_makes_a_members_partnerships_even(store: SqliteStore) -> None:
+async def test_reset_status_makes_a_members_partnerships_even(store: Store) -> None:
     await store.put_status(status(["101", "103"], ["102", "104"], masters="a",
                                   next_dealer="102"))
     await store.put_status(status(["101", "105"], ["102", "106"], masters="b",
@@ -484,7 +639,7 @@ def result_row(hand_id: int, game: str, points_a: int, guild: int = 1) -> Result
     )
 
 
-async def test_results_are_listed_by_server_and_game(store: SqliteStore) -> None:
+async def test_results_are_listed_by_server_and_game(store: Store) -> None:
     table_id = await make_table(store)
     hand_ids = [await store.start_hand(table_id, n, {}) for n in range(1, 5)]
     await store.add_result(result_row(hand_ids[0], "filicau", 6))
@@ -503,3 +658,18 @@ async def test_results_are_listed_by_server_and_game(store: SqliteStore) -> None
     await store.add_result(result_row(hand_ids[2], "filicau", 5))
     rows = await store.results(1, "filicau")
     assert [(r.hand_id, r.points_a) for r in rows] == [(hand_ids[0], 6), (hand_ids[2], 5)]
+
+
+async def test_postgres_commits_do_not_wait_for_the_disk_unless_asked(pg_url: str) -> None:
+    """As SQLite's WAL with synchronous=NORMAL: committed (seen by every process) before the
+    answer, without an fsync per move; ``synchronous_commit=on`` in the URL keeps it."""
+    for url, expected in ((pg_url, "off"), (pg_url + "&synchronous_commit=on", "on")):
+        store = PostgresStore(url)
+        await store.open()
+        try:
+            assert await store.pool.fetchval("SHOW synchronous_commit") == expected
+            assert await store.claim_shards([0], 1)
+            assert store._owner is not None
+            assert await store._owner.fetchval("SHOW synchronous_commit") == expected
+        finally:
+            await store.close()

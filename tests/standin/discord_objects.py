@@ -60,8 +60,8 @@ def application_payload() -> dict[str, Any]:
             "verify_key": "0" * 64, "flags": 0, "summary": "", "team": None}
 
 
-def channel_payload(channel_id: int) -> dict[str, Any]:
-    return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID),
+def channel_payload(channel_id: int, guild_id: int = GUILD_ID) -> dict[str, Any]:
+    return {"id": str(channel_id), "type": 0, "guild_id": str(guild_id),
             "name": f"cards-{channel_id - FIRST_CHANNEL_ID}",
             "position": channel_id - FIRST_CHANNEL_ID, "permission_overwrites": [],
             "nsfw": False, "parent_id": None, "rate_limit_per_user": 0, "topic": None,
@@ -70,20 +70,20 @@ def channel_payload(channel_id: int) -> dict[str, Any]:
 
 def role_payload(role_id: int, name: str, perms: int) -> dict[str, Any]:
     return {"id": str(role_id), "name": name, "color": 0, "hoist": False,
-            "position": 0 if role_id == GUILD_ID else 1, "permissions": str(perms),
+            "position": 0 if role_id != MANAGER_ROLE_ID else 1, "permissions": str(perms),
             "managed": False, "mentionable": False, "flags": 0}
 
 
-def guild_payload(channel_ids: Iterable[int]) -> dict[str, Any]:
+def guild_payload(channel_ids: Iterable[int], guild_id: int = GUILD_ID) -> dict[str, Any]:
     """GUILD_CREATE: with everything discord.py's parser reads."""
     bot_member = {"user": bot_user_payload(), "nick": None, "avatar": None, "roles": [],
                   "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0,
                   "pending": False}
     return {
-        "id": str(GUILD_ID), "name": "Card club", "owner_id": str(OWNER_ID), "icon": None,
-        "roles": [role_payload(GUILD_ID, "@everyone", USER_PERMISSIONS),
+        "id": str(guild_id), "name": "Card club", "owner_id": str(OWNER_ID), "icon": None,
+        "roles": [role_payload(guild_id, "@everyone", USER_PERMISSIONS),
                   role_payload(MANAGER_ROLE_ID, "managers", MANAGER_PERMISSIONS)],
-        "channels": [channel_payload(c) for c in channel_ids], "threads": [],
+        "channels": [channel_payload(c, guild_id) for c in channel_ids], "threads": [],
         "members": [bot_member], "member_count": 1000, "presences": [], "voice_states": [],
         "emojis": [], "stickers": [], "features": [], "stage_instances": [],
         "guild_scheduled_events": [], "soundboard_sounds": [], "large": False,

@@ -7,6 +7,7 @@ import contextlib
 import os
 import signal
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from .server import StandIn
@@ -20,10 +21,15 @@ class BotProcess:
                  next_hand_delay: float = 3600.0, ping_delay: float = 3600.0,
                  log_level: str = "INFO",
                  python: str = sys.executable, profile: Path | None = None,
-                 args: tuple[str, ...] = ()) -> None:
+                 args: tuple[str, ...] = (),
+                 database_url: str | None = None, shard_ids: Sequence[int] | None = None,
+                 shard_count: int | None = None) -> None:
         self.standin = standin
         self.db_path = db_path
         self.log_path = log_path
+        #: The shards this process connects (all of the stand-in's without SHARD_IDS).
+        self.shard_ids = list(shard_ids if shard_ids is not None
+                              else range(shard_count or standin.shard_count))
         self.env = {
             **{k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")},
             "DISCORD_TOKEN": standin.token,
@@ -37,6 +43,9 @@ class BotProcess:
             "PING_DELAY": str(ping_delay),
             "LOG_LEVEL": log_level,
             "PYTHONUNBUFFERED": "1",
+            "DATABASE_URL": database_url or "",
+            "SHARD_COUNT": "" if shard_count is None else str(shard_count),
+            "SHARD_IDS": "" if shard_ids is None else ",".join(map(str, shard_ids)),
         }
         self.python = python
         #: Options of ``python -m bot`` (``--sync``).
@@ -48,7 +57,8 @@ class BotProcess:
         self._stop_mark: int | None = None
 
     async def start(self, timeout: float = 30.0) -> None:
-        """Start the process and wait until it has identified on the gateway."""
+        """Start the process and wait until it has identified on the gateway, on each of its
+        shards."""
         assert self.proc is None or self.proc.returncode is not None
         before = self.standin.identifies
         with open(self.log_path, "a", encoding="utf-8") as log:
@@ -64,7 +74,8 @@ class BotProcess:
         def up() -> bool:
             if proc.returncode is not None:
                 raise RuntimeError(f"the bot exited with {proc.returncode}: {self.log()[-2000:]}")
-            return self.standin.identifies > before and self.standin.connection is not None
+            return (self.standin.identifies >= before + len(self.shard_ids)
+                    and all(s in self.standin.shards for s in self.shard_ids))
 
         await self.standin.wait_for(up, timeout, "the bot to connect")
 
@@ -73,8 +84,9 @@ class BotProcess:
         if self.proc is not None and self.proc.returncode is None:
             self.proc.send_signal(signal.SIGKILL)
             await self.proc.wait()
-        await self.standin.wait_for(lambda: self.standin.connection is None, 10,
-                                    "the gateway connection to drop")
+        await self.standin.wait_for(
+            lambda: not any(s in self.standin.shards for s in self.shard_ids), 10,
+            "the gateway connection to drop")
 
     async def stop(self, timeout: float = 10.0) -> int | None:
         """SIGINT (the bot closes cleanly), SIGKILL if it does not stop in time."""

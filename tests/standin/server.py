@@ -17,6 +17,10 @@ Discord's rules kept here:
 - what counts against the bot's global limit, as on Discord: every request made with the bot's
   token (``Authorization: Bot …``), and no request made with an interaction's token (the
   callback, editing its messages, follow-ups); ``global_requests`` counts the first kind;
+- shards (``shards=N``, with ``guilds=G`` guilds, channels dealt to them in turn): ``GET
+  /gateway/bot`` recommends N shards, IDENTIFY must carry ``[shard_id, N]`` (else 4010), each
+  shard's session gets READY and GUILD_CREATE for its own guilds only, and a guild's events go
+  to shard ``(guild_id >> 22) % N``, as Discord does;
 - optional rate limits (``rate_limits=True``): Discord's 50 requests/s per bot token and
   5 messages per 5 s per channel route, and 5 requests per 2 s per interaction token (one
   bucket per token, as Discord gives each webhook its own), answered 429 with
@@ -132,9 +136,16 @@ class Connection:
 
 class StandIn:
     def __init__(self, *, channels: int = 4, token: str = "a.b.c", rate_limits: bool = False,
-                 schema: SchemaCheck | None = None) -> None:
+                 schema: SchemaCheck | None = None, guilds: int = 1, shards: int = 1) -> None:
         self.token = token
         self.channel_ids = [FIRST_CHANNEL_ID + i for i in range(channels)]
+        #: Guild ids one apart in their creation-time bits: consecutive guilds are on
+        #: consecutive shards.
+        self.guild_ids = [GUILD_ID + (i << 22) for i in range(guilds)]
+        self.guild_of = {c: self.guild_ids[i % guilds] for i, c in enumerate(self.channel_ids)}
+        self.shard_count = shards
+        #: The gateway session of each shard (the latest to identify on it).
+        self.shards: dict[int, Connection] = {}
         self.schema = schema or SchemaCheck()
         self.rate_limits = rate_limits
         self._ids = itertools.count(900_000_000_000_000_001)
@@ -150,7 +161,6 @@ class StandIn:
         self.global_requests = 0
         self.expired_token_answers = 0
         self.observers: list[Callable[[Message], None]] = []
-        self.connection: Connection | None = None
         self.identifies = 0
         self.clock_offset = 0.0
         #: Woken on every change (key None) and on every change in one channel.
@@ -178,8 +188,8 @@ class StandIn:
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
-        if self.connection is not None:
-            await self.connection.ws.close()
+        for conn in list(self.shards.values()):
+            await conn.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -251,30 +261,50 @@ class StandIn:
                     # No sessions are kept: the bot identifies again.
                     await conn.send(9, False)
         finally:
-            if self.connection is conn:
-                self.connection = None
+            for shard, held in list(self.shards.items()):
+                if held is conn:
+                    del self.shards[shard]
             self.notify()
         return ws
+
+    @property
+    def connection(self) -> Connection | None:
+        """The bot's gateway session (of shard 0: the only one unless ``shards`` > 1)."""
+        return self.shards.get(0)
+
+    def shard_of(self, guild_id: int) -> int:
+        return (guild_id >> 22) % self.shard_count
 
     async def _identify(self, conn: Connection, d: dict[str, Any]) -> None:
         if d.get("token") not in (self.token, f"Bot {self.token}"):
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return
+        shard, count = d.get("shard") or [0, 1]
+        if count != self.shard_count or not 0 <= shard < count:
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        mine = [g for g in self.guild_ids if self.shard_of(g) == shard]
         await conn.send(0, {
-            "v": 10, "user": bot_user_payload(), "guilds": [{"id": str(GUILD_ID),
-                                                             "unavailable": True}],
+            "v": 10, "user": bot_user_payload(),
+            "guilds": [{"id": str(g), "unavailable": True} for g in mine],
             "session_id": conn.session_id, "resume_gateway_url": self.gateway_url,
-            "application": {"id": str(APP_ID), "flags": 0}, "shard": [0, 1],
+            "application": {"id": str(APP_ID), "flags": 0}, "shard": [shard, count],
         }, "READY")
-        await conn.send(0, guild_payload(self.channel_ids), "GUILD_CREATE")
-        self.connection = conn
+        for g in mine:
+            await conn.send(0, guild_payload(
+                [c for c in self.channel_ids if self.guild_of[c] == g], g), "GUILD_CREATE")
+        self.shards[shard] = conn
         self.identifies += 1
         self.notify()
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        if self.connection is None:
-            raise ConnectionError("the bot is not connected to the gateway")
-        await self.connection.send(0, data, event)
+        """Send an event to the shard of its guild (shard 0 without one)."""
+        guild = data.get("guild_id")
+        shard = 0 if guild is None else self.shard_of(int(guild))
+        conn = self.shards.get(shard)
+        if conn is None:
+            raise ConnectionError(f"the bot is not connected to the gateway on shard {shard}")
+        await conn.send(0, data, event)
 
     async def send_raw(self, event: str | None, d: Any) -> None:
         """A dispatch (op 0) of any type with any ``d`` (``None``, a string, a payload with
@@ -292,11 +322,14 @@ class StandIn:
         token = f"itoken-{iid}"
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(APP_ID), "type": kind, "token": token,
-            "version": 1, "guild_id": str(GUILD_ID), "channel_id": str(channel_id),
-            "channel": channel_payload(channel_id), "member": user.member_payload(),
+            "version": 1, "guild_id": str(self.guild_of[channel_id]),
+            "channel_id": str(channel_id),
+            "channel": channel_payload(channel_id, self.guild_of[channel_id]),
+            "member": user.member_payload(),
             "data": data, "locale": "en-US", "guild_locale": "en-US",
             "app_permissions": str((1 << 11) | (1 << 10) | (1 << 16)), "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+            "authorizing_integration_owners": {"0": str(self.guild_of[channel_id])},
+            "context": 0,
             "attachment_size_limit": 8 * 1024 * 1024,
         }
         if message is not None:
@@ -406,7 +439,7 @@ class StandIn:
         if (method, path) == ("GET", "/oauth2/applications/@me"):
             return application_payload()
         if method == "GET" and path in ("/gateway", "/gateway/bot"):
-            return {"url": self.gateway_url, "shards": 1, "session_start_limit": {
+            return {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": {
                 "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}
         m = re.fullmatch(r"/applications/(\d+)(?:/guilds/(\d+))?/commands", path)
         if m and method == "PUT" and int(m.group(1)) == APP_ID:

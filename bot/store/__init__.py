@@ -1,0 +1,93 @@
+"""Everything the bot remembers, behind one small interface.
+
+``Store`` (``bot.store.model``) is the interface the cogs and sessions use. Two stores implement
+it with the same guarantees: ``SqliteStore`` (one process, one file; the default) and
+``PostgresStore`` (several processes on one server). ``make_store`` picks one from the settings.
+
+What is kept:
+
+- **tables**: one row per table ever opened; at most one open table per channel.
+- **hands**: one row per hand with its record header (game, options, dealer, status, pack and
+  the seated members) and, once finished, its result.
+- **actions**: every action of every hand, appended before the bot answers the click that made
+  it, so an open table is rebuilt exactly from its log after a restart or a crash; one row per
+  (hand, index), so two writers can never store two different moves at one place.
+- **partnerships**: the master/servant status and dealing duty of two partnerships in a server,
+  keyed by their members, not by table or channel.
+- **results**: one row per finished hand, for the standings.
+- **guild settings**: each server's language and card pictures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.store.model import (
+    GuildSettings,
+    HandRow,
+    Member,
+    PartnershipStatus,
+    RatingChange,
+    RatingRow,
+    ResultRow,
+    Season,
+    Store,
+    StoreError,
+    TableRow,
+    TableState,
+    canonical,
+    now,
+    pair_key,
+)
+from bot.store.sqlite import MIGRATIONS, RATINGS_VERSION, SqliteStore
+
+__all__ = [
+    "MIGRATIONS",
+    "RATINGS_VERSION",
+    "GuildSettings",
+    "HandRow",
+    "Member",
+    "PartnershipStatus",
+    "RatingChange",
+    "RatingRow",
+    "ResultRow",
+    "Season",
+    "SqliteStore",
+    "Store",
+    "StoreError",
+    "TableRow",
+    "TableState",
+    "canonical",
+    "is_postgres_url",
+    "make_store",
+    "now",
+    "pair_key",
+    "sqlite_path",
+]
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+SQLITE_SCHEME = "sqlite:///"
+
+
+def is_postgres_url(url: str) -> bool:
+    return url.startswith(POSTGRES_SCHEMES)
+
+
+def sqlite_path(url: str) -> Path:
+    """``sqlite:///data/x.sqlite3`` is the relative path ``data/x.sqlite3``;
+    ``sqlite:////srv/x.sqlite3`` the absolute ``/srv/x.sqlite3``."""
+    if not url.startswith(SQLITE_SCHEME) or len(url) == len(SQLITE_SCHEME):
+        raise StoreError(f"{url!r} is not an SQLite URL like sqlite:///data/filicau.sqlite3")
+    return Path(url[len(SQLITE_SCHEME):])
+
+
+def make_store(database_url: str | None, database_path: Path | str) -> Store:
+    """The store of ``DATABASE_URL`` (``postgresql://...`` or ``sqlite:///path``), or the
+    SQLite file ``DATABASE_PATH`` when it is not set."""
+    if not database_url:
+        return SqliteStore(database_path)
+    if is_postgres_url(database_url):
+        from bot.store.postgres import PostgresStore  # asyncpg only when it is used
+
+        return PostgresStore(database_url)
+    return SqliteStore(sqlite_path(database_url))

@@ -1,0 +1,164 @@
+"""``python -m bot.migrate``: an SQLite database, played on by real table sessions, copied into
+a real PostgreSQL; what the bot reads back is the same, tables go on where they were, and a
+non-empty target or a hand that does not replay leaves the target untouched."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.migrate import MigrateError, migrate
+from bot.session import TableSession
+from bot.store import GuildSettings, SqliteStore, Store
+from bot.store.postgres import TABLES, PostgresStore
+
+try:
+    from tests.bot_fixtures import GUILD, open_store, play, started_table
+except ImportError:  # plain `pytest`, where tests/ itself is on sys.path
+    from bot_fixtures import (  # type: ignore[no-redef,import-not-found,unused-ignore]
+        GUILD,
+        open_store,
+        play,
+        started_table,
+    )
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+async def fill(path: Path) -> dict[str, int]:
+    """A bot's database after some play: a finished hand and a hand half played at one table,
+    a lobby, a closed table in another server, a server's settings. Returns the ids."""
+    store = await open_store(path)
+    try:
+        playing = await started_table(store, channel=10)
+        await play(playing)  # the first hand to its end: result, status, standings
+        await playing.next_hand()
+        hand = playing.hand
+        assert hand is not None
+        await play(playing, stop=lambda h: len(h.actions) >= 6)  # mid-trick
+        lobby = await store.create_table(guild_id=5 << 22, channel_id=20, game="filko",
+                                         options={}, opener_id=7, seats=["7", None, None, None])
+        closed = await store.create_table(guild_id=6 << 22, channel_id=30, game="filicau",
+                                          options={}, opener_id=8, seats=[None] * 4)
+        await store.update_table(closed.id, state="closed")
+        await store.put_guild_settings(GuildSettings(guild_id=5 << 22, locale="hu",
+                                                     pictures=True, theme="light"))
+        return {"playing": playing.id, "lobby": lobby.id, "closed": closed.id}
+    finally:
+        await store.close()
+
+
+async def snapshot(store: Store, ids: dict[str, int], guilds: list[int]) -> object:
+    """Everything the bot would read: tables, every hand with its actions, statuses,
+    standings, server settings."""
+    return (
+        await store.open_tables(),
+        [await store.get_table(i) for i in ids.values()],
+        [await store.hands(i, limit=100) for i in ids.values()],
+        [await store.statuses(g) for g in guilds],
+        [await store.results(g) for g in guilds],
+        await store.guild_settings(),
+    )
+
+
+async def test_everything_is_copied_and_tables_go_on(tmp_path: Path, pg_url: str) -> None:
+    path = tmp_path / "bot.sqlite3"
+    ids = await fill(path)
+    guilds = [GUILD, 5 << 22, 6 << 22]
+    con = sqlite3.connect(path)
+    counts = {name: con.execute(f"SELECT count(*) FROM {name}").fetchone()[0] for name in TABLES}
+    con.close()
+    assert counts["actions"] > 6  # a whole hand and six moves of the next
+
+    report = await migrate(f"sqlite:///{path}", pg_url)
+    assert report.replayed == 2  # both hands, the finished one and the one in play
+    assert report.copied == counts
+    assert (counts["tables"], counts["hands"], counts["results"]) == (3, 2, 1)
+
+    source, target = SqliteStore(path), PostgresStore(pg_url)
+    await source.open()
+    await target.open()
+    try:
+        assert await snapshot(target, ids, guilds) == await snapshot(source, ids, guilds)
+        # The half-played hand comes back in play, from PostgreSQL, and goes on there.
+        [row] = [r for r in await target.open_tables() if r.id == ids["playing"]]
+        session = await TableSession.restore(row, target)
+        assert session.hand is not None and len(session.hand.actions) == 6
+        await play(session)
+        [finished, first] = await target.hands(ids["playing"])
+        assert finished.result is not None and first.result is not None
+        assert len(await target.results(GUILD)) == 2
+        # New rows get new ids after the copied ones (buttons already sent carry the old).
+        new = await target.create_table(guild_id=GUILD, channel_id=99, game="filicau",
+                                        options={}, opener_id=1, seats=[None] * 4)
+        assert new.id > max(ids.values())
+    finally:
+        await source.close()
+        await target.close()
+
+
+async def test_a_target_that_holds_anything_is_refused(tmp_path: Path, pg_url: str) -> None:
+    path = tmp_path / "bot.sqlite3"
+    await fill(path)
+    target = PostgresStore(pg_url)
+    await target.open()
+    try:
+        await target.put_guild_settings(GuildSettings(guild_id=3, locale="de"))
+    finally:
+        await target.close()
+    with pytest.raises(MigrateError, match=r"not empty \(guild_settings has rows\)"):
+        await migrate(f"sqlite:///{path}", pg_url)
+    await target.open()
+    try:
+        assert await target.open_tables() == []
+        assert [g.guild_id for g in await target.guild_settings()] == [3]
+    finally:
+        await target.close()
+
+
+async def test_a_hand_that_does_not_replay_leaves_the_target_empty(
+    tmp_path: Path, pg_url: str
+) -> None:
+    path = tmp_path / "bot.sqlite3"
+    await fill(path)
+    con = sqlite3.connect(path)
+    # A stored card changed to one its seat does not hold: the engine refuses the record.
+    (raw,) = con.execute("SELECT action FROM actions WHERE idx = 3 LIMIT 1").fetchone()
+    action = json.loads(raw)
+    action["card"] = "EA" if action.get("card") != "EA" else "S7"
+    con.execute("UPDATE actions SET action = ? WHERE idx = 3", (json.dumps(action),))
+    con.commit()
+    con.close()
+    with pytest.raises(MigrateError, match="does not replay"):
+        await migrate(f"sqlite:///{path}", pg_url)
+    target = PostgresStore(pg_url)
+    await target.open()
+    try:
+        for name in TABLES:
+            assert await target.pool.fetchval(f"SELECT count(*) FROM {name}") == 0
+    finally:
+        await target.close()
+
+
+async def test_the_command_copies_and_says_what(tmp_path: Path, pg_url: str) -> None:
+    path = tmp_path / "bot.sqlite3"
+    await fill(path)
+
+    async def run() -> tuple[int, str, str]:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.migrate", "--from", f"sqlite:///{path}", "--to", pg_url,
+            cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await proc.communicate()
+        assert proc.returncode is not None
+        return proc.returncode, out.decode(), err.decode()
+
+    code, out, err = await run()
+    assert (code, err) == (0, "")
+    assert out.startswith("copied 3 tables, 2 hands, ") and "replayed 2 hands" in out
+    code, out, err = await run()  # again: the target is not empty now
+    assert code == 1 and "not empty" in err and "Traceback" not in err
