@@ -31,6 +31,9 @@ NOT_RUN = {
     "bash .ci/flake-hunt": "the whole suite twenty times",
     ".venv/bin/python -m engine bench --game filicau --hands 5000 --compare-openspiel":
         "needs the openspiel extra (a large wheel, kept out of the dev install)",
+    ".venv/bin/python -m bot.migrate": "needs a PostgreSQL server to copy into "
+                                        "(tests/test_migrate.py runs it against one)",
+    "--to postgresql": "the second line of the migrate command above",
     "sudo ": "installs a system service (needs root and systemd; the units are checked by "
              "systemd-analyze where systemd runs)",
     "journalctl ": "reads a system service's log",
