@@ -99,6 +99,23 @@ def standings(results: Iterable[ResultRow]) -> tuple[list[PairLine], list[Player
     return list(pairs.values()), ranked
 
 
+def match_solos(statuses: Iterable[PartnershipStatus], game: str) -> dict[Member, int]:
+    """Solos each player has announced in the match in progress, where the game counts them
+    (Wendish with Muss-Solo: ``Status.solos``, stored per player), from each group's latest
+    status."""
+    out: dict[Member, int] = {}
+    latest: dict[Member, str] = {}
+    for st in statuses:
+        solos = st.extra.get("solos") if st.game == game else None
+        if not isinstance(solos, dict):
+            continue
+        for member, count in solos.items():
+            when = st.updated_at or ""
+            if member not in latest or when >= latest[member]:
+                latest[member], out[member] = when, int(count)
+    return out
+
+
 def badge_wearers(statuses: Iterable[PartnershipStatus], game: str) -> set[Member]:
     """Players of ``game`` wearing its losers' badge (``Rules.losers_badge``: the hats of
     Filkó with Hats): the team that is not masters, in each partnership's current status,

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render import GAME_COLOUR, mention, rules_embed
-from bot.standings import badge_wearers, standings
+from bot.standings import badge_wearers, match_solos, standings
 from bot.texts import date_text, game_title, speaking, t, team_name
 from bot.translator import ls
 from cogs.tables import GAME_CHOICES, Tables
@@ -73,7 +73,9 @@ class Standings(commands.Cog, name="Standings"):
             return
         pairs, players = standings(results)
         rules = make_rules(key)
-        badged = badge_wearers(await self.bot.store.statuses(interaction.guild_id), key)
+        statuses = await self.bot.store.statuses(interaction.guild_id)
+        badged = badge_wearers(statuses, key)
+        solos = match_solos(statuses, key)
         embed = discord.Embed(title=title, colour=GAME_COLOUR)
         lines = []
         for p in players:
@@ -86,6 +88,8 @@ class Standings(commands.Cog, name="Standings"):
                 line += " · " + t("standings.score", score=f"{p.score:+d}")
             if p.matches_won:
                 line += " · " + t("standings.matches", count=p.matches_won)
+            if p.member in solos:
+                line += " · " + t("standings.solos", count=solos[p.member])
             if p.member in badged:
                 line += " " + t(f"standings.{rules.losers_badge}")
             lines.append(line)

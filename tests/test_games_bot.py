@@ -255,3 +255,18 @@ async def test_a_person_makes_fris_in_the_window(h: Harness) -> None:
     assert r.type == UPDATE_MESSAGE
     assert hand.phase == "fris_trick" and hand.trump == 2 and hand.leader == 0
     assert hand.shown == [card("EO")]
+
+
+def test_the_standings_show_each_players_solos_in_the_match() -> None:
+    """Wendish with Muss-Solo keeps each player's solos (per player, so they follow the
+    people): the standings show them, from each group's latest status."""
+    from bot.standings import match_solos
+    from bot.store import PartnershipStatus
+
+    older = PartnershipStatus(guild_id=1, game="wendish", team_a=["1", "2", "3", "4"],
+                              team_b=[], updated_at="2026-11-01T10:00:00+00:00",
+                              extra={"solos": {"1": 1, "2": 0, "3": 0, "4": 0}})
+    newer = older.model_copy(update={"updated_at": "2026-11-02T10:00:00+00:00",
+                                     "extra": {"solos": {"1": 2, "2": 1, "3": 0, "4": 0}}})
+    assert match_solos([newer, older], "wendish") == {"1": 2, "2": 1, "3": 0, "4": 0}
+    assert match_solos([newer], "filicau") == {}
