@@ -16,7 +16,7 @@ same for every dealer. The teams are ``LN`` = {dealer + 1, dealer + 3} and
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -203,3 +203,31 @@ except ImportError:  # plain `pytest`, where tests/ itself is on sys.path
     from pg_server import pg_cluster, pg_url  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 __all__ = ["pg_cluster", "pg_url"]  # fixtures, used by name
+
+
+# -- a store of each backend -------------------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def make(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Any]:
+    """A new store of each backend, SQLite and a real PostgreSQL (tests/pg_server.py), for the
+    tests that use only the ``Store`` protocol (``tests/test_store.py`` has its own, richer
+    backends)."""
+    from bot.store import SqliteStore
+
+    if request.param == "sqlite":
+        return lambda: SqliteStore(tmp_path / "bot.db")
+    from bot.store.postgres import PostgresStore
+
+    url = request.getfixturevalue("pg_url")
+    return lambda: PostgresStore(url)
+
+
+@pytest.fixture
+async def store(make: Callable[[], Any]) -> AsyncIterator[Any]:
+    s = make()
+    await s.open()
+    try:
+        yield s
+    finally:
+        await s.close()

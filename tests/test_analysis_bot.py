@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +12,7 @@ import pytest
 from conftest import make_hand, play
 
 from bot import thinking
-from bot.store import MIGRATIONS, SqliteStore, Store
-from bot.store.postgres import PostgresStore
+from bot.store import MIGRATIONS, SqliteStore
 from engine import Match, make_rules, seat_view, to_record
 from engine.ai.analysis import Decision, review_from_json
 from engine.cards import code
@@ -31,23 +29,7 @@ TO_T7 = ("SA S7 S8 S10 | E9 EA E8 E10 | HA H7 H10 H8 | SK S9 SU EO | GO HU HK H9
          " | G10 G9 GK")
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def make(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Store]:
-    """A new store of each backend (a real PostgreSQL: tests/pg_server.py)."""
-    if request.param == "sqlite":
-        return lambda: SqliteStore(tmp_path / "bot.db")
-    url = request.getfixturevalue("pg_url")
-    return lambda: PostgresStore(url)
-
-
-@pytest.fixture
-async def store(make: Callable[[], Store]) -> AsyncIterator[Store]:
-    s = make()
-    await s.open()
-    try:
-        yield s
-    finally:
-        await s.close()
+# ``make`` and ``store``: a store of each backend, SQLite and a real PostgreSQL (conftest.py).
 
 
 async def test_a_hint_is_computed_in_a_worker_process() -> None:

@@ -7,37 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot import ratings
 from bot.ratings.__main__ import main as ratings_main
 from bot.store import MIGRATIONS, RATINGS_VERSION, ResultRow, SqliteStore, Store
-from bot.store.postgres import PostgresStore
 
 GUILD = 1
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def make(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Store]:
-    """A new store of each backend (a real PostgreSQL: tests/pg_server.py)."""
-    if request.param == "sqlite":
-        return lambda: SqliteStore(tmp_path / "bot.db")
-    url = request.getfixturevalue("pg_url")
-    return lambda: PostgresStore(url)
-
-
-@pytest.fixture
-async def store(make: Callable[[], Store]) -> AsyncIterator[Store]:
-    s = make()
-    await s.open()
-    try:
-        yield s
-    finally:
-        await s.close()
+# ``make`` and ``store``: a store of each backend, SQLite and a real PostgreSQL (conftest.py).
 
 
 class Tables:
