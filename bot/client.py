@@ -243,6 +243,11 @@ class FilicauBot(commands.Bot):
     async def close(self) -> None:
         if self._watcher is not None and self._watcher is not asyncio.current_task():
             self._watcher.cancel()
+        # discord.py waits a moment after READY before dispatching "ready"; a bot stopped in
+        # that moment would dispatch it after closing (a traceback in the log): cancel it.
+        ready: asyncio.Task[None] | None = getattr(self._connection, "_ready_task", None)
+        if ready is not None and not ready.done():
+            ready.cancel()
         await super().close()
         thinking.stop()
         await self.store.close()
