@@ -88,8 +88,15 @@ def _lower_priority() -> None:
 def stop() -> None:
     global _pool
     if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None
+        pool, _pool = _pool, None
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        # A worker only ever holds a decision nobody waits for any more: end it now, rather
+        # than let the interpreter's exit wait for workers that run at a lower priority and,
+        # on a busy machine, take many seconds to be scheduled and leave.
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
 
 
 def player(level: str, seat: int) -> Player:
