@@ -88,8 +88,9 @@ class BotProcess:
             lambda: not any(s in self.standin.shards for s in self.shard_ids), 10,
             "the gateway connection to drop")
 
-    async def stop(self, timeout: float = 10.0) -> int | None:
-        """SIGINT (the bot closes cleanly), SIGKILL if it does not stop in time."""
+    async def stop(self, timeout: float = 60.0) -> int | None:
+        """SIGINT (the bot closes cleanly), SIGKILL if it does not stop in time: a minute,
+        since with both cores busy a clean stop was seen to take more than ten seconds."""
         if self.proc is None:
             return None
         if self.proc.returncode is None:
