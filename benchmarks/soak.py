@@ -77,11 +77,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="filicau-soak-"))
     bot = BotProcess(standin, tmp / "bot.sqlite3", tmp / "bot.log", edit_interval=0.2,
                      log_level="WARNING")
-    await bot.start()
+    if args.trace:
+        bot.env["PYTHONTRACEMALLOC"] = "1"
+    await bot.start(timeout=120)  # a loaded machine, or tracing, starts slowly
     boss = Player(standin, "boss", manager=True)
     waves = -(-args.tables // args.wave)
     first: dict[str, Any] | None = None
     open_rss: list[int] = []
+    waves_rss: list[int] = []
     started = time.monotonic()
     number = 0
     try:
@@ -104,6 +107,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             go.set()
             await asyncio.gather(*tasks)
             after = await diagnostics(bot, standin)
+            waves_rss.append(after["resident_kib"])
             if first is None:
                 first = after
         last = await diagnostics(bot, standin)
@@ -119,8 +123,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "resident_kib_after_first_wave": first["resident_kib"],
         "resident_kib_after_last_wave": last["resident_kib"],
         "growth_first_to_last": round(growth, 4),
+        "resident_kib_after_each_wave": waves_rss,
+        "python_blocks_after_first_wave": first["python_blocks"],
+        "python_blocks_after_last_wave": last["python_blocks"],
         "bytes_per_open_table": sorted(open_rss)[len(open_rss) // 2] if open_rss else None,
-        "left_after_close": {k: v for k, v in last.items() if k != "resident_kib"},
+        "left_after_close": {k: v for k, v in last.items()
+                             if k not in ("resident_kib", "python_blocks", "python_growth")},
+        **({"python_growth": last.get("python_growth", [])} if args.trace else {}),
         "bot_log_errors": len(bot.errors()),
     }
 
@@ -130,6 +139,9 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=3000)
     parser.add_argument("--wave", type=int, default=300, help="tables open at once")
+    parser.add_argument("--trace", action="store_true",
+                        help="run the bot with PYTHONTRACEMALLOC=1 and print the source lines "
+                             "whose memory grew most since the first wave began (slower)")
     report = asyncio.run(run(parser.parse_args()))
     print(json.dumps(report, indent=1))
     left = report["left_after_close"]

@@ -1,6 +1,11 @@
 """What the bot holds now, for an operator or the soak benchmark: ``kill -USR1 PID`` logs one
 JSON line (``diagnostics {...}``) with the open tables, the tasks and the per-table entries
-anywhere in the bot, and the process's resident memory. A table closed leaves none of it."""
+anywhere in the bot, and the process's resident memory. A table closed leaves none of it.
+
+Memory that grows with nothing left per table is found by running the bot with
+``PYTHONTRACEMALLOC=1``: each report then also names the source lines whose Python allocations
+grew most since the first report (Python's own memory as ``python_blocks`` either way; what
+grows in resident memory but not there is the C side: SQLite's cache, the allocator)."""
 
 from __future__ import annotations
 
@@ -8,6 +13,8 @@ import asyncio
 import json
 import logging
 import signal
+import sys
+import tracemalloc
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +52,28 @@ def snapshot(bot: FilicauBot) -> dict[str, Any]:
         "tasks": len(tasks),
         "views_kept_by_discord_py": len(store._views) + len(store._synced_message_views),
         "resident_kib": resident_kib(),
+        "python_blocks": sys.getallocatedblocks(),
     }
+
+
+class Growth:
+    """The source lines whose allocations grew most since the first report (when tracing):
+    the first is the baseline, so a later one shows what a long run added."""
+
+    def __init__(self) -> None:
+        self.first: tracemalloc.Snapshot | None = None
+
+    def report(self, top: int = 10) -> list[str]:
+        if not tracemalloc.is_tracing():
+            return []
+        now = tracemalloc.take_snapshot().filter_traces(
+            [tracemalloc.Filter(False, tracemalloc.__file__)])
+        if self.first is None:
+            self.first = now
+            return []
+        stats = now.compare_to(self.first, "lineno")
+        return [f"{s.size_diff:+d} B {s.count_diff:+d} blocks {s.traceback}"
+                for s in stats[:top] if s.size_diff > 0]
 
 
 def install(bot: FilicauBot) -> None:
@@ -53,7 +81,12 @@ def install(bot: FilicauBot) -> None:
     if not hasattr(signal, "SIGUSR1"):
         return
 
+    growth = Growth()
+
     def report() -> None:
-        log.warning("diagnostics %s", json.dumps(snapshot(bot), sort_keys=True))
+        found = snapshot(bot)
+        if tracemalloc.is_tracing():
+            found["python_growth"] = growth.report()
+        log.warning("diagnostics %s", json.dumps(found, sort_keys=True))
 
     asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, report)
