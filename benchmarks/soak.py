@@ -46,7 +46,7 @@ async def diagnostics(bot: BotProcess, standin: StandIn) -> dict[str, Any]:
         found = _DIAGNOSTICS.findall(bot.log())
         return json.loads(found[-1]) if len(found) > seen else None
 
-    result: dict[str, Any] = await standin.wait_for(answered, 30, "the bot's diagnostics")
+    result: dict[str, Any] = await standin.wait_for(answered, 180, "the bot's diagnostics")
     return result
 
 

@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -49,6 +50,51 @@ def database_problem(path: Path) -> str | None:
     return None
 
 
+class Stopping:
+    """SIGINT (a terminal's Ctrl+C, the systemd units' KillSignal) and SIGTERM (what systemd,
+    Procfile runners and container hosts send by default) both close the bot cleanly: it
+    logs out of the gateway and closes the database.
+
+    The handlers are installed whatever the process inherited: a shell's background job, and
+    some supervisors, start it with SIGINT ignored, and Python then leaves SIGINT ignored (the
+    bot could only be killed). Without the loop's own handler, SIGTERM would end the process
+    at once, without the clean close."""
+
+    def __init__(self) -> None:
+        self.asked = asyncio.Event()
+        self.bot: FilicauBot | None = None
+        self._closing: set[asyncio.Task[None]] = set()
+
+    def install(self) -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, self.stop, sig)
+
+    def stop(self, sig: signal.Signals) -> None:
+        if self.asked.is_set():
+            return
+        logging.getLogger(__name__).info("%s: stopping", sig.name)
+        self.asked.set()
+        if self.bot is not None:
+            task = asyncio.get_running_loop().create_task(self.bot.close())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    async def closed(self) -> None:
+        """Until the close a signal began has finished (discord.py's own exit waits only for
+        its part of it, not for the store)."""
+        for task in list(self._closing):
+            await task
+
+    async def wait(self, seconds: float) -> bool:
+        """Wait ``seconds`` unless a stop is asked first; True if it was."""
+        try:
+            await asyncio.wait_for(self.asked.wait(), seconds)
+        except TimeoutError:
+            return False
+        return True
+
+
 async def run(sync: bool = False, retries: int = len(RETRY_DELAYS)) -> int:
     try:
         settings = load_settings()
@@ -65,13 +111,19 @@ async def run(sync: bool = False, retries: int = len(RETRY_DELAYS)) -> int:
     configure_logging(settings.log_level)
     point_at(settings.discord_api_base, settings.discord_gateway_url)
     token = settings.discord_token.get_secret_value().strip()
+    stopping = Stopping()
+    stopping.install()
     for attempt in range(retries + 1):
         try:
             async with FilicauBot(settings, sync=sync) as bot:
+                stopping.bot = bot
+                if stopping.asked.is_set():
+                    return 0
                 # Once logged in, discord.py reconnects to the gateway by itself (with
                 # backoff); only the first contact is tried again here.
                 await bot.login(token)
                 await bot.connect()
+            await stopping.closed()
             return 0
         except discord.LoginFailure:
             print("error: Discord refused DISCORD_TOKEN: reset the token in the Developer "
@@ -83,6 +135,8 @@ async def run(sync: bool = False, retries: int = len(RETRY_DELAYS)) -> int:
                   file=sys.stderr)
             return 2
         except UNREACHABLE as e:
+            if stopping.asked.is_set():  # stopped while it was connecting
+                return 0
             where = discord.http.Route.BASE
             reason = " ".join(str(e).split()) or type(e).__name__
             if attempt == retries:
@@ -92,7 +146,8 @@ async def run(sync: bool = False, retries: int = len(RETRY_DELAYS)) -> int:
             delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
             print(f"error: cannot reach Discord at {where}: {reason}. Trying again in "
                   f"{delay} s (attempt {attempt + 2} of {retries + 1}).", file=sys.stderr)
-            await asyncio.sleep(delay)
+            if await stopping.wait(delay):
+                return 0
     return 1  # not reached: the last attempt returns
 
 
@@ -114,10 +169,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # waits behind them (seen as p99 latency under load).
     sys.setswitchinterval(0.0005)
     try:
-        return asyncio.run(run(sync=args.sync, retries=args.retries))
-    except KeyboardInterrupt:
+        code = asyncio.run(run(sync=args.sync, retries=args.retries))
+    except KeyboardInterrupt:  # a SIGINT before the loop's own handler was installed
+        code = 0
+    if code == 0:
         logging.getLogger(__name__).info("stopped")
-        return 0
+    return code
 
 
 if __name__ == "__main__":

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from standin.process import BotProcess
 from standin.server import APP_ID, StandIn
 
@@ -134,4 +136,34 @@ async def test_a_good_start_says_who_where_how_to_invite_and_what_it_synced(
             assert bot.errors() == []
         assert marker.read_text(encoding="utf-8").strip() != "0" * 64
     finally:
+        await standin.stop()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+async def test_sigint_and_sigterm_stop_the_bot_cleanly_even_if_it_started_ignoring_sigint(
+        tmp_path: Path, sig: signal.Signals) -> None:
+    """systemd, Procfile runners and container hosts stop a process with SIGTERM; a terminal
+    with SIGINT. A shell's background job (and some supervisors) start it with SIGINT
+    ignored, which Python keeps. Either way the bot logs out and closes its database: exit 0,
+    "stopped", nothing else in the log."""
+    python = tmp_path / "python-ignoring-int"
+    python.write_text(f"#!/bin/sh\ntrap '' INT\nexec {sys.executable} \"$@\"\n")
+    python.chmod(0o755)
+    check = "import signal; print(signal.getsignal(signal.SIGINT) == signal.SIG_IGN)"
+    inherited = subprocess.run([python, "-c", check], capture_output=True, text=True,
+                               check=True).stdout
+    assert inherited.strip() == "True"  # the bot starts with SIGINT ignored
+    standin = StandIn(channels=1)
+    await standin.start()
+    bot = BotProcess(standin, tmp_path / "bot.sqlite3", tmp_path / "bot.log", python=str(python))
+    try:
+        await bot.start()
+        assert await bot.stop(sig=sig) == 0, bot.log()[-2000:]
+        log = bot.log()
+        assert f"{sig.name}: stopping" in log and log.rstrip().endswith("stopped"), log[-2000:]
+        assert bot.errors(shutdown=True) == [] and bot.errors() == []
+        # It said goodbye to the gateway rather than just dropping the connection.
+        assert not standin.shards
+    finally:
+        await bot.stop()
         await standin.stop()

@@ -88,14 +88,15 @@ class BotProcess:
             lambda: not any(s in self.standin.shards for s in self.shard_ids), 10,
             "the gateway connection to drop")
 
-    async def stop(self, timeout: float = 60.0) -> int | None:
-        """SIGINT (the bot closes cleanly), SIGKILL if it does not stop in time: a minute,
-        since with both cores busy a clean stop was seen to take more than ten seconds."""
+    async def stop(self, timeout: float = 60.0,
+                   sig: signal.Signals = signal.SIGINT) -> int | None:
+        """SIGINT or SIGTERM (the bot closes cleanly), SIGKILL if it does not stop in time
+        (generous: a loaded machine is slow)."""
         if self.proc is None:
             return None
         if self.proc.returncode is None:
             self._stop_mark = len(self.log())
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(sig)
             try:
                 await asyncio.wait_for(self.proc.wait(), timeout)
             except TimeoutError:
