@@ -46,6 +46,10 @@ from engine.cards import card, code
 #: The pseudo-seat of a widow (skat) in ``Rules.holders``.
 WIDOW = -1
 
+#: The games whose cut shows the bottom card of the pack: a deal by role gives them ``D``
+#: reversed, so that ``D``'s first card is shown there too.
+SHOWN_FROM_BOTTOM = frozenset({"filko", "filko_hats"})
+
 #: Each seat's cards in the order dealt (a string of codes or a list), or a deal by role.
 Hands = Sequence[str | Sequence[str]] | Mapping[str, str]
 
@@ -56,7 +60,7 @@ def seat_hands(game: str, hands: Hands, dealer: int) -> list[list[str]]:
         out: list[list[str]] = [[] for _ in hands]
         for k, role in enumerate("DLMN"):
             dealt = hands[role].split()
-            if game == "filko" and role == "D":
+            if game in SHOWN_FROM_BOTTOM and role == "D":
                 dealt.reverse()
             out[(dealer + k) % len(hands)] = dealt
         return out

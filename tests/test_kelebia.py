@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import play, snapshot
+from conftest import snapshot
+from deal import act, deal
+from deal import act as play
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_filko5 import act, hand5
 
 from engine import (
     Action,
@@ -32,8 +33,6 @@ from engine.ai import make_player
 from engine.cards import PACK_30_KELEBIA, card, code, codes
 
 K = "kelebia"
-RANKS = ["A", "10", "K", "O", "U", "9", "8", "7"]
-CODES_K = [s + r for s in "EGHS" for r in RANKS if s + r not in ("G8", "E8")]
 
 # The Old Man is seat 1; he names hearts and calls HK (seat 3): {1, 3} against {0, 2, 4}.
 DEAL_K = [
@@ -53,9 +52,9 @@ K_TRICKS = [K1, K2, K3, K4, K5, K6]
 
 
 def start_k(dealer: int = 0, **options: object) -> Hand:
-    hand = hand5(DEAL_K, dealer, game=K, codes30=CODES_K, **options)
-    act(hand, "trump", "H")
-    act(hand, "call", "HK")
+    hand = deal(K, DEAL_K, dealer, **options)
+    act(hand, "trump:H")
+    act(hand, "call:HK")
     return hand
 
 
@@ -82,8 +81,8 @@ def test_trump_order_with_hearts() -> None:
 
 
 def test_the_sevens_are_no_card_to_call() -> None:
-    hand = hand5(DEAL_K, game=K, codes30=CODES_K)
-    act(hand, "trump", "E")
+    hand = deal(K, DEAL_K)
+    act(hand, "trump:E")
     # Acorns: no EO (an Over), no E7 (a permanent trump); the Old Man holds EA.
     assert [code(a.value) for a in hand.legal_actions()] == ["E10", "EK", "EU", "E9"]
     with pytest.raises(IllegalAction) as e:
@@ -99,7 +98,7 @@ def test_an_old_man_with_every_callable_card_of_a_suit_cannot_name_it() -> None:
         "SO GO HK HU H8 HA",
         "H7 S7 G7 E7 SU H10",
     ]
-    hand = hand5(hands, game=K, codes30=CODES_K)
+    hand = deal(K, hands)
     assert [a.value for a in hand.legal_actions()] == [1, 2, 3]  # G H S, not acorns
     before = snapshot(hand)
     with pytest.raises(IllegalAction) as e:
