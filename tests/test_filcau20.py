@@ -8,6 +8,8 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from deal import act, deal, held
+from deal import act as play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -43,28 +45,14 @@ CLOSED = Action("closed", True)
 FACE_UP = Action("face_up", True)
 
 
-def pack_for(dealer: int, mode: str, hands: Sequence[str]) -> list[int]:
-    """The pack that deals ``hands[seat]`` (five codes each, in dealt order): knocked, five at
-    once from the seat after the dealer; cut, three each then two each."""
-    seats = [h.split() for h in hands]
-    assert sorted(c for h in seats for c in h) == sorted(CODES)
-    pack: list[str] = []
-    order = [(dealer + 1 + k) % 4 for k in range(4)]
-    if mode == "knock":
-        for s in order:
-            pack += seats[s]
-    else:
-        for s in order:
-            pack += seats[s][:3]
-        for s in order:
-            pack += seats[s][3:]
-    return [card(c) for c in pack]
-
-
 def new_hand(hands: Sequence[str], dealer: int = 0, mode: str = "knock",
              status: Status = EVEN, **options: object) -> Hand:
-    hand = Hand(make_rules(K, options), dealer, pack_for(dealer, mode, hands), status)
-    hand.apply((dealer - 1) % 4, KNOCK if mode == "knock" else CUT)
+    """The hand in which seat ``s`` is dealt ``hands[s]`` (five codes, in dealt order), cut or
+    knocked by the seat before the dealer. A knock deals five at once from the seat after the
+    dealer (the cut deals the game's packets, three each then two)."""
+    knock = [(dealer + 1 + k) % 4 for k in range(4) for _ in range(5)]
+    hand = deal(K, hands, dealer, status, order=knock if mode == "knock" else None, **options)
+    act(hand, f"deal:{mode}")
     return hand
 
 
@@ -76,20 +64,10 @@ def bind(trump: str, count: int, lowest: str) -> Action:
     return action_from_json({"bind": {"trump": trump, "count": count, "lowest": lowest}})
 
 
-def play(hand: Hand, cards_: str) -> None:
-    for c in cards_.replace("|", " ").split():
-        assert hand.to_move is not None
-        hand.apply(hand.to_move, Action("card", card(c)))
-
-
 def others_pass(hand: Hand, *seats: int) -> None:
     for seat in seats:
         legal = hand.legal_actions(seat)
         hand.apply(seat, CLOSED if CLOSED in legal else PASS)
-
-
-def held(hand: Hand, seat: int) -> list[str]:
-    return sorted(code(c) for c in hand.hands[seat])
 
 
 # A knocked deal, dealer 0: seat 1 may bind three in hearts, seat 2 is closed, seat 3 has no
