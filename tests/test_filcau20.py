@@ -9,7 +9,6 @@ from collections.abc import Sequence
 
 import pytest
 from deal import act, deal, held
-from deal import act as play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -194,19 +193,19 @@ def test_fris_trick_duties_and_face_up() -> None:
     with pytest.raises(IllegalAction) as e:
         hand.apply(1, Action("card", card("HA")))
     assert e.value.reason == "must_lead_fris_over"
-    play(hand, "EO")
+    act(hand, "EO")
     # Seat 2 must play an Under or King (any suit), never its Ace.
     assert sorted(code(a.value) for a in hand.legal_actions()) == ["GK", "HK"]
     with pytest.raises(IllegalAction) as e:
         hand.apply(2, Action("card", card("SA")))
     assert e.value.reason == "fris_small_card"
-    play(hand, "GK")
+    act(hand, "GK")
     # Seat 3: EU; its Overs may not go on the fris.
     assert [code(a.value) for a in hand.legal_actions()] == ["EU"]
     with pytest.raises(IllegalAction) as e:
         hand.apply(3, Action("card", card("SO")))
     assert e.value.reason == "no_over_on_fris"
-    play(hand, "EU")
+    act(hand, "EU")
     # Seat 0 holds E10 EA GO: no Under or King, so asks for the last two face up.
     assert hand.legal_actions() == (FACE_UP,)
     with pytest.raises(IllegalAction) as e:
@@ -222,7 +221,7 @@ def test_fris_trick_duties_and_face_up() -> None:
     with pytest.raises(IllegalAction) as e:
         hand.apply(0, Action("card", card("EA")))
     assert e.value.reason == "fris_small_card"
-    play(hand, "SU")
+    act(hand, "SU")
     # The fris Over wins; the rest is dealt; the fris maker leads the next trick.
     assert hand.tricks[0].winner == 1
     assert hand.team_points() == [0, 0]
@@ -236,7 +235,7 @@ def test_fris_trick_duties_and_face_up() -> None:
 def test_fris_face_up_only_without_small_cards() -> None:
     hand = new_hand(FRIS_HANDS, dealer=0, mode="cut")
     hand.apply(1, Action("fris", Fris(card("EO"), 2)))
-    play(hand, "EO")
+    act(hand, "EO")
     with pytest.raises(IllegalAction) as e:
         hand.apply(2, FACE_UP)
     assert e.value.reason == "face_up_has_small"
@@ -364,7 +363,7 @@ def _bound_three() -> Hand:
 def test_binder_of_three_who_won_the_first_trick_leads_plain() -> None:
     hand = _bound_three()
     assert hand.trump == 2 and hand.to_move == 1
-    play(hand, "EO HA")          # seat 2 must trump... HA is its only trump
+    act(hand, "EO HA")          # seat 2 must trump... HA is its only trump
     hand.apply(3, Action("card", card("SO")))
     hand.apply(0, Action("card", card("SU")))
     # EO (acorn Over, the baul) beats everything.

@@ -15,7 +15,6 @@ import random
 import pytest
 from conftest import snapshot
 from deal import act, deal, pack_for
-from deal import act as play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -156,7 +155,7 @@ def test_the_old_man_can_always_name_every_suit() -> None:
 
 def test_the_partner_is_secret_until_the_called_card_is_played() -> None:
     hand = start_a()
-    play(hand, A1, A2, "EA EU")
+    act(hand, A1, A2, "EA EU")
     for view in [public_view(hand)] + [seat_view(hand, s) for s in (0, 1, 2, 4)]:
         assert view.team == (None, 0, None, None, None)
         assert view.team_points == ()
@@ -166,7 +165,7 @@ def test_the_partner_is_secret_until_the_called_card_is_played() -> None:
     assert seat_view(hand, 3).private == {"team": 0}
     assert seat_view(hand, 2).private == {"team": 1}
     # Seat 3 plays HA: from that card on, the teams are public (the trick is not over yet).
-    play(hand, "HA")
+    act(hand, "HA")
     view = public_view(hand)
     assert view.team == A_TEAMS
     assert view.team_points == (1, 0)
@@ -184,7 +183,7 @@ def test_early_end_waits_while_the_partner_could_be_anyone() -> None:
     """The outcome is judged for every seat that could be the partner: the hand going on
     must not tell anyone who he is."""
     hand = start_a()
-    play(hand, A1)
+    act(hand, A1)
     rules = hand.rules
     # Pretend seat 1 took 2 and seat 3 took 4: with seat 3 as partner, 6 is settled; were
     # seat 2 the partner, the others' 4 could still become 6: the hand must go on.
@@ -244,7 +243,7 @@ def test_other_dealings_do_put_the_partner_elsewhere() -> None:
 
 def test_six_points_make_masters_and_the_losing_dealer_serves() -> None:
     hand = start_a(dealer=0, early_end=False)
-    play(hand, *A_6_2)
+    act(hand, *A_6_2)
     assert hand.team_points() == [6, 2]
     r = hand.result
     assert r is not None and r.event == "masters" and r.team == 0
@@ -254,24 +253,24 @@ def test_six_points_make_masters_and_the_losing_dealer_serves() -> None:
 
 def test_a_winning_dealer_passes_service_to_the_first_loser_after_him() -> None:
     hand = start_a(dealer=3)  # seat 3 is the partner
-    play(hand, *A_6_2)
+    act(hand, *A_6_2)
     r = hand.result
     assert r is not None and r.status.servant == 4 and r.next_dealer == 4
     hand = start_a(dealer=1)  # the Old Man deals: seat 2 is the first loser after him
-    play(hand, *A_6_2)
+    act(hand, *A_6_2)
     assert hand.result is not None and hand.result.next_dealer == 2
 
 
 def test_five_three_changes_nothing_and_the_next_seat_deals() -> None:
     hand = start_a(dealer=2, early_end=False)
-    play(hand, *A_5_3)
+    act(hand, *A_5_3)
     r = hand.result
     assert r is not None and r.points == (5, 3)
     assert r.event == "no_change" and r.status == EVEN and r.next_dealer == 3
     # With early_end, 3-3 after trick 4 with 2 points out already settles it (HA was played
     # in trick 3, so the teams are known).
     hand = start_a(dealer=2)
-    play(hand, *A_5_3[:4])
+    act(hand, *A_5_3[:4])
     r = hand.result
     assert r is not None and r.early and r.points == (3, 3) and r.event == "no_change"
 
@@ -280,7 +279,7 @@ def test_eight_nil_with_no_masters_makes_masters() -> None:
     hand = deal(K, DEAL_B, dealer=0, early_end=False)
     act(hand, "trump:H")
     act(hand, "call:HK")
-    play(hand, *B_8_0)
+    act(hand, *B_8_0)
     r = hand.result
     assert r is not None and r.points == (8, 0) and r.event == "masters"
     assert r.status == Status(masters=0, servant=0, teams=(1, 0, 0, 1, 1), trump=HEARTS,
@@ -294,13 +293,13 @@ def test_standing_masters_keep_teams_trump_and_leader_and_the_servant_deals() ->
     assert hand.team == list(A_TEAMS)
     assert public_view(hand).team == A_TEAMS  # standing teams are public
     assert public_view(hand).team_points == (0, 0)
-    play(hand, *A_6_2)
+    act(hand, *A_6_2)
     r = hand.result
     assert r is not None and r.event == "stay_masters" and r.status == status
     assert r.next_dealer == 0 and r.points == (6, 2)
     # With early_end: the servants' 2 after trick 4 can become neither 0 nor 6.
     hand = deal(K, DEAL_A, dealer=0, status=status)
-    play(hand, *A_6_2[:4])
+    act(hand, *A_6_2[:4])
     assert hand.result is not None and hand.result.early
     assert hand.result.event == "stay_masters"
 
@@ -308,7 +307,7 @@ def test_standing_masters_keep_teams_trump_and_leader_and_the_servant_deals() ->
 def test_the_servants_team_is_liberated_by_six() -> None:
     status = Status(masters=1, servant=3, teams=A_TEAMS, trump=HEARTS, leader=1)
     hand = deal(K, DEAL_A, dealer=3, status=status)
-    play(hand, *A_6_2)
+    act(hand, *A_6_2)
     r = hand.result
     assert r is not None and r.event == "liberated" and r.team == 0
     assert r.status == EVEN and r.next_dealer == 4
@@ -318,9 +317,9 @@ def test_swimming_away_with_nought() -> None:
     teams = (1, 0, 0, 1, 1)
     status = Status(masters=0, servant=0, teams=teams, trump=HEARTS, leader=1)
     hand = deal(K, DEAL_B, dealer=0, status=status)
-    play(hand, *B_8_0[:5])
+    act(hand, *B_8_0[:5])
     assert hand.phase == "play"  # 5-0 so far: 0 or 1-3 for the servants is still open
-    play(hand, B_8_0[5])
+    act(hand, B_8_0[5])
     r = hand.result
     assert r is not None and r.points == (8, 0)
     assert r.event == "swam_away" and r.team == 1 and r.status == EVEN and r.next_dealer == 1
@@ -344,7 +343,7 @@ def test_match_carries_status_and_service() -> None:
     hand = m.deal(cards(pack_for(K, DEAL_A, 0)))
     act(hand, "trump:H")
     act(hand, "call:HA")
-    play(hand, *A_6_2)
+    act(hand, *A_6_2)
     m.record_result(hand)
     assert m.dealer == 0 and m.status.teams == A_TEAMS
     nxt = m.deal()
@@ -374,7 +373,7 @@ def test_hearts_seven_is_no_card_to_call() -> None:
 
 def test_record_round_trip() -> None:
     hand = start_a()
-    play(hand, A1, A2)
+    act(hand, A1, A2)
     rec = to_record(hand)
     assert rec["actions"][:2] == [{"seat": 1, "trump": "H"}, {"seat": 1, "call": "HA"}]
     assert report(replay(rec)) == report(hand)

@@ -12,7 +12,6 @@ import random
 import pytest
 from conftest import snapshot
 from deal import act, deal
-from deal import act as play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -113,36 +112,36 @@ def legal(hand: Hand) -> list[str]:
 
 def test_must_beat_when_able() -> None:
     hand = start_k()
-    play(hand, K1)
-    play(hand, "H9")
+    act(hand, K1)
+    act(hand, "H9")
     assert legal(hand) == sorted(["GA", "G10", "S10", "SK", "S9"])  # seat 2: no trump
-    play(hand, "S9")
+    act(hand, "S9")
     assert legal(hand) == sorted(["SO", "GO", "HK", "HU"])  # seat 3: not H8
     before = snapshot(hand)
     with pytest.raises(IllegalAction) as e:
         hand.apply(3, Action("card", card("H8")))
     assert e.value.reason == "must_beat"
     assert snapshot(hand) == before
-    play(hand, "HU")
+    act(hand, "HU")
     assert legal(hand) == sorted(["H7", "S7", "G7", "E7"])  # seat 4: a trump, any beats HU
-    play(hand, "E7 S8")
-    play(hand, "SU SA")  # seat 0 follows bells with SA
-    play(hand, "H10 SK")  # seat 2 follows bells; a bell cannot beat H10, so any bell
+    act(hand, "E7 S8")
+    act(hand, "SU SA")  # seat 0 follows bells with SA
+    act(hand, "H10 SK")  # seat 2 follows bells; a bell cannot beat H10, so any bell
     assert legal(hand) == sorted(["SO", "GO"])  # seat 3 void in bells: trump and beat H10
-    play(hand, "SO")
-    play(hand, "GO")
+    act(hand, "SO")
+    act(hand, "GO")
     assert legal(hand) == ["H7"]  # seat 4: only H7 beats GO
-    play(hand, "H7 G9")
+    act(hand, "H7 G9")
     assert legal(hand) == ["EO"]  # seat 1: only EO beats H7
 
 
 def test_a_hand_with_the_duty_to_beat() -> None:
     hand = start_k()
-    play(hand, *K_TRICKS[:5])
+    act(hand, *K_TRICKS[:5])
     # 6 for the Old Man's team, but its partner is still secret: with another partner it
     # would be 4 and 2 out, so the hand goes on.
     assert hand.phase == "play" and public_view(hand).team_points == ()
-    play(hand, K6)
+    act(hand, K6)
     r = hand.result
     assert r is not None and r.points == (6, 2) and r.event == "masters"
     assert r.status.servant == 0 and r.status.teams == (1, 0, 1, 0, 1)

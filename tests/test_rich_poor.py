@@ -14,7 +14,6 @@ import random
 
 import pytest
 from deal import act, deal, pack_for
-from deal import act as play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_filko5 import A_6_2, DEAL_A
@@ -64,12 +63,12 @@ def test_the_rich_are_eo_and_go_and_eo_names_trump_and_leads() -> None:
 def test_gos_holder_is_secret_until_go_is_played() -> None:
     hand = deal(K, DEAL_C)
     act(hand, "trump:H")
-    play(hand, *C_6_2[:3], "G10 G8 S9 GA")
+    act(hand, *C_6_2[:3], "G10 G8 S9 GA")
     for view in [public_view(hand)] + [seat_view(hand, s) for s in (0, 3, 4)]:
         assert view.team == (None, 0, None, None, None)
         assert view.team_points == ()
         assert view.public == {"old_man": 1, "partner_card": "GO", "partner": None}
-    play(hand, "GO")
+    act(hand, "GO")
     view = public_view(hand)
     assert view.team == C_TEAMS and view.public["partner"] == 2
 
@@ -77,13 +76,13 @@ def test_gos_holder_is_secret_until_go_is_played() -> None:
 def test_rich_win_with_six_and_a_losing_dealer_deals_again() -> None:
     hand = deal(K, DEAL_C, dealer=0)
     act(hand, "trump:H")
-    play(hand, *C_6_2)
+    act(hand, *C_6_2)
     r = hand.result
     assert r is not None and r.points == (6, 2) and r.event == "rich_win" and r.team == 0
     assert r.status == EVEN and r.next_dealer == 0 and r.extra == {"winner": 0}
     hand = deal(K, DEAL_C, dealer=2)  # a Rich dealer: the first Poor after him deals
     act(hand, "trump:H")
-    play(hand, *C_6_2)
+    act(hand, *C_6_2)
     assert hand.result is not None and hand.result.next_dealer == 3
 
 
@@ -92,11 +91,11 @@ def test_one_player_with_both_plays_alone_and_the_poor_win_with_three() -> None:
     act(hand, "trump:H")
     assert hand.team == [1, 0, 1, 1, 1]
     assert public_view(hand).team == (None, 0, None, None, None)  # alone is no announcement
-    play(hand, A_6_2[0])
-    play(hand, "GO")  # the Old Man plays GO himself: now everyone knows he is alone
+    act(hand, A_6_2[0])
+    act(hand, "GO")  # the Old Man plays GO himself: now everyone knows he is alone
     assert public_view(hand).team == (1, 0, 1, 1, 1)
     assert public_view(hand).public["partner"] == 1
-    play(hand, A_6_2[1][3:], *A_6_2[2:])
+    act(hand, A_6_2[1][3:], *A_6_2[2:])
     r = hand.result
     # Seat 1 alone: H10, E10, SA, S10 (4); the Poor EA HA G10 GA (4).
     assert r is not None and r.points == (4, 4) and r.event == "poor_win" and r.team == 1
@@ -106,7 +105,7 @@ def test_one_player_with_both_plays_alone_and_the_poor_win_with_three() -> None:
 def test_early_end_when_the_poor_have_three() -> None:
     hand = deal(K, DEAL_A, dealer=0)
     act(hand, "trump:H")
-    play(hand, *A_6_2[:4])
+    act(hand, *A_6_2[:4])
     r = hand.result
     assert r is not None and r.early and r.event == "poor_win" and r.points == (1, 4)
 
@@ -120,7 +119,7 @@ def test_per_deal_keeps_no_status() -> None:
 def test_until_freed_keeps_teams_and_dealer_until_the_dealing_team_takes_six() -> None:
     hand = deal(K, DEAL_C, dealer=0, **UNTIL)
     act(hand, "trump:H")
-    play(hand, *C_6_2)
+    act(hand, *C_6_2)
     r = hand.result
     standing = Status(masters=0, servant=0, teams=C_TEAMS, trump=HEARTS, leader=1)
     assert r is not None and r.event == "rich_win" and r.status == standing
@@ -129,14 +128,14 @@ def test_until_freed_keeps_teams_and_dealer_until_the_dealing_team_takes_six() -
     # only 6+ frees the dealing team).
     hand = deal(K, DEAL_C, dealer=0, status=standing, early_end=False, **UNTIL)
     assert hand.phase == "play" and hand.to_move == 1 and hand.team == list(C_TEAMS)
-    play(hand, *C_6_2)
+    act(hand, *C_6_2)
     r = hand.result
     assert r is not None and r.event == "not_freed" and r.status == standing
     assert r.next_dealer == 0
     # The Rich (seat 2) deal and take 6: freed; the first loser after the dealer deals next.
     rich_deal = Status(masters=1, servant=2, teams=C_TEAMS, trump=HEARTS, leader=1)
     hand = deal(K, DEAL_C, dealer=2, status=rich_deal, **UNTIL)
-    play(hand, *C_6_2)
+    act(hand, *C_6_2)
     r = hand.result
     assert r is not None and r.event == "freed" and r.team == 0 and r.status == EVEN
     assert r.next_dealer == 3
@@ -159,7 +158,7 @@ def test_called_partner() -> None:
     view = public_view(hand)
     assert view.team == (None, 0, None, None, None)
     assert view.public == {"old_man": 1, "partner_card": "HA", "partner": None}
-    play(hand, *A_6_2)
+    act(hand, *A_6_2)
     r = hand.result
     assert r is not None and r.points == (6, 2) and r.event == "rich_win"
     assert r.next_dealer == 0
