@@ -21,7 +21,7 @@ from conftest import (
     snapshot,
 )
 from deal import act as play
-from deal import act_while_open, deal, held, legal_cards, pack_for
+from deal import act_while_open, action, deal, held, legal_cards, pack_for
 
 from engine import EVEN, Action, Hand, IllegalAction, RecordError, Status, make_rules, public_view
 from engine.cards import PACK_32, card, code, codes
@@ -36,10 +36,6 @@ DEAL_E = [
     "E8 GO GA G10 GK G9 GU SA",  # seat 2
     "SO EO HO S10 SK SU S9 H10",  # seat 3
 ]
-
-
-def _card(c: str) -> Action:
-    return Action("card", card(c))
 
 
 # -- deal and trump --------------------------------------------------------------------------
@@ -128,7 +124,7 @@ def test_must_follow_suit_and_an_over_does_not_follow_its_printed_suit() -> None
     assert legal_cards(hand) == ["E8"]
     before = snapshot(hand)
     with pytest.raises(IllegalAction) as e:
-        hand.apply(2, _card("GO"))
+        hand.apply(2, action("GO"))
     assert e.value.reason == "must_follow"
     assert "GO" in str(e.value) and "acorns" in str(e.value)
     assert snapshot(hand) == before
@@ -141,7 +137,7 @@ def test_void_in_the_led_suit_must_trump_and_an_over_is_a_trump() -> None:
     assert legal_cards(hand) == sorted(["SO", "EO", "HO", "H10"])
     before = snapshot(hand)
     with pytest.raises(IllegalAction) as e:
-        hand.apply(3, _card("S10"))
+        hand.apply(3, action("S10"))
     assert e.value.reason == "must_trump"
     assert snapshot(hand) == before
 
@@ -151,7 +147,7 @@ def test_holding_the_led_suit_forbids_trumping() -> None:
     play(hand, "E7 E8 SO")
     assert legal_cards(hand) == sorted(["EA", "E10", "EK", "EU", "E9"])
     with pytest.raises(IllegalAction) as e:
-        hand.apply(0, _card("HA"))
+        hand.apply(0, action("HA"))
     assert e.value.reason == "must_follow"
 
 
@@ -188,7 +184,7 @@ def test_an_over_lead_is_a_trump_lead_not_an_acorns_lead() -> None:
     # The dealer holds acorns and hearts: hearts (trumps) only.
     assert legal_cards(hand) == ["H7", "H8", "H9", "HK", "HU"]
     with pytest.raises(IllegalAction) as e:
-        hand.apply(0, _card("EA"))
+        hand.apply(0, action("EA"))
     assert e.value.reason == "must_follow"
     assert e.value.params["suit"] == "trumps"
 
@@ -301,7 +297,7 @@ def test_early_end_at_3_3_leaves_cards_unplayed() -> None:
     assert view.unplayed == ((card("EK"),), (card("G7"),), (card("G10"),), (card("SA"),))
     before = snapshot(hand)
     with pytest.raises(IllegalAction) as e:
-        hand.apply(2, _card("G10"))
+        hand.apply(2, action("G10"))
     assert e.value.reason == "hand_over"
     assert snapshot(hand) == before
 
@@ -389,27 +385,27 @@ def _refused(hand: Hand, seat: int, action: Action) -> IllegalAction:
 
 def test_not_your_turn() -> None:
     hand = deal(H, DEAL_E)
-    e = _refused(hand, 2, _card("E8"))
+    e = _refused(hand, 2, action("E8"))
     assert e.reason == "not_your_turn"
     assert e.params == {"seat": 2, "to_move": 1}
     play(hand, "E7")
-    assert _refused(hand, 1, _card("G7")).reason == "not_your_turn"
+    assert _refused(hand, 1, action("G7")).reason == "not_your_turn"
     play(hand, "E8")  # still works afterwards
 
 
 def test_not_your_card() -> None:
     hand = deal(H, DEAL_E)
-    e = _refused(hand, 1, _card("EA"))
+    e = _refused(hand, 1, action("EA"))
     assert e.reason == "not_your_card"
     assert "EA" in str(e)
     play(hand, "E7")
-    assert _refused(hand, 2, _card("E7")).reason == "not_your_card"  # already played
+    assert _refused(hand, 2, action("E7")).reason == "not_your_card"  # already played
 
 
 def test_other_refusals() -> None:
     hand = deal(H, DEAL_E)
     assert _refused(hand, 1, Action("servant", 3)).reason == "wrong_phase"
-    assert _refused(hand, 7, _card("E7")).reason == "no_such_seat"
+    assert _refused(hand, 7, action("E7")).reason == "no_such_seat"
 
 
 def test_hand_over_after_the_last_trick() -> None:
@@ -417,5 +413,5 @@ def test_hand_over_after_the_last_trick() -> None:
     play(hand, D_4_4)
     assert hand.finished
     assert hand.legal_actions() == ()
-    assert _refused(hand, hand.result.next_dealer, _card("EA")).reason == "hand_over"
+    assert _refused(hand, hand.result.next_dealer, action("EA")).reason == "hand_over"
     assert _refused(hand, 0, Action("servant", 1)).reason == "hand_over"

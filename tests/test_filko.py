@@ -17,7 +17,7 @@ from conftest import (
     snapshot,
 )
 from deal import act as play
-from deal import act_while_open, deal, held, legal_cards
+from deal import act_while_open, action, deal, held, legal_cards
 
 from engine import (
     EVEN,
@@ -34,10 +34,6 @@ from engine import (
 from engine.cards import PACK_32, card, code, codes
 
 K = "filko"
-
-
-def _card(c: str) -> Action:
-    return Action("card", card(c))
 
 
 def _servant(s: int) -> Action:
@@ -103,7 +99,7 @@ def test_follow_suit_and_trump_duties() -> None:
     play(hand, "G9 SK")
     assert legal_cards(hand) == ["H7", "H8", "H9", "HK", "HU"]
     with pytest.raises(IllegalAction) as e:
-        hand.apply(0, _card("EA"))
+        hand.apply(0, action("EA"))
     assert e.value.reason == "must_follow"
 
 
