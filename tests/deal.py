@@ -33,6 +33,11 @@ reverse. A script may run past the end of a hand with ``act_while_open``:
 (['EO', 'GO', 'H10'], 2)
 >>> act_while_open(hand, "EO GA SA H9 | GO G10 S10 H8")
 8
+
+Where only some seats' cards matter, the last seat may take the rest of the pack:
+
+>>> rest_of_pack("filcau20", "EO EA E10 EK EU", "GO GA G10 GK GU", "HO HA H10 HK HU")
+'S10 SA SK SO SU'
 """
 
 from __future__ import annotations
@@ -87,6 +92,13 @@ def deal(game: str, hands: Hands, dealer: int = 0, status: Status | None = None,
     """The hand in which seat ``s`` is dealt ``hands[s]`` (codes, in the order dealt)."""
     pack = [card(c) for c in pack_for(game, hands, dealer, widow, order, **options)]
     return Hand(make_rules(game, options), dealer, pack, status or Status())
+
+
+def rest_of_pack(game: str, *hands: str) -> str:
+    """The codes of ``game``'s pack that none of ``hands`` holds, in alphabetical order: the
+    last seat's hand where only the others' cards matter."""
+    given = {c for h in hands for c in h.split()}
+    return " ".join(sorted(code(c) for c in make_rules(game).pack if code(c) not in given))
 
 
 def action(token: str) -> Action:

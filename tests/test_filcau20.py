@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from deal import act, deal, held
+from deal import act, deal, held, rest_of_pack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,7 +34,6 @@ from engine.cards import PACK_20, card, code
 from engine.rules.filcau20 import BIND, DEAL, FRIS, FRIS_TRICK, Bind, Fris, bindings, strongest
 
 K = "filcau20"
-CODES = [code(c) for c in PACK_20]
 
 CUT = Action("deal", "cut")
 KNOCK = Action("deal", "knock")
@@ -77,9 +76,7 @@ KNOCKED = [
     "HO SO SA S10 SK",    # seat 2: bells 5 -> closed (HO SO SA S10 SK)
     "EO",                 # placeholder, replaced below
 ]
-# seat 3 gets the rest
-_rest = sorted(set(CODES) - {c for h in KNOCKED[:3] for c in h.split()})
-KNOCKED[3] = " ".join(_rest)
+KNOCKED[3] = rest_of_pack(K, *KNOCKED[:3])  # seat 3 gets the rest
 
 
 # -- the cut or knock, and what is dealt ------------------------------------------------------
@@ -305,7 +302,7 @@ def test_binding_legal_actions_show_only_the_strongest() -> None:
 
 def test_equal_bindings_go_to_the_earlier_in_turn() -> None:
     hands = ["GO GU G10 EA SU", "EO HU H10 GA SK", "HO SO SA S10 EK", ""]
-    hands[3] = " ".join(sorted(set(CODES) - {c for h in hands[:3] for c in h.split()}))
+    hands[3] = rest_of_pack(K, *hands[:3])
     hand = new_hand(hands, dealer=0)
     hand.apply(1, bind("H", 3, "HU"))
     others_pass(hand, 2, 3)
@@ -316,7 +313,7 @@ def test_equal_bindings_go_to_the_earlier_in_turn() -> None:
 
 def test_more_trumps_win_the_binding() -> None:
     hands = ["GO GU G10 GK SU", "EO HU H10 GA SK", "HO SO SA S10 EK", ""]
-    hands[3] = " ".join(sorted(set(CODES) - {c for h in hands[:3] for c in h.split()}))
+    hands[3] = rest_of_pack(K, *hands[:3])
     hand = new_hand(hands, dealer=0)
     hand.apply(1, bind("H", 3, "HU"))
     others_pass(hand, 2, 3)
@@ -347,7 +344,7 @@ BINDER = [
     "G10 GU S10 SA HA",
     "GO HO SO H10 ",
 ]
-BINDER[3] = " ".join(sorted(set(CODES) - {c for h in BINDER[:3] for c in h.split()}))
+BINDER[3] = rest_of_pack(K, *BINDER[:3])
 
 
 def _bound_three() -> Hand:
