@@ -1,96 +1,28 @@
-"""Shared helpers for the engine tests.
-
-Deals are written the way a player sees them: each seat's cards in the order they are dealt.
-``pack_for`` turns that into the pack (top card first) from which the dealing rules of
-``../shared/RULINGS.md`` give exactly those hands. The dealing order is written out here
-independently of the engine, so a test of the deal checks the engine rather than itself.
+"""Shared fixtures and hand-worked deals for the tests (``tests/deal.py`` deals and plays them).
 
 A few fixed deals (``DEAL_A``, ``DEAL_B``, ``DEAL_D``) are described by *role* rather than by
 seat: ``L`` leads (the seat after the dealer), ``M`` and ``N`` follow, ``D`` deals. ``D[0]``
-is the card shown to fix trump (hearts) in both games. Each deal comes with card scripts that
-were worked out by hand; because a script is just the cards in the order played, it is the
-same for every dealer. The teams are ``LN`` = {dealer + 1, dealer + 3} and
+is the card shown to fix trump (hearts) in Filicău and Filkó. Each deal comes with card
+scripts that were worked out by hand; because a script is just the cards in the order played,
+it is the same for every dealer. The teams are ``LN`` = {dealer + 1, dealer + 3} and
 ``DM`` = {dealer, dealer + 2}.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engine import EVEN, Action, Hand, Status, make_rules, report
-from engine.cards import card, code
+from engine import Hand, report
 
 ALL_CODES = [s + r for s in "EGHS" for r in ("A", "10", "K", "O", "U", "9", "8", "7")]
 
 
-# -- dealing ---------------------------------------------------------------------------------
-
-
-def deal_order(game: str, dealer: int) -> list[int]:
-    """The seat each pack index is dealt to (RULINGS.md): Filicău one card at a time, Filkó
-    four at a time twice round; both start with the seat after the dealer."""
-    if game == "filicau":
-        return [(dealer + 1 + i) % 4 for i in range(32)]
-    if game == "filko":
-        return [(dealer + 1 + (i % 16) // 4) % 4 for i in range(32)]
-    raise ValueError(game)
-
-
-def pack_for(game: str, dealer: int, hands: Sequence[Sequence[str] | str]) -> list[str]:
-    """The pack (codes, top first) that deals ``hands[seat]`` (codes in dealt order, as a
-    list or one space-separated string)."""
-    hands = [h.split() if isinstance(h, str) else list(h) for h in hands]
-    assert sorted(c for h in hands for c in h) == sorted(ALL_CODES), "a deal needs all 32 cards"
-    assert all(len(h) == 8 for h in hands)
-    nxt = [iter(h) for h in hands]
-    return [next(nxt[seat]) for seat in deal_order(game, dealer)]
-
-
-def role_hands(deal: Mapping[str, str], dealer: int, game: str) -> list[list[str]]:
-    """Seat hands (dealt order) for a role-described deal. For Filkó the dealer's list is
-    reversed so that ``D[0]`` lands at the bottom of the pack, where the cut shows it."""
-    hands: list[list[str]] = [[] for _ in range(4)]
-    for k, role in enumerate("DLMN"):
-        cards_ = deal[role].split()
-        hands[(dealer + k) % 4] = cards_[::-1] if (game == "filko" and role == "D") else cards_
-    return hands
-
-
-def make_hand(
-    game: str,
-    hands: Sequence[Sequence[str] | str],
-    dealer: int = 0,
-    status: Status = EVEN,
-    **options: Any,
-) -> Hand:
-    """A hand of ``game`` dealt from the pack that gives these seat hands."""
-    pack = [card(c) for c in pack_for(game, dealer, hands)]
-    return Hand(make_rules(game, options), dealer, pack, status)
-
-
-def deal_hand(
-    deal: Mapping[str, str], game: str = "filicau", dealer: int = 0, status: Status = EVEN,
-    **options: Any,
-) -> Hand:
-    return make_hand(game, role_hands(deal, dealer, game), dealer, status, **options)
-
-
 # -- playing ---------------------------------------------------------------------------------
-
-
-def play(hand: Hand, *codes_: str) -> None:
-    """Play these cards in turn, each by the seat to move. Several codes may be given in one
-    string separated by spaces (and ``|`` between tricks, for readability)."""
-    for group in codes_:
-        for c in group.replace("|", " ").split():
-            seat = hand.to_move
-            assert seat is not None, f"no seat to play {c}"
-            hand.apply(seat, Action("card", card(c)))
 
 
 def random_finish(hand: Hand, rng: random.Random) -> None:
@@ -110,14 +42,6 @@ def snapshot(hand: Hand) -> tuple[Any, ...]:
         [list(h) for h in hand.hands], list(hand.trick), list(hand.tricks), list(hand.taken),
         hand.team_points(), list(hand.actions), list(hand.shown), report(hand),
     )
-
-
-def held(hand: Hand, seat: int) -> list[str]:
-    return sorted(code(c) for c in hand.hands[seat])
-
-
-def legal_codes(hand: Hand, seat: int | None = None) -> list[str]:
-    return sorted(code(a.value) for a in hand.legal_actions(seat) if a.kind == "card")
 
 
 # -- hand-worked deals (trump hearts; see the module docstring) ------------------------------
@@ -167,19 +91,6 @@ D_2_4_LAST = "G10 S10 EK G7"
 D_DM_6_2 = D_OPENING + " | H10 EU S7 EK | G8 GA S10 EA | G10 SA E10 G7"
 #: DM 5 (GA S10 EA G10 E10), LN 3 (HA H10 SA).
 D_DM_5_3 = D_OPENING + " | H10 EU SA EK | G8 GA S10 EA | G10 S7 E10 G7"
-
-
-def play_while_open(hand: Hand, *codes_: str) -> int:
-    """Like ``play`` but stop quietly once the hand is over; return how many cards were
-    played (to check where an early end stopped the hand)."""
-    n = 0
-    for group in codes_:
-        for c in group.replace("|", " ").split():
-            if hand.finished or hand.phase != "play":
-                return n
-            play(hand, c)
-            n += 1
-    return n
 
 
 # -- the in-process Discord fake -------------------------------------------------------------

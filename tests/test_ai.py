@@ -7,10 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from deal import act as play
+from deal import deal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import PLAYING, Action, Hand, Match, Status, cards, make_rules, seat_view
+from engine import PLAYING, Hand, Match, Status, cards, make_rules, seat_view
 from engine.ai import EasyPlayer, make_player
 from engine.arena import arena, play_deal
 from engine.cards import TRUMP, card
@@ -94,25 +96,6 @@ def test_players_are_given_a_view_without_the_hidden_cards() -> None:
 # -- inference ----------------------------------------------------------------------------------
 
 
-def hand_with(game: str, dealer: int, hands: list[str], shown_first: str | None = None) -> Hand:
-    """A Filicău hand with these cards per seat (the shown card: the dealer's first)."""
-    rules = make_rules(game)
-    seats = [cards.cards(h.split()) for h in hands]
-    holders = rules.holders(dealer)
-    pack = [0] * 32
-    taken = [0] * 4
-    for i, s in enumerate(holders):
-        pack[i] = seats[s][taken[s]]
-        taken[s] += 1
-    return Hand(rules, dealer, pack)
-
-
-def play(hand: Hand, *codes: str) -> None:
-    for c in codes:
-        assert hand.to_move is not None
-        hand.apply(hand.to_move, Action("card", card(c)))
-
-
 # Dealer 3: seat 3's first card (H7) is shown, hearts are trump; seat 0 leads.
 DEAL = [
     "EA E10 EK E9 GA G10 SA S10",
@@ -123,7 +106,7 @@ DEAL = [
 
 
 def test_a_seat_that_does_not_follow_is_void_and_without_trumps() -> None:
-    hand = hand_with("filicau", 3, DEAL)
+    hand = deal("filicau", DEAL, 3)
     assert hand.trump == cards.HEARTS and hand.shown == [card("H7")]
     # Acorns led: seats 1 and 2 follow; seat 3 has none and must trump.
     play(hand, "EA", "E8", "EU", "H8")
@@ -136,13 +119,13 @@ def test_a_seat_that_does_not_follow_is_void_and_without_trumps() -> None:
 
 
 def test_a_plain_card_on_a_plain_lead_means_no_trumps_either() -> None:
-    deal = [
+    hands = [
         "EA E10 EK E9 E8 E7 EU GA",
         "GK G10 G9 G8 G7 GU SA S10",
         "SK S9 S8 S7 SU GO SO EO",
         "H7 HA H10 HK HO HU H9 H8",
     ]
-    hand = hand_with("filicau", 3, deal)
+    hand = deal("filicau", hands, 3)
     play(hand, "E9", "GK", "GO")
     void = voids(seat_view(hand, 3))
     assert void[1] == (1 << cards.ACORNS) | (1 << TRUMP)
@@ -150,7 +133,7 @@ def test_a_plain_card_on_a_plain_lead_means_no_trumps_either() -> None:
 
 
 def test_shown_cards_stay_with_their_holder_in_every_guess() -> None:
-    hand = hand_with("filicau", 3, DEAL)
+    hand = deal("filicau", DEAL, 3)
     view = seat_view(hand, 0)
     assert view.shown_held == ((card("H7"), 3),)
     k = infer(view)
@@ -199,24 +182,24 @@ def easy(hand: Hand) -> str:
 
 
 def test_easy_leads_a_plain_ace() -> None:
-    hand = hand_with("filicau", 3, DEAL)
+    hand = deal("filicau", DEAL, 3)
     assert easy(hand) == "EA"
 
 
 def test_easy_takes_points_with_an_ace_when_following() -> None:
-    deal = [
+    hands = [
         "E9 EK S9 GA G10 SA S10 E7",
         "EA E10 GK G9 G8 SK S8 EO",
         "EU GU G7 SU E8 S7 GO SO",
         "H7 HA H10 HK HO HU H9 H8",
     ]
-    hand = hand_with("filicau", 3, deal)
+    hand = deal("filicau", hands, 3)
     play(hand, "EK")
     assert easy(hand) == "EA"  # wins the trick with its Ace
 
 
 def test_easy_plays_low_when_the_trick_is_lost_and_keeps_trumps_for_points() -> None:
-    hand = hand_with("filicau", 3, DEAL)
+    hand = deal("filicau", DEAL, 3)
     play(hand, "E9")  # seat 0 leads a pointless Nine
     assert easy(hand) == "E7"  # seat 1 cannot beat it: its lowest card
     play(hand, "E7", "EU")
@@ -225,13 +208,13 @@ def test_easy_plays_low_when_the_trick_is_lost_and_keeps_trumps_for_points() -> 
 
 
 def test_easy_helps_its_partners_trick() -> None:
-    deal = [
+    hands = [
         "SA E9 EA E10 EK GA G10 E7",
         "S9 SK E8 GK G9 G8 EO EU",
         "S10 S8 S7 SU GU G7 GO SO",
         "H7 HA H10 HK HO HU H9 H8",
     ]
-    hand = hand_with("filicau", 3, deal)
+    hand = deal("filicau", hands, 3)
     play(hand, "SA", "S9")  # the partner's Ace holds the trick
     assert easy(hand) == "S10"
 

@@ -25,7 +25,8 @@ import random
 import re
 
 import pytest
-from conftest import make_hand, play
+from deal import act as play
+from deal import deal
 
 from engine import Hand, Match, make_rules, seat_view, to_record
 from engine.ai import make_player
@@ -61,7 +62,7 @@ CARD_CODE = re.compile(r"\b[EGHS](?:A|10|K|O|U|9|8|7)\b")
 
 
 def at_t7(hands: list[str] = HANDS) -> Hand:
-    hand = make_hand("filicau", hands)
+    hand = deal("filicau", hands)
     play(hand, TO_T7)
     return hand
 

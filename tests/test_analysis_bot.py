@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_hand, play
+from deal import act as play
+from deal import deal
 
 from bot import thinking
 from bot.store import MIGRATIONS, SqliteStore
@@ -48,7 +49,7 @@ async def test_a_hint_is_computed_in_a_worker_process() -> None:
 
 
 async def test_a_hint_without_a_pool_names_the_sure_trick() -> None:
-    hand = make_hand("filicau", HANDS)
+    hand = deal("filicau", HANDS)
     play(hand, TO_T7)
     thinking.stop()
     got = await thinking.hint("normal", 0, seat_view(hand, 0))
@@ -58,7 +59,7 @@ async def test_a_hint_without_a_pool_names_the_sure_trick() -> None:
 async def test_a_review_is_made_once_and_then_read_from_the_store(
     store: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    hand = make_hand("filicau", HANDS)
+    hand = deal("filicau", HANDS)
     play(hand, TO_T7, "G7")
     assert hand.finished
     record = to_record(hand)
@@ -93,7 +94,7 @@ async def test_a_review_is_made_once_and_then_read_from_the_store(
 async def test_a_review_of_another_version_is_made_again(
     store: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    hand = make_hand("filicau", HANDS)
+    hand = deal("filicau", HANDS)
     play(hand, TO_T7, "GA")
     record = to_record(hand)
     table = await store.create_table(guild_id=1, channel_id=2, game="filicau", options={},

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import D_3_3, DEAL_D, deal_hand, play
+from conftest import D_3_3, DEAL_D
+from deal import act as play
+from deal import deal
 
 from engine import to_record
 
@@ -25,7 +27,7 @@ def engine(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 
 def _record(cards: str = D_3_3, **extra: Any) -> dict[str, Any]:
     """A DEAL_D record (dealer 0, trump hearts) with these cards played."""
-    hand = deal_hand(DEAL_D)
+    hand = deal("filicau", DEAL_D)
     play(hand, cards)
     return {**to_record(hand), **extra}
 

@@ -8,6 +8,7 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from deal import act, deal, held, rest_of_pack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +34,6 @@ from engine.cards import PACK_20, card, code
 from engine.rules.filcau20 import BIND, DEAL, FRIS, FRIS_TRICK, Bind, Fris, bindings, strongest
 
 K = "filcau20"
-CODES = [code(c) for c in PACK_20]
 
 CUT = Action("deal", "cut")
 KNOCK = Action("deal", "knock")
@@ -43,28 +43,14 @@ CLOSED = Action("closed", True)
 FACE_UP = Action("face_up", True)
 
 
-def pack_for(dealer: int, mode: str, hands: Sequence[str]) -> list[int]:
-    """The pack that deals ``hands[seat]`` (five codes each, in dealt order): knocked, five at
-    once from the seat after the dealer; cut, three each then two each."""
-    seats = [h.split() for h in hands]
-    assert sorted(c for h in seats for c in h) == sorted(CODES)
-    pack: list[str] = []
-    order = [(dealer + 1 + k) % 4 for k in range(4)]
-    if mode == "knock":
-        for s in order:
-            pack += seats[s]
-    else:
-        for s in order:
-            pack += seats[s][:3]
-        for s in order:
-            pack += seats[s][3:]
-    return [card(c) for c in pack]
-
-
 def new_hand(hands: Sequence[str], dealer: int = 0, mode: str = "knock",
              status: Status = EVEN, **options: object) -> Hand:
-    hand = Hand(make_rules(K, options), dealer, pack_for(dealer, mode, hands), status)
-    hand.apply((dealer - 1) % 4, KNOCK if mode == "knock" else CUT)
+    """The hand in which seat ``s`` is dealt ``hands[s]`` (five codes, in dealt order), cut or
+    knocked by the seat before the dealer. A knock deals five at once from the seat after the
+    dealer (the cut deals the game's packets, three each then two)."""
+    knock = [(dealer + 1 + k) % 4 for k in range(4) for _ in range(5)]
+    hand = deal(K, hands, dealer, status, order=knock if mode == "knock" else None, **options)
+    act(hand, f"deal:{mode}")
     return hand
 
 
@@ -76,20 +62,10 @@ def bind(trump: str, count: int, lowest: str) -> Action:
     return action_from_json({"bind": {"trump": trump, "count": count, "lowest": lowest}})
 
 
-def play(hand: Hand, cards_: str) -> None:
-    for c in cards_.replace("|", " ").split():
-        assert hand.to_move is not None
-        hand.apply(hand.to_move, Action("card", card(c)))
-
-
 def others_pass(hand: Hand, *seats: int) -> None:
     for seat in seats:
         legal = hand.legal_actions(seat)
         hand.apply(seat, CLOSED if CLOSED in legal else PASS)
-
-
-def held(hand: Hand, seat: int) -> list[str]:
-    return sorted(code(c) for c in hand.hands[seat])
 
 
 # A knocked deal, dealer 0: seat 1 may bind three in hearts, seat 2 is closed, seat 3 has no
@@ -100,9 +76,7 @@ KNOCKED = [
     "HO SO SA S10 SK",    # seat 2: bells 5 -> closed (HO SO SA S10 SK)
     "EO",                 # placeholder, replaced below
 ]
-# seat 3 gets the rest
-_rest = sorted(set(CODES) - {c for h in KNOCKED[:3] for c in h.split()})
-KNOCKED[3] = " ".join(_rest)
+KNOCKED[3] = rest_of_pack(K, *KNOCKED[:3])  # seat 3 gets the rest
 
 
 # -- the cut or knock, and what is dealt ------------------------------------------------------
@@ -216,19 +190,19 @@ def test_fris_trick_duties_and_face_up() -> None:
     with pytest.raises(IllegalAction) as e:
         hand.apply(1, Action("card", card("HA")))
     assert e.value.reason == "must_lead_fris_over"
-    play(hand, "EO")
+    act(hand, "EO")
     # Seat 2 must play an Under or King (any suit), never its Ace.
     assert sorted(code(a.value) for a in hand.legal_actions()) == ["GK", "HK"]
     with pytest.raises(IllegalAction) as e:
         hand.apply(2, Action("card", card("SA")))
     assert e.value.reason == "fris_small_card"
-    play(hand, "GK")
+    act(hand, "GK")
     # Seat 3: EU; its Overs may not go on the fris.
     assert [code(a.value) for a in hand.legal_actions()] == ["EU"]
     with pytest.raises(IllegalAction) as e:
         hand.apply(3, Action("card", card("SO")))
     assert e.value.reason == "no_over_on_fris"
-    play(hand, "EU")
+    act(hand, "EU")
     # Seat 0 holds E10 EA GO: no Under or King, so asks for the last two face up.
     assert hand.legal_actions() == (FACE_UP,)
     with pytest.raises(IllegalAction) as e:
@@ -244,7 +218,7 @@ def test_fris_trick_duties_and_face_up() -> None:
     with pytest.raises(IllegalAction) as e:
         hand.apply(0, Action("card", card("EA")))
     assert e.value.reason == "fris_small_card"
-    play(hand, "SU")
+    act(hand, "SU")
     # The fris Over wins; the rest is dealt; the fris maker leads the next trick.
     assert hand.tricks[0].winner == 1
     assert hand.team_points() == [0, 0]
@@ -258,7 +232,7 @@ def test_fris_trick_duties_and_face_up() -> None:
 def test_fris_face_up_only_without_small_cards() -> None:
     hand = new_hand(FRIS_HANDS, dealer=0, mode="cut")
     hand.apply(1, Action("fris", Fris(card("EO"), 2)))
-    play(hand, "EO")
+    act(hand, "EO")
     with pytest.raises(IllegalAction) as e:
         hand.apply(2, FACE_UP)
     assert e.value.reason == "face_up_has_small"
@@ -328,7 +302,7 @@ def test_binding_legal_actions_show_only_the_strongest() -> None:
 
 def test_equal_bindings_go_to_the_earlier_in_turn() -> None:
     hands = ["GO GU G10 EA SU", "EO HU H10 GA SK", "HO SO SA S10 EK", ""]
-    hands[3] = " ".join(sorted(set(CODES) - {c for h in hands[:3] for c in h.split()}))
+    hands[3] = rest_of_pack(K, *hands[:3])
     hand = new_hand(hands, dealer=0)
     hand.apply(1, bind("H", 3, "HU"))
     others_pass(hand, 2, 3)
@@ -339,7 +313,7 @@ def test_equal_bindings_go_to_the_earlier_in_turn() -> None:
 
 def test_more_trumps_win_the_binding() -> None:
     hands = ["GO GU G10 GK SU", "EO HU H10 GA SK", "HO SO SA S10 EK", ""]
-    hands[3] = " ".join(sorted(set(CODES) - {c for h in hands[:3] for c in h.split()}))
+    hands[3] = rest_of_pack(K, *hands[:3])
     hand = new_hand(hands, dealer=0)
     hand.apply(1, bind("H", 3, "HU"))
     others_pass(hand, 2, 3)
@@ -370,7 +344,7 @@ BINDER = [
     "G10 GU S10 SA HA",
     "GO HO SO H10 ",
 ]
-BINDER[3] = " ".join(sorted(set(CODES) - {c for h in BINDER[:3] for c in h.split()}))
+BINDER[3] = rest_of_pack(K, *BINDER[:3])
 
 
 def _bound_three() -> Hand:
@@ -386,7 +360,7 @@ def _bound_three() -> Hand:
 def test_binder_of_three_who_won_the_first_trick_leads_plain() -> None:
     hand = _bound_three()
     assert hand.trump == 2 and hand.to_move == 1
-    play(hand, "EO HA")          # seat 2 must trump... HA is its only trump
+    act(hand, "EO HA")          # seat 2 must trump... HA is its only trump
     hand.apply(3, Action("card", card("SO")))
     hand.apply(0, Action("card", card("SU")))
     # EO (acorn Over, the baul) beats everything.

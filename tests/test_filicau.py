@@ -18,15 +18,10 @@ from conftest import (
     DEAL_A,
     DEAL_B,
     DEAL_D,
-    deal_hand,
-    held,
-    legal_codes,
-    make_hand,
-    pack_for,
-    play,
-    play_while_open,
     snapshot,
 )
+from deal import act as play
+from deal import act_while_open, action, deal, held, legal_cards, pack_for
 
 from engine import EVEN, Action, Hand, IllegalAction, RecordError, Status, make_rules, public_view
 from engine.cards import PACK_32, card, code, codes
@@ -41,10 +36,6 @@ DEAL_E = [
     "E8 GO GA G10 GK G9 GU SA",  # seat 2
     "SO EO HO S10 SK SU S9 H10",  # seat 3
 ]
-
-
-def _card(c: str) -> Action:
-    return Action("card", card(c))
 
 
 # -- deal and trump --------------------------------------------------------------------------
@@ -63,8 +54,8 @@ def test_cards_are_dealt_one_at_a_time_from_the_seat_after_the_dealer(dealer: in
 def test_trump_is_the_first_card_dealt_to_the_dealer(dealer: int) -> None:
     hands = list(DEAL_E)
     hands = hands[-dealer:] + hands[:-dealer] if dealer else hands  # DEAL_E[0] -> the dealer
-    hand = make_hand(H, hands, dealer=dealer)
-    assert pack_for(H, dealer, hands)[3] == "H9"
+    hand = deal(H, hands, dealer=dealer)
+    assert pack_for(H, hands, dealer)[3] == "H9"
     assert codes(hand.shown) == ["H9"]
     assert code(hand.pack[3]) == "H9"
     assert hand.trump == 2  # hearts
@@ -75,7 +66,7 @@ def test_each_suit_can_be_trump(suit: str) -> None:
     first = suit + "7"
     rest = [c for c in ALL_CODES if c != first]
     hands = [[first, *rest[:7]], rest[7:15], rest[15:23], rest[23:31]]
-    hand = make_hand(H, hands, dealer=0)
+    hand = deal(H, hands, dealer=0)
     assert codes(hand.shown) == [first]
     assert "EGHS"[hand.trump] == suit
 
@@ -83,7 +74,7 @@ def test_each_suit_can_be_trump(suit: str) -> None:
 def test_while_the_shown_card_is_an_over_the_next_dealer_card_is_shown() -> None:
     rest = [c for c in ALL_CODES if c not in ("GO", "SO", "H9")]
     hands = [["GO", "SO", "H9", *rest[:5]], rest[5:13], rest[13:21], rest[21:29]]
-    hand = make_hand(H, hands, dealer=0)
+    hand = deal(H, hands, dealer=0)
     assert codes(hand.shown) == ["GO", "SO", "H9"]
     assert [code(hand.pack[i]) for i in (3, 7, 11)] == ["GO", "SO", "H9"]
     assert "EGHS"[hand.trump] == "H"
@@ -98,7 +89,7 @@ def test_four_overs_first_then_the_fifth_card_fixes_trump(dealer: int) -> None:
     rest = [c for c in ALL_CODES if c not in firsts]
     hands = [rest[0:8], rest[8:16], rest[16:24]]
     hands.insert(dealer, [*firsts, *rest[24:27]])
-    hand = make_hand(H, hands, dealer=dealer)
+    hand = deal(H, hands, dealer=dealer)
     assert codes(hand.shown) == firsts
     assert "EGHS"[hand.trump] == "S"
     assert set(firsts) <= set(held(hand, dealer))
@@ -111,14 +102,14 @@ def test_four_overs_first_then_the_fifth_card_fixes_trump(dealer: int) -> None:
 def test_the_seat_after_the_dealer_leads_any_card(dealer: int) -> None:
     hand = Hand(make_rules(H), dealer, PACK_32)
     assert hand.to_move == hand.leader == (dealer + 1) % 4
-    assert legal_codes(hand) == held(hand, (dealer + 1) % 4)
+    assert legal_cards(hand) == held(hand, (dealer + 1) % 4)
     for seat in range(4):
         if seat != hand.to_move:
             assert hand.legal_actions(seat) == ()
 
 
 def test_play_goes_round_in_seat_order() -> None:
-    hand = make_hand(H, DEAL_E)
+    hand = deal(H, DEAL_E)
     seen = []
     for c in ("E7", "E8", "SO", "EA"):
         seen.append(hand.to_move)
@@ -127,41 +118,41 @@ def test_play_goes_round_in_seat_order() -> None:
 
 
 def test_must_follow_suit_and_an_over_does_not_follow_its_printed_suit() -> None:
-    hand = make_hand(H, DEAL_E)
+    hand = deal(H, DEAL_E)
     play(hand, "E7")
     # Seat 2 holds E8 and GO: only the plain acorn follows.
-    assert legal_codes(hand) == ["E8"]
+    assert legal_cards(hand) == ["E8"]
     before = snapshot(hand)
     with pytest.raises(IllegalAction) as e:
-        hand.apply(2, _card("GO"))
+        hand.apply(2, action("GO"))
     assert e.value.reason == "must_follow"
     assert "GO" in str(e.value) and "acorns" in str(e.value)
     assert snapshot(hand) == before
 
 
 def test_void_in_the_led_suit_must_trump_and_an_over_is_a_trump() -> None:
-    hand = make_hand(H, DEAL_E)
+    hand = deal(H, DEAL_E)
     play(hand, "E7 E8")
     # Seat 3 holds EO but no plain acorn: void, so it must trump (Overs or hearts).
-    assert legal_codes(hand) == sorted(["SO", "EO", "HO", "H10"])
+    assert legal_cards(hand) == sorted(["SO", "EO", "HO", "H10"])
     before = snapshot(hand)
     with pytest.raises(IllegalAction) as e:
-        hand.apply(3, _card("S10"))
+        hand.apply(3, action("S10"))
     assert e.value.reason == "must_trump"
     assert snapshot(hand) == before
 
 
 def test_holding_the_led_suit_forbids_trumping() -> None:
-    hand = make_hand(H, DEAL_E)
+    hand = deal(H, DEAL_E)
     play(hand, "E7 E8 SO")
-    assert legal_codes(hand) == sorted(["EA", "E10", "EK", "EU", "E9"])
+    assert legal_cards(hand) == sorted(["EA", "E10", "EK", "EU", "E9"])
     with pytest.raises(IllegalAction) as e:
-        hand.apply(0, _card("HA"))
+        hand.apply(0, action("HA"))
     assert e.value.reason == "must_follow"
 
 
 def test_trick_won_by_a_trump_over_higher_plain_cards() -> None:
-    hand = make_hand(H, DEAL_E)
+    hand = deal(H, DEAL_E)
     play(hand, "E7 E8 SO EA")
     assert hand.tricks[0].winner == 3
     assert hand.team_points() == [0, 1]  # EA for seat 3's team
@@ -169,49 +160,49 @@ def test_trick_won_by_a_trump_over_higher_plain_cards() -> None:
 
 
 def test_over_lead_forces_trumps_and_overs_beat_the_trump_ace() -> None:
-    hand = make_hand(H, DEAL_E)
+    hand = deal(H, DEAL_E)
     play(hand, "E7 E8 SO EA", "H10")
-    assert legal_codes(hand) == ["H9", "HA", "HK"]  # seat 0: trumps only
+    assert legal_cards(hand) == ["H9", "HA", "HK"]  # seat 0: trumps only
     play(hand, "HA")
-    assert legal_codes(hand) == ["H7", "H8", "HU"]
+    assert legal_cards(hand) == ["H7", "H8", "HU"]
     play(hand, "H7")
     # Seat 2's only trump is GO: it must play it.
-    assert legal_codes(hand) == ["GO"]
+    assert legal_cards(hand) == ["GO"]
     play(hand, "GO")
     assert hand.tricks[1].winner == 2
     assert hand.team_points() == [2, 1]
 
 
 def test_an_over_lead_is_a_trump_lead_not_an_acorns_lead() -> None:
-    hand = deal_hand(DEAL_D)
+    hand = deal(H, DEAL_D)
     play(hand, "EO")
     # Seat 2 holds plain acorns (E9 E8 EU) but no trump: any card, acorns not forced.
-    assert legal_codes(hand) == held(hand, 2)
+    assert legal_cards(hand) == held(hand, 2)
     play(hand, "G9")
-    assert legal_codes(hand) == held(hand, 3)
+    assert legal_cards(hand) == held(hand, 3)
     play(hand, "SK")
     # The dealer holds acorns and hearts: hearts (trumps) only.
-    assert legal_codes(hand) == ["H7", "H8", "H9", "HK", "HU"]
+    assert legal_cards(hand) == ["H7", "H8", "H9", "HK", "HU"]
     with pytest.raises(IllegalAction) as e:
-        hand.apply(0, _card("EA"))
+        hand.apply(0, action("EA"))
     assert e.value.reason == "must_follow"
     assert e.value.params["suit"] == "trumps"
 
 
 def test_void_in_led_suit_and_trumps_may_play_anything() -> None:
-    hand = deal_hand(DEAL_D)
+    hand = deal(H, DEAL_D)
     play(hand, "G8 G9")
     # Seat 3 (SK SU S9 S8 E7 SA S10 S7): no leaves, no trumps.
-    assert legal_codes(hand) == held(hand, 3)
+    assert legal_cards(hand) == held(hand, 3)
     play(hand, "SA")
-    assert legal_codes(hand) == ["H7", "H8", "H9", "HK", "HU"]  # the dealer must trump
+    assert legal_cards(hand) == ["H7", "H8", "H9", "HK", "HU"]  # the dealer must trump
     play(hand, "H7")
     assert hand.tricks[0].winner == 0
     assert hand.team_points() == [1, 0]
 
 
 def test_trump_wins_over_the_led_suit() -> None:
-    hand = make_hand(H, DEAL_E)
+    hand = deal(H, DEAL_E)
     play(hand, "E7 E8 SO EA | H10 HA H7 GO")
     # Seat 2 leads GA; seat 3 must trump (EO, HO), the dealer must trump, seat 1 follows.
     play(hand, "GA HO H9 G7")
@@ -220,7 +211,7 @@ def test_trump_wins_over_the_led_suit() -> None:
 
 
 def test_highest_of_the_led_suit_wins_over_off_suit_aces() -> None:
-    hand = deal_hand(DEAL_D)
+    hand = deal(H, DEAL_D)
     play(hand, "EO G9 SK H9 | GO GU SU H8 | HO GK S9 H7 | SO E9 S8 HU | HA E8 E7 HK")
     play(hand, "H10 EU SA E10")
     play(hand, "G7 G10 S10 EA")  # S10 and EA neither follow nor trump
@@ -253,10 +244,10 @@ RESULTS = [
 ]
 
 
-@pytest.mark.parametrize(("deal", "script", "before", "points", "after", "event", "team"),
+@pytest.mark.parametrize(("roles", "script", "before", "points", "after", "event", "team"),
                          RESULTS)
-def test_result_with_every_trick_played(deal, script, before, points, after, event, team) -> None:
-    hand = deal_hand(deal, status=before, early_end=False)
+def test_result_with_every_trick_played(roles, script, before, points, after, event, team) -> None:
+    hand = deal(H, roles, status=before, early_end=False)
     play(hand, script)
     assert hand.finished and not any(hand.hands)
     r = hand.result
@@ -266,14 +257,14 @@ def test_result_with_every_trick_played(deal, script, before, points, after, eve
                                                                        False)
 
 
-@pytest.mark.parametrize(("deal", "script", "before", "points", "after", "event", "team"),
+@pytest.mark.parametrize(("roles", "script", "before", "points", "after", "event", "team"),
                          RESULTS)
-def test_early_end_never_changes_the_outcome(deal, script, before, points, after, event,
+def test_early_end_never_changes_the_outcome(roles, script, before, points, after, event,
                                              team) -> None:
-    full = deal_hand(deal, status=before, early_end=False)
+    full = deal(H, roles, status=before, early_end=False)
     play(full, script)
-    hand = deal_hand(deal, status=before)
-    n = play_while_open(hand, script)
+    hand = deal(H, roles, status=before)
+    n = act_while_open(hand, script)
     assert hand.finished
     assert hand.result is not None and full.result is not None
     assert hand.result.status == full.result.status
@@ -282,8 +273,8 @@ def test_early_end_never_changes_the_outcome(deal, script, before, points, after
 
 
 def test_run_away_with_early_end_stops_once_all_points_are_taken() -> None:
-    hand = deal_hand(DEAL_A)
-    n = play_while_open(hand, A_8_0)
+    hand = deal(H, DEAL_A)
+    n = act_while_open(hand, A_8_0)
     # All 8 points are in after trick 6; 7-1 was still possible after trick 5.
     assert n == 24
     r = hand.result
@@ -294,7 +285,7 @@ def test_run_away_with_early_end_stops_once_all_points_are_taken() -> None:
 
 
 def test_early_end_at_3_3_leaves_cards_unplayed() -> None:
-    hand = deal_hand(DEAL_D)
+    hand = deal(H, DEAL_D)
     play(hand, D_3_3)
     assert hand.finished
     r = hand.result
@@ -306,13 +297,13 @@ def test_early_end_at_3_3_leaves_cards_unplayed() -> None:
     assert view.unplayed == ((card("EK"),), (card("G7"),), (card("G10"),), (card("SA"),))
     before = snapshot(hand)
     with pytest.raises(IllegalAction) as e:
-        hand.apply(2, _card("G10"))
+        hand.apply(2, action("G10"))
     assert e.value.reason == "hand_over"
     assert snapshot(hand) == before
 
 
 def test_without_early_end_3_3_plays_on() -> None:
-    hand = deal_hand(DEAL_D, early_end=False)
+    hand = deal(H, DEAL_D, early_end=False)
     play(hand, D_3_3)
     assert not hand.finished and hand.to_move == 2
     play(hand, D_3_3_LAST)
@@ -322,7 +313,7 @@ def test_without_early_end_3_3_plays_on() -> None:
 
 
 def test_early_end_waits_while_the_outcome_depends_on_play() -> None:
-    hand = deal_hand(DEAL_D)
+    hand = deal(H, DEAL_D)
     play(hand, D_2_4)
     # 2-4 with two points out: 4-4 keeps everyone even, 2-6 would make masters.
     assert hand.team_points() == [2, 4]
@@ -334,7 +325,7 @@ def test_early_end_waits_while_the_outcome_depends_on_play() -> None:
 
 @pytest.mark.parametrize("before", [EVEN, M0, M1])
 def test_early_end_does_not_stop_at_0_7(before: Status) -> None:
-    hand = deal_hand(DEAL_A, status=before)
+    hand = deal(H, DEAL_A, status=before)
     play(hand, "EO GA SA H9 | GO G10 S10 H8 | HO GK SK H7 | SO GU SU EA | HA G9 S9 E10")
     assert hand.team_points() == [0, 7]
     assert not hand.finished  # 1-7 makes masters, 0-8 runs away
@@ -354,7 +345,7 @@ def test_next_dealer(dealer: int, status: Status) -> None:
         assert nxt % 2 != status.masters  # a slave deals
 
 
-@pytest.mark.parametrize(("deal", "script", "dealer", "before", "after", "next_dealer"), [
+@pytest.mark.parametrize(("roles", "script", "dealer", "before", "after", "next_dealer"), [
     (DEAL_D, D_4_4, 2, EVEN, EVEN, 3),
     (DEAL_D, D_4_4, 3, EVEN, EVEN, 0),
     (DEAL_A, A_8_0, 1, M0, EVEN, 2),  # ran away: even again, next seat
@@ -365,9 +356,9 @@ def test_next_dealer(dealer: int, status: Status) -> None:
     (DEAL_D, D_4_4, 1, M0, M0, 1),  # slave dealer, no change: deals again
     (DEAL_D, D_4_4, 2, M0, M0, 3),  # a master dealt (a record may say so): the slave next
 ])
-def test_next_dealer_after_a_played_hand(deal, script, dealer, before, after,
+def test_next_dealer_after_a_played_hand(roles, script, dealer, before, after,
                                          next_dealer) -> None:
-    hand = deal_hand(deal, dealer=dealer, status=before, early_end=False)
+    hand = deal(H, roles, dealer=dealer, status=before, early_end=False)
     play(hand, script)
     assert hand.result is not None
     assert hand.result.status == after
@@ -393,34 +384,34 @@ def _refused(hand: Hand, seat: int, action: Action) -> IllegalAction:
 
 
 def test_not_your_turn() -> None:
-    hand = make_hand(H, DEAL_E)
-    e = _refused(hand, 2, _card("E8"))
+    hand = deal(H, DEAL_E)
+    e = _refused(hand, 2, action("E8"))
     assert e.reason == "not_your_turn"
     assert e.params == {"seat": 2, "to_move": 1}
     play(hand, "E7")
-    assert _refused(hand, 1, _card("G7")).reason == "not_your_turn"
+    assert _refused(hand, 1, action("G7")).reason == "not_your_turn"
     play(hand, "E8")  # still works afterwards
 
 
 def test_not_your_card() -> None:
-    hand = make_hand(H, DEAL_E)
-    e = _refused(hand, 1, _card("EA"))
+    hand = deal(H, DEAL_E)
+    e = _refused(hand, 1, action("EA"))
     assert e.reason == "not_your_card"
     assert "EA" in str(e)
     play(hand, "E7")
-    assert _refused(hand, 2, _card("E7")).reason == "not_your_card"  # already played
+    assert _refused(hand, 2, action("E7")).reason == "not_your_card"  # already played
 
 
 def test_other_refusals() -> None:
-    hand = make_hand(H, DEAL_E)
+    hand = deal(H, DEAL_E)
     assert _refused(hand, 1, Action("servant", 3)).reason == "wrong_phase"
-    assert _refused(hand, 7, _card("E7")).reason == "no_such_seat"
+    assert _refused(hand, 7, action("E7")).reason == "no_such_seat"
 
 
 def test_hand_over_after_the_last_trick() -> None:
-    hand = deal_hand(DEAL_D, early_end=False)
+    hand = deal(H, DEAL_D, early_end=False)
     play(hand, D_4_4)
     assert hand.finished
     assert hand.legal_actions() == ()
-    assert _refused(hand, hand.result.next_dealer, _card("EA")).reason == "hand_over"
+    assert _refused(hand, hand.result.next_dealer, action("EA")).reason == "hand_over"
     assert _refused(hand, 0, Action("servant", 1)).reason == "hand_over"

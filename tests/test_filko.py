@@ -14,14 +14,10 @@ from conftest import (
     DEAL_A,
     DEAL_B,
     DEAL_D,
-    deal_hand,
-    held,
-    legal_codes,
-    make_hand,
-    play,
-    play_while_open,
     snapshot,
 )
+from deal import act as play
+from deal import act_while_open, action, deal, held, legal_cards
 
 from engine import (
     EVEN,
@@ -38,10 +34,6 @@ from engine import (
 from engine.cards import PACK_32, card, code, codes
 
 K = "filko"
-
-
-def _card(c: str) -> Action:
-    return Action("card", card(c))
 
 
 def _servant(s: int) -> Action:
@@ -91,7 +83,7 @@ def test_a_fifth_shown_card_goes_to_the_seat_before_the_dealer(dealer: int) -> N
 
 
 def test_role_deals_show_hearts_in_filko_too() -> None:
-    hand = deal_hand(DEAL_D, K, dealer=1)
+    hand = deal(K, DEAL_D, dealer=1)
     assert codes(hand.shown) == ["H9"]
     assert code(hand.pack[31]) == "H9"
     assert "H9" in held(hand, 1)
@@ -101,27 +93,27 @@ def test_role_deals_show_hearts_in_filko_too() -> None:
 
 
 def test_follow_suit_and_trump_duties() -> None:
-    hand = deal_hand(DEAL_D, K)
+    hand = deal(K, DEAL_D)
     play(hand, "EO")
-    assert legal_codes(hand) == held(hand, 2)  # no trumps: acorns are not forced
+    assert legal_cards(hand) == held(hand, 2)  # no trumps: acorns are not forced
     play(hand, "G9 SK")
-    assert legal_codes(hand) == ["H7", "H8", "H9", "HK", "HU"]
+    assert legal_cards(hand) == ["H7", "H8", "H9", "HK", "HU"]
     with pytest.raises(IllegalAction) as e:
-        hand.apply(0, _card("EA"))
+        hand.apply(0, action("EA"))
     assert e.value.reason == "must_follow"
 
 
 # -- results and the Servant -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("deal", "script", "points"), [
+@pytest.mark.parametrize(("roles", "script", "points"), [
     (DEAL_D, D_4_4, [4, 4]),
     (DEAL_D, D_DM_5_3, [5, 3]),
 ])
 @pytest.mark.parametrize("dealer", range(4))
-def test_under_six_changes_nothing_and_the_next_seat_deals(deal, script, points,
+def test_under_six_changes_nothing_and_the_next_seat_deals(roles, script, points,
                                                            dealer: int) -> None:
-    hand = deal_hand(deal, K, dealer=dealer, early_end=False)
+    hand = deal(K, roles, dealer=dealer, early_end=False)
     play(hand, script)
     r = hand.result
     assert r is not None and hand.finished
@@ -131,8 +123,8 @@ def test_under_six_changes_nothing_and_the_next_seat_deals(deal, script, points,
 
 
 def _to_servant_choice(early_end: bool = False) -> Hand:
-    hand = deal_hand(DEAL_D, K, dealer=0, early_end=early_end)
-    play_while_open(hand, D_DM_6_2)
+    hand = deal(K, DEAL_D, dealer=0, early_end=early_end)
+    act_while_open(hand, D_DM_6_2)
     return hand
 
 
@@ -179,7 +171,7 @@ def test_servant_choice_refusals(seat: int, action: Action, reason: str) -> None
 
 
 def test_eight_nil_makes_masters_in_filko() -> None:
-    hand = deal_hand(DEAL_A, K, dealer=0, early_end=False)
+    hand = deal(K, DEAL_A, dealer=0, early_end=False)
     play(hand, A_8_0)
     assert hand.team_points() == [0, 8]
     assert hand.phase == "servant" and hand.actors() == [1, 3]
@@ -190,8 +182,8 @@ def test_eight_nil_makes_masters_in_filko() -> None:
 
 
 def test_early_end_reaches_the_choice_once_six_are_in() -> None:
-    hand = deal_hand(DEAL_A, K, dealer=0)
-    n = play_while_open(hand, A_8_0)
+    hand = deal(K, DEAL_A, dealer=0)
+    n = act_while_open(hand, A_8_0)
     # 5 points after trick 4, 7 after trick 5: nothing left can stop the masters.
     assert n == 20
     assert hand.phase == "servant" and hand.team_points() == [0, 7]
@@ -201,7 +193,7 @@ def test_early_end_reaches_the_choice_once_six_are_in() -> None:
 
 
 def test_early_end_at_3_3() -> None:
-    hand = deal_hand(DEAL_D, K, dealer=0)
+    hand = deal(K, DEAL_D, dealer=0)
     play(hand, D_3_3)
     assert hand.finished
     r = hand.result
@@ -212,7 +204,7 @@ def test_early_end_at_3_3() -> None:
 def test_servant_deals_while_nothing_changes() -> None:
     status = Status(masters=0, servant=3)
     for script in (D_4_4, D_DM_5_3):
-        hand = deal_hand(DEAL_D, K, dealer=3, status=status, early_end=False)
+        hand = deal(K, DEAL_D, dealer=3, status=status, early_end=False)
         play(hand, script)
         r = hand.result
         assert r is not None
@@ -221,7 +213,7 @@ def test_servant_deals_while_nothing_changes() -> None:
 
 def test_masters_taking_six_stay_masters() -> None:
     # Dealer 3 (the Servant): LN are seats 0 and 2, the masters, and take 6.
-    hand = deal_hand(DEAL_B, K, dealer=3, status=Status(0, 3), early_end=False)
+    hand = deal(K, DEAL_B, dealer=3, status=Status(0, 3), early_end=False)
     play(hand, B_6_2)
     assert hand.team_points() == [6, 2]
     assert hand.result is not None
@@ -233,7 +225,7 @@ def test_servant_team_taking_six_liberates_and_the_next_seat_serves(servant: int
                                                                     new_servant: int) -> None:
     before = Status(masters=0, servant=servant)
     # With the Servant dealing, DM (the dealer's team) is the servant team.
-    hand = deal_hand(DEAL_D, K, dealer=servant, status=before, early_end=False)
+    hand = deal(K, DEAL_D, dealer=servant, status=before, early_end=False)
     play(hand, D_DM_6_2)
     r = hand.result
     assert r is not None and hand.finished  # no new choice: the next seat is the Servant
@@ -244,14 +236,14 @@ def test_servant_team_taking_six_liberates_and_the_next_seat_serves(servant: int
 
 def test_never_even_again() -> None:
     # Masters (seats 0 and 2) take all 8: they stay masters.
-    hand = deal_hand(DEAL_A, K, dealer=3, status=Status(0, 3), early_end=False)
+    hand = deal(K, DEAL_A, dealer=3, status=Status(0, 3), early_end=False)
     play(hand, A_8_0)
     assert hand.team_points() == [8, 0]
     assert hand.result is not None and hand.result.status == Status(0, 3)
     # The servant team (the Servant, seat 1, deals) takes all 8: it becomes masters, not even.
     # DEAL_A with the teams' cards swapped; bells are trump (SA shown).
     swapped = {"L": DEAL_A["M"], "M": DEAL_A["L"], "N": DEAL_A["D"], "D": DEAL_A["N"]}
-    hand = deal_hand(swapped, K, dealer=1, status=Status(0, 1), early_end=False)
+    hand = deal(K, swapped, dealer=1, status=Status(0, 1), early_end=False)
     play(hand, "G10 EO E9 SA | HK H8 S9 G8 | SU GA GO EU | HA H7 S7 G7 | E7 E8 SO EK"
                " | H10 H9 SK GK | S10 GU HO E10 | HU EA S8 G9")
     assert hand.team_points() == [0, 8]
@@ -260,8 +252,8 @@ def test_never_even_again() -> None:
 
 
 def test_early_end_with_masters_once_the_servant_team_cannot_reach_six() -> None:
-    hand = deal_hand(DEAL_A, K, dealer=3, status=Status(0, 3))
-    n = play_while_open(hand, A_8_0)
+    hand = deal(K, DEAL_A, dealer=3, status=Status(0, 3))
+    n = act_while_open(hand, A_8_0)
     # After trick 2 the masters have 4 points: the servant team can take at most 4.
     assert n == 8
     r = hand.result
@@ -287,12 +279,12 @@ def test_standard_top_trumps() -> None:
 
 
 def test_hearts_seven_is_above_the_acorns_over() -> None:
-    hand = deal_hand(DEAL_A, K, dealer=0, top_trumps="hearts_seven")
+    hand = deal(K, DEAL_A, dealer=0, top_trumps="hearts_seven")
     assert hand.order is not None
     assert hand.order.trumps_high_to_low(PACK_32)[:6] == ["H7", "EO", "GO", "HO", "SO", "HA"]
     play(hand, "EO GA SA H7")
     assert hand.tricks[0].winner == 0
-    standard = deal_hand(DEAL_A, K, dealer=0)
+    standard = deal(K, DEAL_A, dealer=0)
     play(standard, "EO GA SA H7")
     assert standard.tricks[0].winner == 1
 
@@ -303,13 +295,13 @@ def test_hearts_seven_is_a_trump_whatever_the_trump_suit() -> None:
     hand = Hand(make_rules(K, {"top_trumps": "hearts_seven"}), 0, PACK_32)
     assert "EGHS"[hand.trump] == "S"
     play(hand, "EO")
-    assert legal_codes(hand) == ["H7"]  # the one trump must answer a trump lead
+    assert legal_cards(hand) == ["H7"]  # the one trump must answer a trump lead
     hand = Hand(make_rules(K, {"top_trumps": "hearts_seven"}), 0, PACK_32)
     play(hand, "HA")
-    assert legal_codes(hand) == ["H8", "H9", "HU"]  # H7 is no heart
+    assert legal_cards(hand) == ["H8", "H9", "HU"]  # H7 is no heart
     hand = Hand(make_rules(K), 0, PACK_32)
     play(hand, "EO")
-    assert legal_codes(hand) == held(hand, 2)  # standard: seat 2 holds no trump
+    assert legal_cards(hand) == held(hand, 2)  # standard: seat 2 holds no trump
 
 
 def test_leaves_low_puts_the_leaves_over_below_the_bells_over() -> None:
@@ -317,18 +309,18 @@ def test_leaves_low_puts_the_leaves_over_below_the_bells_over() -> None:
     hands = ["H9 EA E10 EK EU E9 HK HA", "E7 G7 G8 S7 S8 HU H8 H7",
              "E8 GO GA G10 GK G9 GU SA", "SO EO HO S10 SK SU S9 H10"]
     script = "E7 E8 HO EA | SO H9 H7 GO"
-    low = make_hand(K, hands, top_trumps="leaves_low")
+    low = deal(K, hands, top_trumps="leaves_low")
     assert low.order is not None
     assert low.order.trumps_high_to_low(PACK_32)[:5] == ["EO", "HO", "SO", "GO", "HA"]
     play(low, script)
     assert [t.winner for t in low.tricks] == [3, 3]
-    standard = make_hand(K, hands)
+    standard = deal(K, hands)
     play(standard, script)
     assert [t.winner for t in standard.tricks] == [3, 2]
 
 
 def test_top_trumps_option_reaches_the_record() -> None:
-    hand = deal_hand(DEAL_D, K, top_trumps="leaves_low")
+    hand = deal(K, DEAL_D, top_trumps="leaves_low")
     rec = to_record(hand)
     assert rec["options"]["top_trumps"] == "leaves_low"
     again = replay(rec)

@@ -2,18 +2,19 @@
 30 cards dealt three at a time, the Old Man (``EO``) names trump and calls his secret partner's
 card, masters and the Servant, swimming away, standing teams.
 
-The dealing order is written here from RULINGS.md, independently of the engine. The deals
-below were worked out by hand, trick by trick (winner and points in the comments).
+The dealing order is written here from RULINGS.md, independently of the engine, to check the
+engine's deal; the other hands are laid out by tests/deal.py. The deals below were worked out by
+hand, trick by trick (winner and points in the comments).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
 
 import pytest
-from conftest import play, snapshot
+from conftest import snapshot
+from deal import act, deal, pack_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +34,7 @@ from engine import (
     to_record,
 )
 from engine.ai import make_player
-from engine.cards import HEARTS, LEAVES, PACK_30, card, code, codes
+from engine.cards import HEARTS, LEAVES, PACK_30, card, cards, code, codes
 from engine.determinize import hand_from_view
 from engine.inference import sample
 from engine.rules.old_man import knowledge
@@ -48,27 +49,6 @@ CODES30 = [s + r for s in "EGHS" for r in RANKS if s + r not in ("G7", "S7")]
 
 def deal_order(dealer: int) -> list[int]:
     return [(dealer + 1 + (i % 15) // 3) % 5 for i in range(30)]
-
-
-def pack5(dealer: int, hands: Sequence[str], codes30: Sequence[str] = CODES30) -> list[int]:
-    """The pack that deals ``hands[seat]`` (codes in the order dealt)."""
-    split = [h.split() for h in hands]
-    assert sorted(c for h in split for c in h) == sorted(codes30)
-    assert all(len(h) == 6 for h in split)
-    nxt = [iter(h) for h in split]
-    return [card(next(nxt[s])) for s in deal_order(dealer)]
-
-
-def hand5(hands: Sequence[str], dealer: int = 0, status: Status = EVEN, game: str = K,
-          codes30: Sequence[str] = CODES30, **options: object) -> Hand:
-    return Hand(make_rules(game, options), dealer, pack5(dealer, hands, codes30), status)
-
-
-def act(hand: Hand, kind: str, value: str) -> None:
-    seat = hand.to_move
-    assert seat is not None
-    v = card(value) if kind == "call" else "EGHS".index(value)
-    hand.apply(seat, Action(kind, v))
 
 
 # Deal A. The Old Man is seat 1; he names hearts and calls HA, which seat 3 holds: {1, 3}
@@ -105,9 +85,9 @@ A_TEAMS = (1, 0, 1, 0, 1)
 
 
 def start_a(dealer: int = 0, **options: object) -> Hand:
-    hand = hand5(DEAL_A, dealer, **options)
-    act(hand, "trump", "H")
-    act(hand, "call", "HA")
+    hand = deal(K, DEAL_A, dealer, **options)
+    act(hand, "trump:H")
+    act(hand, "call:HA")
     return hand
 
 
@@ -120,20 +100,20 @@ def test_thirty_cards_three_at_a_time() -> None:
     assert {"G7", "S7"}.isdisjoint(codes(rules.pack))
     assert rules.players == 5 and not rules.fixed_teams and not rules.score_by_seat
     for dealer in range(5):
-        hand = hand5(DEAL_A, dealer)
+        hand = deal(K, DEAL_A, dealer, order=deal_order(dealer))
         assert [codes(h) for h in hand.dealt] == [h.split() for h in DEAL_A]
 
 
 def test_the_old_man_names_trump_then_calls_and_leads() -> None:
-    hand = hand5(DEAL_A, dealer=0)
+    hand = deal(K, DEAL_A, dealer=0)
     assert hand.phase == "trump" and hand.to_move == 1 and hand.trump is None
     assert hand.shown == []
     assert hand.legal_actions() == tuple(Action("trump", s) for s in range(4))
-    act(hand, "trump", "H")
+    act(hand, "trump:H")
     assert hand.phase == "call" and hand.trump == HEARTS and hand.to_move == 1
     # Hearts that are no Over and that seat 1 does not hold (he has HK, HU).
     assert [code(a.value) for a in hand.legal_actions()] == ["HA", "H10", "H9", "H8", "H7"]
-    act(hand, "call", "HA")
+    act(hand, "call:HA")
     assert hand.phase == "play" and hand.to_move == hand.leader == 1
     assert hand.team == [1, 0, 1, 0, 1]
 
@@ -151,11 +131,11 @@ def test_the_old_man_names_trump_then_calls_and_leads() -> None:
 ])
 def test_refusals_in_the_old_mans_phases(phase_moves: int, seat: int, action: Action,
                                          reason: str) -> None:
-    hand = hand5(DEAL_A)
+    hand = deal(K, DEAL_A)
     if phase_moves >= 1:
-        act(hand, "trump", "H")
+        act(hand, "trump:H")
     if phase_moves >= 2:
-        act(hand, "call", "HA")
+        act(hand, "call:HA")
     before = snapshot(hand)
     with pytest.raises(IllegalAction) as e:
         hand.apply(seat, action)
@@ -175,7 +155,7 @@ def test_the_old_man_can_always_name_every_suit() -> None:
 
 def test_the_partner_is_secret_until_the_called_card_is_played() -> None:
     hand = start_a()
-    play(hand, A1, A2, "EA EU")
+    act(hand, A1, A2, "EA EU")
     for view in [public_view(hand)] + [seat_view(hand, s) for s in (0, 1, 2, 4)]:
         assert view.team == (None, 0, None, None, None)
         assert view.team_points == ()
@@ -185,7 +165,7 @@ def test_the_partner_is_secret_until_the_called_card_is_played() -> None:
     assert seat_view(hand, 3).private == {"team": 0}
     assert seat_view(hand, 2).private == {"team": 1}
     # Seat 3 plays HA: from that card on, the teams are public (the trick is not over yet).
-    play(hand, "HA")
+    act(hand, "HA")
     view = public_view(hand)
     assert view.team == A_TEAMS
     assert view.team_points == (1, 0)
@@ -193,7 +173,7 @@ def test_the_partner_is_secret_until_the_called_card_is_played() -> None:
 
 
 def test_before_the_call_only_the_old_man_is_known() -> None:
-    hand = hand5(DEAL_A)
+    hand = deal(K, DEAL_A)
     view = public_view(hand)
     assert view.team == (None, 0, None, None, None) and view.team_points == ()
     assert view.public == {"old_man": 1, "partner_card": None, "partner": None}
@@ -203,7 +183,7 @@ def test_early_end_waits_while_the_partner_could_be_anyone() -> None:
     """The outcome is judged for every seat that could be the partner: the hand going on
     must not tell anyone who he is."""
     hand = start_a()
-    play(hand, A1)
+    act(hand, A1)
     rules = hand.rules
     # Pretend seat 1 took 2 and seat 3 took 4: with seat 3 as partner, 6 is settled; were
     # seat 2 the partner, the others' 4 could still become 6: the hand must go on.
@@ -263,7 +243,7 @@ def test_other_dealings_do_put_the_partner_elsewhere() -> None:
 
 def test_six_points_make_masters_and_the_losing_dealer_serves() -> None:
     hand = start_a(dealer=0, early_end=False)
-    play(hand, *A_6_2)
+    act(hand, *A_6_2)
     assert hand.team_points() == [6, 2]
     r = hand.result
     assert r is not None and r.event == "masters" and r.team == 0
@@ -273,33 +253,33 @@ def test_six_points_make_masters_and_the_losing_dealer_serves() -> None:
 
 def test_a_winning_dealer_passes_service_to_the_first_loser_after_him() -> None:
     hand = start_a(dealer=3)  # seat 3 is the partner
-    play(hand, *A_6_2)
+    act(hand, *A_6_2)
     r = hand.result
     assert r is not None and r.status.servant == 4 and r.next_dealer == 4
     hand = start_a(dealer=1)  # the Old Man deals: seat 2 is the first loser after him
-    play(hand, *A_6_2)
+    act(hand, *A_6_2)
     assert hand.result is not None and hand.result.next_dealer == 2
 
 
 def test_five_three_changes_nothing_and_the_next_seat_deals() -> None:
     hand = start_a(dealer=2, early_end=False)
-    play(hand, *A_5_3)
+    act(hand, *A_5_3)
     r = hand.result
     assert r is not None and r.points == (5, 3)
     assert r.event == "no_change" and r.status == EVEN and r.next_dealer == 3
     # With early_end, 3-3 after trick 4 with 2 points out already settles it (HA was played
     # in trick 3, so the teams are known).
     hand = start_a(dealer=2)
-    play(hand, *A_5_3[:4])
+    act(hand, *A_5_3[:4])
     r = hand.result
     assert r is not None and r.early and r.points == (3, 3) and r.event == "no_change"
 
 
 def test_eight_nil_with_no_masters_makes_masters() -> None:
-    hand = hand5(DEAL_B, dealer=0, early_end=False)
-    act(hand, "trump", "H")
-    act(hand, "call", "HK")
-    play(hand, *B_8_0)
+    hand = deal(K, DEAL_B, dealer=0, early_end=False)
+    act(hand, "trump:H")
+    act(hand, "call:HK")
+    act(hand, *B_8_0)
     r = hand.result
     assert r is not None and r.points == (8, 0) and r.event == "masters"
     assert r.status == Status(masters=0, servant=0, teams=(1, 0, 0, 1, 1), trump=HEARTS,
@@ -308,26 +288,26 @@ def test_eight_nil_with_no_masters_makes_masters() -> None:
 
 def test_standing_masters_keep_teams_trump_and_leader_and_the_servant_deals() -> None:
     status = Status(masters=0, servant=0, teams=A_TEAMS, trump=HEARTS, leader=1)
-    hand = hand5(DEAL_A, dealer=0, status=status, early_end=False)
+    hand = deal(K, DEAL_A, dealer=0, status=status, early_end=False)
     assert hand.phase == "play" and hand.trump == HEARTS and hand.to_move == 1
     assert hand.team == list(A_TEAMS)
     assert public_view(hand).team == A_TEAMS  # standing teams are public
     assert public_view(hand).team_points == (0, 0)
-    play(hand, *A_6_2)
+    act(hand, *A_6_2)
     r = hand.result
     assert r is not None and r.event == "stay_masters" and r.status == status
     assert r.next_dealer == 0 and r.points == (6, 2)
     # With early_end: the servants' 2 after trick 4 can become neither 0 nor 6.
-    hand = hand5(DEAL_A, dealer=0, status=status)
-    play(hand, *A_6_2[:4])
+    hand = deal(K, DEAL_A, dealer=0, status=status)
+    act(hand, *A_6_2[:4])
     assert hand.result is not None and hand.result.early
     assert hand.result.event == "stay_masters"
 
 
 def test_the_servants_team_is_liberated_by_six() -> None:
     status = Status(masters=1, servant=3, teams=A_TEAMS, trump=HEARTS, leader=1)
-    hand = hand5(DEAL_A, dealer=3, status=status)
-    play(hand, *A_6_2)
+    hand = deal(K, DEAL_A, dealer=3, status=status)
+    act(hand, *A_6_2)
     r = hand.result
     assert r is not None and r.event == "liberated" and r.team == 0
     assert r.status == EVEN and r.next_dealer == 4
@@ -336,10 +316,10 @@ def test_the_servants_team_is_liberated_by_six() -> None:
 def test_swimming_away_with_nought() -> None:
     teams = (1, 0, 0, 1, 1)
     status = Status(masters=0, servant=0, teams=teams, trump=HEARTS, leader=1)
-    hand = hand5(DEAL_B, dealer=0, status=status)
-    play(hand, *B_8_0[:5])
+    hand = deal(K, DEAL_B, dealer=0, status=status)
+    act(hand, *B_8_0[:5])
     assert hand.phase == "play"  # 5-0 so far: 0 or 1-3 for the servants is still open
-    play(hand, B_8_0[5])
+    act(hand, B_8_0[5])
     r = hand.result
     assert r is not None and r.points == (8, 0)
     assert r.event == "swam_away" and r.team == 1 and r.status == EVEN and r.next_dealer == 1
@@ -360,10 +340,10 @@ def test_inconsistent_status_is_refused(status: Status) -> None:
 
 def test_match_carries_status_and_service() -> None:
     m = Match(make_rules(K), dealer=0)
-    hand = m.deal(pack5(0, DEAL_A))
-    act(hand, "trump", "H")
-    act(hand, "call", "HA")
-    play(hand, *A_6_2)
+    hand = m.deal(cards(pack_for(K, DEAL_A, 0)))
+    act(hand, "trump:H")
+    act(hand, "call:HA")
+    act(hand, *A_6_2)
     m.record_result(hand)
     assert m.dealer == 0 and m.status.teams == A_TEAMS
     nxt = m.deal()
@@ -383,8 +363,8 @@ def test_top_trumps_option(option: str, top: list[str]) -> None:
 
 
 def test_hearts_seven_is_no_card_to_call() -> None:
-    hand = hand5(DEAL_A, top_trumps="hearts_seven")
-    act(hand, "trump", "H")
+    hand = deal(K, DEAL_A, top_trumps="hearts_seven")
+    act(hand, "trump:H")
     assert [code(a.value) for a in hand.legal_actions()] == ["HA", "H10", "H9", "H8"]
 
 
@@ -393,7 +373,7 @@ def test_hearts_seven_is_no_card_to_call() -> None:
 
 def test_record_round_trip() -> None:
     hand = start_a()
-    play(hand, A1, A2)
+    act(hand, A1, A2)
     rec = to_record(hand)
     assert rec["actions"][:2] == [{"seat": 1, "trump": "H"}, {"seat": 1, "call": "HA"}]
     assert report(replay(rec)) == report(hand)
@@ -419,15 +399,15 @@ def test_random_legal_play(seed: int, early_end: bool) -> None:
 
 
 def test_suggest_names_the_longest_suit_and_calls_its_ace() -> None:
-    hand = hand5(DEAL_A)
+    hand = deal(K, DEAL_A)
     rules = hand.rules
     # Seat 1: EO GO HK HU EA GA. Trumps he would hold: hearts EO GO HK HU (4); leaves
     # EO GO GA (3); acorns EO GO EA (3); bells EO GO (2) -> hearts.
     assert rules.suggest(seat_view(hand, 1)) == Action("trump", HEARTS)
-    act(hand, "trump", "H")
+    act(hand, "trump:H")
     assert rules.suggest(seat_view(hand, 1)) == Action("call", card("HA"))
-    hand = hand5(DEAL_B)
-    act(hand, "trump", "H")  # seat 1 holds HA and H10: the highest he lacks
+    hand = deal(K, DEAL_B)
+    act(hand, "trump:H")  # seat 1 holds HA and H10: the highest he lacks
     assert hand.rules.suggest(seat_view(hand, 1)) == Action("call", card("HK"))
 
 

@@ -3,7 +3,7 @@ two teams of three in alternate seats, 30 cards dealt 3 then 2, trump from the c
 the Servant as in four players.
 
 The dealing order and a small model of the play are written here from RULINGS.md, on card
-codes, independently of the engine's tables.
+codes, independently of the engine's tables; the hand-worked deal is laid out by tests/deal.py.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 from conftest import snapshot
+from deal import act as play
+from deal import deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,24 +54,6 @@ def deal_order(dealer: int) -> list[int]:
     first = [(dealer + 1 + i // 3) % 6 for i in range(18)]
     second = [(dealer + 1 + i // 2) % 6 for i in range(12)]
     return first + second
-
-
-def pack_for(dealer: int, hands: list[str]) -> list[int]:
-    """The pack that deals ``hands[seat]`` (codes in the order dealt)."""
-    split = [h.split() for h in hands]
-    assert sorted(c for h in split for c in h) == sorted(CODES30)
-    nxt = [iter(h) for h in split]
-    return [card(next(nxt[s])) for s in deal_order(dealer)]
-
-
-def make_hand(hands: list[str], dealer: int = 5, status: Status = EVEN, **options: Any) -> Hand:
-    return Hand(make_rules(K, options), dealer, pack_for(dealer, hands), status)
-
-
-def play(hand: Hand, script: str) -> None:
-    for c in script.replace("|", " ").split():
-        assert hand.to_move is not None, f"no seat to play {c}"
-        hand.apply(hand.to_move, Action("card", card(c)))
 
 
 #: Dealer 5; the dealer's last card H9 lies at the bottom: trump hearts. Seat 0 leads four
@@ -131,7 +115,7 @@ def test_shown_cards_land_with_either_team(dealer: int) -> None:
 
 
 def test_one_shown_card_goes_to_the_dealer() -> None:
-    hand = make_hand(DEAL)
+    hand = deal(K, DEAL, 5)
     assert codes(hand.shown) == ["H9"] and "EGHS"[hand.trump] == "H"
     assert public_view(hand).shown_held == ((card("H9"), 5),)
 
@@ -147,7 +131,7 @@ def test_top_trumps_for_six_players(option: str) -> None:
 
 
 def test_hearts_seven_puts_h7_and_e7_above_the_overs() -> None:
-    hand = make_hand(DEAL, top_trumps="hearts_seven")
+    hand = deal(K, DEAL, 5, top_trumps="hearts_seven")
     # H7 (seat 5) beats EO; E7 is a trump, so seat 0 leading it draws trumps.
     play(hand, "EO G8 H10 E8 S8 H7")
     assert hand.tricks[0].winner == 5
@@ -165,7 +149,7 @@ def test_a_shown_seven_of_acorns_makes_acorns_trump_under_hearts_seven() -> None
 
 
 def test_six_points_make_masters_and_any_of_the_three_chooses_the_servant() -> None:
-    hand = make_hand(DEAL, early_end=False)
+    hand = deal(K, DEAL, 5, early_end=False)
     play(hand, SCRIPT_6_2)
     assert hand.team_points() == [6, 2]
     assert hand.phase == "servant" and hand.actors() == [0, 2, 4]
@@ -187,7 +171,7 @@ def test_six_points_make_masters_and_any_of_the_three_chooses_the_servant() -> N
     (2, Action("card", card("GA")), "wrong_phase"),
 ])
 def test_servant_choice_refusals(seat: int, action: Action, reason: str) -> None:
-    hand = make_hand(DEAL, early_end=False)
+    hand = deal(K, DEAL, 5, early_end=False)
     play(hand, SCRIPT_6_2)
     before = snapshot(hand)
     with pytest.raises(IllegalAction) as e:
@@ -199,7 +183,7 @@ def test_servant_choice_refusals(seat: int, action: Action, reason: str) -> None
 def test_early_end_with_masters_once_the_servant_team_cannot_reach_six() -> None:
     # Team 0 masters, seat 5 the Servant dealing: after trick 3 team 0 has 3 points and
     # team 1 can take at most the 5 left: nothing can change.
-    hand = make_hand(DEAL, status=Status(0, 5))
+    hand = deal(K, DEAL, 5, status=Status(0, 5))
     first_three = "|".join(SCRIPT_6_2.split("|")[:3])
     play(hand, first_three)
     r = hand.result
@@ -224,7 +208,7 @@ SERVANT_DEALS_8_0 = {
 def test_the_servant_team_taking_six_frees_it_and_the_next_seat_serves(old: int,
                                                                        new: int) -> None:
     # Team 1 masters with Servant ``old`` (team 0), who deals; team 0 takes 6 or more.
-    hand = make_hand(DEAL, dealer=old, status=Status(1, old), early_end=False)
+    hand = deal(K, DEAL, dealer=old, status=Status(1, old), early_end=False)
     play(hand, SERVANT_DEALS_8_0[old])
     r = hand.result
     assert r is not None and hand.finished  # no new choice
@@ -234,7 +218,7 @@ def test_the_servant_team_taking_six_frees_it_and_the_next_seat_serves(old: int,
 
 def test_under_six_changes_nothing() -> None:
     # The same deal, the Servant (seat 2) dealing: 5-3 for team 0 (the servants).
-    hand = make_hand(DEAL, dealer=2, status=Status(1, 2), early_end=False)
+    hand = deal(K, DEAL, dealer=2, status=Status(1, 2), early_end=False)
     play(hand, "GU GK HU EO G8 GA | GO S9 S10 E9 SU H7 | HO G9 SA EK SK HK | SO EA HA EU S8 H8"
                " | E7 E10 H10 E8 G10 H9")
     r = hand.result
@@ -263,7 +247,7 @@ def test_before_any_masters_the_deal_passes_on_and_the_servant_deals_after() -> 
 
 
 def test_views_hide_the_other_hands() -> None:
-    hand = make_hand(DEAL)
+    hand = deal(K, DEAL, 5)
     play(hand, "EO G8 H10")
     pv = public_view(hand)
     names = {f.name for f in dataclasses.fields(pv)}

@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import D_4_4, D_DM_6_2, DEAL_D, pack_for, play, play_while_open, role_hands, snapshot
+from conftest import D_4_4, D_DM_6_2, DEAL_D, snapshot
+from deal import act as play
+from deal import act_while_open, deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,7 +44,7 @@ from engine import (
     to_record,
 )
 from engine.ai import make_player
-from engine.cards import CARD_POINTS, PACK_32, card
+from engine.cards import CARD_POINTS, PACK_32
 from engine.rules.base import Rules
 from engine.rules.hats import FilkoHats
 
@@ -52,8 +54,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 def hats_hand(dealer: int = 0, status: Status = EVEN, **options: Any) -> Hand:
     """``DEAL_D`` dealt as in 4-player Filkó (4 and 4, the shown card at the bottom)."""
-    pack = [card(c) for c in pack_for("filko", dealer, role_hands(DEAL_D, dealer, "filko"))]
-    return Hand(make_rules(K, options), dealer, pack, status)
+    return deal(K, DEAL_D, dealer, status, **options)
 
 
 def signal(suit: str) -> Action:
@@ -108,7 +109,7 @@ def test_first_win_puts_hats_on_the_losers_and_the_winners_choose_a_servant() ->
 
 def test_early_end_once_a_team_has_61() -> None:
     hand = hats_hand(dealer=0)
-    n = play_while_open(hand, D_4_4)
+    n = act_while_open(hand, D_4_4)
     assert n == 24 and hand.team_points() == [0, 74]  # LN (seats 1, 3) after trick 6
     assert hand.phase == "servant" and hand.actors() == [1, 3]
     hand.apply(3, Action("servant", 0))
@@ -121,7 +122,7 @@ def test_masters_winning_again_keep_the_hats_on_the_others() -> None:
     # Dealer 3, the Servant; LN are seats 0 and 2, the masters.
     hand = hats_hand(dealer=3, status=Status(0, 3))
     assert public_view(hand).public["hats"] == 1
-    play_while_open(hand, D_4_4)
+    act_while_open(hand, D_4_4)
     r = hand.result
     assert r is not None and r.early and hand.finished
     assert (list(r.points), r.status, r.event, r.team, r.next_dealer) == (
@@ -133,7 +134,7 @@ def test_the_hat_team_winning_takes_the_hats_off() -> None:
     # Dealer 2, the Servant: DM (seats 2 and 0) wear hats and take 63.
     hand = hats_hand(dealer=2, status=Status(1, 2))
     assert public_view(hand).public["hats"] == 0
-    play_while_open(hand, D_DM_6_2)
+    act_while_open(hand, D_DM_6_2)
     r = hand.result
     assert r is not None and hand.finished and not r.early
     assert (list(r.points), r.status, r.event, r.team, r.next_dealer) == (

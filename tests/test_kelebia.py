@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import play, snapshot
+from conftest import snapshot
+from deal import act, deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_filko5 import act, hand5
 
 from engine import (
     Action,
@@ -32,8 +32,6 @@ from engine.ai import make_player
 from engine.cards import PACK_30_KELEBIA, card, code, codes
 
 K = "kelebia"
-RANKS = ["A", "10", "K", "O", "U", "9", "8", "7"]
-CODES_K = [s + r for s in "EGHS" for r in RANKS if s + r not in ("G8", "E8")]
 
 # The Old Man is seat 1; he names hearts and calls HK (seat 3): {1, 3} against {0, 2, 4}.
 DEAL_K = [
@@ -53,9 +51,9 @@ K_TRICKS = [K1, K2, K3, K4, K5, K6]
 
 
 def start_k(dealer: int = 0, **options: object) -> Hand:
-    hand = hand5(DEAL_K, dealer, game=K, codes30=CODES_K, **options)
-    act(hand, "trump", "H")
-    act(hand, "call", "HK")
+    hand = deal(K, DEAL_K, dealer, **options)
+    act(hand, "trump:H")
+    act(hand, "call:HK")
     return hand
 
 
@@ -82,8 +80,8 @@ def test_trump_order_with_hearts() -> None:
 
 
 def test_the_sevens_are_no_card_to_call() -> None:
-    hand = hand5(DEAL_K, game=K, codes30=CODES_K)
-    act(hand, "trump", "E")
+    hand = deal(K, DEAL_K)
+    act(hand, "trump:E")
     # Acorns: no EO (an Over), no E7 (a permanent trump); the Old Man holds EA.
     assert [code(a.value) for a in hand.legal_actions()] == ["E10", "EK", "EU", "E9"]
     with pytest.raises(IllegalAction) as e:
@@ -99,7 +97,7 @@ def test_an_old_man_with_every_callable_card_of_a_suit_cannot_name_it() -> None:
         "SO GO HK HU H8 HA",
         "H7 S7 G7 E7 SU H10",
     ]
-    hand = hand5(hands, game=K, codes30=CODES_K)
+    hand = deal(K, hands)
     assert [a.value for a in hand.legal_actions()] == [1, 2, 3]  # G H S, not acorns
     before = snapshot(hand)
     with pytest.raises(IllegalAction) as e:
@@ -114,36 +112,36 @@ def legal(hand: Hand) -> list[str]:
 
 def test_must_beat_when_able() -> None:
     hand = start_k()
-    play(hand, K1)
-    play(hand, "H9")
+    act(hand, K1)
+    act(hand, "H9")
     assert legal(hand) == sorted(["GA", "G10", "S10", "SK", "S9"])  # seat 2: no trump
-    play(hand, "S9")
+    act(hand, "S9")
     assert legal(hand) == sorted(["SO", "GO", "HK", "HU"])  # seat 3: not H8
     before = snapshot(hand)
     with pytest.raises(IllegalAction) as e:
         hand.apply(3, Action("card", card("H8")))
     assert e.value.reason == "must_beat"
     assert snapshot(hand) == before
-    play(hand, "HU")
+    act(hand, "HU")
     assert legal(hand) == sorted(["H7", "S7", "G7", "E7"])  # seat 4: a trump, any beats HU
-    play(hand, "E7 S8")
-    play(hand, "SU SA")  # seat 0 follows bells with SA
-    play(hand, "H10 SK")  # seat 2 follows bells; a bell cannot beat H10, so any bell
+    act(hand, "E7 S8")
+    act(hand, "SU SA")  # seat 0 follows bells with SA
+    act(hand, "H10 SK")  # seat 2 follows bells; a bell cannot beat H10, so any bell
     assert legal(hand) == sorted(["SO", "GO"])  # seat 3 void in bells: trump and beat H10
-    play(hand, "SO")
-    play(hand, "GO")
+    act(hand, "SO")
+    act(hand, "GO")
     assert legal(hand) == ["H7"]  # seat 4: only H7 beats GO
-    play(hand, "H7 G9")
+    act(hand, "H7 G9")
     assert legal(hand) == ["EO"]  # seat 1: only EO beats H7
 
 
 def test_a_hand_with_the_duty_to_beat() -> None:
     hand = start_k()
-    play(hand, *K_TRICKS[:5])
+    act(hand, *K_TRICKS[:5])
     # 6 for the Old Man's team, but its partner is still secret: with another partner it
     # would be 4 and 2 out, so the hand goes on.
     assert hand.phase == "play" and public_view(hand).team_points == ()
-    play(hand, K6)
+    act(hand, K6)
     r = hand.result
     assert r is not None and r.points == (6, 2) and r.event == "masters"
     assert r.status.servant == 0 and r.status.teams == (1, 0, 1, 0, 1)

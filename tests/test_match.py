@@ -13,12 +13,10 @@ from conftest import (
     D_DM_6_2,
     DEAL_B,
     DEAL_D,
-    deal_hand,
-    pack_for,
-    play,
     random_finish,
-    role_hands,
 )
+from deal import act as play
+from deal import deal, pack_for
 
 from engine import (
     EVEN,
@@ -31,28 +29,24 @@ from engine import (
     replay,
     to_record,
 )
-from engine.cards import card
-
-
-def _pack(deal: dict[str, str], game: str, dealer: int) -> list[int]:
-    return [card(c) for c in pack_for(game, dealer, role_hands(deal, dealer, game))]
+from engine.cards import cards
 
 
 def test_filicau_match_carries_status_and_dealer() -> None:
     rules = make_rules("filicau", {"early_end": False})
     match = Match(rules, seed=1, dealer=0)
-    hand = match.deal(_pack(DEAL_B, "filicau", 0))
+    hand = match.deal(cards(pack_for("filicau", DEAL_B, 0)))
     assert (hand.dealer, hand.status) == (0, EVEN)
     play(hand, B_6_2)  # seats 1 and 3 take 6: masters; the dealer is a slave
     match.record_result(hand)
     assert (match.status, match.dealer, match.hands_played) == (Status(1), 0, 1)
     assert match.last_result is hand.result
-    hand = match.deal(_pack(DEAL_D, "filicau", 0))
+    hand = match.deal(cards(pack_for("filicau", DEAL_D, 0)))
     assert (hand.dealer, hand.status) == (0, Status(1))
     play(hand, D_DM_6_2)  # seats 0 and 2 take 6: masters turn round
     match.record_result(hand)
     assert (match.status, match.dealer) == (Status(0), 1)
-    hand = match.deal(_pack(DEAL_D, "filicau", 1))
+    hand = match.deal(cards(pack_for("filicau", DEAL_D, 1)))
     assert (hand.dealer, hand.status) == (1, Status(0))
     play(hand, D_4_4)
     match.record_result(hand)
@@ -62,12 +56,12 @@ def test_filicau_match_carries_status_and_dealer() -> None:
 def test_filko_match_servant_deals_next() -> None:
     rules = make_rules("filko", {"early_end": False})
     match = Match(rules, seed=1, dealer=0)
-    hand = match.deal(_pack(DEAL_D, "filko", 0))
+    hand = match.deal(cards(pack_for("filko", DEAL_D, 0)))
     play(hand, D_DM_6_2)
     hand.apply(2, hand.legal_actions(2)[1])  # Servant: seat 3
     match.record_result(hand)
     assert (match.status, match.dealer) == (Status(0, 3), 3)
-    hand = match.deal(_pack(DEAL_D, "filko", 3))
+    hand = match.deal(cards(pack_for("filko", DEAL_D, 3)))
     assert (hand.dealer, hand.status) == (3, Status(0, 3))
     play(hand, D_DM_6_2)  # the servant team (dealer 3, seat 1) takes 6
     match.record_result(hand)
@@ -172,7 +166,7 @@ def test_options_have_defaults() -> None:
 
 def test_bad_options_in_a_record() -> None:
     rec = {"game": "filko", "options": {"top_trumps": "nope"}, "dealer": 0,
-           "pack": pack_for("filko", 0, role_hands(DEAL_D, 0, "filko"))}
+           "pack": pack_for("filko", DEAL_D, 0)}
     with pytest.raises(ReplayError) as e:
         replay(rec)
     assert e.value.action is None
@@ -183,7 +177,7 @@ def test_bad_options_in_a_record() -> None:
 
 
 def _base() -> dict[str, Any]:
-    hand = deal_hand(DEAL_D)
+    hand = deal("filicau", DEAL_D)
     play(hand, "EO G9")
     return to_record(hand)
 

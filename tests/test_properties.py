@@ -10,7 +10,7 @@ import dataclasses
 import random
 from typing import Any
 
-from conftest import ALL_CODES, deal_order, snapshot
+from conftest import ALL_CODES, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +31,19 @@ from engine import (
 from engine.cards import card, code
 
 RANKS = ["A", "10", "K", "O", "U", "9", "8", "7"]
+
+
+def deal_order(game: str, dealer: int) -> list[int]:
+    """The seat each pack index is dealt to (RULINGS.md), written out independently of the
+    engine: Filicău one card at a time, Filkó four at a time twice round; both start with the
+    seat after the dealer."""
+    if game == "filicau":
+        return [(dealer + 1 + i) % 4 for i in range(32)]
+    if game == "filko":
+        return [(dealer + 1 + (i % 16) // 4) % 4 for i in range(32)]
+    raise ValueError(game)
+
+
 TOPS = {
     "standard": ["EO", "GO", "HO", "SO"],
     "hearts_seven": ["H7", "EO", "GO", "HO", "SO"],

@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import play
+from deal import act, deal, pack_for
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_filko5 import A_6_2, DEAL_A, act, hand5, pack5
+from test_filko5 import A_6_2, DEAL_A
 
 from engine import (
     EVEN,
@@ -32,7 +32,7 @@ from engine import (
     to_record,
 )
 from engine.ai import make_player
-from engine.cards import HEARTS, card, code
+from engine.cards import HEARTS, card, cards, code
 
 K = "rich_poor"
 
@@ -52,50 +52,50 @@ UNTIL = {"rich_poor_teams": "until_freed"}
 
 
 def test_the_rich_are_eo_and_go_and_eo_names_trump_and_leads() -> None:
-    hand = hand5(DEAL_C, game=K)
+    hand = deal(K, DEAL_C)
     assert hand.phase == "trump" and hand.to_move == 1
     assert hand.legal_actions() == tuple(Action("trump", s) for s in range(4))
-    act(hand, "trump", "H")
+    act(hand, "trump:H")
     assert hand.phase == "play" and hand.to_move == hand.leader == 1
     assert hand.team == list(C_TEAMS)
 
 
 def test_gos_holder_is_secret_until_go_is_played() -> None:
-    hand = hand5(DEAL_C, game=K)
-    act(hand, "trump", "H")
-    play(hand, *C_6_2[:3], "G10 G8 S9 GA")
+    hand = deal(K, DEAL_C)
+    act(hand, "trump:H")
+    act(hand, *C_6_2[:3], "G10 G8 S9 GA")
     for view in [public_view(hand)] + [seat_view(hand, s) for s in (0, 3, 4)]:
         assert view.team == (None, 0, None, None, None)
         assert view.team_points == ()
         assert view.public == {"old_man": 1, "partner_card": "GO", "partner": None}
-    play(hand, "GO")
+    act(hand, "GO")
     view = public_view(hand)
     assert view.team == C_TEAMS and view.public["partner"] == 2
 
 
 def test_rich_win_with_six_and_a_losing_dealer_deals_again() -> None:
-    hand = hand5(DEAL_C, dealer=0, game=K)
-    act(hand, "trump", "H")
-    play(hand, *C_6_2)
+    hand = deal(K, DEAL_C, dealer=0)
+    act(hand, "trump:H")
+    act(hand, *C_6_2)
     r = hand.result
     assert r is not None and r.points == (6, 2) and r.event == "rich_win" and r.team == 0
     assert r.status == EVEN and r.next_dealer == 0 and r.extra == {"winner": 0}
-    hand = hand5(DEAL_C, dealer=2, game=K)  # a Rich dealer: the first Poor after him deals
-    act(hand, "trump", "H")
-    play(hand, *C_6_2)
+    hand = deal(K, DEAL_C, dealer=2)  # a Rich dealer: the first Poor after him deals
+    act(hand, "trump:H")
+    act(hand, *C_6_2)
     assert hand.result is not None and hand.result.next_dealer == 3
 
 
 def test_one_player_with_both_plays_alone_and_the_poor_win_with_three() -> None:
-    hand = hand5(DEAL_A, dealer=0, game=K, early_end=False)
-    act(hand, "trump", "H")
+    hand = deal(K, DEAL_A, dealer=0, early_end=False)
+    act(hand, "trump:H")
     assert hand.team == [1, 0, 1, 1, 1]
     assert public_view(hand).team == (None, 0, None, None, None)  # alone is no announcement
-    play(hand, A_6_2[0])
-    play(hand, "GO")  # the Old Man plays GO himself: now everyone knows he is alone
+    act(hand, A_6_2[0])
+    act(hand, "GO")  # the Old Man plays GO himself: now everyone knows he is alone
     assert public_view(hand).team == (1, 0, 1, 1, 1)
     assert public_view(hand).public["partner"] == 1
-    play(hand, A_6_2[1][3:], *A_6_2[2:])
+    act(hand, A_6_2[1][3:], *A_6_2[2:])
     r = hand.result
     # Seat 1 alone: H10, E10, SA, S10 (4); the Poor EA HA G10 GA (4).
     assert r is not None and r.points == (4, 4) and r.event == "poor_win" and r.team == 1
@@ -103,9 +103,9 @@ def test_one_player_with_both_plays_alone_and_the_poor_win_with_three() -> None:
 
 
 def test_early_end_when_the_poor_have_three() -> None:
-    hand = hand5(DEAL_A, dealer=0, game=K)
-    act(hand, "trump", "H")
-    play(hand, *A_6_2[:4])
+    hand = deal(K, DEAL_A, dealer=0)
+    act(hand, "trump:H")
+    act(hand, *A_6_2[:4])
     r = hand.result
     assert r is not None and r.early and r.event == "poor_win" and r.points == (1, 4)
 
@@ -117,25 +117,25 @@ def test_per_deal_keeps_no_status() -> None:
 
 
 def test_until_freed_keeps_teams_and_dealer_until_the_dealing_team_takes_six() -> None:
-    hand = hand5(DEAL_C, dealer=0, game=K, **UNTIL)
-    act(hand, "trump", "H")
-    play(hand, *C_6_2)
+    hand = deal(K, DEAL_C, dealer=0, **UNTIL)
+    act(hand, "trump:H")
+    act(hand, *C_6_2)
     r = hand.result
     standing = Status(masters=0, servant=0, teams=C_TEAMS, trump=HEARTS, leader=1)
     assert r is not None and r.event == "rich_win" and r.status == standing
     assert r.next_dealer == 0
     # Same teams, trump and leader; the Poor deal and take 2 (3+ would win a normal deal, but
     # only 6+ frees the dealing team).
-    hand = hand5(DEAL_C, dealer=0, status=standing, game=K, early_end=False, **UNTIL)
+    hand = deal(K, DEAL_C, dealer=0, status=standing, early_end=False, **UNTIL)
     assert hand.phase == "play" and hand.to_move == 1 and hand.team == list(C_TEAMS)
-    play(hand, *C_6_2)
+    act(hand, *C_6_2)
     r = hand.result
     assert r is not None and r.event == "not_freed" and r.status == standing
     assert r.next_dealer == 0
     # The Rich (seat 2) deal and take 6: freed; the first loser after the dealer deals next.
     rich_deal = Status(masters=1, servant=2, teams=C_TEAMS, trump=HEARTS, leader=1)
-    hand = hand5(DEAL_C, dealer=2, status=rich_deal, game=K, **UNTIL)
-    play(hand, *C_6_2)
+    hand = deal(K, DEAL_C, dealer=2, status=rich_deal, **UNTIL)
+    act(hand, *C_6_2)
     r = hand.result
     assert r is not None and r.event == "freed" and r.team == 0 and r.status == EVEN
     assert r.next_dealer == 3
@@ -149,16 +149,16 @@ def test_until_freed_with_a_lone_rich() -> None:
 
 
 def test_called_partner() -> None:
-    hand = hand5(DEAL_A, dealer=0, game=K, called_partner=True)
-    act(hand, "trump", "H")
+    hand = deal(K, DEAL_A, dealer=0, called_partner=True)
+    act(hand, "trump:H")
     assert hand.phase == "call"
     assert [code(a.value) for a in hand.legal_actions()] == ["HA", "H10", "H9", "H8", "H7"]
-    act(hand, "call", "HA")
+    act(hand, "call:HA")
     assert hand.team == [1, 0, 1, 0, 1]
     view = public_view(hand)
     assert view.team == (None, 0, None, None, None)
     assert view.public == {"old_man": 1, "partner_card": "HA", "partner": None}
-    play(hand, *A_6_2)
+    act(hand, *A_6_2)
     r = hand.result
     assert r is not None and r.points == (6, 2) and r.event == "rich_win"
     assert r.next_dealer == 0
@@ -213,8 +213,8 @@ def test_computer_players_play_whole_hands(level: str, options: dict[str, object
 
 
 def test_suggest_names_the_strongest_suit() -> None:
-    hand = hand5(DEAL_C, game=K)
+    hand = deal(K, DEAL_C)
     # Seat 1: EO SO HK HU EA GA: hearts gives EO SO HK HU.
     assert hand.rules.suggest(seat_view(hand, 1)) == Action("trump", HEARTS)
     assert card("EO") in hand.hands[1]
-    assert pack5(0, DEAL_C) == list(hand.pack)
+    assert cards(pack_for("filko5", DEAL_C, 0)) == list(hand.pack)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from conftest import ALL_CODES
+from deal import act as play
+from deal import deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +20,9 @@ from engine.match import Match
 from engine.status import RecordError
 from engine.view import public_view, seat_view
 
-# -- dealing, written out independently of the engine ----------------------------------------
+K = "schafkopf3"
+
+# -- dealing, written out independently of the engine (to check its deal) -------------------
 
 
 def deal_order(dealer: int) -> list[int]:
@@ -35,34 +37,12 @@ def deal_order(dealer: int) -> list[int]:
     return out
 
 
-def pack_for(dealer: int, hands: Sequence[str], widow: str) -> list[str]:
-    cards_ = [h.split() for h in hands]
-    assert all(len(h) == 10 for h in cards_)
-    assert sorted([c for h in cards_ for c in h] + widow.split()) == sorted(ALL_CODES)
-    nxt = [iter(h) for h in cards_]
-    w = iter(widow.split())
-    return [next(w) if s < 0 else next(nxt[s]) for s in deal_order(dealer)]
-
-
-def make(hands: Sequence[str], widow: str, dealer: int = 0, status: Status | None = None,
-         **options: Any) -> Hand:
-    pack = [card(c) for c in pack_for(dealer, hands, widow)]
-    return Hand(make_rules("schafkopf3", options), dealer, pack, status or Status())
-
-
 TAKE = Action("take", True)
 PASS = Action("pass", True)
 
 
 def bury(*cs: str) -> Action:
     return Action("bury", tuple(sorted(card(c) for c in cs)))
-
-
-def play(hand: Hand, script: str) -> None:
-    for c in script.replace("|", " ").split():
-        seat = hand.to_move
-        assert seat is not None
-        hand.apply(seat, Action("card", card(c)))
 
 
 #: Seat 1 (forehand, dealer 0) holds the top trumps; seat 2 hearts and leaves, seat 0 acorns.
@@ -78,13 +58,13 @@ def test_deal_three_widow_four_three() -> None:
     rules = make_rules("schafkopf3")
     for dealer in range(3):
         assert list(rules.holders(dealer)) == deal_order(dealer)
-    hand = make(STRONG, STRONG_WIDOW)
+    hand = deal(K, STRONG, widow=STRONG_WIDOW)
     assert [sorted(codes(h)) for h in hand.hands] == [sorted(h.split()) for h in STRONG]
     assert sorted(codes(rules.widow(hand))) == ["S7", "S8"]  # type: ignore[attr-defined]
 
 
 def test_trump_order_and_no_duty_to_trump() -> None:
-    hand = make(STRONG, STRONG_WIDOW)
+    hand = deal(K, STRONG, widow=STRONG_WIDOW)
     order = hand.order
     assert order is not None
     top = ("EO", "GO", "HO", "SO", "EU", "GU", "HU", "SU", "SA", "S10", "SK", "S9", "S8", "S7")
@@ -106,7 +86,7 @@ def test_trump_order_and_no_duty_to_trump() -> None:
 
 
 def test_no_duty_to_trump_when_void() -> None:
-    hand = make(STRONG, STRONG_WIDOW)
+    hand = deal(K, STRONG, widow=STRONG_WIDOW)
     for s in (1, 2, 0):
         hand.apply(s, PASS)
     # Seat 1 leads SA; seat 2 follows S9; seat 0 has no trump: anything.
@@ -118,7 +98,7 @@ def test_no_duty_to_trump_when_void() -> None:
 
 
 def test_widow_offer_order_and_least_after_three_passes() -> None:
-    hand = make(STRONG, STRONG_WIDOW, dealer=1)
+    hand = deal(K, STRONG, widow=STRONG_WIDOW, dealer=1)
     assert hand.phase == "widow" and hand.to_move == 2
     assert set(hand.legal_actions()) == {TAKE, PASS}
     hand.apply(2, PASS)
@@ -135,7 +115,7 @@ def test_widow_offer_order_and_least_after_three_passes() -> None:
 
 
 def test_take_and_bury() -> None:
-    hand = make(STRONG, STRONG_WIDOW)
+    hand = deal(K, STRONG, widow=STRONG_WIDOW)
     hand.apply(1, TAKE)
     assert hand.phase == "bury" and hand.to_move == 1
     assert len(hand.hands[1]) == 12 and {card("S8"), card("S7")} <= set(hand.hands[1])
@@ -156,7 +136,7 @@ def test_take_and_bury() -> None:
 
 
 def test_declarer_schwarz_with_buried_points() -> None:
-    hand = make(STRONG, STRONG_WIDOW, early_end=False)
+    hand = deal(K, STRONG, widow=STRONG_WIDOW, early_end=False)
     hand.apply(1, TAKE)
     hand.apply(1, bury("S8", "S7"))
     # Seat 1 wins every trick with trumps: schwarz, +6.
@@ -182,7 +162,7 @@ def test_declarer_scale(points: int, all_tricks: bool, value: int) -> None:
 
 def test_buried_cards_count_for_the_declarer() -> None:
     # Seat 1 takes, buries SA S10 (21 points); the first legal card each time.
-    hand = make(STRONG, STRONG_WIDOW, early_end=False)
+    hand = deal(K, STRONG, widow=STRONG_WIDOW, early_end=False)
     hand.apply(1, TAKE)
     hand.apply(1, bury("SA", "S10"))
     for _ in range(30):
@@ -230,7 +210,7 @@ def test_least_scoring(taken: list[int], winners: list[int], dealer: int, scores
 
 
 def test_least_widow_goes_to_the_last_trick() -> None:
-    hand = make(STRONG, STRONG_WIDOW)
+    hand = deal(K, STRONG, widow=STRONG_WIDOW)
     for s in (1, 2, 0):
         hand.apply(s, PASS)
     rng = random.Random(1)
@@ -281,7 +261,7 @@ def test_match_of_deals() -> None:
 
 
 def test_early_end_once_the_declarer_score_is_decided() -> None:
-    hand = make(STRONG, STRONG_WIDOW)
+    hand = deal(K, STRONG, widow=STRONG_WIDOW)
     hand.apply(1, TAKE)
     hand.apply(1, bury("S8", "S7"))
     # Seat 2 takes a trick with HA on a heart lead... seat 1 leads trumps first.
@@ -302,7 +282,7 @@ def _visible(view: Any) -> str:
 
 
 def test_widow_hidden_until_taken_and_burial_hidden_from_others() -> None:
-    hand = make(STRONG, STRONG_WIDOW)
+    hand = deal(K, STRONG, widow=STRONG_WIDOW)
     widow = ["S8", "S7"]
     for v in [public_view(hand)] + [seat_view(hand, s) for s in range(3)]:
         text = _visible(v)
@@ -322,7 +302,7 @@ def test_widow_hidden_until_taken_and_burial_hidden_from_others() -> None:
 
 
 def test_search_sample_leaves_the_buried_cards_out() -> None:
-    hand = make(STRONG, STRONG_WIDOW)
+    hand = deal(K, STRONG, widow=STRONG_WIDOW)
     hand.apply(1, TAKE)
     hand.apply(1, bury("SA", "S10"))
     play(hand, "EO SK")
@@ -347,7 +327,7 @@ def test_search_sample_leaves_the_buried_cards_out() -> None:
 
 
 def test_search_does_not_rebuild_the_widow_offer() -> None:
-    hand = make(STRONG, STRONG_WIDOW)
+    hand = deal(K, STRONG, widow=STRONG_WIDOW)
     view = seat_view(hand, 1)
     with pytest.raises(RecordError):
         hand.rules.determinize(view, sample(infer(view), random.Random(0)))
@@ -357,7 +337,7 @@ def test_search_does_not_rebuild_the_widow_offer() -> None:
 
 
 def test_suggest_takes_a_strong_hand_and_passes_a_weak_one() -> None:
-    hand = make(STRONG, STRONG_WIDOW)
+    hand = deal(K, STRONG, widow=STRONG_WIDOW)
     assert hand.rules.suggest(seat_view(hand, 1)) == TAKE
     hand.apply(1, PASS)
     assert hand.rules.suggest(seat_view(hand, 2)) == PASS
@@ -366,14 +346,14 @@ def test_suggest_takes_a_strong_hand_and_passes_a_weak_one() -> None:
 
 
 def test_suggest_buries_plain_cards_to_make_a_void() -> None:
-    hand = make(STRONG, STRONG_WIDOW)
+    hand = deal(K, STRONG, widow=STRONG_WIDOW)
     hand.apply(1, TAKE)
     # Seat 1 holds only trumps: it buries the weakest (S7, S8).
     assert hand.rules.suggest(seat_view(hand, 1)) == bury("S8", "S7")
     hands = ("EA E10 EK E9 E8 E7 G7 G8 G9 SA",
              "EO GO HO SO EU GU HU SU H10 GK",
              "GA G10 HA HK H9 H8 H7 SK S9 S10")
-    hand = make(hands, "S8 S7")
+    hand = deal(K, hands, widow="S8 S7")
     hand.apply(1, TAKE)
     # A lone H10 and a lone GK: both suits become void, 14 points saved.
     assert hand.rules.suggest(seat_view(hand, 1)) == bury("H10", "GK")
