@@ -15,8 +15,7 @@ import discord
 from bot import cardart
 from bot.render import GAME_COLOUR
 from bot.texts import (
-    SUIT_EMOJI,
-    card_label,
+    card_words,
     current_language,
     game_title,
     suit_label,
@@ -41,7 +40,9 @@ def _ranks(cards: tuple[int, ...]) -> str:
 
 
 def _cards(cards: tuple[int, ...]) -> str:
-    return " · ".join(card_label(c) for c in cards)
+    # Named in words ("Over of acorns"): a reader new to the game learns the cards' names,
+    # and a list of every card is not taken for somebody's hand.
+    return card_words(cards)
 
 
 def _title(word: str) -> str:
@@ -66,7 +67,7 @@ def ranking_rows(r: Ranking) -> Rows:
 def ranking_text(r: Ranking) -> str:
     """The ranking in words, for every reader (pictures on or off)."""
     top = r.trumps[:r.permanent]
-    suits = "\n".join(f"{SUIT_EMOJI[s]} {_ranks(cards)}" for s, cards in r.plain)
+    suits = "\n".join(f"{suit_label(s)}: {_ranks(cards)}" for s, cards in r.plain)
     if r.trump_suit is None:
         lines = [t("how.top", cards=_cards(top)), t("how.chosen"), suits]
     else:

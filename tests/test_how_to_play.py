@@ -15,13 +15,14 @@ import itertools
 import pytest
 from fake_discord import Harness
 from PIL import Image
+from test_cogs import one_human
 
 from bot import cardart
 from bot.how import RANKING_FILE, how_embed, ranking_of, ranking_rows, ranking_text
 from bot.render import rules_embed
-from bot.texts import CATALOGS, LANGUAGES, card_label, game_title, speaking, t
+from bot.texts import CATALOGS, LANGUAGES, card_words, game_title, speaking, t
 from engine import GAMES, make_rules
-from engine.cards import BELLS, SUITS, card, cards, codes
+from engine.cards import BELLS, SUITS, cards, codes
 from engine.ranking import card_ranking
 from engine.trumps import trump_order
 
@@ -106,14 +107,15 @@ def test_the_picture_draws_every_row() -> None:
 def test_the_ranking_text_lists_the_trumps_in_order() -> None:
     with speaking("en"):
         text = ranking_text(ranking_of("schafkopf3"))
-        labels = [card_label(card(c)) for c in words("EO GO HO SO EU GU HU SU")]
-        assert t("how.trumps", cards=" · ".join(labels)) in text
+        assert text.splitlines()[0] == (
+            "**Trumps:** Over of acorns, Over of leaves, Over of hearts, Over of bells, "
+            "Under of acorns, Under of leaves, Under of hearts, Under of bells")
         assert "then 🔔 bells: A 10 K 9 8 7" in text
+        assert "🌰 acorns: A 10 K 9 8 7" in text
     with speaking("ro"):
         text = ranking_text(ranking_of("filicau"))
-        assert text.splitlines()[0] == t("how.top", cards=" · ".join(
-            card_label(card(c)) for c in ["EO", "GO", "HO", "SO"]))
-        assert "🌰 as 10 pătrar doiar 9 8 7" in text
+        assert text.splitlines()[0] == t("how.top", cards=card_words(["EO", "GO", "HO", "SO"]))
+        assert "🌰 ghindă: as 10 pătrar doiar 9 8 7" in text
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -177,3 +179,16 @@ async def test_rules_show_how_to_play_with_the_ranking_picture_when_pictures_are
     assert Image.open(io.BytesIO(data)).format == "PNG"
     noted = [p for p in h.pictures.values() if p.kind == "ranking"]
     assert len(noted) == 1 and noted[0].in_worker  # drawn off the event loop
+
+
+async def test_rules_during_a_hand_show_no_hidden_card(h: Harness) -> None:
+    """The ranking names every card, nobody's: the harness's hidden-card check (which fails
+    the test at its end) finds none of the hidden cards in it, text or picture."""
+    session, ana = await one_human(h, seed=2)
+    assert session.hand is not None and not session.hand.finished
+    mia = h.user("mia", manager=True)
+    await h.command(mia, "admin pictures", mode="on")
+    for game in ("filicau", "schafkopf3"):
+        r = await h.command(ana, "rules", game=game)
+        assert r.message.embeds[-1]["title"] == t("how.title", game=game_title(game, ""))
+    assert h.checked > 0 and h.leaks == []
