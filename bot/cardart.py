@@ -1025,6 +1025,18 @@ def _docs(out: str) -> None:  # pragma: no cover - run by hand for docs/pictures
         save(f"table_{lang}_{th}", table_png(
             seats=names, trick=table_trick(v), trump=v.trump, shown=v.shown, theme=th,
             to_move=v.to_move, winner=trick_winner(v), lang=lang))
+    _docs_rankings(save)
+
+
+def _docs_rankings(save: Callable[[str, bytes], None]) -> None:  # pragma: no cover - by hand
+    """The card ranking of ``/rules`` and ``/help game:`` for two games, for docs/pictures.md
+    (which shows the phone size)."""
+    from bot.how import ranking_of, ranking_rows
+
+    for game, lang in (("filicau", "ro"), ("schafkopf3", "en")):
+        with texts.speaking(lang):
+            save(f"ranking_{game}_{lang}", ranking_png(ranking_rows(ranking_of(game)),
+                                                       theme="dark", lang=lang))
 
 
 if __name__ == "__main__":  # pragma: no cover
