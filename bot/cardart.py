@@ -847,12 +847,62 @@ def _frame(cw: int, ch: int, scale: float) -> Image.Image:
     return big.reduce(_SS)
 
 
+# -- a game's card ranking --------------------------------------------------------------------
+
+_RANK_SCALE: Final = 0.6
+_RANK_STEP: Final = 56
+_RANK_PER_ROW: Final = 8
+_RANK_TITLE: Final = 18
+
+
+def ranking_png(rows: Sequence[tuple[str, Sequence[int]]], *, theme: str = "dark",
+                lang: str | None = None) -> bytes:
+    """A card ranking as a PNG: each row a title (``"Trumps"``, a suit's name) over its cards,
+    highest on the left, overlapping as in a hand; a row of more than 8 cards goes on over
+    two lines. The corners show the ranks as a reader of ``lang`` names them."""
+    for _, cards in rows:
+        for c in cards:
+            _check_card(c)
+    return _ranking_png(tuple((title, tuple(cards)) for title, cards in rows), theme,
+                        _language(lang))
+
+
+@lru_cache(maxsize=64)
+def _ranking_png(rows: tuple[tuple[str, tuple[int, ...]], ...], theme: str, lang: str) -> bytes:
+    t = _theme(theme)
+    cw, ch = round(CARD_W * _RANK_SCALE), round(CARD_H * _RANK_SCALE)
+    title_h = round(_RANK_TITLE * 1.8)
+    lines: list[tuple[str | None, tuple[int, ...]]] = []
+    for name, cards in rows:
+        first = len(cards) if len(cards) <= _RANK_PER_ROW else (len(cards) + 1) // 2
+        lines.append((name, cards[:first]))
+        if cards[first:]:
+            lines.append((None, cards[first:]))
+    per_row = max([len(cards) for _, cards in lines] + [1])
+    width = 2 * _MARGIN + (per_row - 1) * _RANK_STEP + cw
+    height = _MARGIN + sum((title_h if title is not None else 0) + ch + _ROW_GAP
+                           for title, _ in lines) + _MARGIN - _ROW_GAP
+    canvas = Image.new("RGBA", (width, height), (*t.bg, 255))
+    draw = ImageDraw.Draw(canvas)
+    y = _MARGIN
+    for title, cards in lines:
+        if title is not None:
+            draw.text((_MARGIN, y + title_h // 2), _printable(title), font=_font(_RANK_TITLE, True),
+                      fill=t.text, anchor="lm")
+            y += title_h
+        for i, c in enumerate(cards):
+            face = _face(c, theme, _RANK_SCALE, corner_label(rank_of(c), lang))
+            _paste_card(canvas, face, theme, _RANK_SCALE, _MARGIN + i * _RANK_STEP, y)
+        y += ch + _ROW_GAP
+    return _png(canvas)
+
+
 # -- timing -----------------------------------------------------------------------------------
 
 
 def _clear_caches() -> None:
     for fn in (_face, _dimmed, _shadow, _pill, _hand_png, _table_base, _trump_badge,
-               _table_png, _frame):
+               _table_png, _frame, _ranking_png):
         fn.cache_clear()
 
 
@@ -975,6 +1025,18 @@ def _docs(out: str) -> None:  # pragma: no cover - run by hand for docs/pictures
         save(f"table_{lang}_{th}", table_png(
             seats=names, trick=table_trick(v), trump=v.trump, shown=v.shown, theme=th,
             to_move=v.to_move, winner=trick_winner(v), lang=lang))
+    _docs_rankings(save)
+
+
+def _docs_rankings(save: Callable[[str, bytes], None]) -> None:  # pragma: no cover - by hand
+    """The card ranking of ``/rules`` and ``/help game:`` for two games, for docs/pictures.md
+    (which shows the phone size)."""
+    from bot.how import ranking_of, ranking_rows
+
+    for game, lang in (("filicau", "ro"), ("schafkopf3", "en")):
+        with texts.speaking(lang):
+            save(f"ranking_{game}_{lang}", ranking_png(ranking_rows(ranking_of(game)),
+                                                       theme="dark", lang=lang))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,9 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import invite_url
+from bot.how import how_embed, ranking_picture
 from bot.render import GAME_COLOUR
 from bot.texts import t
 from bot.translator import ls
+from cogs.tables import GAME_CHOICES
 
 if TYPE_CHECKING:
     from bot.client import FilicauBot
@@ -24,6 +26,7 @@ def help_embed(application_id: int | None) -> discord.Embed:
                           colour=GAME_COLOUR)
     for part in ("start", "buttons", "commands"):
         embed.add_field(name=t(f"help.{part}_title"), value=t(f"help.{part}"), inline=False)
+    embed.add_field(name=t("how.help_title"), value=t("how.help"), inline=False)
     if application_id is not None:
         embed.add_field(name=t("help.invite_title"),
                         value=t("help.invite", url=invite_url(application_id)), inline=False)
@@ -35,10 +38,32 @@ class Help(commands.Cog, name="Help"):
         self.bot = bot
 
     @app_commands.command(name=ls("cmdname.help"), description=ls("cmd.help"))
-    async def help_cmd(self, interaction: discord.Interaction[Any]) -> None:
-        """Only to the asker, in their language; works in a DM too."""
-        await interaction.response.send_message(embed=help_embed(self.bot.application_id),
-                                                ephemeral=True)
+    @app_commands.describe(game=ls("cmd.game"))
+    @app_commands.rename(game=ls("optname.game"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def help_cmd(self, interaction: discord.Interaction[Any],
+                       game: app_commands.Choice[str] | None = None) -> None:
+        """Only to the asker, in their language; works in a DM too. With a game: how to play
+        it (with the picture of its card ranking where the server has pictures on)."""
+        if game is None:
+            await interaction.response.send_message(
+                embed=help_embed(self.bot.application_id), ephemeral=True)
+            return
+        await send_how(self.bot, interaction, game.value)
+
+
+async def send_how(bot: FilicauBot, interaction: discord.Interaction[Any], game: str,
+                   *before: discord.Embed) -> None:
+    """How to play ``game`` (after the ``before`` embeds), only to the asker, in their
+    language; the ranking's picture where the server has pictures on (in a DM: text only)."""
+    config = bot.config(interaction.guild_id)
+    picture = config.pictures and interaction.guild_id is not None
+    embeds = [*before, how_embed(game, picture=picture)]
+    if picture:
+        file = await ranking_picture(game, config.theme)
+        await interaction.response.send_message(embeds=embeds, file=file, ephemeral=True)
+    else:
+        await interaction.response.send_message(embeds=embeds, ephemeral=True)
 
 
 async def setup(bot: FilicauBot) -> None:

@@ -12,6 +12,7 @@ from bot.render import GAME_COLOUR, mention, rules_embed
 from bot.standings import badge_wearers, match_solos, standings
 from bot.texts import date_text, game_title, speaking, t, team_name
 from bot.translator import ls
+from cogs.help import send_how
 from cogs.tables import GAME_CHOICES, Tables
 from engine import make_rules
 
@@ -150,8 +151,8 @@ class Standings(commands.Cog, name="Standings"):
     async def rules_cmd(self, interaction: discord.Interaction[Any],
                         game: app_commands.Choice[str]) -> None:
         rules = make_rules(game.value)
-        await interaction.response.send_message(embed=rules_embed(
-            game.value, rules.title, rules.rulings, rules.options.model_dump()), ephemeral=True)
+        await send_how(self.bot, interaction, game.value, rules_embed(
+            game.value, rules.title, rules.rulings, rules.options.model_dump()))
 
     @app_commands.command(name=ls("cmdname.history"), description=ls("cmd.history"))
     @app_commands.guild_only()

@@ -611,8 +611,19 @@ class Harness:
                 kwargs.get("theme", "dark"), in_worker())
             return data
 
+        ranking_png = cardart.ranking_png
+
+        def noted_ranking_png(rows: Sequence[tuple[str, Sequence[int]]],
+                              **kwargs: Any) -> bytes:
+            # A game's card ranking shows every card, nobody's: no card of it is hidden.
+            data = ranking_png(rows, **kwargs)
+            pictures[digest(data)] = Picture("ranking", frozenset(),
+                                             kwargs.get("theme", "dark"), in_worker())
+            return data
+
         monkeypatch.setattr(cardart, "hand_png", noted_hand_png)
         monkeypatch.setattr(cardart, "table_png", noted_table_png)
+        monkeypatch.setattr(cardart, "ranking_png", noted_ranking_png)
         logging.getLogger().addHandler(self._errors)
 
     async def start(self) -> FilicauBot:

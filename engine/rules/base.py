@@ -88,6 +88,10 @@ class Rules:
     total_points: int
     #: Permanent top trumps, highest first.
     top_trumps: tuple[Card, ...] = OVERS
+    #: The trump suit a hand starts with when the game fixes one (the Schafkopf games' bells;
+    #: a solo may name another), or None when each hand fixes its own (a shown card, a call,
+    #: a binding). Read by ``engine.ranking``, not by the play.
+    usual_trump: ClassVar[int | None] = None
     must_trump: bool = True
     must_beat: bool = False
     #: Set when ``restrict_play`` narrows the legal cards (kept off the hot path otherwise).

@@ -76,6 +76,7 @@ class Officers(Rules):
     points = CARD_POINTS
     total_points = 120
     top_trumps = SCHAFKOPF_TRUMPS
+    usual_trump = BELLS
     must_trump = False
 
     def __init__(self, options: Options) -> None:

@@ -160,6 +160,7 @@ class Wendish(Rules):
     points = CARD_POINTS
     total_points = 120
     top_trumps = SCHAFKOPF_TRUMPS
+    usual_trump = BELLS
     must_trump = False
     #: The called card's duty.
     restricts_play = True

@@ -89,6 +89,7 @@ class WidowGame(Rules):
     points = CARD_POINTS
     total_points = 120
     top_trumps = SCHAFKOPF_TRUMPS
+    usual_trump = BELLS
     must_trump = False
     #: Packet sizes of the dealing rounds, and after how many rounds the widow is dealt.
     packets: tuple[int, ...] = (3, 4, 3)

@@ -1,0 +1,120 @@
+"""Play one hand against the in-process Discord fake and dump what the bot sent, as JSON.
+
+A developer's tool (not a test, not a CI step): the real bot plays one hand of a game with one
+person (Ana) and computers, pictures on, and the messages are kept as Discord would hold them
+at four moments: the lobby, the table when it is Ana's turn, Ana's hand view then, and the
+result post (with any other public message sent once the hand is over). The dump is what
+``tools/render_messages.py`` draws:
+
+    .venv/bin/python tools/capture_hand.py --game filicau --out /tmp/hand
+    .venv/bin/python tools/render_messages.py /tmp/hand/messages.json --out docs/pictures/messages
+
+``messages.json`` holds ``users`` (id → name, for mentions), ``bot`` (its name) and
+``messages``: each a ``name``, whether it is ``ephemeral``, ``captured_at`` (the clock its
+countdowns count from), its Discord message object (``data``: content, embeds, components,
+attachments) and its ``files`` (written beside the JSON).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+import pytest  # noqa: E402  (after the path: the fake lives in tests/)
+from fake_discord import Harness, Message, running  # noqa: E402
+
+from bot.texts import t  # noqa: E402
+from engine import make_rules  # noqa: E402
+
+
+class Capture:
+    """Messages as they look at chosen moments, and their files."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.messages: list[dict[str, Any]] = []
+        self.users: dict[str, str] = {}
+
+    def keep(self, name: str, msg: Message) -> None:
+        files = []
+        for i, (filename, data) in enumerate(msg.files):
+            path = f"{name}-{i}-{filename}"
+            (self.out / path).write_bytes(data)
+            files.append({"filename": filename, "path": path})
+        self.messages.append({"name": name, "ephemeral": msg.audience is not None,
+                              "captured_at": time.time(), "data": msg.payload(),
+                              "files": files})
+
+
+async def play(h: Harness, game: str, seed: int, capture: Capture) -> None:
+    ana, mia = h.user("Ana"), h.user("Mia", manager=True)
+    r = await h.command(mia, "admin pictures", mode="on")
+    r = await h.command(ana, "table new", game=game)
+    lobby = r.message
+    session = h.session()
+    session.rng = random.Random(seed)
+    await h.press(ana, t("btn.join_a") if make_rules(game).fixed_teams else t("btn.sit"))
+    while not session.full:
+        await h.press(ana, t("btn.add_cpu"))
+    capture.keep("lobby", h.table_message() if h.table_message().id == lobby.id else lobby)
+    await h.press(ana, t("btn.start"))
+    await h.press(ana, t("btn.my_hand"))
+    assert session.hand is not None
+    pick = random.Random(seed)
+    turn_kept = False
+    for _ in range(200):
+        if session.hand.finished:
+            break
+        view = h.hand_view(ana)
+        moves = sorted(view.moves())
+        assert moves, "the hand waits for nobody: the driver cannot go on"
+        if not turn_kept and any(":card:" in m for m in moves):
+            capture.keep("table", h.table_message())
+            capture.keep("hand", view)
+            turn_kept = True
+        mark = max(h.discord.messages, default=0)
+        await h.click(ana, pick.choice(moves), message=view)
+    assert session.hand.finished, "the hand did not end"
+    after = [m for m in h.public() if m.id > mark and m.id != h.table_message().id]
+    for i, msg in enumerate(after):
+        capture.keep("result" if i == 0 else f"after-{i}", msg)
+    capture.keep("table-end", h.table_message())
+    capture.users = {str(u.id): u.name for u in (ana, mia)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="filicau", help="the game to play (default filicau)")
+    parser.add_argument("--seed", type=int, default=3, help="the deal and Ana's picks")
+    parser.add_argument("--out", type=Path, required=True,
+                        help="folder for messages.json and the pictures")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    capture = Capture(args.out)
+
+    async def run() -> None:
+        with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as mp:
+            async with running(Path(tmp) / "bot.sqlite3", mp) as h:
+                await play(h, args.game, args.seed, capture)
+
+    asyncio.run(run())
+    dump = {"bot": {"name": "Filicău"}, "users": capture.users,
+            "messages": capture.messages}
+    (args.out / "messages.json").write_text(json.dumps(dump, ensure_ascii=False, indent=1))
+    print(f"{len(capture.messages)} messages in {args.out / 'messages.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
