@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +43,7 @@ from engine import (
     replay,
 )
 from engine.ai.analysis import Chance, Decision, Hint, Outcome
-from engine.cards import code
+from engine.cards import card, code
 from engine.trumps import TrumpOrder
 
 if TYPE_CHECKING:
@@ -383,7 +384,11 @@ def hand_content(s: TableSession, v: SeatView, deadline: float | None = None) ->
     if v.legal and not v.finished:
         status += countdown(deadline)
     lines = [f"**{heading}**", hand_context(s, v)]
-    lines.extend(facts.private_lines(s, v.private))
+    private = v.private
+    if any(chosen_together(a) for a in v.legal):
+        # Choosing the cards to bury: the menu marks the widow's cards.
+        private = {k: x for k, x in private.items() if k != "widow"}
+    lines.extend(facts.private_lines(s, private))
     lines.append(status)
     return "\n".join(lines)
 
@@ -399,22 +404,34 @@ def hand_context(s: TableSession, v: PublicView) -> str:
 
 #: Discord allows five rows of five components in a message.
 ROWS, PER_ROW = 5, 5
+#: Choice buttons side by side: what a phone shows in one row without wrapping.
+PHONE_ROW = 3
+#: A kind of choice with this many options is one menu (one row) rather than buttons.
+MENU_FROM = 3
 
 
 def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
     """Card buttons, trumps first; only legal cards are enabled. Then the other choices the
-    player has now (a Servant, a bid, a call, a signal): as buttons while they fit in the
-    rows left, else as one select menu. Cards to choose together (burying) are a select menu
-    of the hand's cards."""
+    player has now (a Servant, a bid, a call, a signal): a kind with many options as one
+    select menu, the others as buttons, three a row (a phone's width). Cards to choose
+    together (burying) are a select menu of those cards, and they are shown only there."""
     tid, number = s.id, s.hand_number
     legal_cards = {a.value for a in v.legal if a.kind == "card"}
     others = [a for a in v.legal if a.kind != "card"] + list(v.free)
+    together = [a for a in others if chosen_together(a)]
+    single = [a for a in others if not chosen_together(a)]
+    in_menu = {c for a in together for c in a.value}
+    cards = [c for c in v.hand if c not in in_menu]
+    kinds = Counter(a.kind for a in single)
+    listed = [a for a in single if kinds[a.kind] >= MENU_FROM]
+    pressed = [a for a in single if kinds[a.kind] < MENU_FROM]
+    choice_rows = (1 if together else 0) + (1 if listed else 0) + -(-len(pressed) // PHONE_ROW)
     # Four cards a row fit a phone's width; five only when four would leave no room.
     per_row = CARDS_PER_ROW
-    if -(-len(v.hand) // CARDS_PER_ROW) + (1 if others else 0) > ROWS:
+    if -(-len(cards) // CARDS_PER_ROW) + choice_rows > ROWS:
         per_row = PER_ROW
     items: list[discord.ui.Item[Any]] = []
-    for i, c in enumerate(v.hand):
+    for i, c in enumerate(cards):
         # The cards that may be played are the primary action; a trump says so in words
         # (a colour alone would draw the eye to trumps that may not be played).
         items.append(button(
@@ -423,32 +440,45 @@ def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
             else discord.ButtonStyle.secondary,
             disabled=c not in legal_cards, row=min(i // per_row, ROWS - 1),
         ))
-    row = -(-len(v.hand) // per_row) if v.hand else 0
-    together = [a for a in others if chosen_together(a)]
-    single = [a for a in others if not chosen_together(a)]
+    row = -(-len(cards) // per_row) if cards else 0
     if together and row < ROWS:
         items.append(_together_select(s, v, together, row))
         row += 1
-    room = (ROWS - row) * PER_ROW
-    if single and len(single) <= room:
-        for i, a in enumerate(single):
-            items.append(button(
-                Op.ACT, tid, number, *action_args(a), label=action_label(s, a),
-                style=ACTION_STYLES.get(a.kind, discord.ButtonStyle.blurple),
-                row=row + i // PER_ROW))
-    elif single and row < ROWS:
-        for k in range(0, min(len(single), (ROWS - row) * 25), 25):
-            items.append(select(
-                Op.ACT, tid, number, placeholder=t("hand.choose"), row=row + k // 25,
-                options=[discord.SelectOption(label=action_label(s, a)[:100],
-                                              value=":".join(action_args(a))[:100])
-                         for a in single[k:k + 25]]))
+    if -(-len(pressed) // PHONE_ROW) + (1 if listed else 0) > ROWS - row:
+        listed, pressed = single, []  # no room for buttons: every choice in menus
+    if listed and row < ROWS:
+        menus = _choice_menus(s, listed, row)
+        items.extend(menus)
+        row += len(menus)
+    for i, a in enumerate(pressed):
+        items.append(button(
+            Op.ACT, tid, number, *action_args(a), label=action_label(s, a),
+            style=ACTION_STYLES.get(a.kind, discord.ButtonStyle.blurple),
+            row=min(row + i // PHONE_ROW, ROWS - 1)))
     view = _view(*items)
     if v.legal and not v.finished and s.hints:
         # "What would you play?", where a row has room for it.
         with contextlib.suppress(ValueError):
             view.add_item(button(Op.HINT, tid, number, len(v.tricks), label=t("btn.hint")))
     return view
+
+
+def _choice_menus(s: TableSession, actions: list[Action], row: int
+                  ) -> list[discord.ui.Select[Any]]:
+    """Choices as select menus of 25 options each (a menu's limit), from ``row`` down."""
+    kinds = {a.kind for a in actions}
+    kind = next(iter(kinds))
+    placeholder = t(f"act.{kind}.choose") if len(kinds) == 1 and has_text(
+        f"act.{kind}.choose") else t("hand.choose")
+    menus = []
+    for k in range(0, min(len(actions), (ROWS - row) * 25), 25):
+        # Each menu its own custom_id (Discord requires it); the handler reads the value.
+        menus.append(select(
+            Op.ACT, s.id, s.hand_number, *((k // 25,) if k else ()), placeholder=placeholder,
+            row=row + k // 25, options=[discord.SelectOption(
+                label=action_label(s, a)[:100], value=":".join(action_args(a))[:100])
+                for a in actions[k:k + 25]]))
+    return menus
 
 
 # -- hints and reviews ------------------------------------------------------------------------
@@ -552,7 +582,6 @@ def chosen_together(action: Action) -> bool:
 
 #: Button colours of the non-card choices (blurple otherwise).
 ACTION_STYLES = {
-    "servant": discord.ButtonStyle.red,
     "pass": discord.ButtonStyle.secondary,
     "signal": discord.ButtonStyle.secondary,
 }
@@ -595,18 +624,22 @@ def _together_select(s: TableSession, v: SeatView, actions: list[Action],
     size = len(actions[0].value)
     cards = sorted({c for a in actions for c in a.value}, key=v.hand.index
                    if all(c in v.hand for a in actions for c in a.value) else None)
+    # The cards just taken (a widow) are marked here rather than listed again in the text.
+    taken = {card(x) for x in v.private.get("widow") or () if isinstance(x, str)}
     return select(
         Op.TOGETHER, s.id, s.hand_number, kind, row=row, min_values=size, max_values=size,
         placeholder=t(f"act.{kind}.choose") if has_text(f"act.{kind}.choose")
         else t("hand.choose_cards", count=size),
-        options=[discord.SelectOption(label=card_label(c), value=code(c)) for c in cards])
+        options=[discord.SelectOption(
+            label=card_button_label(v, c), value=code(c),
+            description=t("hand.from_widow") if c in taken else None) for c in cards])
 
 
 def plain_name(s: TableSession, seat: int) -> str:
     """Button labels cannot render mentions: the name cached at join time, or the seat."""
     member = s.seats[seat]
     if is_computer(member):
-        return f"{t('lobby.computer')} ({seat})"
+        return t("lobby.computer_seat", seat=seat + 1)
     return s.names.get(member or "", f"#{seat}")
 
 
