@@ -174,26 +174,30 @@ def score_text(s: TableSession, score: tuple[int, ...]) -> str:
 
 
 def lobby_view(s: TableSession) -> discord.ui.View:
+    """The lobby in the rows a phone shows at once: the seat buttons (only those that can
+    seat somebody) and Leave; the table's own buttons; one menu to add a computer of a
+    level (while a seat is free); the options menu."""
     tid = s.id
     g, b, r = discord.ButtonStyle.green, discord.ButtonStyle.blurple, discord.ButtonStyle.red
+    n = s.rules.players
     if s.fixed_teams:
         seat_buttons = [
-            button(Op.JOIN, tid, 0, label=t("btn.join_a"), style=b, row=0),
-            button(Op.JOIN, tid, 1, label=t("btn.join_b"), style=b, row=0),
-        ]
+            button(Op.JOIN, tid, team, label=t(f"btn.join_{'ab'[team]}"), style=b, row=0)
+            for team in (0, 1) if any(s.seats[x] is None for x in range(team, n, 2))]
     else:
-        seat_buttons = [button(Op.SIT, tid, label=t("btn.sit"), style=b, row=0,
-                                   disabled=s.full)]
+        seat_buttons = [] if s.full else [button(Op.SIT, tid, label=t("btn.sit"), style=b,
+                                                 row=0)]
     items: list[discord.ui.Item[Any]] = [
         *seat_buttons,
         button(Op.LEAVE, tid, label=t("btn.leave"), row=0),
-        # One Add computer button per level (row 1), the table's own buttons below.
-        *(button(Op.CPU, tid, level, label=t(ADD_CPU_LABELS[level]), row=1,
-                     disabled=s.full) for level in COMPUTER_LEVELS),
         button(Op.UNCPU, tid, label=t("btn.remove_cpu"), row=1),
-        button(Op.START, tid, label=t("btn.start"), style=g, row=2, disabled=not s.full),
-        button(Op.CANCEL, tid, label=t("btn.cancel"), style=r, row=2),
+        button(Op.START, tid, label=t("btn.start"), style=g, row=1, disabled=not s.full),
+        button(Op.CANCEL, tid, label=t("btn.cancel"), style=r, row=1),
     ]
+    if not s.full:
+        items.append(select(Op.CPU, tid, placeholder=t("lobby.add_cpu"), row=2, options=[
+            discord.SelectOption(label=t(ADD_CPU_LABELS[level]), value=level)
+            for level in COMPUTER_LEVELS]))
     offered = option_choices(s.game)
     if offered:
         current = s.rules.options.model_dump()
@@ -206,7 +210,7 @@ def lobby_view(s: TableSession) -> discord.ui.View:
     return _view(*items)
 
 
-#: The text key of each level's Add computer button.
+#: The text of each level in the Add computer menu.
 ADD_CPU_LABELS = {"easy": "btn.add_cpu_easy", "normal": "btn.add_cpu", "hard": "btn.add_cpu_hard"}
 
 

@@ -383,8 +383,11 @@ class Tables(commands.Cog, name="Tables"):
 
     async def _on_cpu(self, interaction: discord.Interaction[Any], runner: TableRunner,
                       click: Click, values: list[str]) -> None:
-        # The button carries its level; an old button without one adds a Normal computer.
-        level = click.args[0] if click.args else "normal"
+        # The menu's choice is the level; an old button carries it, or adds a Normal one.
+        if click.kind == "fs":
+            level = parsed(lambda: values[0])
+        else:
+            level = click.args[0] if click.args else "normal"
         if level not in COMPUTER_LEVELS:
             raise SessionError("err.bad_level", level=level[:40])
         await runner.session.add_computer(level=level, by=actor(interaction))

@@ -905,6 +905,14 @@ class Harness:
         assert sent.answered, f"the choice in {custom_id} got no answer"
         return sent
 
+    async def add_computer(self, user: User, level: str = "normal",
+                           message: Message | None = None) -> Sent:
+        """Pick a computer of ``level`` in the lobby's Add computer menu."""
+        msg = message or self.table_message()
+        menu = msg.select("cpu")
+        assert menu is not None, f"no Add computer menu in {msg.text}"
+        return await self.choose(user, menu["custom_id"], [level], message=msg)
+
     async def press(self, user: User, label: str, message: Message | None = None) -> Sent:
         """Click the button with this label on the table message (or on ``message``)."""
         msg = message or self.table_message()

@@ -251,7 +251,7 @@ async def test_one_person_and_computers_play_each_other_game(e2e: E2E, game: str
     table = Table(e2e.standin, [ana], seed=3)
     await table.open(ana, [(ana, 0 if rules.fixed_teams else None)], game=game)
     for _ in range(rules.players - 1):
-        inter = await table.press(ana, t("btn.add_cpu_easy"))
+        inter = await table.add_computer(ana, "easy")
         assert inter.type == UPDATE_MESSAGE, ana.refused(inter)
     await table.start(ana)
     result = await table.play_hand(1)

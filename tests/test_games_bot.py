@@ -71,7 +71,7 @@ async def sit_with_computers(h: Harness, game: str, ana: User) -> TableSession:
     session = h.session()
     assert len(session.seats) == session.rules.players
     while not session.full:
-        r = await h.press(ana, t("btn.add_cpu_easy"))
+        r = await h.add_computer(ana, "easy")
         assert r.type == UPDATE_MESSAGE
     session.rng = random.Random(7)
     r = await h.press(ana, t("btn.start"))
@@ -213,7 +213,7 @@ async def fris_table(h: Harness, ana: User, **options: Any) -> TableSession:
     await h.press(ana, t("btn.join_a"))
     session = h.session()
     while not session.full:
-        await h.press(ana, t("btn.add_cpu_easy"))
+        await h.add_computer(ana, "easy")
     session.rng = FixedDeal(fris_pack(), 1)  # type: ignore[assignment]
     await h.press(ana, t("btn.start"))
     hand = hand_of(session)

@@ -236,7 +236,7 @@ async def started_table(h: Harness, opener: User) -> None:
     await h.press(opener, de("btn.join_a"))
     session = h.session()
     while not session.full:
-        await h.press(opener, de("btn.add_cpu_easy"))
+        await h.add_computer(opener, "easy")
     await h.press(opener, de("btn.start"))
 
 

@@ -119,3 +119,26 @@ async def test_fris_choices_fit_two_rows_of_a_phone(h: Harness) -> None:
     assert r.type == UPDATE_MESSAGE
     hand = hand_of(session)
     assert hand.phase == "fris_trick" and hand.shown == [card("EO")]
+
+
+async def test_the_lobby_fits_a_phone_and_drops_seat_buttons_once_full(h: Harness) -> None:
+    ana, bob = h.user("ana"), h.user("bob")
+    await h.command(ana, "table new", game="filko")
+    lobby = h.table_message()
+    # Seat buttons and Leave; Remove computer, Start, Cancel; two menus (computers by
+    # level, options): four rows, none wider than a phone's three buttons.
+    assert len(rows(lobby)) == 4 and all(len(row) <= 3 for row in rows(lobby))
+    assert [len(m["options"]) for m in lobby.selects if ":cpu:" in m["custom_id"]] == [3]
+    await h.press(ana, t("btn.join_a"))
+    await h.press(bob, t("btn.join_a"))
+    # Team A is full: only Join team B is offered.
+    labels = {b["label"] for b in h.table_message().buttons}
+    assert t("btn.join_b") in labels and t("btn.join_a") not in labels
+    await h.add_computer(ana, "hard")
+    await h.add_computer(ana, "easy")
+    session = h.session()
+    assert session.seats[1] == "cpu:hard" and session.seats[3] == "cpu:easy"
+    lobby = h.table_message()
+    labels = {b["label"] for b in lobby.buttons}
+    assert not labels & {t("btn.join_a"), t("btn.join_b")}
+    assert lobby.select("cpu") is None and len(rows(lobby)) == 3
