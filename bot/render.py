@@ -77,8 +77,12 @@ def countdown(deadline: float | None) -> str:
     in their own language), or nothing."""
     if deadline is None:
         return ""
-    when = datetime.fromtimestamp(deadline, tz=UTC)
-    return f" ⏳ {discord.utils.format_dt(when, 'R')}"
+    return f" ⏳ {relative_time(deadline)}"
+
+
+def relative_time(moment: float) -> str:
+    """A moment as Discord's relative timestamp ("in 30 seconds", counting live)."""
+    return discord.utils.format_dt(datetime.fromtimestamp(moment, tz=UTC), "R")
 
 
 def button(
@@ -563,9 +567,16 @@ def review_page(s: TableSession, record: dict[str, Any], number: int, seat: int,
     return "\n".join(lines)[:2000], view
 
 
-def result_view(s: TableSession, number: int) -> discord.ui.View:
-    """The buttons under a hand's result: a review of one's own play in it."""
-    return _view(button(Op.REVIEW, s.id, number, label=t("btn.review")))
+def result_view(s: TableSession, number: int, *, next_hand: bool = False
+                ) -> discord.ui.View:
+    """The buttons under a hand's result: a review of one's own play in it, and Next hand
+    until the next hand is dealt (the same button as the table's: the first click deals)."""
+    items: list[discord.ui.Item[Any]] = [
+        button(Op.REVIEW, s.id, number, label=t("btn.review"))]
+    if next_hand:
+        items.insert(0, button(Op.NEXT, s.id, number, label=t("btn.next_hand"),
+                               style=discord.ButtonStyle.green))
+    return _view(*items)
 
 
 #: Marks a trump on its card button.
@@ -650,7 +661,10 @@ def plain_name(s: TableSession, seat: int) -> str:
 # -- results ---------------------------------------------------------------------------------
 
 
-def result_embed(s: TableSession, result: HandResult, number: int) -> discord.Embed:
+def result_embed(s: TableSession, result: HandResult, number: int, *,
+                 next_at: float | None = None, dealt: bool = False) -> discord.Embed:
+    """A hand's result; ``next_at``: when the next hand is dealt by itself (a live
+    countdown); ``dealt``: it has been, so the result no longer asks for it."""
     lines = [result_sentence(s, result), teams_line(s, result)]
     if s.fixed_teams and len(result.points) == 2:
         title = t("result.title", number=number, a=result.points[0], b=result.points[1])
@@ -674,7 +688,9 @@ def result_embed(s: TableSession, result: HandResult, number: int) -> discord.Em
             who = " & ".join(t("lobby.team", team=team_name(team)) for team in winners)
         lines.append(t("result.match_won", who=who))
     lines.append(t("result.next_dealer", user=seat_mention(s, result.next_dealer)))
-    lines.append(t("result.next_in"))
+    if not dealt:
+        lines.append(t("result.next_auto", when=relative_time(next_at))
+                     if next_at is not None else t("result.next_in"))
     return discord.Embed(title=title, description="\n".join(lines), colour=GAME_COLOUR)
 
 

@@ -27,10 +27,11 @@ import discord
 from bot import pictures, render
 from bot.session import Outcome, SessionError, TableSession, is_computer
 from bot.texts import language_of, speaking, t
-from engine import PublicView, SeatView, public_view, seat_view
+from engine import PublicView, SeatView, public_view, replay, seat_view
 
 if TYPE_CHECKING:
     from bot.client import FilicauBot
+    from engine import HandResult
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +104,11 @@ class TableRunner:
         self.warned: tuple[Any, ...] | None = None
         #: The last hand whose result was posted.
         self.posted = 0
+        #: The latest result post while it offers Next hand: (hand number, result, message).
+        self.result_post: tuple[int, HandResult, discord.Message | discord.WebhookMessage] \
+            | None = None
+        #: When the finished hand ended (its number, wall clock): the next deal counts from it.
+        self.finished_at: tuple[int, float] | None = None
         self.hand_views: dict[int, Token] = {}
         #: The latest interaction answered by editing the table message (the lobby's
         #: command, a lobby click, Start, Next hand): while its token lives, the table
@@ -202,6 +208,23 @@ class TableRunner:
             return None
         return pictures.digest(data), pictures.as_file(data, pictures.TABLE_FILE,
                                                         t("pic.table"))
+
+    async def review_picture(self, record: dict[str, Any], step: int) -> list[discord.File]:
+        """The picture of a review's trick (``step``, as ``render.review_page`` shows it),
+        when the server has pictures on."""
+        config = self.bot.config(self.session.guild_id)
+        if not config.pictures:
+            return []
+        hand = replay(record)
+        if not hand.tricks:
+            return []
+        trick = hand.tricks[min(max(step, 0), len(hand.tricks) - 1)]
+        names = [render.plain_name(self.session, seat) for seat in range(hand.n)]
+        data = await pictures.trick_picture(trick, hand.n, public_view(hand).trump, names,
+                                            config.theme)
+        if data is None:
+            return []
+        return [pictures.as_file(data, pictures.TRICK_FILE, t("pic.trick"))]
 
     def _attachments(self, picture: tuple[str, discord.File] | None) -> dict[str, Any]:
         """Upload the picture only when it changed; remove one no longer wanted."""
@@ -402,9 +425,46 @@ class TableRunner:
             return
         self.posted = s.hand_number
         with self.public():
-            embed = render.result_embed(s, hand.result, s.hand_number)
-            view = render.result_view(s, s.hand_number)
-        await self.post(embed=embed, view=view)
+            embed = render.result_embed(s, hand.result, s.hand_number,
+                                        next_at=self.next_deal_at())
+            view = render.result_view(s, s.hand_number, next_hand=True)
+        message = await self.post(embed=embed, view=view)
+        if message is not None:
+            self.result_post = (s.hand_number, hand.result, message)
+
+    def next_deal_at(self) -> float | None:
+        """When the bot deals the next hand by itself (wall clock): the setting's delay
+        after the hand ended, whatever wakes the driver meanwhile; None while a seat is free
+        or a hand is in play."""
+        s = self.session
+        hand = s.hand
+        if hand is None or not hand.finished or not s.full:
+            return None
+        if self.finished_at is None or self.finished_at[0] != s.hand_number:
+            self.finished_at = (s.hand_number, time.time())
+        return self.finished_at[1] + self.bot.settings.next_hand_delay
+
+    async def dealt(self) -> None:
+        """A new hand was dealt: the last result stops offering Next hand (its button would
+        only be refused now) and no longer counts down."""
+        posted, self.result_post = self.result_post, None
+        if posted is None:
+            return
+        number, result, message = posted
+        s = self.session
+        with self.public():
+            embed = render.result_embed(s, result, number, dealt=True)
+            view = render.result_view(s, number)
+        try:
+            await message.edit(embed=embed, view=view)
+        except (discord.HTTPException, aiohttp.ClientError) as e:
+            # The follow-up's token expired: through the channel, or leave it (logged).
+            try:
+                await self.bot.get_partial_messageable(s.channel_id).get_partial_message(
+                    message.id).edit(embed=embed, view=view)
+            except (discord.HTTPException, aiohttp.ClientError):
+                log.info("table %s: the result of hand %s kept its Next hand (%r)", s.id,
+                         number, e)
 
     # -- hand views ----------------------------------------------------------------------------
 
@@ -529,10 +589,15 @@ class TableRunner:
             try:
                 await self.unping()
                 if hand.finished:
-                    if not await self.pause(settings.next_hand_delay):
+                    moment = self.next_deal_at()
+                    if moment is None:
+                        # A seat is free: look again later (the seat may be taken meanwhile).
+                        await self.pause(settings.next_hand_delay)
+                    elif not await self.until(moment):
                         self.acting = True
                         await s.next_hand()
                         self.request_refresh()
+                        await self.dealt()
                 elif s.waiting_for_human() and not s.computer_may_act():
                     if s.window_open():
                         await self.window_timer()

@@ -713,8 +713,9 @@ class TableSession:
     async def finished_hand(self, user_id: int, number: int) -> tuple[HandRow, int]:
         """A hand of this table to review, and the asker's seat in it: only once it is over
         (its record shows every card), and only for a player who sat in it."""
-        rows = [r for r in await self.store.hands(self.id, limit=number + 1)
-                if r.number == number]
+        # Newest first: every hand of the table, to reach an early one of a long table.
+        rows = [r for r in await self.store.hands(
+            self.id, limit=max(number, self.hand_number) + 1) if r.number == number]
         if not rows:
             raise SessionError("err.no_record")
         row = rows[0]

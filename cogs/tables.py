@@ -35,6 +35,7 @@ from bot.session import (
     SessionError,
     TableSession,
     check_settings,
+    user_member,
 )
 from bot.store import StoreError
 from bot.texts import EN, refusal, t
@@ -465,7 +466,14 @@ class Tables(commands.Cog, name="Tables"):
                        click: Click, values: list[str]) -> None:
         number = parsed(lambda: int(click.args[0]))
         await runner.session.next_hand(actor(interaction), number)
-        await runner.show_table_in_reply(interaction)
+        on = interaction.message
+        if on is not None and on.id != runner.session.message_id:
+            # Pressed under the result: the new hand's table is posted there, at the bottom
+            # of the channel, and play goes on in it.
+            await runner.show_again(interaction)
+        else:
+            await runner.show_table_in_reply(interaction)
+        await runner.dealt()
         runner.kick()
 
     # playing
@@ -535,7 +543,9 @@ class Tables(commands.Cog, name="Tables"):
         decisions = await thinking.stored_review(session.store, row.id, row.record(), seat)
         content, components = render.review_page(session, row.record(), number, seat,
                                                   decisions, step)
-        await interaction.edit_original_response(content=content, view=components)
+        files = await runner.review_picture(row.record(), step)
+        await interaction.edit_original_response(content=content, view=components,
+                                                 attachments=files)
 
     async def _act(self, interaction: discord.Interaction[Any], runner: TableRunner,
                    action: Action, number: int, trick: int | None) -> None:
@@ -567,8 +577,9 @@ class Tables(commands.Cog, name="Tables"):
         if session is None:
             await reply_error(interaction, t("err.no_table"))
             return
-        rows = await self.store.hands(session.id, limit=10)
         if hand is not None:
+            rows = await self.store.hands(session.id,
+                                          limit=max(hand, session.hand_number) + 1)
             match = [r for r in rows if r.number == hand]
             if not match:
                 await reply_error(interaction, t("err.no_record"))
@@ -578,10 +589,14 @@ class Tables(commands.Cog, name="Tables"):
                 await reply_error(interaction, t("err.hand_in_progress"))
                 return
             data = json.dumps(match[0].record(), ensure_ascii=False, indent=1).encode()
+            # Who sat in the hand may step through it (a review of their own play).
+            sat = user_member(interaction.user.id) in (match[0].header.get("members") or [])
             await interaction.response.send_message(
                 file=discord.File(io.BytesIO(data), filename=f"table{session.id}-hand{hand}.json"),
+                view=render.result_view(session, hand) if sat else discord.utils.MISSING,
                 ephemeral=True)
             return
+        rows = await self.store.hands(session.id, limit=10)
         if not rows:
             await interaction.response.send_message(t("history.none"), ephemeral=True)
             return

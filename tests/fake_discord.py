@@ -934,6 +934,13 @@ class Harness:
         hand = None if session is None else session.hand
         if session is None or hand is None or hand.finished:
             return
+        reviewed = {parts[3] for parts in (str(b.get("custom_id", "")).split(":")
+                                           for b in msg.buttons)
+                    if len(parts) >= 4 and parts[:2] == ["fc", "review"]}
+        if reviewed and reviewed != {str(session.hand_number)} and msg.audience is not None:
+            # A private review of an earlier, finished hand: its cards are that hand's
+            # (the same labels as this hand's cards, but not these cards).
+            return
         self.checked += 1
         text = msg.text
         codes = set()
