@@ -250,9 +250,14 @@ def table_content(s: TableSession, v: PublicView) -> str:
     if v.phase in ("play", "servant"):
         key = "table.turn" if v.phase == "play" else "table.servant_turn"
         return t(key, user=mention(s.seats[v.actors[0]]))
-    who = " ".join(seat_mention(s, seat) for seat in v.actors)
+    # A prompt addresses the people who may act, never a computer (it needs no telling).
+    people = [seat for seat in v.actors if not is_computer(s.seats[seat])]
     key = f"phase.{v.phase}"
-    return t("table.phase_turn", users=who, phase=t(key) if has_text(key) else v.phase)
+    phase = t(key) if has_text(key) else v.phase
+    if not people:
+        return t("table.phase_now", phase=phase)
+    return t("table.phase_turn", users=" ".join(seat_mention(s, seat) for seat in people),
+             phase=phase)
 
 
 def seat_prefix(s: TableSession, v: PublicView, seat: int) -> str:

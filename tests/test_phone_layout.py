@@ -142,3 +142,16 @@ async def test_the_lobby_fits_a_phone_and_drops_seat_buttons_once_full(h: Harnes
     labels = {b["label"] for b in lobby.buttons}
     assert not labels & {t("btn.join_a"), t("btn.join_b")}
     assert lobby.select("cpu") is None and len(rows(lobby)) == 3
+
+
+async def test_the_fris_prompt_addresses_only_the_people_who_may_act(h: Harness) -> None:
+    """Ana and the computer dealer may act in the fris window: the table names Ana, not the
+    computer (which needs no prompt)."""
+    ana = h.user("ana")
+    session = await fris_table(h, ana)
+    hand = hand_of(session)
+    assert sorted(hand.actors()) == [0, 1]
+    await h.settle()
+    content = h.table_message().content
+    assert content == t("table.phase_turn", users=ana.mention, phase=t("phase.fris"))
+    assert t("lobby.computer") not in content
