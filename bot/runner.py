@@ -173,6 +173,35 @@ class TableRunner:
         self.bot.tables.forget(self)
         with self.public():
             await self.edit_table_message(content=t("lobby.expired"), embed=None, view=None)
+        await self.close_thread()
+
+    async def open_thread(self) -> None:
+        """Start the table's own public thread on its message: results, pings and warnings
+        go there, so the channel keeps only the table. Without the permission (or on any
+        failure) the table plays in the channel as usual (logged)."""
+        s = self.session
+        if s.message_id is None:
+            return
+        with self.public():
+            name = t("table.thread_name", game=render.title(s), number=s.id)
+        try:
+            thread = await self.bot.http.start_thread_with_message(
+                s.channel_id, s.message_id, name=name[:100], auto_archive_duration=1440)
+        except (discord.HTTPException, aiohttp.ClientError) as e:
+            log.warning("table %s: could not open its thread (%r); playing in the channel",
+                        s.id, e)
+            return
+        await s.keep_setting("thread_id", int(thread["id"]))
+
+    async def close_thread(self) -> None:
+        """The table closed: its thread is archived (and locked: play there is over)."""
+        thread_id = self.session.thread_id
+        if thread_id is None:
+            return
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=True, locked=True)
+        except (discord.HTTPException, aiohttp.ClientError) as e:
+            log.info("table %s: its thread was not archived (%r)", self.id, e)
 
     def lobby_closed(self) -> None:
         """The lobby became a table in play: its timer stops."""
@@ -392,7 +421,8 @@ class TableRunner:
         when there is one (no global rate limit), else through the channel. None: it could
         not be sent (logged)."""
         mentions = mentions or discord.utils.MISSING
-        token = self._live_table_token()
+        thread_id = self.session.thread_id
+        token = self._live_table_token() if thread_id is None else None
         if token is not None:
             try:
                 return await token.interaction.followup.send(
@@ -408,7 +438,8 @@ class TableRunner:
                 log.warning("table %s: could not post a message (%r)", self.id, e)
                 return None
         try:
-            return await self.bot.get_partial_messageable(self.session.channel_id).send(
+            return await self.bot.get_partial_messageable(
+                thread_id or self.session.channel_id).send(
                 content=content, embed=embed or discord.utils.MISSING,
                 allowed_mentions=mentions, view=view or discord.utils.MISSING)
         except discord.HTTPException:

@@ -205,13 +205,14 @@ class Tables(commands.Cog, name="Tables"):
     @app_commands.describe(game=ls("cmd.game"), early_end=ls("cmd.early_end"),
                            top_trumps=ls("cmd.top_trumps"), turn_seconds=ls("cmd.turn_seconds"),
                            window_seconds=ls("cmd.window_seconds"), pings=ls("cmd.pings"),
-                           hints=ls("cmd.hints"), rated=ls("cmd.rated"))
+                           hints=ls("cmd.hints"), rated=ls("cmd.rated"),
+                           thread=ls("cmd.thread"))
     @app_commands.rename(game=ls("optname.game"), early_end=ls("optname.early_end"),
                          top_trumps=ls("optname.top_trumps"),
                          turn_seconds=ls("optname.turn_seconds"),
                          window_seconds=ls("optname.window_seconds"),
                          pings=ls("optname.pings"), hints=ls("optname.hints"),
-                         rated=ls("optname.rated"))
+                         rated=ls("optname.rated"), thread=ls("optname.thread"))
     @app_commands.choices(game=GAME_CHOICES, top_trumps=TOP_TRUMP_CHOICES)
     async def table_new(
         self, interaction: discord.Interaction[Any], game: app_commands.Choice[str],
@@ -220,12 +221,12 @@ class Tables(commands.Cog, name="Tables"):
         = DEFAULT_TURN_SECONDS,
         window_seconds: app_commands.Range[int, WINDOW_RANGE[0], WINDOW_RANGE[1]]
         = DEFAULT_WINDOW_SECONDS,
-        pings: bool = True, hints: bool = True, rated: bool = True,
+        pings: bool = True, hints: bool = True, rated: bool = True, thread: bool = False,
     ) -> None:
         try:
             await self._open(interaction, game.value, early_end, top_trumps, {
                 "turn_seconds": turn_seconds, "window_seconds": window_seconds,
-                "pings": pings, "hints": hints, "rated": rated})
+                "pings": pings, "hints": hints, "rated": rated, "thread": thread})
         except SessionError as e:
             await reply_error(interaction, refusal(e.key, e.params))
 
@@ -272,6 +273,8 @@ class Tables(commands.Cog, name="Tables"):
         session.message_id = message_id
         runner.keep_table_token(interaction)
         await self.store.update_table(session.id, message_id=message_id)
+        if checked.get("thread"):
+            await runner.open_thread()
         runner.start_lobby_timer()
 
     @table.command(name=ls("cmdname.table_show"), description=ls("cmd.table_show"))
@@ -410,6 +413,7 @@ class Tables(commands.Cog, name="Tables"):
                          click: Click, values: list[str]) -> None:
         await runner.session.cancel(actor(interaction))
         self.forget(runner)
+        await runner.close_thread()
         with runner.public():
             text = t("lobby.cancelled")
         await interaction.response.edit_message(content=text, embed=None, view=None)
@@ -571,6 +575,7 @@ class Tables(commands.Cog, name="Tables"):
         self.forget(runner)
         with runner.public():
             await runner.edit_table_message(content=t("ok.ended"), embed=None, view=None)
+        await runner.close_thread()
 
     async def history(self, interaction: discord.Interaction[Any], hand: int | None) -> None:
         session = self.session_in(interaction.channel_id)

@@ -51,7 +51,12 @@ class Table:
     # -- what players see ----------------------------------------------------------------------
 
     def public(self) -> list[Message]:
-        return [m for m in self.standin.public(self.channel_id) if m.id >= self.since]
+        """The table's public messages: in its channel, and in the thread it opened there."""
+        channels = [self.channel_id, *(
+            tid for tid, thread in self.standin.threads.items()
+            if int(thread["parent_id"]) == self.channel_id)]
+        return sorted((m for c in channels for m in self.standin.public(c) if m.id >= self.since),
+                      key=lambda m: m.id)
 
     def table_message(self) -> Message | None:
         """The latest public message with the lobby's or the table's buttons."""
