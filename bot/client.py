@@ -30,9 +30,11 @@ EXTENSIONS = ("cogs.tables", "cogs.standings", "cogs.admin", "cogs.help", "cogs.
 
 #: What the bot does in a channel: post and edit the table and results (View Channel, Send
 #: Messages), as embeds (Embed Links) with card pictures (Attach Files), and its slash
-#: commands (Use Application Commands). It creates no threads and reads no messages.
+#: commands (Use Application Commands); a table opened in its own thread needs Create Public
+#: Threads and Send Messages in Threads. It reads no messages.
 PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, embed_links=True,
-                                  attach_files=True, use_application_commands=True)
+                                  attach_files=True, use_application_commands=True,
+                                  create_public_threads=True, send_messages_in_threads=True)
 SCOPES = ("bot", "applications.commands")
 
 #: Interactions (slash commands, buttons) reach a bot whatever its intents: it needs only

@@ -17,10 +17,11 @@ import discord
 
 from bot import cardart
 from bot.texts import current_language
-from engine import PublicView, SeatView
+from engine import PublicView, SeatView, Trick
 
 HAND_FILE = "hand.png"
 TABLE_FILE = "table.png"
+TRICK_FILE = "trick.png"
 
 
 def playable(v: SeatView) -> frozenset[int] | None:
@@ -73,6 +74,19 @@ async def table_picture(v: PublicView, names: list[str], theme: str,
     return await asyncio.to_thread(cardart.table_png, seats=names, trick=table_trick(v),
                                    trump=v.trump, shown=tuple(v.shown), theme=theme,
                                    to_move=to_move, winner=trick_winner(v), lang=lang)
+
+
+async def trick_picture(trick: Trick, players: int, trump: int | None, names: list[str],
+                        theme: str, lang: str | None = None) -> bytes | None:
+    """One trick of a finished hand (a review's page), drawn as the table showed it: the
+    cards at their seats, the winner marked."""
+    if not 2 <= players <= 6:
+        return None
+    lang = lang or current_language()
+    cards = tuple(((trick.leader + i) % players, c) for i, c in enumerate(trick.cards))
+    return await asyncio.to_thread(cardart.table_png, seats=names, trick=cards, trump=trump,
+                                   shown=(), theme=theme, to_move=None, winner=trick.winner,
+                                   lang=lang)
 
 
 def digest(data: bytes) -> str:

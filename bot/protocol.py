@@ -28,7 +28,7 @@ class Op(StrEnum):
     JOIN = "join"  #: args: team (0 or 1)
     SIT = "sit"
     LEAVE = "leave"
-    CPU = "cpu"  #: args: level
+    CPU = "cpu"  #: select: values level (buttons of older versions: args level)
     UNCPU = "uncpu"
     START = "start"
     CANCEL = "cancel"

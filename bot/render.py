@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +43,7 @@ from engine import (
     replay,
 )
 from engine.ai.analysis import Chance, Decision, Hint, Outcome
-from engine.cards import code
+from engine.cards import card, code
 from engine.trumps import TrumpOrder
 
 if TYPE_CHECKING:
@@ -76,8 +77,12 @@ def countdown(deadline: float | None) -> str:
     in their own language), or nothing."""
     if deadline is None:
         return ""
-    when = datetime.fromtimestamp(deadline, tz=UTC)
-    return f" ⏳ {discord.utils.format_dt(when, 'R')}"
+    return f" ⏳ {relative_time(deadline)}"
+
+
+def relative_time(moment: float) -> str:
+    """A moment as Discord's relative timestamp ("in 30 seconds", counting live)."""
+    return discord.utils.format_dt(datetime.fromtimestamp(moment, tz=UTC), "R")
 
 
 def button(
@@ -173,26 +178,30 @@ def score_text(s: TableSession, score: tuple[int, ...]) -> str:
 
 
 def lobby_view(s: TableSession) -> discord.ui.View:
+    """The lobby in the rows a phone shows at once: the seat buttons (only those that can
+    seat somebody) and Leave; the table's own buttons; one menu to add a computer of a
+    level (while a seat is free); the options menu."""
     tid = s.id
     g, b, r = discord.ButtonStyle.green, discord.ButtonStyle.blurple, discord.ButtonStyle.red
+    n = s.rules.players
     if s.fixed_teams:
         seat_buttons = [
-            button(Op.JOIN, tid, 0, label=t("btn.join_a"), style=b, row=0),
-            button(Op.JOIN, tid, 1, label=t("btn.join_b"), style=b, row=0),
-        ]
+            button(Op.JOIN, tid, team, label=t(f"btn.join_{'ab'[team]}"), style=b, row=0)
+            for team in (0, 1) if any(s.seats[x] is None for x in range(team, n, 2))]
     else:
-        seat_buttons = [button(Op.SIT, tid, label=t("btn.sit"), style=b, row=0,
-                                   disabled=s.full)]
+        seat_buttons = [] if s.full else [button(Op.SIT, tid, label=t("btn.sit"), style=b,
+                                                 row=0)]
     items: list[discord.ui.Item[Any]] = [
         *seat_buttons,
         button(Op.LEAVE, tid, label=t("btn.leave"), row=0),
-        # One Add computer button per level (row 1), the table's own buttons below.
-        *(button(Op.CPU, tid, level, label=t(ADD_CPU_LABELS[level]), row=1,
-                     disabled=s.full) for level in COMPUTER_LEVELS),
         button(Op.UNCPU, tid, label=t("btn.remove_cpu"), row=1),
-        button(Op.START, tid, label=t("btn.start"), style=g, row=2, disabled=not s.full),
-        button(Op.CANCEL, tid, label=t("btn.cancel"), style=r, row=2),
+        button(Op.START, tid, label=t("btn.start"), style=g, row=1, disabled=not s.full),
+        button(Op.CANCEL, tid, label=t("btn.cancel"), style=r, row=1),
     ]
+    if not s.full:
+        items.append(select(Op.CPU, tid, placeholder=t("lobby.add_cpu"), row=2, options=[
+            discord.SelectOption(label=t(ADD_CPU_LABELS[level]), value=level)
+            for level in COMPUTER_LEVELS]))
     offered = option_choices(s.game)
     if offered:
         current = s.rules.options.model_dump()
@@ -205,7 +214,7 @@ def lobby_view(s: TableSession) -> discord.ui.View:
     return _view(*items)
 
 
-#: The text key of each level's Add computer button.
+#: The text of each level in the Add computer menu.
 ADD_CPU_LABELS = {"easy": "btn.add_cpu_easy", "normal": "btn.add_cpu", "hard": "btn.add_cpu_hard"}
 
 
@@ -241,9 +250,14 @@ def table_content(s: TableSession, v: PublicView) -> str:
     if v.phase in ("play", "servant"):
         key = "table.turn" if v.phase == "play" else "table.servant_turn"
         return t(key, user=mention(s.seats[v.actors[0]]))
-    who = " ".join(seat_mention(s, seat) for seat in v.actors)
+    # A prompt addresses the people who may act, never a computer (it needs no telling).
+    people = [seat for seat in v.actors if not is_computer(s.seats[seat])]
     key = f"phase.{v.phase}"
-    return t("table.phase_turn", users=who, phase=t(key) if has_text(key) else v.phase)
+    phase = t(key) if has_text(key) else v.phase
+    if not people:
+        return t("table.phase_now", phase=phase)
+    return t("table.phase_turn", users=" ".join(seat_mention(s, seat) for seat in people),
+             phase=phase)
 
 
 def seat_prefix(s: TableSession, v: PublicView, seat: int) -> str:
@@ -383,7 +397,11 @@ def hand_content(s: TableSession, v: SeatView, deadline: float | None = None) ->
     if v.legal and not v.finished:
         status += countdown(deadline)
     lines = [f"**{heading}**", hand_context(s, v)]
-    lines.extend(facts.private_lines(s, v.private))
+    private = v.private
+    if any(chosen_together(a) for a in v.legal):
+        # Choosing the cards to bury: the menu marks the widow's cards.
+        private = {k: x for k, x in private.items() if k != "widow"}
+    lines.extend(facts.private_lines(s, private))
     lines.append(status)
     return "\n".join(lines)
 
@@ -399,22 +417,34 @@ def hand_context(s: TableSession, v: PublicView) -> str:
 
 #: Discord allows five rows of five components in a message.
 ROWS, PER_ROW = 5, 5
+#: Choice buttons side by side: what a phone shows in one row without wrapping.
+PHONE_ROW = 3
+#: A kind of choice with this many options is one menu (one row) rather than buttons.
+MENU_FROM = 3
 
 
 def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
     """Card buttons, trumps first; only legal cards are enabled. Then the other choices the
-    player has now (a Servant, a bid, a call, a signal): as buttons while they fit in the
-    rows left, else as one select menu. Cards to choose together (burying) are a select menu
-    of the hand's cards."""
+    player has now (a Servant, a bid, a call, a signal): a kind with many options as one
+    select menu, the others as buttons, three a row (a phone's width). Cards to choose
+    together (burying) are a select menu of those cards, and they are shown only there."""
     tid, number = s.id, s.hand_number
     legal_cards = {a.value for a in v.legal if a.kind == "card"}
     others = [a for a in v.legal if a.kind != "card"] + list(v.free)
+    together = [a for a in others if chosen_together(a)]
+    single = [a for a in others if not chosen_together(a)]
+    in_menu = {c for a in together for c in a.value}
+    cards = [c for c in v.hand if c not in in_menu]
+    kinds = Counter(a.kind for a in single)
+    listed = [a for a in single if kinds[a.kind] >= MENU_FROM]
+    pressed = [a for a in single if kinds[a.kind] < MENU_FROM]
+    choice_rows = (1 if together else 0) + (1 if listed else 0) + -(-len(pressed) // PHONE_ROW)
     # Four cards a row fit a phone's width; five only when four would leave no room.
     per_row = CARDS_PER_ROW
-    if -(-len(v.hand) // CARDS_PER_ROW) + (1 if others else 0) > ROWS:
+    if -(-len(cards) // CARDS_PER_ROW) + choice_rows > ROWS:
         per_row = PER_ROW
     items: list[discord.ui.Item[Any]] = []
-    for i, c in enumerate(v.hand):
+    for i, c in enumerate(cards):
         # The cards that may be played are the primary action; a trump says so in words
         # (a colour alone would draw the eye to trumps that may not be played).
         items.append(button(
@@ -423,32 +453,45 @@ def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
             else discord.ButtonStyle.secondary,
             disabled=c not in legal_cards, row=min(i // per_row, ROWS - 1),
         ))
-    row = -(-len(v.hand) // per_row) if v.hand else 0
-    together = [a for a in others if chosen_together(a)]
-    single = [a for a in others if not chosen_together(a)]
+    row = -(-len(cards) // per_row) if cards else 0
     if together and row < ROWS:
         items.append(_together_select(s, v, together, row))
         row += 1
-    room = (ROWS - row) * PER_ROW
-    if single and len(single) <= room:
-        for i, a in enumerate(single):
-            items.append(button(
-                Op.ACT, tid, number, *action_args(a), label=action_label(s, a),
-                style=ACTION_STYLES.get(a.kind, discord.ButtonStyle.blurple),
-                row=row + i // PER_ROW))
-    elif single and row < ROWS:
-        for k in range(0, min(len(single), (ROWS - row) * 25), 25):
-            items.append(select(
-                Op.ACT, tid, number, placeholder=t("hand.choose"), row=row + k // 25,
-                options=[discord.SelectOption(label=action_label(s, a)[:100],
-                                              value=":".join(action_args(a))[:100])
-                         for a in single[k:k + 25]]))
+    if -(-len(pressed) // PHONE_ROW) + (1 if listed else 0) > ROWS - row:
+        listed, pressed = single, []  # no room for buttons: every choice in menus
+    if listed and row < ROWS:
+        menus = _choice_menus(s, listed, row)
+        items.extend(menus)
+        row += len(menus)
+    for i, a in enumerate(pressed):
+        items.append(button(
+            Op.ACT, tid, number, *action_args(a), label=action_label(s, a),
+            style=ACTION_STYLES.get(a.kind, discord.ButtonStyle.blurple),
+            row=min(row + i // PHONE_ROW, ROWS - 1)))
     view = _view(*items)
     if v.legal and not v.finished and s.hints:
         # "What would you play?", where a row has room for it.
         with contextlib.suppress(ValueError):
             view.add_item(button(Op.HINT, tid, number, len(v.tricks), label=t("btn.hint")))
     return view
+
+
+def _choice_menus(s: TableSession, actions: list[Action], row: int
+                  ) -> list[discord.ui.Select[Any]]:
+    """Choices as select menus of 25 options each (a menu's limit), from ``row`` down."""
+    kinds = {a.kind for a in actions}
+    kind = next(iter(kinds))
+    placeholder = t(f"act.{kind}.choose") if len(kinds) == 1 and has_text(
+        f"act.{kind}.choose") else t("hand.choose")
+    menus = []
+    for k in range(0, min(len(actions), (ROWS - row) * 25), 25):
+        # Each menu its own custom_id (Discord requires it); the handler reads the value.
+        menus.append(select(
+            Op.ACT, s.id, s.hand_number, *((k // 25,) if k else ()), placeholder=placeholder,
+            row=row + k // 25, options=[discord.SelectOption(
+                label=action_label(s, a)[:100], value=":".join(action_args(a))[:100])
+                for a in actions[k:k + 25]]))
+    return menus
 
 
 # -- hints and reviews ------------------------------------------------------------------------
@@ -529,9 +572,16 @@ def review_page(s: TableSession, record: dict[str, Any], number: int, seat: int,
     return "\n".join(lines)[:2000], view
 
 
-def result_view(s: TableSession, number: int) -> discord.ui.View:
-    """The buttons under a hand's result: a review of one's own play in it."""
-    return _view(button(Op.REVIEW, s.id, number, label=t("btn.review")))
+def result_view(s: TableSession, number: int, *, next_hand: bool = False
+                ) -> discord.ui.View:
+    """The buttons under a hand's result: a review of one's own play in it, and Next hand
+    until the next hand is dealt (the same button as the table's: the first click deals)."""
+    items: list[discord.ui.Item[Any]] = [
+        button(Op.REVIEW, s.id, number, label=t("btn.review"))]
+    if next_hand:
+        items.insert(0, button(Op.NEXT, s.id, number, label=t("btn.next_hand"),
+                               style=discord.ButtonStyle.green))
+    return _view(*items)
 
 
 #: Marks a trump on its card button.
@@ -552,7 +602,6 @@ def chosen_together(action: Action) -> bool:
 
 #: Button colours of the non-card choices (blurple otherwise).
 ACTION_STYLES = {
-    "servant": discord.ButtonStyle.red,
     "pass": discord.ButtonStyle.secondary,
     "signal": discord.ButtonStyle.secondary,
 }
@@ -595,25 +644,32 @@ def _together_select(s: TableSession, v: SeatView, actions: list[Action],
     size = len(actions[0].value)
     cards = sorted({c for a in actions for c in a.value}, key=v.hand.index
                    if all(c in v.hand for a in actions for c in a.value) else None)
+    # The cards just taken (a widow) are marked here rather than listed again in the text.
+    taken = {card(x) for x in v.private.get("widow") or () if isinstance(x, str)}
     return select(
         Op.TOGETHER, s.id, s.hand_number, kind, row=row, min_values=size, max_values=size,
         placeholder=t(f"act.{kind}.choose") if has_text(f"act.{kind}.choose")
         else t("hand.choose_cards", count=size),
-        options=[discord.SelectOption(label=card_label(c), value=code(c)) for c in cards])
+        options=[discord.SelectOption(
+            label=card_button_label(v, c), value=code(c),
+            description=t("hand.from_widow") if c in taken else None) for c in cards])
 
 
 def plain_name(s: TableSession, seat: int) -> str:
     """Button labels cannot render mentions: the name cached at join time, or the seat."""
     member = s.seats[seat]
     if is_computer(member):
-        return f"{t('lobby.computer')} ({seat})"
+        return t("lobby.computer_seat", seat=seat + 1)
     return s.names.get(member or "", f"#{seat}")
 
 
 # -- results ---------------------------------------------------------------------------------
 
 
-def result_embed(s: TableSession, result: HandResult, number: int) -> discord.Embed:
+def result_embed(s: TableSession, result: HandResult, number: int, *,
+                 next_at: float | None = None, dealt: bool = False) -> discord.Embed:
+    """A hand's result; ``next_at``: when the next hand is dealt by itself (a live
+    countdown); ``dealt``: it has been, so the result no longer asks for it."""
     lines = [result_sentence(s, result), teams_line(s, result)]
     if s.fixed_teams and len(result.points) == 2:
         title = t("result.title", number=number, a=result.points[0], b=result.points[1])
@@ -637,7 +693,9 @@ def result_embed(s: TableSession, result: HandResult, number: int) -> discord.Em
             who = " & ".join(t("lobby.team", team=team_name(team)) for team in winners)
         lines.append(t("result.match_won", who=who))
     lines.append(t("result.next_dealer", user=seat_mention(s, result.next_dealer)))
-    lines.append(t("result.next_in"))
+    if not dealt:
+        lines.append(t("result.next_auto", when=relative_time(next_at))
+                     if next_at is not None else t("result.next_in"))
     return discord.Embed(title=title, description="\n".join(lines), colour=GAME_COLOUR)
 
 

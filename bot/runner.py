@@ -27,10 +27,11 @@ import discord
 from bot import pictures, render
 from bot.session import Outcome, SessionError, TableSession, is_computer
 from bot.texts import language_of, speaking, t
-from engine import PublicView, SeatView, public_view, seat_view
+from engine import PublicView, SeatView, public_view, replay, seat_view
 
 if TYPE_CHECKING:
     from bot.client import FilicauBot
+    from engine import HandResult
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +104,11 @@ class TableRunner:
         self.warned: tuple[Any, ...] | None = None
         #: The last hand whose result was posted.
         self.posted = 0
+        #: The latest result post while it offers Next hand: (hand number, result, message).
+        self.result_post: tuple[int, HandResult, discord.Message | discord.WebhookMessage] \
+            | None = None
+        #: When the finished hand ended (its number, wall clock): the next deal counts from it.
+        self.finished_at: tuple[int, float] | None = None
         self.hand_views: dict[int, Token] = {}
         #: The latest interaction answered by editing the table message (the lobby's
         #: command, a lobby click, Start, Next hand): while its token lives, the table
@@ -167,6 +173,35 @@ class TableRunner:
         self.bot.tables.forget(self)
         with self.public():
             await self.edit_table_message(content=t("lobby.expired"), embed=None, view=None)
+        await self.close_thread()
+
+    async def open_thread(self) -> None:
+        """Start the table's own public thread on its message: results, pings and warnings
+        go there, so the channel keeps only the table. Without the permission (or on any
+        failure) the table plays in the channel as usual (logged)."""
+        s = self.session
+        if s.message_id is None:
+            return
+        with self.public():
+            name = t("table.thread_name", game=render.title(s), number=s.id)
+        try:
+            thread = await self.bot.http.start_thread_with_message(
+                s.channel_id, s.message_id, name=name[:100], auto_archive_duration=1440)
+        except (discord.HTTPException, aiohttp.ClientError) as e:
+            log.warning("table %s: could not open its thread (%r); playing in the channel",
+                        s.id, e)
+            return
+        await s.keep_setting("thread_id", int(thread["id"]))
+
+    async def close_thread(self) -> None:
+        """The table closed: its thread is archived (and locked: play there is over)."""
+        thread_id = self.session.thread_id
+        if thread_id is None:
+            return
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=True, locked=True)
+        except (discord.HTTPException, aiohttp.ClientError) as e:
+            log.info("table %s: its thread was not archived (%r)", self.id, e)
 
     def lobby_closed(self) -> None:
         """The lobby became a table in play: its timer stops."""
@@ -202,6 +237,23 @@ class TableRunner:
             return None
         return pictures.digest(data), pictures.as_file(data, pictures.TABLE_FILE,
                                                         t("pic.table"))
+
+    async def review_picture(self, record: dict[str, Any], step: int) -> list[discord.File]:
+        """The picture of a review's trick (``step``, as ``render.review_page`` shows it),
+        when the server has pictures on."""
+        config = self.bot.config(self.session.guild_id)
+        if not config.pictures:
+            return []
+        hand = replay(record)
+        if not hand.tricks:
+            return []
+        trick = hand.tricks[min(max(step, 0), len(hand.tricks) - 1)]
+        names = [render.plain_name(self.session, seat) for seat in range(hand.n)]
+        data = await pictures.trick_picture(trick, hand.n, public_view(hand).trump, names,
+                                            config.theme)
+        if data is None:
+            return []
+        return [pictures.as_file(data, pictures.TRICK_FILE, t("pic.trick"))]
 
     def _attachments(self, picture: tuple[str, discord.File] | None) -> dict[str, Any]:
         """Upload the picture only when it changed; remove one no longer wanted."""
@@ -369,7 +421,8 @@ class TableRunner:
         when there is one (no global rate limit), else through the channel. None: it could
         not be sent (logged)."""
         mentions = mentions or discord.utils.MISSING
-        token = self._live_table_token()
+        thread_id = self.session.thread_id
+        token = self._live_table_token() if thread_id is None else None
         if token is not None:
             try:
                 return await token.interaction.followup.send(
@@ -385,7 +438,8 @@ class TableRunner:
                 log.warning("table %s: could not post a message (%r)", self.id, e)
                 return None
         try:
-            return await self.bot.get_partial_messageable(self.session.channel_id).send(
+            return await self.bot.get_partial_messageable(
+                thread_id or self.session.channel_id).send(
                 content=content, embed=embed or discord.utils.MISSING,
                 allowed_mentions=mentions, view=view or discord.utils.MISSING)
         except discord.HTTPException:
@@ -402,9 +456,46 @@ class TableRunner:
             return
         self.posted = s.hand_number
         with self.public():
-            embed = render.result_embed(s, hand.result, s.hand_number)
-            view = render.result_view(s, s.hand_number)
-        await self.post(embed=embed, view=view)
+            embed = render.result_embed(s, hand.result, s.hand_number,
+                                        next_at=self.next_deal_at())
+            view = render.result_view(s, s.hand_number, next_hand=True)
+        message = await self.post(embed=embed, view=view)
+        if message is not None:
+            self.result_post = (s.hand_number, hand.result, message)
+
+    def next_deal_at(self) -> float | None:
+        """When the bot deals the next hand by itself (wall clock): the setting's delay
+        after the hand ended, whatever wakes the driver meanwhile; None while a seat is free
+        or a hand is in play."""
+        s = self.session
+        hand = s.hand
+        if hand is None or not hand.finished or not s.full:
+            return None
+        if self.finished_at is None or self.finished_at[0] != s.hand_number:
+            self.finished_at = (s.hand_number, time.time())
+        return self.finished_at[1] + self.bot.settings.next_hand_delay
+
+    async def dealt(self) -> None:
+        """A new hand was dealt: the last result stops offering Next hand (its button would
+        only be refused now) and no longer counts down."""
+        posted, self.result_post = self.result_post, None
+        if posted is None:
+            return
+        number, result, message = posted
+        s = self.session
+        with self.public():
+            embed = render.result_embed(s, result, number, dealt=True)
+            view = render.result_view(s, number)
+        try:
+            await message.edit(embed=embed, view=view)
+        except (discord.HTTPException, aiohttp.ClientError) as e:
+            # The follow-up's token expired: through the channel, or leave it (logged).
+            try:
+                await self.bot.get_partial_messageable(s.channel_id).get_partial_message(
+                    message.id).edit(embed=embed, view=view)
+            except (discord.HTTPException, aiohttp.ClientError):
+                log.info("table %s: the result of hand %s kept its Next hand (%r)", s.id,
+                         number, e)
 
     # -- hand views ----------------------------------------------------------------------------
 
@@ -529,10 +620,15 @@ class TableRunner:
             try:
                 await self.unping()
                 if hand.finished:
-                    if not await self.pause(settings.next_hand_delay):
+                    moment = self.next_deal_at()
+                    if moment is None:
+                        # A seat is free: look again later (the seat may be taken meanwhile).
+                        await self.pause(settings.next_hand_delay)
+                    elif not await self.until(moment):
                         self.acting = True
                         await s.next_hand()
                         self.request_refresh()
+                        await self.dealt()
                 elif s.waiting_for_human() and not s.computer_may_act():
                     if s.window_open():
                         await self.window_timer()

@@ -61,7 +61,7 @@ SETTING_RANGES: dict[str, tuple[int, int]] = {
     "window_seconds": (5, 120),
 }
 #: Table settings that are on or off.
-SETTING_SWITCHES = frozenset({"pings", "hints", "rated"})
+SETTING_SWITCHES = frozenset({"pings", "hints", "rated", "thread"})
 #: Separates a computer member from its team letter in a stored dealer or Servant.
 TEAM_MARK = "@"
 #: Separates a computer member from its rank among the table's computers of its level, at
@@ -364,6 +364,14 @@ class TableSession:
         await self.store.update_table(self.id, settings=settings)
         self.row = self.row.model_copy(update={"settings": settings})
         self.leaving = set(seats)
+
+    async def keep_setting(self, name: str, value: Any) -> None:
+        """Store one more table setting (the table's thread), under the table's lock: a
+        change of seats meanwhile writes the settings too."""
+        async with self.lock:
+            settings = {**self.row.settings, name: value}
+            await self.store.update_table(self.id, settings=settings)
+            self.row = self.row.model_copy(update={"settings": settings})
 
     async def _seats_changed(self) -> None:
         seated = {m: n for m, n in self.names.items() if m in self.seats}
@@ -713,8 +721,9 @@ class TableSession:
     async def finished_hand(self, user_id: int, number: int) -> tuple[HandRow, int]:
         """A hand of this table to review, and the asker's seat in it: only once it is over
         (its record shows every card), and only for a player who sat in it."""
-        rows = [r for r in await self.store.hands(self.id, limit=number + 1)
-                if r.number == number]
+        # Newest first: every hand of the table, to reach an early one of a long table.
+        rows = [r for r in await self.store.hands(
+            self.id, limit=max(number, self.hand_number) + 1) if r.number == number]
         if not rows:
             raise SessionError("err.no_record")
         row = rows[0]
@@ -725,6 +734,12 @@ class TableSession:
         if member not in members:
             raise SessionError("err.not_seated")
         return row, members.index(member)
+
+    @property
+    def thread_id(self) -> int | None:
+        """The table's own thread (opened with ``thread: True``), where it posts."""
+        value = self.row.settings.get("thread_id")
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     @property
     def window_seconds(self) -> int:

@@ -220,9 +220,14 @@ def date_text(iso: str | None) -> str:
 
 
 def card_label(c: int) -> str:
-    """A card for people: suit sign and rank in the current language, e.g. ``🍃 O`` in
-    English, ``🍃 filicău`` in Romanian."""
-    return f"{SUIT_EMOJI[suit_of(c)]} {t('rank.' + RANK_CODES[rank_of(c)])}"
+    """A card for people: suit sign and rank in the current language, e.g. ``🍃 Ober`` in
+    English, ``🍃 filicău`` in Romanian. A non-breaking space joins them: a card never
+    breaks over two lines of a narrow screen."""
+    return f"{SUIT_EMOJI[suit_of(c)]}{CARD_SPACE}{t('rank.' + RANK_CODES[rank_of(c)])}"
+
+
+#: Between a card's suit sign and its rank (a no-break space).
+CARD_SPACE = "\u00a0"
 
 
 def card_labels(c: int) -> set[str]:

@@ -35,6 +35,7 @@ from bot.session import (
     SessionError,
     TableSession,
     check_settings,
+    user_member,
 )
 from bot.store import StoreError
 from bot.texts import EN, refusal, t
@@ -204,13 +205,14 @@ class Tables(commands.Cog, name="Tables"):
     @app_commands.describe(game=ls("cmd.game"), early_end=ls("cmd.early_end"),
                            top_trumps=ls("cmd.top_trumps"), turn_seconds=ls("cmd.turn_seconds"),
                            window_seconds=ls("cmd.window_seconds"), pings=ls("cmd.pings"),
-                           hints=ls("cmd.hints"), rated=ls("cmd.rated"))
+                           hints=ls("cmd.hints"), rated=ls("cmd.rated"),
+                           thread=ls("cmd.thread"))
     @app_commands.rename(game=ls("optname.game"), early_end=ls("optname.early_end"),
                          top_trumps=ls("optname.top_trumps"),
                          turn_seconds=ls("optname.turn_seconds"),
                          window_seconds=ls("optname.window_seconds"),
                          pings=ls("optname.pings"), hints=ls("optname.hints"),
-                         rated=ls("optname.rated"))
+                         rated=ls("optname.rated"), thread=ls("optname.thread"))
     @app_commands.choices(game=GAME_CHOICES, top_trumps=TOP_TRUMP_CHOICES)
     async def table_new(
         self, interaction: discord.Interaction[Any], game: app_commands.Choice[str],
@@ -219,12 +221,12 @@ class Tables(commands.Cog, name="Tables"):
         = DEFAULT_TURN_SECONDS,
         window_seconds: app_commands.Range[int, WINDOW_RANGE[0], WINDOW_RANGE[1]]
         = DEFAULT_WINDOW_SECONDS,
-        pings: bool = True, hints: bool = True, rated: bool = True,
+        pings: bool = True, hints: bool = True, rated: bool = True, thread: bool = False,
     ) -> None:
         try:
             await self._open(interaction, game.value, early_end, top_trumps, {
                 "turn_seconds": turn_seconds, "window_seconds": window_seconds,
-                "pings": pings, "hints": hints, "rated": rated})
+                "pings": pings, "hints": hints, "rated": rated, "thread": thread})
         except SessionError as e:
             await reply_error(interaction, refusal(e.key, e.params))
 
@@ -271,6 +273,8 @@ class Tables(commands.Cog, name="Tables"):
         session.message_id = message_id
         runner.keep_table_token(interaction)
         await self.store.update_table(session.id, message_id=message_id)
+        if checked.get("thread"):
+            await runner.open_thread()
         runner.start_lobby_timer()
 
     @table.command(name=ls("cmdname.table_show"), description=ls("cmd.table_show"))
@@ -383,8 +387,11 @@ class Tables(commands.Cog, name="Tables"):
 
     async def _on_cpu(self, interaction: discord.Interaction[Any], runner: TableRunner,
                       click: Click, values: list[str]) -> None:
-        # The button carries its level; an old button without one adds a Normal computer.
-        level = click.args[0] if click.args else "normal"
+        # The menu's choice is the level; an old button carries it, or adds a Normal one.
+        if click.kind == "fs":
+            level = parsed(lambda: values[0])
+        else:
+            level = click.args[0] if click.args else "normal"
         if level not in COMPUTER_LEVELS:
             raise SessionError("err.bad_level", level=level[:40])
         await runner.session.add_computer(level=level, by=actor(interaction))
@@ -406,6 +413,7 @@ class Tables(commands.Cog, name="Tables"):
                          click: Click, values: list[str]) -> None:
         await runner.session.cancel(actor(interaction))
         self.forget(runner)
+        await runner.close_thread()
         with runner.public():
             text = t("lobby.cancelled")
         await interaction.response.edit_message(content=text, embed=None, view=None)
@@ -462,7 +470,14 @@ class Tables(commands.Cog, name="Tables"):
                        click: Click, values: list[str]) -> None:
         number = parsed(lambda: int(click.args[0]))
         await runner.session.next_hand(actor(interaction), number)
-        await runner.show_table_in_reply(interaction)
+        on = interaction.message
+        if on is not None and on.id != runner.session.message_id:
+            # Pressed under the result: the new hand's table is posted there, at the bottom
+            # of the channel, and play goes on in it.
+            await runner.show_again(interaction)
+        else:
+            await runner.show_table_in_reply(interaction)
+        await runner.dealt()
         runner.kick()
 
     # playing
@@ -532,7 +547,9 @@ class Tables(commands.Cog, name="Tables"):
         decisions = await thinking.stored_review(session.store, row.id, row.record(), seat)
         content, components = render.review_page(session, row.record(), number, seat,
                                                   decisions, step)
-        await interaction.edit_original_response(content=content, view=components)
+        files = await runner.review_picture(row.record(), step)
+        await interaction.edit_original_response(content=content, view=components,
+                                                 attachments=files)
 
     async def _act(self, interaction: discord.Interaction[Any], runner: TableRunner,
                    action: Action, number: int, trick: int | None) -> None:
@@ -558,14 +575,16 @@ class Tables(commands.Cog, name="Tables"):
         self.forget(runner)
         with runner.public():
             await runner.edit_table_message(content=t("ok.ended"), embed=None, view=None)
+        await runner.close_thread()
 
     async def history(self, interaction: discord.Interaction[Any], hand: int | None) -> None:
         session = self.session_in(interaction.channel_id)
         if session is None:
             await reply_error(interaction, t("err.no_table"))
             return
-        rows = await self.store.hands(session.id, limit=10)
         if hand is not None:
+            rows = await self.store.hands(session.id,
+                                          limit=max(hand, session.hand_number) + 1)
             match = [r for r in rows if r.number == hand]
             if not match:
                 await reply_error(interaction, t("err.no_record"))
@@ -575,10 +594,14 @@ class Tables(commands.Cog, name="Tables"):
                 await reply_error(interaction, t("err.hand_in_progress"))
                 return
             data = json.dumps(match[0].record(), ensure_ascii=False, indent=1).encode()
+            # Who sat in the hand may step through it (a review of their own play).
+            sat = user_member(interaction.user.id) in (match[0].header.get("members") or [])
             await interaction.response.send_message(
                 file=discord.File(io.BytesIO(data), filename=f"table{session.id}-hand{hand}.json"),
+                view=render.result_view(session, hand) if sat else discord.utils.MISSING,
                 ephemeral=True)
             return
+        rows = await self.store.hands(session.id, limit=10)
         if not rows:
             await interaction.response.send_message(t("history.none"), ephemeral=True)
             return

@@ -916,6 +916,14 @@ class Harness:
         assert sent.answered, f"the choice in {custom_id} got no answer"
         return sent
 
+    async def add_computer(self, user: User, level: str = "normal",
+                           message: Message | None = None) -> Sent:
+        """Pick a computer of ``level`` in the lobby's Add computer menu."""
+        msg = message or self.table_message()
+        menu = msg.select("cpu")
+        assert menu is not None, f"no Add computer menu in {msg.text}"
+        return await self.choose(user, menu["custom_id"], [level], message=msg)
+
     async def press(self, user: User, label: str, message: Message | None = None) -> Sent:
         """Click the button with this label on the table message (or on ``message``)."""
         msg = message or self.table_message()
@@ -936,6 +944,13 @@ class Harness:
         session = cog.session_in(msg.channel_id) if cog is not None else None
         hand = None if session is None else session.hand
         if session is None or hand is None or hand.finished:
+            return
+        reviewed = {parts[3] for parts in (str(b.get("custom_id", "")).split(":")
+                                           for b in msg.buttons)
+                    if len(parts) >= 4 and parts[:2] == ["fc", "review"]}
+        if reviewed and reviewed != {str(session.hand_number)} and msg.audience is not None:
+            # A private review of an earlier, finished hand: its cards are that hand's
+            # (the same labels as this hand's cards, but not these cards).
             return
         self.checked += 1
         text = msg.text

@@ -186,26 +186,27 @@ def computer_named(seat: int, level: str) -> str:
              level=t(f"level.{level}"))
 
 
-async def test_add_computer_buttons_pick_the_level(h: Harness) -> None:
+async def test_the_add_computer_menu_picks_the_level(h: Harness) -> None:
     ana = h.user("ana")
     r = await h.command(ana, "table new", game="filicau")
-    labels = {t("btn.add_cpu_easy"): "easy", t("btn.add_cpu"): "normal",
-              t("btn.add_cpu_hard"): "hard"}
-    for label in labels:
-        assert not h.table_message().button_by_label(label)["disabled"]
+    menu = h.table_message().select("cpu")
+    assert menu is not None and menu["placeholder"] == t("lobby.add_cpu")
+    assert [(o["label"], o["value"]) for o in menu["options"]] == [
+        (t("btn.add_cpu_easy"), "easy"), (t("btn.add_cpu"), "normal"),
+        (t("btn.add_cpu_hard"), "hard")]
     await h.press(ana, t("btn.join_a"))
-    r = await h.press(ana, t("btn.add_cpu_hard"))
+    r = await h.add_computer(ana, "hard")
     assert r.type == UPDATE_MESSAGE
     # Seat 1 is Ana's; the computers are named by their seats (from 1) and levels.
     assert computer_named(2, "hard") in r.text
-    r = await h.press(ana, t("btn.add_cpu_easy"))
+    r = await h.add_computer(ana, "easy")
     assert computer_named(3, "easy") in r.text
-    r = await h.press(ana, t("btn.add_cpu"))
+    r = await h.add_computer(ana)
     session = h.session()
     assert sorted(m for m in session.seats if m and m.startswith("cpu:")) == [
         "cpu:easy", "cpu:hard", "cpu:normal"]
-    for label in labels:
-        assert h.table_message().button_by_label(label)["disabled"]
+    # The table is full: no menu to add one more.
+    assert h.table_message().select("cpu") is None
 
 
 async def test_a_forged_level_is_refused(h: Harness) -> None:

@@ -399,7 +399,9 @@ async def test_lobby_refusals(h: Harness) -> None:
     assert lobby.button_by_label(t("btn.start"))["disabled"]
     with pytest.raises(AssertionError, match="disabled"):
         h.click_payload(ana, f"fc:start:{session.id}")
-    r = await h.press(eve, t("btn.join_a"))
+    # Team A is full: its Join button is gone, and an older one is refused.
+    assert t("btn.join_a") not in {b["label"] for b in lobby.buttons}
+    r = await h.click(eve, f"fc:join:{session.id}:0", forge=True)
     assert r.rejected_with(t("err.team_full", team="A"))
     r = await h.press(bob, t("btn.join_b"))
     assert r.rejected_with(t("err.already_seated"))
@@ -414,7 +416,12 @@ async def test_lobby_refusals(h: Harness) -> None:
     r = await h.press(dan, t("btn.join_b"))
     full = h.snapshot(h.table_message())
     assert not h.table_message().button_by_label(t("btn.start"))["disabled"]
-    assert h.table_message().button_by_label(t("btn.add_cpu"))["disabled"]
+    # Full: no Add computer menu and no seat buttons left, only Leave to give a seat up.
+    lobby = h.table_message()
+    assert lobby.select("cpu") is None
+    labels = {b["label"] for b in lobby.buttons}
+    assert not labels & {t("btn.join_a"), t("btn.join_b"), t("btn.sit")}
+    assert t("btn.leave") in labels
     # Start by a player who did not open the table.
     r = await h.press(bob, t("btn.start"))
     assert r.rejected_with(t("err.not_manager"))
@@ -457,7 +464,7 @@ async def one_human(h: Harness, *, game: str = "filicau", seed: int = 1,
     ana = h.user("ana")
     session = await open_table(h, ana, [(ana, 0)], game=game, seed=seed, **options)
     for _ in range(3):
-        r = await h.press(ana, t("btn.add_cpu"))
+        r = await h.add_computer(ana)
         assert r.type == UPDATE_MESSAGE
     assert r.text.count(t("lobby.computer")) == 3
     assert session.seats[0] == ana.member and all(is_computer(m) for m in session.seats[1:])

@@ -251,7 +251,7 @@ async def test_one_person_and_computers_play_each_other_game(e2e: E2E, game: str
     table = Table(e2e.standin, [ana], seed=3)
     await table.open(ana, [(ana, 0 if rules.fixed_teams else None)], game=game)
     for _ in range(rules.players - 1):
-        inter = await table.press(ana, t("btn.add_cpu_easy"))
+        inter = await table.add_computer(ana, "easy")
         assert inter.type == UPDATE_MESSAGE, ana.refused(inter)
     await table.start(ana)
     result = await table.play_hand(1)
@@ -531,3 +531,30 @@ async def test_an_ended_table_stays_ended(e2e: E2E) -> None:
     with pytest.raises(TimeoutError):
         await e2e.standin.wait_for(lambda: msg.content != t("ok.ended") or msg.buttons, 2.5,
                                    "the ended table to be redrawn")
+
+
+async def test_a_table_in_its_own_thread(e2e: E2E) -> None:
+    """``/table new thread:True``: the table message starts a public thread; the results and
+    turn messages go there (the channel keeps only the table), and the thread is archived and
+    locked when the table ends."""
+    standin = e2e.standin
+    [ana] = e2e.players("ana")
+    table = Table(standin, [ana], seed=3)
+    await table.open(ana, [(ana, 0)], game="filicau", computers=3, thread=True)
+    lobby = table.table_message()
+    assert lobby is not None
+    await standin.wait_for(lambda: lobby.id in standin.threads, 10, "the table's thread")
+    thread = standin.threads[lobby.id]
+    tid = e2e.table_id(table)
+    assert thread["parent_id"] == str(table.channel_id)
+    assert thread["name"] == t("table.thread_name", game="Filicău", number=tid)
+    await table.start(ana)
+    result = await table.play_hand(1)
+    assert result is not None and result.channel_id == lobby.id
+    # In the channel: the table message alone.
+    assert [m.id for m in standin.public(table.channel_id)] == [lobby.id]
+    [boss] = e2e.players("boss", manager=True)
+    assert boss.refused(await boss.command("admin end")) == t("ok.ended")
+    await standin.wait_for(lambda: thread["thread_metadata"]["archived"], 10,
+                           "the thread to be archived")
+    assert thread["thread_metadata"]["locked"]

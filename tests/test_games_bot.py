@@ -71,7 +71,7 @@ async def sit_with_computers(h: Harness, game: str, ana: User) -> TableSession:
     session = h.session()
     assert len(session.seats) == session.rules.players
     while not session.full:
-        r = await h.press(ana, t("btn.add_cpu_easy"))
+        r = await h.add_computer(ana, "easy")
         assert r.type == UPDATE_MESSAGE
     session.rng = random.Random(7)
     r = await h.press(ana, t("btn.start"))
@@ -213,7 +213,7 @@ async def fris_table(h: Harness, ana: User, **options: Any) -> TableSession:
     await h.press(ana, t("btn.join_a"))
     session = h.session()
     while not session.full:
-        await h.press(ana, t("btn.add_cpu_easy"))
+        await h.add_computer(ana, "easy")
     session.rng = FixedDeal(fris_pack(), 1)  # type: ignore[assignment]
     await h.press(ana, t("btn.start"))
     hand = hand_of(session)
@@ -235,7 +235,8 @@ async def test_the_fris_window_waits_for_a_person_then_the_dealer_deals_on(
     assert hand.phase == "fris" and sorted(hand.actors()) == [0, 1]
     assert [a.kind for _, a in hand.actions] == ["deal", "pass", "pass"]
     view = h.hand_view(ana)
-    assert any(':fris:' in c for c in view.enabled())
+    menu = view.select("act")
+    assert menu is not None and any(o["value"].startswith("fris:") for o in menu["options"])
     session.row = session.row.model_copy(update={"settings": {
         **session.row.settings, "window_seconds": 0}})
     h.runner(session).kick()
@@ -250,8 +251,11 @@ async def test_a_person_makes_fris_in_the_window(h: Harness) -> None:
     session = await fris_table(h, ana)
     hand = hand_of(session)
     view = h.hand_view(ana)
-    fris = next(c for c in view.enabled() if ':fris:' in c and '"trump":"H"' in c)
-    r = await h.click(ana, fris, message=view)
+    menu = view.select("act")
+    assert menu is not None
+    fris = next(o["value"] for o in menu["options"] if o["value"].startswith("fris:")
+                and '"trump":"H"' in o["value"])
+    r = await h.choose(ana, menu["custom_id"], [fris], message=view)
     assert r.type == UPDATE_MESSAGE
     assert hand.phase == "fris_trick" and hand.trump == 2 and hand.leader == 0
     assert hand.shown == [card("EO")]

@@ -141,12 +141,12 @@ def test_the_card_words_of_each_language() -> None:
         "ro": ("ghindă", "verde", "roșu", "dubă", "filicău", "doiar", "pătrar", "as"),
         "hu": ("makk", "zöld", "piros", "tök", "felső", "alsó", "király", "ász"),
         "de": ("Eichel", "Gras", "Herz", "Schellen", "Ober", "Unter", "König", "Ass"),
-        "en": ("acorns", "leaves", "hearts", "bells", "O", "U", "K", "A"),
+        "en": ("acorns", "leaves", "hearts", "bells", "Ober", "Unter", "K", "A"),
     }
     for lang, expected in words.items():
         with speaking(lang):
             got = (*(suit_label(s).split(" ", 1)[1] for s in range(4)),
-                   *(card_label(card(c)).split(" ", 1)[1] for c in ("EO", "EU", "EK", "EA")))
+                   *(card_label(card(c)).split("\u00a0", 1)[1] for c in ("EO", "EU", "EK", "EA")))
         assert got == expected, lang
 
 
@@ -236,7 +236,7 @@ async def started_table(h: Harness, opener: User) -> None:
     await h.press(opener, de("btn.join_a"))
     session = h.session()
     while not session.full:
-        await h.press(opener, de("btn.add_cpu_easy"))
+        await h.add_computer(opener, "easy")
     await h.press(opener, de("btn.start"))
 
 

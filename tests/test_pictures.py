@@ -29,7 +29,7 @@ async def start(h: Harness, ana: User) -> TableSession:
     await h.press(ana, t("btn.join_a"))
     session = h.session()
     while not session.full:
-        await h.press(ana, t("btn.add_cpu_easy"))
+        await h.add_computer(ana, "easy")
     await h.press(ana, t("btn.start"))
     return session
 

@@ -286,3 +286,148 @@ async def test_no_hint_at_a_rated_table(h: Harness) -> None:
     assert session.hand is not None
     r = await h.click(mover, f"fc:hint:{session.id}:1:{len(session.hand.tricks)}", forge=True)
     assert r.rejected_with(t("err.no_hints"))
+
+
+async def test_next_hand_is_on_the_result_with_its_countdown(h: Harness) -> None:
+    """Next hand sits under the result (the newest message), with a live countdown to the
+    automatic deal; pressed there, the new hand's table is posted at the bottom, and the
+    result's button goes (no second live Next hand that would only be refused)."""
+    import random
+
+    from fake_discord import CHANNEL_MESSAGE
+    from test_cogs import one_human, play_until, result_messages
+
+    session, ana = await one_human(h, seed=4)
+    await play_until(h, session, [ana], random.Random(4))
+    await h.settle()
+    [result] = result_messages(h, 1)
+    table = h.table_message()
+    button = result.button_by_label(t("btn.next_hand"))
+    assert button["custom_id"] == f"fc:next:{session.id}:1" and not button.get("disabled")
+    runner = h.runner(session)
+    deal_at = runner.next_deal_at()
+    assert deal_at is not None
+    assert h.bot is not None and abs(
+        deal_at - time.time() - h.bot.settings.next_hand_delay) <= 5
+    assert countdowns(result.text) == [int(deal_at)]
+    # Woken by anything else, the deal keeps its time.
+    for _ in range(3):
+        runner.kick()
+        await h.settle()
+    assert runner.next_deal_at() == deal_at
+    before = h.snapshot(result)
+    r = await h.press(ana, t("btn.next_hand"), message=result)
+    assert r.type == CHANNEL_MESSAGE and not r.ephemeral
+    assert session.hand_number == 2 and session.message_id == r.message.id
+    assert r.message.embeds[0]["title"] == t("table.title", game="Filicău", number=2)
+    # The old table points to the new one; the result keeps only its Review.
+    assert table.buttons == [] and str(r.message.id) in table.content
+    assert [b["label"] for b in result.buttons] == [t("btn.review")]
+    assert countdowns(result.text) == []
+    r = await h.click(ana, button["custom_id"], message=before)
+    assert r.rejected_with(t("err.stale_hand"))
+    assert session.hand_number == 2
+
+
+async def test_an_automatic_deal_takes_next_hand_off_the_result(h: Harness) -> None:
+    import random
+
+    from test_cogs import one_human, play_until, result_messages
+
+    session, ana = await one_human(h, seed=4)
+    await play_until(h, session, [ana], random.Random(4))
+    await h.settle()
+    [result] = result_messages(h, 1)
+    assert t("btn.next_hand") in {b["label"] for b in result.buttons}
+    assert h.bot is not None
+    h.bot.settings.next_hand_delay = 0
+    h.runner(session).kick()
+    await h.until(lambda: session.hand_number == 2)
+    h.bot.settings.next_hand_delay = 3600
+    await h.settle()
+    assert [b["label"] for b in result.buttons] == [t("btn.review")]
+    assert t("result.next_in") not in result.text and countdowns(result.text) == []
+
+
+async def test_history_of_an_older_hand_offers_its_review_to_its_players(h: Harness) -> None:
+    import random
+
+    from test_cogs import play_until
+
+    from engine.ai.analysis import review, review_to_json
+
+    session, users = await four_players(h)
+    ana = users[0]
+    await play_until(h, session, users, random.Random(8))
+    await h.settle()
+    r = await h.press(ana, t("btn.next_hand"))
+    assert session.hand_number == 2
+    # The hand in play has no record to show, and so no review.
+    r = await h.command(ana, "history", hand=2)
+    assert r.rejected_with(t("err.hand_in_progress"))
+    store = h.bot.store  # type: ignore[union-attr]
+    [row] = [x for x in await store.hands(session.id) if x.number == 1]
+    await store.put_review(row.id, 0, review_to_json(review(row.record(), 0, samples=3)))
+    r = await h.command(ana, "history", hand=1)
+    assert r.ephemeral and r.message.audience == ana.id
+    [button] = r.message.buttons
+    assert button["label"] == t("btn.review") and button["custom_id"] == \
+        f"fc:review:{session.id}:1"
+    r = await h.click(ana, button["custom_id"], message=r.message)
+    assert r.ephemeral and r.message.audience == ana.id
+    from engine import replay
+    tricks = len(replay(row.record()).tricks)
+    assert t("review.trick", trick=1, tricks=tricks) in r.message.content
+    # Somebody who did not play the hand sees its record but is offered no review.
+    eve = h.user("eve")
+    r = await h.command(eve, "history", hand=1)
+    assert r.ephemeral and r.message.buttons == []
+
+
+async def test_a_review_shows_a_picture_of_each_trick_when_pictures_are_on(
+        h: Harness) -> None:
+    import random
+
+    from test_cogs import play_until, result_messages
+    from test_pictures import picture, pictures_on
+
+    from bot.pictures import TRICK_FILE
+    from engine import replay
+    from engine.ai.analysis import review, review_to_json
+
+    await pictures_on(h, h.user("mia", manager=True))
+    session, users = await four_players(h)
+    ana = users[0]
+    await play_until(h, session, users, random.Random(8))
+    [result] = result_messages(h, 1)
+    store = h.bot.store  # type: ignore[union-attr]
+    [row] = await store.hands(session.id)
+    await store.put_review(row.id, 0, review_to_json(review(row.record(), 0, samples=3)))
+    tricks = replay(row.record()).tricks
+    r = await h.click(ana, result.button_by_label(t("btn.review"))["custom_id"],
+                      message=result)
+    page = r.message
+    _, kind, cards = picture(h, page, TRICK_FILE)
+    assert kind == "table" and cards == frozenset(tricks[0].cards)
+    [_, forward] = page.buttons
+    await h.click(ana, forward["custom_id"], message=page)
+    _, _, cards = picture(h, page, TRICK_FILE)
+    assert cards == frozenset(tricks[1].cards)
+
+
+async def test_a_review_has_no_picture_when_pictures_are_off(h: Harness) -> None:
+    import random
+
+    from test_cogs import play_until, result_messages
+
+    from engine.ai.analysis import review, review_to_json
+
+    session, users = await four_players(h)
+    await play_until(h, session, users, random.Random(8))
+    [result] = result_messages(h, 1)
+    store = h.bot.store  # type: ignore[union-attr]
+    [row] = await store.hands(session.id)
+    await store.put_review(row.id, 0, review_to_json(review(row.record(), 0, samples=3)))
+    r = await h.click(users[0], result.button_by_label(t("btn.review"))["custom_id"],
+                      message=result)
+    assert r.message.files == [] and h.pictures == {}

@@ -95,7 +95,8 @@ def test_bad_options_are_refused_by_argparse(tmp_path: Path) -> None:
     assert done.returncode == 2 and "--retries must be 0 or more" in done.stderr
 
 
-PERMISSIONS = 1024 + 2048 + 16384 + 32768 + 2**31  # view, send, embed, attach, app commands
+# view, send, embed, attach, app commands; create public threads, send messages in threads
+PERMISSIONS = 1024 + 2048 + 16384 + 32768 + 2**31 + 2**35 + 2**38
 
 
 async def test_a_good_start_says_who_where_how_to_invite_and_what_it_synced(

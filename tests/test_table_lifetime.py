@@ -40,8 +40,7 @@ async def open_with_computers(h: Harness, user: User, channel_id: int) -> int:
     r = await h.click(user, lobby.button_by_label(t("btn.join_a"))["custom_id"],
                       message=lobby)
     for _ in range(3):
-        r = await h.click(user, r.message.button_by_label(t("btn.add_cpu_easy"))["custom_id"],
-                          message=r.message)
+        r = await h.add_computer(user, "easy", message=r.message)
         assert r.type == UPDATE_MESSAGE
     session = h.tables.session_in(channel_id)
     assert session is not None

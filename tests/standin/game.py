@@ -51,12 +51,17 @@ class Table:
     # -- what players see ----------------------------------------------------------------------
 
     def public(self) -> list[Message]:
-        return [m for m in self.standin.public(self.channel_id) if m.id >= self.since]
+        """The table's public messages: in its channel, and in the thread it opened there."""
+        channels = [self.channel_id, *(
+            tid for tid, thread in self.standin.threads.items()
+            if int(thread["parent_id"]) == self.channel_id)]
+        return sorted((m for c in channels for m in self.standin.public(c) if m.id >= self.since),
+                      key=lambda m: m.id)
 
     def table_message(self) -> Message | None:
         """The latest public message with the lobby's or the table's buttons."""
         for m in reversed(self.public()):
-            if any(cid.split(":")[1] in ("join", "sit", "hand") for cid in
+            if any(cid.split(":")[1] in ("join", "sit", "start", "hand") for cid in
                    (b.get("custom_id", "") for b in m.buttons) if cid.startswith("fc:")):
                 return m
         return None
@@ -108,6 +113,14 @@ class Table:
         assert msg is not None, "no table message"
         return await p.press(label, msg)
 
+    async def add_computer(self, p: Player, level: str = "normal") -> Interaction:
+        """Pick a computer of ``level`` in the lobby's Add computer menu."""
+        msg = self.table_message()
+        assert msg is not None, "no table message"
+        menu = msg.select("cpu")
+        assert menu is not None, f"no Add computer menu in {msg.text}"
+        return await p.choose(menu["custom_id"], [level], message=msg)
+
     async def open(self, opener: Player, seats: Sequence[tuple[Player, int | None]], *,
                    game: str = "filicau", computers: int = 0, **options: object) -> None:
         """``/table new``; each player presses Join team A (0) or B (1), or Take a seat
@@ -122,7 +135,7 @@ class Table:
             inter = await self.press(p, label)
             assert inter.type == UPDATE_MESSAGE, p.refused(inter)
         for _ in range(computers):
-            inter = await self.press(opener, t("btn.add_cpu"))
+            inter = await self.add_computer(opener)
             assert inter.type == UPDATE_MESSAGE, opener.refused(inter)
 
     async def start(self, opener: Player, *, my_hand: bool = True) -> None:

@@ -57,8 +57,11 @@ class Database:
             return list(db.execute(sql, args))
 
     def table_in(self, channel_id: int) -> sqlite3.Row | None:
+        """The latest table of a channel, or of the thread it opened there."""
         rows = self.rows("SELECT * FROM tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-                         channel_id)
+                         channel_id) or self.rows(
+            "SELECT * FROM tables WHERE json_extract(settings, '$.thread_id') = ? "
+            "ORDER BY id DESC LIMIT 1", channel_id)
         return rows[0] if rows else None
 
     def hands(self, table_id: int) -> list[StoredHand]:

@@ -166,6 +166,8 @@ class StandIn:
         #: Woken on every change (key None) and on every change in one channel.
         self._events: dict[int | None, asyncio.Event] = {}
         self.by_channel: dict[int, list[Message]] = {c: [] for c in self.channel_ids}
+        #: Public threads the bot started on a message (thread id = the message's id).
+        self.threads: dict[int, dict[str, Any]] = {}
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._arrived = 0.0
@@ -456,6 +458,17 @@ class StandIn:
             channel = self._channel(int(m.group(1)))
             if method == "POST":
                 return self._create(channel, None, None, body, files).payload()
+        m = re.fullmatch(r"/channels/(\d+)/messages/(\d+)/threads", path)
+        if m and method == "POST":
+            return self._start_thread(self._message(int(m.group(2)),
+                                                    self._channel(int(m.group(1)))), body)
+        if (m := re.fullmatch(r"/channels/(\d+)", path)) and int(m.group(1)) in self.threads:
+            thread = self.threads[int(m.group(1))]
+            if method == "PATCH":
+                meta = thread["thread_metadata"]
+                meta.update({k: body[k] for k in ("archived", "locked") if k in body})
+                self._touched = int(thread["id"])
+                return thread
         if m := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path):
             msg = self._message(int(m.group(2)), self._channel(int(m.group(1))))
             if msg.audience is not None:
@@ -478,9 +491,29 @@ class StandIn:
         raise HTTPError(405, 0, "405: Method Not Allowed")
 
     def _channel(self, channel_id: int) -> int:
-        if channel_id not in self.channel_ids:
+        if channel_id not in self.channel_ids and channel_id not in self.threads:
             raise HTTPError(404, 10003, "Unknown Channel")
+        thread = self.threads.get(channel_id)
+        if thread is not None and thread["thread_metadata"]["locked"]:
+            raise HTTPError(403, 50083, "Thread is archived")
         return channel_id
+
+    def _start_thread(self, msg: Message, body: dict[str, Any]) -> dict[str, Any]:
+        """A public thread on ``msg`` (Discord gives it the message's id), open for posts."""
+        if msg.audience is not None or msg.id in self.threads:
+            raise HTTPError(400, 160004, "A thread has already been created for this message")
+        thread = {"id": str(msg.id), "type": 11, "guild_id": str(self.guild_of[msg.channel_id]),
+                  "parent_id": str(msg.channel_id), "name": str(body["name"]),
+                  "owner_id": str(bot_user_payload()["id"]), "message_count": 0,
+                  "member_count": 1, "rate_limit_per_user": 0, "flags": 0,
+                  "thread_metadata": {
+                      "archived": False, "locked": False,
+                      "auto_archive_duration": body.get("auto_archive_duration", 1440),
+                      "archive_timestamp": "2026-01-01T00:00:00+00:00"}}
+        self.threads[msg.id] = thread
+        self.by_channel[msg.id] = []
+        self.guild_of[msg.id] = self.guild_of[msg.channel_id]
+        return thread
 
     # interaction tokens
 
