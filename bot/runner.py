@@ -19,7 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import aiohttp
 import discord
@@ -768,8 +768,7 @@ class TableRunner:
                 view = self.hand_views.get(user_id)
                 key = "turn.ping" if view is not None and not view.expired else "turn.ping_view"
                 lines.append(t(key, user=f"<@{user_id}>", button=t("btn.my_hand")))
-        mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                           users=[discord.Object(u) for u in people])
+        mentions = only_users(people)
         turn = self.turn()
         sent = await self.post(content="\n".join(lines), mentions=mentions)
         if sent is not None:
@@ -794,3 +793,19 @@ class TableRunner:
                 text = t("turn.warning", user=render.seat_mention(self.session, seat),
                          seconds=seconds)
             await self.say(text)
+
+
+@dataclass(frozen=True)
+class _SnowflakeText:
+    """A user id spelt as Discord's API schema spells snowflakes, a string of digits:
+    discord.py sends ``AllowedMentions`` users as the ``.id`` it finds, and an int there
+    is outside the schema (``SnowflakeType``)."""
+
+    id: str
+
+
+def only_users(user_ids: list[int]) -> discord.AllowedMentions:
+    """Mentions that ping these users and nobody else (no role, no @everyone)."""
+    users = cast(list[discord.abc.Snowflake], [_SnowflakeText(str(u)) for u in user_ids])
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=users)

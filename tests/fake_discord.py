@@ -59,6 +59,7 @@ from discord.http import HTTPClient, Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 from standin.discord_objects import Message as SharedMessage
 from standin.discord_objects import walk_components
+from standin.schema import SchemaCheck
 from visibility import hidden_from, holder
 
 from bot import cardart
@@ -215,6 +216,9 @@ def invalid_message(data: dict[str, Any], *, has_files: bool) -> str | None:
     return None
 
 
+_SCHEMA = SchemaCheck()
+
+
 @dataclass
 class Call:
     """One REST call of the bot."""
@@ -344,6 +348,7 @@ class FakeDiscord:
         body, got = _unpack(kwargs.get("json"), form, files)
         path = _route_path(route)
         self.calls.append(Call("http", route.method, path, body, got))
+        self._check_schema(route.method, path, body)
         try:
             return self._http(route.method, path, body, got)
         except HTTPError as e:
@@ -355,10 +360,20 @@ class FakeDiscord:
         body, got = _unpack(payload, multipart, files)
         path = _route_path(route)
         self.calls.append(Call("webhook", route.method, path, body, got))
+        self._check_schema(route.method, path, body)
         try:
             return self._webhook(route.method, path, body, got)
         except HTTPError as e:
             raise _http_exception(e) from None
+
+    def _check_schema(self, method: str, path: str, body: Any) -> None:
+        """Every body the bot sends must be one Discord's API schema allows (as the
+        stand-in checks for the real bot process)."""
+        if body is None and method not in ("POST", "PUT", "PATCH"):
+            return
+        problem = _SCHEMA.validate(method, path, body)
+        if problem is not None:
+            self.invalid.append(f"schema: {problem}")
 
     # -- messages --------------------------------------------------------------------------
 

@@ -5,6 +5,10 @@ once; a request's path is matched to the spec's path templates and its JSON body
 ``payload_json`` part of a multipart body) is validated with jsonschema against the operation's
 ``requestBody`` schema, whose ``#/components/...`` references resolve within the same document.
 If the file is absent, ``SchemaCheck.available`` is False and nothing is validated.
+
+One leniency, for what discord.py writes and Discord accepts: the ``id`` of each entry of
+``attachments`` (the index of a multipart file) as a JSON integer where the schema has a
+snowflake string. Everything the bot builds itself is held to the schema as written.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ class SchemaCheck:
         op = self._doc["paths"][tpl].get(method.lower())
         if op is None:
             return f"{method} {tpl} is not an operation of Discord's API"
+        body = _attachment_ids_as_text(body)
         validator = self._validator(tpl, method.lower(), self._branch(tpl, method, body))
         if validator is None:
             if body is not None:
@@ -107,3 +112,17 @@ def _leaves(error: Any) -> list[Any]:
     if not error.context:
         return [error]
     return [leaf for sub in error.context for leaf in _leaves(sub)]
+
+
+def _attachment_ids_as_text(body: Any) -> Any:
+    """``body`` with discord.py's integer attachment ids written as snowflake strings."""
+    if not isinstance(body, dict):
+        return body
+    fixed = dict(body)
+    if isinstance(fixed.get("data"), dict):
+        fixed["data"] = _attachment_ids_as_text(fixed["data"])
+    if isinstance(fixed.get("attachments"), list):
+        fixed["attachments"] = [
+            {**a, "id": str(a["id"])} if isinstance(a, dict) and type(a.get("id")) is int else a
+            for a in fixed["attachments"]]
+    return fixed
