@@ -71,6 +71,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for level, r in sorted(ratings.items(), key=lambda x: -x[1].mu):
             print(f"  {level:8} mu {r.mu:6.2f}  sigma {r.sigma:5.2f}  "
                   f"mu-3sigma {r.conservative:6.2f}", flush=True)
+        if calibrate.drifted(ratings):
+            print("  the levels drifted together: hands kept, the levels' start is the "
+                  "default (see calibrate.DRIFT)", flush=True)
     return 0
 
 

@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
+from statistics import fmean
 from typing import Any, Literal, TextIO
 
 from openskill.models import PlackettLuce
@@ -254,9 +255,24 @@ def hands_file(game: str, directory: Path = DATA_DIR) -> Path:
     return directory / f"calibration_{game}.json"
 
 
+#: How far the levels' mean mu may stray from OpenSkill's start for a calibration to be
+#: shipped. Where teams of different sizes meet (a declarer against two defenders), the
+#: rating model takes a team's strength as the sum of its members', expects the larger team
+#: to win, and every level sinks together hand after hand: such ratings are not on the
+#: scale a person starts on (25), so the levels keep that default start instead.
+DRIFT = 2.0
+
+
+def drifted(ratings: dict[str, Rating]) -> bool:
+    """Whether the levels sank (or rose) together: see ``DRIFT``."""
+    return abs(fmean(r.mu for r in ratings.values()) - MU) > DRIFT
+
+
 def save(game: str, hands: Sequence[CalibrationHand], seed: int,
          levels_file: Path = LEVELS_FILE) -> dict[str, Rating]:
-    """Store the hands and the levels' ratings after them (other games' entries kept)."""
+    """Store the hands and the levels' ratings after them (other games' entries kept); a
+    calibration that ``drifted`` stores its hands only (its levels start at the default;
+    once the model rates such hands without the drift, ``--more`` rates them again)."""
     ratings = rate(game, hands)
     # One hand a line: a file that reads (and diffs) hand by hand.
     lines = ",\n".join(json.dumps(_compact(h)) for h in hands)
@@ -265,11 +281,14 @@ def save(game: str, hands: Sequence[CalibrationHand], seed: int,
         encoding="utf-8")
     data: dict[str, Any] = (json.loads(levels_file.read_text(encoding="utf-8"))
                             if levels_file.exists() else {"games": {}})
-    data["games"][game] = {
-        "hands": len(hands), "seed": seed,
-        "levels": {level: {"mu": r.mu, "sigma": r.sigma, "conservative": r.conservative}
-                   for level, r in sorted(ratings.items(), key=lambda x: -x[1].mu)},
-    }
+    if drifted(ratings):
+        data["games"].pop(game, None)
+    else:
+        data["games"][game] = {
+            "hands": len(hands), "seed": seed,
+            "levels": {level: {"mu": r.mu, "sigma": r.sigma, "conservative": r.conservative}
+                       for level, r in sorted(ratings.items(), key=lambda x: -x[1].mu)},
+        }
     levels_file.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n",
                            encoding="utf-8")
     return ratings
