@@ -251,7 +251,7 @@ def test_every_shipped_calibration_is_what_its_stored_hands_give() -> None:
         assert {(h.a, h.b) for h in hands} == set(calibrate.pairs(calibrate.LEVELS)), game
         ratings = calibrate.rate(game, hands)
         assert set(ratings) == set(calibrate.LEVELS), game
-        if calibrate.drifted(ratings):
+        if not calibrate.shipped(game, hands, ratings):
             # Not shipped: the levels start where a person does.
             assert game not in data and prior(game, "cpu:hard") == Rating(), game
             continue
@@ -302,3 +302,16 @@ def test_a_filko_deal_starting_with_masters_has_the_servant_deal() -> None:
     assert first.masters_before == second.masters_before == "a"
     assert first.result("filko", 1).members == [
         "cpu:easy@a", "cpu:hard@b", "cpu:easy@a#1", "cpu:hard@b#1"]
+
+
+def test_a_calibration_in_which_no_hand_ranked_anyone_is_not_shipped(tmp_path: Path) -> None:
+    """Hands whose stored result names no winner (no status, no seat scores) are ties for
+    everyone: the levels keep the default start."""
+    levels_file = tmp_path / "levels.json"
+    hands = [calibrate.CalibrationHand(
+        a="easy", b="hard", masters_before=None, masters_after=None, points_a=6,
+        points_b=2, event="rich_win", seats=["easy", "hard", "easy", "hard", "easy"])] * 10
+    assert calibrate.undecided("rich_poor", hands)
+    calibrate.save("rich_poor", hands, 1, levels_file)
+    assert calibrated(levels_file) == {}
+    assert not calibrate.undecided("filicau", calibrate.load("filicau")[:10])

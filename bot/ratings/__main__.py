@@ -74,6 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if calibrate.drifted(ratings):
             print("  the levels drifted together: hands kept, the levels' start is the "
                   "default (see calibrate.DRIFT)", flush=True)
+        elif calibrate.undecided(game, played):
+            print("  no hand ranked anyone: hands kept, the levels' start is the default "
+                  "(see calibrate.undecided)", flush=True)
     return 0
 
 

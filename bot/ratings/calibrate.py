@@ -29,7 +29,7 @@ from typing import Any, Literal, TextIO
 from openskill.models import PlackettLuce
 
 from bot.ratings.levels import LEVELS_FILE
-from bot.ratings.model import MU, SIGMA, Rating, default_prior, replay
+from bot.ratings.model import MU, SIGMA, Rating, default_prior, placings, replay
 from bot.store import ResultRow
 from engine.ai import make_player
 from engine.arena import _status as arena_status
@@ -268,11 +268,25 @@ def drifted(ratings: dict[str, Rating]) -> bool:
     return abs(fmean(r.mu for r in ratings.values()) - MU) > DRIFT
 
 
+def undecided(game: str, hands: Sequence[CalibrationHand]) -> bool:
+    """Whether no hand ranked anyone above anyone: the stored result of such a game names
+    no winner the ratings can read (no status, no seat scores), so every hand is a tie
+    and the calibration says nothing."""
+    return all(len({rank for _, rank in placings(h.result(game, i))}) < 2
+               for i, h in enumerate(hands, start=1))
+
+
+def shipped(game: str, hands: Sequence[CalibrationHand], ratings: dict[str, Rating]) -> bool:
+    """Whether these hands' ratings become the levels' starting ratings."""
+    return not drifted(ratings) and not undecided(game, hands)
+
+
 def save(game: str, hands: Sequence[CalibrationHand], seed: int,
          levels_file: Path = LEVELS_FILE) -> dict[str, Rating]:
     """Store the hands and the levels' ratings after them (other games' entries kept); a
-    calibration that ``drifted`` stores its hands only (its levels start at the default;
-    once the model rates such hands without the drift, ``--more`` rates them again)."""
+    calibration that is not ``shipped`` (it ``drifted``, or it is ``undecided``) stores its
+    hands only: its levels start at the default, and once the bot rates such hands without
+    the drift, or reads their winners, ``--more`` rates them again."""
     ratings = rate(game, hands)
     # One hand a line: a file that reads (and diffs) hand by hand.
     lines = ",\n".join(json.dumps(_compact(h)) for h in hands)
@@ -281,7 +295,7 @@ def save(game: str, hands: Sequence[CalibrationHand], seed: int,
         encoding="utf-8")
     data: dict[str, Any] = (json.loads(levels_file.read_text(encoding="utf-8"))
                             if levels_file.exists() else {"games": {}})
-    if drifted(ratings):
+    if not shipped(game, hands, ratings):
         data["games"].pop(game, None)
     else:
         data["games"][game] = {
