@@ -16,6 +16,7 @@ from typing import Any, Literal
 from bot import ratings, thinking
 from bot.options import describe as describe_options
 from bot.store import (
+    HANDED_OVER,
     HandRow,
     Member,
     PartnershipStatus,
@@ -816,9 +817,11 @@ class TableSession:
             match_winners=self._match_winners(result),
         )
         await self.store.add_result(result_row)
-        await ratings.record(self.store, result_row,
-                             rated=bool(self.row.settings.get("rated", True)))
-        await self.store.finish_hand(self.hand_id, _result_json(result))
+        # A seat handed to the computer mid-hand makes the hand a measure of nobody: it
+        # counts for no one's rating (its result still counts in the standings). The seats
+        # are kept with the hand's stored result, so that a rebuild leaves it out too.
+        await ratings.record(self.store, result_row, rated=self.rated and not self.leaving)
+        await self.store.finish_hand(self.hand_id, _result_json(result, self.leaving))
         self.status = result.status
         self.next_dealer = result.next_dealer
 
@@ -866,7 +869,7 @@ class TableSession:
         return session
 
 
-def _result_json(result: HandResult) -> dict[str, Any]:
+def _result_json(result: HandResult, handed_over: set[int]) -> dict[str, Any]:
     return {
         "points": list(result.points),
         "status": result.status.to_json(),
@@ -875,4 +878,6 @@ def _result_json(result: HandResult) -> dict[str, Any]:
         "team": result.team,
         "early": result.early,
         **({"extra": result.extra} if result.extra else {}),
+        #: The seats whose player left during the hand (``bot.ratings``: not rated).
+        **({HANDED_OVER: sorted(handed_over)} if handed_over else {}),
     }

@@ -1,5 +1,5 @@
-"""Ratings: ``/leaderboard`` (paged with buttons) and ``/profile`` (a rating chart, status
-history, best partner)."""
+"""Ratings: ``/leaderboard`` (paged with buttons; a picture of the top ten when the server has
+pictures on) and ``/profile`` (a rating chart, status history, best partner)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from discord.ext import commands
 
 from bot.protocol import Click, Op, parse
 from bot.ratings import board, season_of
-from bot.ratings.chart import Labels, rating_chart
+from bot.ratings.chart import Labels, TopLabels, TopRow, rating_chart, top_chart
+from bot.ratings.model import is_computer_player
 from bot.render import GAME_COLOUR, button, mention
 from bot.session import user_member
 from bot.store import now
@@ -30,6 +31,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CHART_FILE = "rating.png"
+TOP_FILE = "top.png"
+#: How long a member's display name is kept for the top-ten picture (one REST call a member
+#: otherwise: the bot has no member cache).
+NAME_SECONDS = 600.0
 
 
 def _number(x: float) -> str:
@@ -61,6 +66,8 @@ def board_buttons(game: str, season: int, number: int, pages: int) -> discord.ui
 class Ratings(commands.Cog, name="Ratings"):
     def __init__(self, bot: FilicauBot) -> None:
         self.bot = bot
+        #: (server, member) -> (display name or None if not a member, when it was looked up).
+        self._names: dict[tuple[int, str], tuple[str | None, float]] = {}
 
     async def current_season(self, guild_id: int) -> int:
         return season_of(await self.bot.store.seasons(guild_id), now())
@@ -82,6 +89,21 @@ class Ratings(commands.Cog, name="Ratings"):
         if season is not None and season > current:
             await reply_error(interaction, t("err.no_season", season=season, last=current))
             return
+        if self.bot.config(interaction.guild_id).pictures and interaction.guild is not None:
+            # Names and a picture take more than a moment: the answer comes as an edit.
+            await interaction.response.defer(thinking=True)
+            with speaking(self.bot.public_language(interaction.guild_id)):
+                embed, view = await self.leaderboard(interaction.guild_id, game.value,
+                                                     season or current, 1)
+                png = await self.top_picture(interaction.guild, game.value, season or current)
+            files = []
+            if png is not None:
+                embed.set_image(url=f"attachment://{TOP_FILE}")
+                files.append(discord.File(io.BytesIO(png), TOP_FILE))
+            await interaction.edit_original_response(
+                embed=embed, attachments=files, view=view,
+                allowed_mentions=discord.AllowedMentions.none())
+            return
         with speaking(self.bot.public_language(interaction.guild_id)):
             embed, view = await self.leaderboard(interaction.guild_id, game.value,
                                                  season or current, 1)
@@ -92,11 +114,52 @@ class Ratings(commands.Cog, name="Ratings"):
             await interaction.response.send_message(
                 embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
 
+    async def lines(self, guild_id: int, game: str, season: int) -> list[board.Line]:
+        store = self.bot.store
+        return board.leaderboard(await store.ratings(guild_id, game, season),
+                                 await store.rating_history(guild_id, game, season))
+
+    async def top_picture(self, guild: discord.Guild, game: str, season: int) -> bytes | None:
+        """The top ten as a picture (None when nobody is rated), in the language spoken
+        now, each named as Discord shows them."""
+        top = board.page(await self.lines(guild.id, game, season), 1)
+        if not top:
+            return None
+        rows = [TopRow(line.rank, await self.display_name(guild, line.rating.player),
+                       line.rating.mu, line.rating.sigma) for line in top]
+        labels = TopLabels(
+            title=t("chart.top_title", game=game_title(game, make_rules(game).title),
+                    season=season),
+            ranked=t("chart.ranked"), mu=t("chart.top_mu"))
+        # Drawn off the event loop, and cached: the same board in the same words is drawn once.
+        return await asyncio.to_thread(top_chart, rows, labels)
+
+    async def display_name(self, guild: discord.Guild, player: str) -> str:
+        """A player as Discord shows them in this server: a member's display name (their
+        server nickname, else their global name, else their username); a computer by its
+        level, as the text names it."""
+        if is_computer_player(player) or not player.isdigit():
+            return mention(player)
+        key = (guild.id, player)
+        clock = asyncio.get_running_loop().time()
+        known = self._names.get(key)
+        if known is None or clock - known[1] > NAME_SECONDS:
+            member = guild.get_member(int(player))
+            if member is None:
+                try:
+                    member = await guild.fetch_member(int(player))
+                except discord.NotFound:
+                    member = None
+                except discord.HTTPException:
+                    log.warning("no name for member %s of server %s", player, guild.id)
+                    return t("chart.unknown_member")
+            known = (None if member is None else member.display_name, clock)
+            self._names[key] = known
+        return known[0] or t("chart.unknown_member")
+
     async def leaderboard(self, guild_id: int, game: str, season: int,
                           number: int) -> tuple[discord.Embed, discord.ui.View | None]:
-        store = self.bot.store
-        lines = board.leaderboard(await store.ratings(guild_id, game, season),
-                                  await store.rating_history(guild_id, game, season))
+        lines = await self.lines(guild_id, game, season)
         pages = board.page_count(lines)
         number = min(max(number, 1), pages)
         title = t("leaderboard.title", game=game_title(game, make_rules(game).title),
@@ -138,6 +201,11 @@ class Ratings(commands.Cog, name="Ratings"):
             with speaking(self.bot.public_language(interaction.guild_id)):
                 embed, view = await self.leaderboard(interaction.guild_id, game, season,
                                                      number)
+            message = interaction.message
+            if message is not None and any(a.filename == TOP_FILE
+                                           for a in message.attachments):
+                # The top ten stays on every page (the file is kept by the edit).
+                embed.set_image(url=f"attachment://{TOP_FILE}")
             await interaction.response.edit_message(embed=embed, view=view)
         except Exception:
             log.exception("leaderboard page %s failed", click.args)

@@ -337,6 +337,8 @@ class FakeDiscord:
         self.invalid: list[str] = []
         #: Called with every message created or edited, before the bot gets the answer.
         self.observers: list[Any] = []
+        #: The server's members by id (``Harness.user`` adds them): what GET member answers.
+        self.members: dict[int, User] = {}
 
     def new_id(self) -> int:
         return next(self._ids)
@@ -437,6 +439,12 @@ class FakeDiscord:
                 out.append({**cmd, "id": str(cid), "application_id": m.group(1),
                             "version": "1", "type": cmd.get("type", 1)})
             return out
+        m = re.fullmatch(r"/guilds/(\d+)/members/(\d+)", path)
+        if m and method == "GET" and int(m.group(1)) == GUILD_ID:
+            user = self.members.get(int(m.group(2)))
+            if user is None:
+                raise HTTPError(404, 10007, "Unknown Member")
+            return user.member_payload()
         m = re.fullmatch(r"/channels/(\d+)/messages", path)
         if m and method == "POST":
             return self._create(int(m.group(1)), None, body, files).payload()
@@ -746,7 +754,10 @@ class Harness:
     # -- users -----------------------------------------------------------------------------
 
     def user(self, name: str, *, manager: bool = False, locale: str = "en-US") -> User:
-        return User(next(self._users), name, manager, locale)
+        """A new member of the server."""
+        user = User(next(self._users), name, manager, locale)
+        self.discord.members[user.id] = user
+        return user
 
     # -- what users see --------------------------------------------------------------------
 

@@ -236,3 +236,82 @@ def test_a_calibration_is_saved_beside_the_other_games(tmp_path: Path) -> None:
     saved = calibrated(levels_file)
     assert saved["filko"] == {"easy": Rating(20.0, 2.0)}
     assert saved["filicau"] == {lv: Rating(r.mu, r.sigma) for lv, r in ratings.items()}
+
+
+def test_every_shipped_calibration_is_what_its_stored_hands_give() -> None:
+    """Each game's levels in ``levels.json`` are the ratings its stored calibration hands
+    give (no game's entry without its hands), every game calibrated has the three levels,
+    and the stored hands fit the game (its seats, levels in turn)."""
+    data = json.loads(LEVELS_FILE.read_text(encoding="utf-8"))["games"]
+    files = {p.name.removeprefix("calibration_").removesuffix(".json")
+             for p in calibrate.DATA_DIR.glob("calibration_*.json")}
+    assert set(data) <= files and "filicau" in data
+    for game in sorted(files):
+        hands = calibrate.load(game)
+        assert {(h.a, h.b) for h in hands} == set(calibrate.pairs(calibrate.LEVELS)), game
+        ratings = calibrate.rate(game, hands)
+        assert set(ratings) == set(calibrate.LEVELS), game
+        if not calibrate.shipped(game, hands, ratings):
+            # Not shipped: the levels start where a person does.
+            assert game not in data and prior(game, "cpu:hard") == Rating(), game
+            continue
+        assert data[game]["hands"] == len(hands), game
+        assert calibrated()[game] == {
+            level: Rating(r.mu, r.sigma) for level, r in ratings.items()}, game
+
+
+def test_a_calibration_whose_levels_sink_together_is_not_shipped(tmp_path: Path) -> None:
+    """Three-player hands where the lone winner beats the other two (a team to the model,
+    expected to win): every level sinks, so the levels keep the default start."""
+    levels_file = tmp_path / "levels.json"
+    hand = calibrate.CalibrationHand(
+        a="easy", b="normal", masters_before=None, masters_after=None, points_a=0,
+        points_b=0, event="most_won", seats=["easy", "normal", "easy"], scores=[2, -1, -1])
+    swapped = calibrate.CalibrationHand(
+        a="easy", b="normal", masters_before=None, masters_after=None, points_a=0,
+        points_b=0, event="most_won", seats=["normal", "easy", "normal"], scores=[2, -1, -1])
+    hands = [hand, swapped] * 30
+    ratings = calibrate.save("schafkopf3", hands, 1, levels_file)
+    assert all(r.mu < MU - calibrate.DRIFT for r in ratings.values())
+    assert calibrated(levels_file) == {}
+    assert calibrate.load("schafkopf3", tmp_path) == hands
+
+
+def test_a_game_whose_teams_form_in_the_deal_is_calibrated_seat_by_seat() -> None:
+    """Three-player Schafkopf: the levels sit in turn (Easy, Normal, Easy; then Normal,
+    Easy, Normal), each seat's score is kept, and the hand is rated as the bot rates a
+    stored result: the seats with the best score are first."""
+    first, second = calibrate.play_deal("schafkopf3", "easy", "normal", seed=1, index=0)
+    assert first.seats == ["easy", "normal", "easy"]
+    assert second.seats == ["normal", "easy", "normal"]
+    for hand in (first, second):
+        row = hand.result("schafkopf3", 1)
+        assert row.members == [f"cpu:{hand.seats[0]}", f"cpu:{hand.seats[1]}",
+                               f"cpu:{hand.seats[0]}#1"]
+        assert row.scores is not None and len(set(row.scores.values())) > 1
+        best = max(row.scores.values())
+        placed = {m: rank for team, rank in placings(row) for m in team}
+        assert {m for m, rank in placed.items() if rank == 0} == {
+            m for m, score in row.scores.items() if score == best}
+
+
+def test_a_filko_deal_starting_with_masters_has_the_servant_deal() -> None:
+    """Filkó's rules let only a standing Servant deal while masters stand: a calibration
+    deal that starts with the first level masters seats its dealer accordingly."""
+    first, second = calibrate.play_deal("filko", "easy", "hard", seed=1, index=1)
+    assert first.masters_before == second.masters_before == "a"
+    assert first.result("filko", 1).members == [
+        "cpu:easy@a", "cpu:hard@b", "cpu:easy@a#1", "cpu:hard@b#1"]
+
+
+def test_a_calibration_in_which_no_hand_ranked_anyone_is_not_shipped(tmp_path: Path) -> None:
+    """Hands whose stored result names no winner (no status, no seat scores) are ties for
+    everyone: the levels keep the default start."""
+    levels_file = tmp_path / "levels.json"
+    hands = [calibrate.CalibrationHand(
+        a="easy", b="hard", masters_before=None, masters_after=None, points_a=6,
+        points_b=2, event="rich_win", seats=["easy", "hard", "easy", "hard", "easy"])] * 10
+    assert calibrate.undecided("rich_poor", hands)
+    calibrate.save("rich_poor", hands, 1, levels_file)
+    assert calibrated(levels_file) == {}
+    assert not calibrate.undecided("filicau", calibrate.load("filicau")[:10])

@@ -45,6 +45,29 @@ def charts_are_known(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cog, "rating_chart", noted)
 
 
+#: The rows each top-ten picture was drawn from, by the picture's digest.
+TopDrawn = dict[str, list[Any]]
+
+
+@pytest.fixture(autouse=True)
+def top_drawn(h: Harness, monkeypatch: pytest.MonkeyPatch) -> TopDrawn:
+    """The top-ten pictures the bot drew, noted like the rating charts, with their data."""
+    cog = sys.modules["cogs.ratings"]
+    draw = cog.top_chart
+    drawn: TopDrawn = {}
+
+    def noted(rows: Any, labels: Any) -> bytes:
+        data = draw(rows, labels)
+        h.pictures[digest(data)] = Picture(
+            "top", frozenset(), "dark",
+            threading.current_thread() is not threading.main_thread())
+        drawn[digest(data)] = [*rows, labels]
+        return data
+
+    monkeypatch.setattr(cog, "top_chart", noted)
+    return drawn
+
+
 @pytest.fixture(autouse=True)
 def tables_leave_leaderboard_clicks(h: Harness) -> None:
     """What the lead folds into ``Tables.on_interaction``: leaderboard pages are the ratings
@@ -129,6 +152,70 @@ async def test_the_leaderboard_ranks_by_the_conservative_rating_in_pages(h: Harn
     p3 = await h.click(h.user("bob"), "fc:board:0:filicau:1:3", message=p2.message)
     assert p3.message.embeds[0]["description"].count("\n") == 3  # players 21 to 24
     assert p3.message.button("fc:board:0:filicau:1:4").get("disabled")
+
+
+async def test_with_pictures_on_the_leaderboard_shows_the_top_ten_as_the_text_ranks_them(
+        h: Harness, top_drawn: TopDrawn) -> None:
+    """Pictures on: the board comes with a picture of its first ten lines, drawn in a worker
+    thread, each player named as Discord shows them (their display name); the ranking and
+    the ratings in it are the text's. Turning the page keeps the picture."""
+    store = h.bot.store  # type: ignore[union-attr]
+    members = [h.user(f"player{i:02d}") for i in range(12)]
+    await rated_hands(store, 24, [u.member for u in members])
+    mia = h.user("mia", manager=True)
+    await h.command(mia, "admin pictures", mode="on")
+    r = await h.command(h.user("ana"), "leaderboard", game="filicau")
+    assert not r.ephemeral
+    embed = r.message.embeds[0]
+    [(name, data)] = r.message.files
+    assert name == "top.png" and data.startswith(b"\x89PNG")
+    assert embed["image"]["url"] == "attachment://top.png"
+    assert h.pictures[digest(data)].in_worker
+    *rows, labels = top_drawn[digest(data)]
+    assert labels.title == t("chart.top_title", game="Filicău", season=1)
+    lines = embed["description"].split("\n")
+    assert len(rows) == len(lines) == 10
+    by_mention = {u.mention: u for u in members}
+    for row, line in zip(rows, lines, strict=True):
+        rank, who, rating = line.split(" ")[0], line.split(" ")[1], line.split("**")[3]
+        assert rank == f"**{row.rank}.**"
+        assert row.name == by_mention[who].name.title()  # the display name (global name)
+        assert f"{row.ranked:.1f}" == rating
+    assert [row.rank for row in rows] == list(range(1, 11))
+
+    p2 = await h.click(h.user("bob"), "fc:board:0:filicau:1:2", message=r.message)
+    assert p2.message.files == r.message.files
+    assert p2.message.embeds[0]["image"]["url"] == "attachment://top.png"
+    assert p2.message.embeds[0]["description"].startswith("**11.** ")
+
+
+async def test_with_pictures_off_the_leaderboard_is_text_only(
+        h: Harness, top_drawn: TopDrawn) -> None:
+    store = h.bot.store  # type: ignore[union-attr]
+    members = [h.user(f"player{i:02d}") for i in range(4)]
+    await rated_hands(store, 4, [u.member for u in members])
+    r = await h.command(h.user("ana"), "leaderboard", game="filicau")
+    assert not r.message.files and "image" not in r.message.embeds[0]
+    assert not top_drawn
+    assert len(r.message.embeds[0]["description"].split("\n")) == 4
+
+
+async def test_the_top_ten_names_computers_as_the_text_does_and_former_members_plainly(
+        h: Harness, top_drawn: TopDrawn) -> None:
+    """A computer level is named as in the text (without the emoji the picture's font
+    lacks); a rated player who is no longer a member is named as such, in the server's
+    language."""
+    store = h.bot.store  # type: ignore[union-attr]
+    gone = "700000000000299999"  # not a member of the server: Discord answers 404
+    await rated_hands(store, 4, [h.user("ana").member, "cpu:hard", gone, "cpu:easy"])
+    await h.command(h.user("mia", manager=True), "admin pictures", mode="on")
+    r = await h.command(h.user("bob"), "leaderboard", game="filicau")
+    [(_, data)] = r.message.files
+    *rows, _ = top_drawn[digest(data)]
+    names = {row.name for row in rows}
+    assert {"Ana", t("chart.unknown_member")} < names
+    assert t("lobby.computer_named", name=t("lobby.computer"), level=t("level.hard")) in names
+    assert t("lobby.computer_named", name=t("lobby.computer"), level=t("level.hard")) in r.text
 
 
 async def test_an_empty_leaderboard_and_an_unknown_season(h: Harness) -> None:

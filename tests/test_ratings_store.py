@@ -6,12 +6,16 @@ builds an SQLite file of the schema before ratings."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
 from pathlib import Path
 from typing import Any
 
+from bot_fixtures import CPU, HUMANS, first_legal, started_table
+
 from bot import ratings
 from bot.ratings.__main__ import main as ratings_main
+from bot.session import TableSession, is_computer
 from bot.store import MIGRATIONS, RATINGS_VERSION, ResultRow, SqliteStore, Store
 
 GUILD = 1
@@ -180,6 +184,58 @@ async def test_servers_are_rated_apart(store: Store) -> None:
     assert len(await store.ratings(2, "filicau", 1)) == 4
 
 
+# -- a seat handed to the computer mid-hand ---------------------------------------------------
+
+
+async def play(session: TableSession, actions: int | None = None) -> None:
+    """Play on (the hand's end, or ``actions`` actions): people by their first legal
+    action, computers and handed-over seats by the computer."""
+    hand = session.hand
+    assert hand is not None
+    for _ in itertools.count() if actions is None else range(actions):
+        if hand.finished:
+            return
+        seat = hand.actors()[0]
+        member = session.seats[seat]
+        if is_computer(member) or seat in session.autoplay:
+            assert await session.computer_turn() is not None
+        else:
+            assert member is not None
+            await session.act(int(member), first_legal(hand, seat),
+                              hand_number=session.hand_number, trick=session.trick_number)
+
+
+async def test_a_hand_handed_to_the_computer_mid_hand_moves_no_rating(store: Store) -> None:
+    """A person leaves during a rated hand and the computer finishes it for them: the hand
+    counts for nobody (not the one who left, not the computer's level, not the others), in
+    the live ratings and in a rebuild; its result still counts in the standings. The next
+    hand, the computer's seat from the start, is rated as usual."""
+    seats = [HUMANS[0], CPU, HUMANS[2], HUMANS[3]]  # the lobby seats a simple computer
+    session = await started_table(store, seats)  # type: ignore[arg-type]
+    await play(session)
+    first = await snapshot(store)
+    assert {r.player for r in first[0]} == {HUMANS[0], "cpu:simple", HUMANS[2], HUMANS[3]}
+
+    await session.next_hand()
+    await play(session, 6)  # a trick and a half
+    assert session.hand is not None and not session.hand.finished
+    assert await session.leave(int(HUMANS[0])) is True
+    await play(session)
+    assert len(await store.results(GUILD, "filicau")) == 2
+    assert await snapshot(store) == first
+    [(_, rated_first), (_, rated_second)] = await store.rated_results(GUILD)
+    assert rated_first and not rated_second
+
+    await session.next_hand()  # seat 0 is the computer's (Normal) from the deal
+    await play(session)
+    third = await snapshot(store)
+    assert {r.player: r.hands for r in third[0]} == {
+        HUMANS[0]: 1, "cpu:simple": 2, "cpu:normal": 1, HUMANS[2]: 2, HUMANS[3]: 2}
+    await store.replace_ratings(GUILD, [], [])
+    assert await ratings.rebuild(store) == 2
+    assert await snapshot(store) == third
+
+
 # -- the migration and the command -------------------------------------------------------------
 
 
@@ -241,7 +297,7 @@ async def test_two_tables_finishing_together_both_move_their_shared_computer(
     store: Store,
 ) -> None:
     t = Tables(store)
-    other = ["31", "cpu:normal", "32", "cpu:hard"]
+    other = ["31", "cpu:normal", "32", "cpu:simple"]
     first, second = await t.table(MIXED), await t.table(other)
     rows = [await t.hand(first, MIXED, "b", 1, record=False),
             await t.hand(second, other, "b", 2, record=False)]

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from bot.ratings import calibrate
 from bot.ratings.keeping import rebuild
 from bot.settings import Settings
 from bot.store import SqliteStore
+from engine.rules import GAMES
 
 
 async def _rebuild(path: Path, guild: int | None) -> int:
@@ -32,7 +34,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="the SQLite file (default: the bot's DATABASE_PATH)")
     rb.add_argument("--guild", type=int, default=None, help="only this server")
     cal = sub.add_parser("calibrate", help="rate the computer levels from engine hands")
-    cal.add_argument("--game", default="filicau")
+    cal.add_argument("--game", default="filicau",
+                     help="a game, several (comma-separated, one after the other) or 'all'")
     cal.add_argument("--hands", type=int, default=300)
     cal.add_argument("--levels", default=",".join(calibrate.LEVELS))
     cal.add_argument("--seed", type=int, default=1)
@@ -47,18 +50,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{path}: ratings rebuilt from {rated} rated hands")
         return 0
     levels = [lv for lv in args.levels.split(",") if lv]
-    before = calibrate.load(args.game) if args.more else []
-    if before and json.loads(calibrate.hands_file(args.game).read_text(
-            encoding="utf-8"))["seed"] != args.seed:
-        parser.error("--more: the stored hands were played with another seed")
-    if any((h.a, h.b) not in calibrate.pairs(levels) for h in before):
-        parser.error("--more: the stored hands were played among other levels")
-    played = calibrate.play(args.game, levels, args.hands, args.seed, args.workers,
-                            played=before)
-    ratings = calibrate.save(args.game, played, args.seed)
-    print(f"{args.game}: {len(played)} hands among {', '.join(levels)} (seed {args.seed})")
-    for level, r in sorted(ratings.items(), key=lambda x: -x[1].mu):
-        print(f"  {level:8} mu {r.mu:6.2f}  sigma {r.sigma:5.2f}  mu-3sigma {r.conservative:6.2f}")
+    games = list(GAMES) if args.game == "all" else [g for g in args.game.split(",") if g]
+    for game in games:
+        if game not in GAMES:
+            parser.error(f"no game {game!r}")
+    for game in games:
+        before = calibrate.load(game) if args.more and calibrate.hands_file(game).exists() \
+            else []
+        if before and json.loads(calibrate.hands_file(game).read_text(
+                encoding="utf-8"))["seed"] != args.seed:
+            parser.error(f"--more: the stored hands of {game} were played with another seed")
+        if any((h.a, h.b) not in calibrate.pairs(levels) for h in before):
+            parser.error(f"--more: the stored hands of {game} were played among other levels")
+        started = time.perf_counter()
+        played = calibrate.play(game, levels, args.hands, args.seed, args.workers,
+                                played=before)
+        ratings = calibrate.save(game, played, args.seed)
+        print(f"{game}: {len(played)} hands among {', '.join(levels)} (seed {args.seed}), "
+              f"{time.perf_counter() - started:.0f} s")
+        for level, r in sorted(ratings.items(), key=lambda x: -x[1].mu):
+            print(f"  {level:8} mu {r.mu:6.2f}  sigma {r.sigma:5.2f}  "
+                  f"mu-3sigma {r.conservative:6.2f}", flush=True)
+        if calibrate.drifted(ratings):
+            print("  the levels drifted together: hands kept, the levels' start is the "
+                  "default (see calibrate.DRIFT)", flush=True)
+        elif calibrate.undecided(game, played):
+            print("  no hand ranked anyone: hands kept, the levels' start is the default "
+                  "(see calibrate.undecided)", flush=True)
     return 0
 
 

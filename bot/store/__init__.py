@@ -23,6 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.model import (
+    HANDED_OVER,
     GuildSettings,
     HandRow,
     Member,
@@ -42,6 +43,7 @@ from bot.store.model import (
 from bot.store.sqlite import MIGRATIONS, RATINGS_VERSION, SqliteStore
 
 __all__ = [
+    "HANDED_OVER",
     "MIGRATIONS",
     "RATINGS_VERSION",
     "GuildSettings",

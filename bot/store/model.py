@@ -31,6 +31,20 @@ TableState = Literal["lobby", "playing", "closed"]
 Member = str
 
 
+#: In a hand's stored result: the seats whose player left during the hand, so that the
+#: computer finished it for them (``bot.session``). Such a hand is rated for nobody.
+HANDED_OVER = "handed_over"
+
+
+def counts_for_ratings(table_settings: str | None, hand_result: str | None) -> bool:
+    """Whether a stored result moves ratings, from its table's settings and its hand's
+    result (both as stored, JSON text): at a rated table (``rated``, on unless the table
+    was opened casual), with no seat handed to the computer mid-hand."""
+    settings = json.loads(table_settings or "{}")
+    result = json.loads(hand_result or "{}")
+    return bool(settings.get("rated", True)) and not result.get(HANDED_OVER)
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -261,8 +275,8 @@ class Store(Protocol):
 
     # -- ratings (derived from the results; bot.ratings) -----------------------------------
     async def rated_results(self, guild_id: int | None = None) -> list[tuple[ResultRow, bool]]:
-        """Every stored result (of one server, or all), each with whether its table was
-        rated (its ``rated`` setting, on unless the table was opened casual)."""
+        """Every stored result (of one server, or all), each with whether it moves ratings
+        (``counts_for_ratings``: a rated table, no seat handed to the computer mid-hand)."""
         ...
     async def ratings(self, guild_id: int, game: str, season: int) -> list[RatingRow]: ...
     async def rating_history(

@@ -39,6 +39,7 @@ from bot.store.model import (
     TableRow,
     TableState,
     canonical,
+    counts_for_ratings,
     now,
     pair_key,
     reset_members_status,
@@ -547,7 +548,7 @@ class PostgresStore:
     # -- ratings (derived from the results; bot.ratings) -----------------------------------
 
     async def rated_results(self, guild_id: int | None = None) -> list[tuple[ResultRow, bool]]:
-        sql = ("SELECT results.hand_id, tables.settings FROM results "
+        sql = ("SELECT results.hand_id, tables.settings, hands.result FROM results "
                "LEFT JOIN hands ON hands.id = results.hand_id "
                "LEFT JOIN tables ON tables.id = hands.table_id")
         if guild_id is None:
@@ -557,7 +558,7 @@ class PostgresStore:
         else:
             rows = await self.pool.fetch(sql + " WHERE results.guild_id = $1", guild_id)
             guilds = [guild_id]
-        rated = {r["hand_id"]: bool(json.loads(r["settings"] or "{}").get("rated", True))
+        rated = {r["hand_id"]: counts_for_ratings(r["settings"], r["result"])
                  for r in rows}
         return [(r, rated.get(r.hand_id, True)) for g in sorted(guilds)
                 for r in await self.results(g)]

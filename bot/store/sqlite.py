@@ -32,6 +32,7 @@ from bot.store.model import (
     TableRow,
     TableState,
     canonical,
+    counts_for_ratings,
     now,
     pair_key,
     reset_members_status,
@@ -560,7 +561,7 @@ class SqliteStore:
     # -- ratings (derived from the results; bot.ratings) -----------------------------------
 
     async def rated_results(self, guild_id: int | None = None) -> list[tuple[ResultRow, bool]]:
-        sql = ("SELECT results.hand_id, tables.settings FROM results "
+        sql = ("SELECT results.hand_id, tables.settings, hands.result FROM results "
                "LEFT JOIN hands ON hands.id = results.hand_id "
                "LEFT JOIN tables ON tables.id = hands.table_id")
         args: tuple[Any, ...] = ()
@@ -568,7 +569,7 @@ class SqliteStore:
             sql += " WHERE results.guild_id = ?"
             args = (guild_id,)
         async with self.db.execute(sql, args) as cur:
-            rated = {r["hand_id"]: bool(json.loads(r["settings"] or "{}").get("rated", True))
+            rated = {r["hand_id"]: counts_for_ratings(r["settings"], r["result"])
                      for r in await cur.fetchall()}
         guilds: list[int]
         if guild_id is None:

@@ -8,7 +8,8 @@ computers), keeps the partnerships' status from hand to hand as the bot does, an
 and rated through the bot's own store and ``bot.ratings.record``. The leaderboard is the
 ratings cog's own embed; the profile's chart is the cog's chart.
 
-Writes ``leaderboard.md``, ``profile.md`` and ``profile.png`` next to this file, and prints
+Writes ``leaderboard.md``, ``top.png`` (the leaderboard's picture when the server has
+pictures on: the cog's own), ``profile.md`` and ``profile.png`` next to this file, and prints
 each member's decided hands (won, lost) for comparison.
 """
 
@@ -24,6 +25,7 @@ from typing import Any
 from bot import ratings
 from bot.ratings import board
 from bot.ratings.chart import Labels, rating_chart
+from bot.render import mention
 from bot.store import ResultRow, SqliteStore, canonical
 from bot.texts import t
 from cogs.ratings import Ratings
@@ -106,6 +108,10 @@ async def play(store: SqliteStore, rng: random.Random) -> None:
     print(file=sys.stderr)
 
 
+async def _display_name(guild: Any, player: str) -> str:
+    return PEOPLE[player][0] if player in PEOPLE else mention(player)
+
+
 def named(text: str) -> str:
     for member, (name, _) in PEOPLE.items():
         text = text.replace(f"<@{member}>", f"@{name}")
@@ -126,6 +132,12 @@ async def main() -> None:
                          + f"\n\n*{embed.footer.text}*")
         (OUT / "leaderboard.md").write_text(named("\n\n---\n\n".join(pages)) + "\n",
                                             encoding="utf-8")
+        # The cog's picture, with the members' names as Discord would show them.
+        cog.display_name = _display_name  # type: ignore[method-assign]
+        top = await cog.top_picture(SimpleNamespace(id=GUILD),  # type: ignore[arg-type]
+                                    "filicau", 1)
+        assert top is not None
+        (OUT / "top.png").write_bytes(top)
         who = "101"
         for member, (name, level) in PEOPLE.items():
             won = lost = 0
