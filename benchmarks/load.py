@@ -1,17 +1,20 @@
 """Load benchmark: many tables at once, the real bot process against the local Discord stand-in.
 
     python -m benchmarks.load --tables 200
-    python -m benchmarks.load --tables 600 --processes 2 --database postgresql
+    python -m benchmarks.load --tables 600 --processes 2 --database postgresql --think 10
 
 Each table has two simulated players (seats A0 and B1) and two computer seats, in its own
-channel; every table opens, sits down, starts and plays its hands at the same time. Players
-click at a computer's pace (``--think`` seconds after their cards are enabled). The stand-in
+channel; the tables open 20 a second (``--ramp``), sit down, start and play their hands at the
+same time. Players click at a computer's pace (``--think`` seconds after their cards are
+enabled; 10 s makes a hand last about as long as people take). The stand-in
 applies Discord's rate limits (50 requests/s per bot, 5 messages per 5 s per channel; the
 interaction routes are exempt); with ``--validate`` it also checks every request body against
 Discord's OpenAPI schema. Reported: time from INTERACTION_CREATE to the bot's callback
 (p50/p99), REST calls per hand, the requests per hand that count against the bot's global
 limit of 50 requests/s and the tables in play one bot token carries at that rate, table-message
-edits per hand against the moves they show, rate-limit answers, errors.
+edits per hand against the moves they show, the CPU seconds a hand costs the bots, their
+computer players, the stand-in and PostgreSQL (unlike the latencies, hardly affected by other
+work on the machine), rate-limit answers, errors.
 
 ``--database postgresql`` starts a throwaway PostgreSQL (``pgserver``, the ``[dev]`` extra)
 and runs the bot on it; ``--processes N`` runs N bot processes, one shard each, sharing it
@@ -23,11 +26,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import os
+import resource
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -36,7 +42,7 @@ from standin.game import Table
 from standin.records import Database
 
 
-def throwaway_postgres(folder: Path) -> tuple[str, object]:
+def throwaway_postgres(folder: Path) -> tuple[str, Any]:
     """A PostgreSQL cluster in ``folder`` (stopped and deleted at exit) and a database URL."""
     import pgserver
 
@@ -70,6 +76,25 @@ async def action_counts(url: str | None, db: Database, channel_ids: list[int]
     return [found.get(cid, (0, 0)) for cid in channel_ids]
 
 
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU time (user + system) of a running process, and of its children (those it has
+    reaped and those still running): a bot's computer players' workers, the PostgreSQL
+    server's backends."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except FileNotFoundError:  # a child that ended meanwhile: its parent counts it
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    own, reaped = sum(int(f) for f in fields[11:13]), sum(int(f) for f in fields[13:15])
+    return own / tick, reaped / tick + sum(sum(cpu_seconds(int(c))) for c in children)
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -79,6 +104,10 @@ def pct(values: list[float], p: float) -> float:
 
 #: Discord's global limit: requests a second per bot token, whatever the number of processes.
 GLOBAL_LIMIT = 50
+#: Tables opened a second (unless --ramp says otherwise): the rate of the 200-table figures in
+#: the README, so that more tables mean more tables in play, not a steeper burst of openings
+#: (600 tables opened in 10 s would be 3,600 lobby clicks in 10 s).
+OPENINGS_PER_SECOND = 20
 #: A hand at human pace (seconds), for the ceiling in people's terms.
 HUMAN_HAND_SECONDS = 180
 #: Global-limited requests a hand measured before the table message moved to interaction
@@ -114,6 +143,8 @@ async def play_table(standin: StandIn, index: int, hands: int, think: float,
 
 
 async def run(args: argparse.Namespace) -> int:
+    if args.ramp is None:
+        args.ramp = args.tables / OPENINGS_PER_SECOND
     schema = SchemaCheck() if args.validate else SchemaCheck(Path("/nonexistent"))
     n = args.processes
     if n > 1 and args.database != "postgresql":
@@ -125,7 +156,7 @@ async def run(args: argparse.Namespace) -> int:
     await standin.start()
     tmp = Path(tempfile.mkdtemp(prefix="filicau-load-"))
     db = Database(tmp / "bot.sqlite3")
-    url, _server = throwaway_postgres(tmp) if args.database == "postgresql" else (None, None)
+    url, server = throwaway_postgres(tmp) if args.database == "postgresql" else (None, None)
     sharded = n > 1 or url is not None
     bots = [BotProcess(standin, db.path, tmp / f"bot{i}.log", edit_interval=args.edit_interval,
                        computer_delay=args.computer_delay, log_level="WARNING",
@@ -134,6 +165,12 @@ async def run(args: argparse.Namespace) -> int:
             for i in range(n)]
     for bot in bots:
         await bot.start()
+    # CPU time spent while the tables play: on a shared machine the latencies depend on what
+    # else runs, the CPU a hand costs much less so.
+    pids = [bot.proc.pid for bot in bots if bot.proc is not None]
+    if server is not None:
+        pids.append(server.get_pid())
+    cpu_before = own_cpu(), [cpu_seconds(pid) for pid in pids]
     started = time.monotonic()
     calls_before = len(standin.calls)
     results = await asyncio.gather(
@@ -143,6 +180,11 @@ async def run(args: argparse.Namespace) -> int:
     elapsed = time.monotonic() - started
     # Let the last refreshes land before counting.
     await asyncio.sleep(args.edit_interval * 2)
+    used = [(a - a0, b - b0) for (a, b), (a0, b0) in
+            zip([cpu_seconds(pid) for pid in pids], cpu_before[1], strict=True)]
+    cpu_standin = own_cpu() - cpu_before[0]
+    cpu_bots, cpu_workers = sum(a for a, _ in used[:n]), sum(b for _, b in used[:n])
+    cpu_pg = sum(a + b for a, b in used[n:])
     for bot in bots:
         await bot.stop()
     await standin.stop()
@@ -203,6 +245,12 @@ async def run(args: argparse.Namespace) -> int:
           f"{hand_seconds:.0f} s a hand (before: {ceiling(BEFORE_GLOBAL_PER_HAND, hand_seconds)}), "
           f"{ceiling(global_per_hand, HUMAN_HAND_SECONDS)} at {HUMAN_HAND_SECONDS} s a hand "
           f"(before: {ceiling(BEFORE_GLOBAL_PER_HAND, HUMAN_HAND_SECONDS)})")
+    print(f"CPU seconds per hand (load-independent, unlike the latencies): bots "
+          f"{cpu_bots / max(hands, 1):.3f} + their computer players' workers "
+          f"{cpu_workers / max(hands, 1):.3f}, stand-in and players "
+          f"{cpu_standin / max(hands, 1):.3f}"
+          + (f", PostgreSQL {cpu_pg / max(hands, 1):.3f}" if server is not None else "")
+          + f" · load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"rate-limit answers {standin.rate_limited} · errors {errors} (failed tables "
           f"{len(failed)}, unanswered {len(unanswered)}, refused requests {len(bad)}, "
           f"stand-in problems {len(standin.problems)}, bot log errors {len(bot_errors)})")
@@ -222,8 +270,10 @@ def main() -> int:
     parser.add_argument("--edit-interval", type=float, default=1.0)
     parser.add_argument("--think", type=float, default=0.5,
                         help="seconds a player waits before clicking (a computer's pace)")
-    parser.add_argument("--ramp", type=float, default=10.0,
-                        help="seconds over which the tables open (0: all at the same instant)")
+    parser.add_argument("--ramp", type=float, default=None,
+                        help="seconds over which the tables open (0: all at the same instant; "
+                             f"default: {OPENINGS_PER_SECOND} tables a second, 200 tables "
+                             "over 10 s)")
     parser.add_argument("--validate", action="store_true",
                         help="validate every request body against the OpenAPI schema (the "
                              "e2e tests do; here it costs the stand-in ~10 ms a request on "

@@ -1,12 +1,13 @@
 """``python -m bot.migrate --from sqlite:///data/filicau.sqlite3 --to postgresql://...``
 
 Copies everything the bot keeps (tables, hands, actions, partnership status, results, server
-settings) from one database into an empty PostgreSQL database, keeping every id (the buttons
-already sent carry table ids). The source is first brought to the current schema, as the bot
-would at start. The copy is one transaction: it is checked before it commits, by counting every
-table on both sides and replaying every copied hand through the rules engine from the copied
-rows, so a target is either complete and verified, or left empty. A target that holds anything
-is refused. Stop the bot first: tables played during the copy would be missed.
+settings) from one database into an empty one, keeping every id (the buttons already sent
+carry table ids): SQLite into PostgreSQL to grow, PostgreSQL back into SQLite to move back.
+The source is first brought to the current schema, as the bot would at start. The copy is one
+transaction: it is checked before it commits, by counting every table on both sides and
+replaying every copied hand through the rules engine from the copied rows, so a target is
+either complete and verified, or left empty. A target that holds anything is refused. Stop the
+bot first: tables played during the copy would be missed.
 """
 
 from __future__ import annotations
@@ -14,15 +15,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import asyncpg
-from asyncpg.pool import PoolConnectionProxy
 
-from bot.store import SqliteStore, is_postgres_url, sqlite_path
+from bot.store import SqliteStore, StoreError, is_postgres_url, sqlite_path
 from bot.store.postgres import TABLES, PostgresStore
 from engine import replay
 
@@ -83,17 +84,20 @@ def _convert(value: Any, pg_type: str) -> Any:
     return value
 
 
-async def _verify(con: asyncpg.Connection | PoolConnectionProxy,
-                  source: dict[str, list[dict[str, Any]]],
+#: A query on the target inside the copy's transaction: its rows, by column name and position.
+Fetch = Callable[[str], Awaitable[Sequence[Mapping[str, Any]]]]
+
+
+async def _verify(fetch: Fetch, source: dict[str, list[dict[str, Any]]],
                   report: Report) -> None:
     for name in TABLES:
-        count = await con.fetchval(f"SELECT count(*) FROM {name}")
-        if count != len(source[name]):
-            raise MigrateError(f"{name}: {len(source[name])} rows read, {count} copied")
+        [row] = await fetch(f"SELECT count(*) AS n FROM {name}")
+        if row["n"] != len(source[name]):
+            raise MigrateError(f"{name}: {len(source[name])} rows read, {row['n']} copied")
     actions: dict[int, list[dict[str, Any]]] = {}
-    for row in await con.fetch("SELECT hand_id, action FROM actions ORDER BY hand_id, idx"):
+    for row in await fetch("SELECT hand_id, action FROM actions ORDER BY hand_id, idx"):
         actions.setdefault(row["hand_id"], []).append(json.loads(row["action"]))
-    for row in await con.fetch("SELECT id, table_id, number, header FROM hands ORDER BY id"):
+    for row in await fetch("SELECT id, table_id, number, header FROM hands ORDER BY id"):
         record = {**json.loads(row["header"]), "actions": actions.get(row["id"], [])}
         try:
             replay(record)
@@ -103,12 +107,68 @@ async def _verify(con: asyncpg.Connection | PoolConnectionProxy,
         report.replayed += 1
 
 
+def _refuse_rows(name: str) -> MigrateError:
+    return MigrateError(f"the target is not empty ({name} has rows): migrate into a new "
+                        "database")
+
+
 async def migrate(source_url: str, target_url: str) -> Report:
-    if not is_postgres_url(target_url):
-        raise MigrateError("the target must be a PostgreSQL URL (postgresql://...)")
     if source_url == target_url:
         raise MigrateError("the source and the target are the same database")
+    if not is_postgres_url(target_url):
+        sqlite_path(target_url)  # refuses what is neither PostgreSQL nor SQLite
     source = await read(source_url)
+    if is_postgres_url(target_url):
+        return await _into_postgres(source, target_url)
+    return await _into_sqlite(source, target_url)
+
+
+async def _into_sqlite(source: dict[str, list[dict[str, Any]]], target_url: str) -> Report:
+    target = SqliteStore(sqlite_path(target_url))
+    await target.open()  # the current schema, empty or not
+    db = target.db
+    report = Report()
+    try:
+        for name in TABLES:
+            async with db.execute(f"SELECT EXISTS (SELECT 1 FROM {name})") as cur:
+                if (await cur.fetchone() or [0])[0]:
+                    raise _refuse_rows(name)
+
+        async def fetch(sql: str) -> Sequence[Mapping[str, Any]]:
+            async with db.execute(sql) as cur:
+                return [dict(r) for r in await cur.fetchall()]
+
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            for name in TABLES:
+                columns = {r["name"] for r in await fetch(f"PRAGMA table_info({name})")}
+                rows = source[name]
+                names = [c for c in (rows[0] if rows else {}) if c in columns]
+                missing = set(rows[0]) - columns if rows else set()
+                if missing:
+                    raise MigrateError(f"{name}: the target has no columns {sorted(missing)}")
+                # PostgreSQL's json comes as its text, booleans as bool: SQLite keeps both.
+                if rows:
+                    await db.executemany(
+                        f"INSERT INTO {name} ({', '.join(names)}) "
+                        f"VALUES ({', '.join('?' * len(names))})",
+                        [tuple(r[c] for c in names) for r in rows])
+                report.copied[name] = len(rows)
+            await _verify(fetch, source, report)
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+        await db.execute("COMMIT")
+        # The ratings are derived from the results: built again on the target.
+        from bot import ratings
+
+        await ratings.rebuild(target)
+    finally:
+        await target.close()
+    return report
+
+
+async def _into_postgres(source: dict[str, list[dict[str, Any]]], target_url: str) -> Report:
     target = PostgresStore(target_url)
     await target.open()  # the current schema, empty or not
     report = Report()
@@ -116,8 +176,7 @@ async def migrate(source_url: str, target_url: str) -> Report:
         async with target.pool.acquire() as con, con.transaction():
             for name in TABLES:
                 if await con.fetchval(f"SELECT EXISTS (SELECT 1 FROM {name})"):
-                    raise MigrateError(f"the target is not empty ({name} has rows): migrate "
-                                       "into a new database")
+                    raise _refuse_rows(name)
             for name in TABLES:
                 types = {r["column_name"]: r["data_type"] for r in await con.fetch(
                     "SELECT column_name, data_type FROM information_schema.columns "
@@ -136,7 +195,10 @@ async def migrate(source_url: str, target_url: str) -> Report:
                 await con.execute(
                     f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
                     f"coalesce((SELECT max(id) FROM {name}), 0) + 1, false)")
-            await _verify(con, source, report)
+            async def fetch(sql: str) -> Sequence[Mapping[str, Any]]:
+                return [dict(r) for r in await con.fetch(sql)]
+
+            await _verify(fetch, source, report)
         # The ratings are derived from the results: built again on the target.
         from bot import ratings
 
@@ -151,11 +213,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m bot.migrate", description=__doc__.split("\n\n")[1] if __doc__ else None)
     parser.add_argument("--from", dest="source", required=True,
                         help="sqlite:///data/filicau.sqlite3 or postgresql://...")
-    parser.add_argument("--to", dest="target", required=True, help="postgresql://...")
+    parser.add_argument("--to", dest="target", required=True,
+                        help="postgresql://... or sqlite:///data/filicau.sqlite3 (to move back)")
     args = parser.parse_args(argv)
     try:
         report = asyncio.run(migrate(args.source, args.target))
-    except (MigrateError, OSError, asyncpg.PostgresError) as e:
+    except (MigrateError, StoreError, OSError, asyncpg.PostgresError, sqlite3.Error) as e:
         print(f"error: {e}; nothing was copied", file=sys.stderr)
         return 1
     for line in report.lines():

@@ -162,3 +162,73 @@ async def test_the_command_copies_and_says_what(tmp_path: Path, pg_url: str) -> 
     assert out.startswith("copied 3 tables, 2 hands, ") and "replayed 2 hands" in out
     code, out, err = await run()  # again: the target is not empty now
     assert code == 1 and "not empty" in err and "Traceback" not in err
+
+
+async def test_moving_back_from_postgresql_into_sqlite(tmp_path: Path, pg_url: str) -> None:
+    first, back = tmp_path / "first.sqlite3", tmp_path / "back.sqlite3"
+    ids = await fill(first)
+    guilds = [GUILD, 5 << 22, 6 << 22]
+    await migrate(f"sqlite:///{first}", pg_url)
+
+    report = await migrate(pg_url, f"sqlite:///{back}")
+    assert report.replayed == 2
+    assert (report.copied["tables"], report.copied["hands"], report.copied["results"]) == (3, 2, 1)
+    original, moved = SqliteStore(first), SqliteStore(back)
+    await original.open()
+    await moved.open()
+    try:
+        assert await snapshot(moved, ids, guilds) == await snapshot(original, ids, guilds)
+        assert await moved.ratings(GUILD, "filicau", 1) == await original.ratings(
+            GUILD, "filicau", 1)
+        # The half-played hand goes on from the SQLite file, and its result counts there.
+        [row] = [r for r in await moved.open_tables() if r.id == ids["playing"]]
+        session = await TableSession.restore(row, moved)
+        assert session.hand is not None and len(session.hand.actions) == 6
+        await play(session)
+        assert len(await moved.results(GUILD)) == 2
+        new = await moved.create_table(guild_id=GUILD, channel_id=99, game="filicau",
+                                       options={}, opener_id=1, seats=[None] * 4)
+        assert new.id > max(ids.values())
+    finally:
+        await original.close()
+        await moved.close()
+
+
+async def test_moving_back_refuses_a_sqlite_file_that_holds_anything_and_leaves_it_as_it_was(
+    tmp_path: Path, pg_url: str
+) -> None:
+    first, back = tmp_path / "first.sqlite3", tmp_path / "back.sqlite3"
+    await fill(first)
+    await migrate(f"sqlite:///{first}", pg_url)
+    used = SqliteStore(back)
+    await used.open()
+    await used.put_guild_settings(GuildSettings(guild_id=3, locale="de"))
+    await used.close()
+    with pytest.raises(MigrateError, match=r"not empty \(guild_settings has rows\)"):
+        await migrate(pg_url, f"sqlite:///{back}")
+    # A hand in PostgreSQL that does not replay: an empty SQLite file stays empty.
+    empty = tmp_path / "empty.sqlite3"
+    target = PostgresStore(pg_url)
+    await target.open()
+    try:
+        raw = await target.pool.fetchval("SELECT action FROM actions WHERE idx = 3 LIMIT 1")
+        action = json.loads(raw)
+        action["card"] = "EA" if action.get("card") != "EA" else "S7"
+        await target.pool.execute("UPDATE actions SET action = $1 WHERE idx = 3",
+                                  json.dumps(action))
+    finally:
+        await target.close()
+    with pytest.raises(MigrateError, match="does not replay"):
+        await migrate(pg_url, f"sqlite:///{empty}")
+    con = sqlite3.connect(back)
+    try:
+        assert con.execute("SELECT count(*) FROM tables").fetchone() == (0,)
+        assert con.execute("SELECT guild_id FROM guild_settings").fetchall() == [(3,)]
+    finally:
+        con.close()
+    con = sqlite3.connect(empty)
+    try:
+        for name in TABLES:
+            assert con.execute(f"SELECT count(*) FROM {name}").fetchone() == (0,), name
+    finally:
+        con.close()

@@ -673,3 +673,41 @@ async def test_postgres_commits_do_not_wait_for_the_disk_unless_asked(pg_url: st
             assert await store._owner.fetchval("SHOW synchronous_commit") == expected
         finally:
             await store.close()
+
+
+async def test_postgres_queries_stuck_for_many_tables_do_not_hold_up_another_tables_move(
+    pg_url: str,
+) -> None:
+    """A process drives hundreds of tables; a connection stays taken until its query's answer
+    has been read by the event loop, so a busy loop or a slow server keeps connections longer.
+    Twelve queries stuck at once (here: waiting for a lock another session holds) still leave a
+    connection for the next table's move."""
+    stuck = 12
+    store = PostgresStore(pg_url)
+    await store.open()
+    blocker = await asyncpg.connect(pg_url)
+    waiting: list[asyncio.Task[Any]] = []
+    try:
+        table_id = await make_table(store)
+        hand_id = await store.start_hand(table_id, 1, {})
+        await blocker.execute("SELECT pg_advisory_lock(4242)")
+        waiting = [asyncio.create_task(store.pool.execute("SELECT pg_advisory_xact_lock(4242)"))
+                   for _ in range(stuck)]
+
+        async def stuck_queries() -> int:
+            return int(await blocker.fetchval(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"))
+
+        async def all_stuck() -> None:
+            while await stuck_queries() < stuck:
+                await asyncio.sleep(0.05)  # polling the server's own count, not a guess
+
+        # With fewer connections than stuck queries, the rest never reach the server.
+        await asyncio.wait_for(all_stuck(), 30)
+        await asyncio.wait_for(store.append_action(hand_id, 0, {"card": "EA"}, user_id=7,
+                                                   by_computer=False), 30)
+        assert [h.actions for h in await store.hands(table_id)] == [[{"card": "EA"}]]
+    finally:
+        await blocker.close()  # releases the lock: the stuck queries end
+        await asyncio.gather(*waiting, return_exceptions=True)
+        await store.close()

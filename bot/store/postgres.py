@@ -56,6 +56,14 @@ CLAIM_MUTEX = (MUTEX_BASE, 2)
 CLAIM_BASE = 0x4643_0000
 MAX_SHARD_COUNT = 0xFFFF
 
+#: Connections of a process's query pool (opened as needed, closed after 5 idle minutes). A
+#: connection stays taken until the event loop has read its answer, so on a busy machine each
+#: query holds one for the loop's lag as well: with 4, a process opening 200 tables at once
+#: (load benchmark, one process on PostgreSQL) queued its lobby clicks behind each other past
+#: Discord's 3 s (98 of 200 tables lost, 24 with 32 connections, load average 7). N processes
+#: need N × (POOL_SIZE + 1) of the server's ``max_connections`` (100 by default).
+POOL_SIZE = 16
+
 MIGRATIONS: list[str] = [
     # 1: the schema of SQLite's migrations 1-3 at once.
     """
@@ -200,7 +208,7 @@ def _loads(text: str | None) -> Any:
 class PostgresStore:
     """The PostgreSQL store, for ``DATABASE_URL=postgresql://...``."""
 
-    def __init__(self, url: str, *, pool_size: int = 4) -> None:
+    def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
         self.url = url
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
