@@ -151,5 +151,5 @@ async def test_a_lobby_the_bot_sent_is_drawn_with_every_button(h: Harness) -> No
     expected = [[c.get("label") or c.get("placeholder") for c in row["components"]]
                 for row in payload["components"]]
     drawn = [[text.removesuffix(" ↗") for _, _, text in row] for row in layout(page).rows]
-    assert drawn == expected and t("btn.start") in drawn[-2] + drawn[-1]
+    assert drawn == expected and any(t("btn.start") in row for row in drawn)
     assert f"@{ana.name}" in page
