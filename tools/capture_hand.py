@@ -65,7 +65,7 @@ async def play(h: Harness, game: str, seed: int, capture: Capture) -> None:
     session.rng = random.Random(seed)
     await h.press(ana, t("btn.join_a") if make_rules(game).fixed_teams else t("btn.sit"))
     while not session.full:
-        await h.press(ana, t("btn.add_cpu"))
+        await h.add_computer(ana, "normal")
     capture.keep("lobby", h.table_message() if h.table_message().id == lobby.id else lobby)
     await h.press(ana, t("btn.start"))
     await h.press(ana, t("btn.my_hand"))
