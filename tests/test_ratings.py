@@ -160,6 +160,25 @@ def test_a_level_in_several_seats_moves_as_much_as_the_seats_it_holds() -> None:
     assert d["1"] == pytest.approx(-d["cpu:normal"])
 
 
+def test_the_side_that_won_a_rich_and_poor_hand_is_ranked_first() -> None:
+    """Rich and Poor dealt afresh: no status, no scores; the side that won the hand (here
+    the two Rich) goes up, the three Poor down. Without the winners (a result stored before
+    they were kept) the hand is a tie."""
+    members = ["1", "2", "3", "4", "5"]
+    row = ResultRow(hand_id=1, guild_id=1, game="rich_poor", team_a=[], team_b=[],
+                    points_a=6, points_b=2, masters_before=None, masters_after=None,
+                    event="rich_win", event_team=None, finished_at="", members=members,
+                    hand_winners=["2", "4"])
+    assert sorted((sorted(team), rank) for team, rank in placings(row)) == [
+        (["1", "3", "5"], 1), (["2", "4"], 0)]
+    d = moved(row)
+    assert d["2"] > 0 and d["4"] > 0 and d["1"] < 0 and d["5"] < 0
+    # The two Rich gain together what the three Poor lose together.
+    assert d["2"] + d["4"] == pytest.approx(-(d["1"] + d["3"] + d["5"]))
+    old = row.model_copy(update={"hand_winners": []})
+    assert {rank for _, rank in placings(old)} == {0}
+
+
 def test_teams_formed_in_the_deal_rank_the_new_masters_together() -> None:
     members = ["1", "2", "3", "4", "5"]
     row = ResultRow(hand_id=1, guild_id=1, game="filko5", team_a=[], team_b=[], points_a=0,

@@ -10,7 +10,9 @@ Each hand ranks its teams by what the hand did to them, as the game ranks it, be
 2. the status change: becoming masters (or getting out of slavery) beats no change beats
    losing masters (or becoming slaves);
 3. the status after the hand: masters who held beat slaves who stayed slaves;
-4. the hand's score, where a game scores players rather than teams (Schafkopf, Wendish…).
+4. the hand won, where the game names the side that won it and the status does not say
+   (Rich and Poor: the Rich with 6 points, else the Poor; ``ResultRow.hand_winners``);
+5. the hand's score, where a game scores players rather than teams (Schafkopf, Wendish…).
 
 Equal teams tie. At fixed-partnership games (Filicău, Filkó) the two partnerships are the
 teams; where teams form in the deal, the players whose hand went the same way are one team
@@ -107,13 +109,14 @@ def _side(member: Member, row: ResultRow) -> str | None:
     return "b" if member in row.team_b else None
 
 
-Key = tuple[int, int, int, int]
+Key = tuple[int, int, int, int, int]
 
 
 def _seats(row: ResultRow) -> list[tuple[Member, Key, str]]:
     """Each seat's member, how well its hand went (higher is better) and its team: the
     partnership's letter, or the key itself where teams form in the deal."""
     won = set(row.match_winners)
+    hand_won = set(row.hand_winners)
     scores = row.scores or {}
     fixed = bool(row.team_a and row.team_b)
     if fixed:
@@ -127,7 +130,7 @@ def _seats(row: ResultRow) -> list[tuple[Member, Key, str]]:
             before = _status_value(row.masters_before, side)
             after = _status_value(row.masters_after, side)
             key = (int(any(x in won for x in mates)), after - before, after,
-                   sum(scores.get(x, 0) for x in mates))
+                   int(any(x in hand_won for x in mates)), sum(scores.get(x, 0) for x in mates))
             out.append((m, key, side))
         return out
     before_set, after_set = set(row.masters_before_members), set(row.masters_after_members)
@@ -135,7 +138,7 @@ def _seats(row: ResultRow) -> list[tuple[Member, Key, str]]:
     for m in row.members:
         before = 0 if not before_set else (1 if m in before_set else -1)
         after = 0 if not after_set else (1 if m in after_set else -1)
-        key = (int(m in won), after - before, after, scores.get(m, 0))
+        key = (int(m in won), after - before, after, int(m in hand_won), scores.get(m, 0))
         out.append((m, key, repr(key)))
     return out
 
