@@ -16,6 +16,7 @@ from typing import Any, Literal
 from bot import ratings, thinking
 from bot.options import describe as describe_options
 from bot.store import (
+    HAND_WINNERS,
     HANDED_OVER,
     HandRow,
     Member,
@@ -497,6 +498,14 @@ class TableSession:
             seats = [s for s in range(n) if teams[s] in winners]
         return [self._member_at(s) for s in seats]
 
+    def _hand_winner_seats(self, result: HandResult) -> list[int]:
+        """The seats of the side that won the hand, where the game names a winner
+        (``winner`` in the result's extra, a team of the hand: Rich and Poor)."""
+        winner = result.extra.get("winner")
+        if winner is None or self.hand is None:
+            return []
+        return [s for s, team in enumerate(self.hand.team) if team == winner]
+
     def _masters_members(self, status: Status) -> list[Member]:
         if status.masters is None:
             return []
@@ -815,13 +824,15 @@ class TableSession:
             scores=None if scores is None else {
                 self._member_at(s): int(scores[s]) for s in range(n)},
             match_winners=self._match_winners(result),
+            hand_winners=[self._member_at(s) for s in self._hand_winner_seats(result)],
         )
         await self.store.add_result(result_row)
         # A seat handed to the computer mid-hand makes the hand a measure of nobody: it
         # counts for no one's rating (its result still counts in the standings). The seats
         # are kept with the hand's stored result, so that a rebuild leaves it out too.
         await ratings.record(self.store, result_row, rated=self.rated and not self.leaving)
-        await self.store.finish_hand(self.hand_id, _result_json(result, self.leaving))
+        await self.store.finish_hand(self.hand_id, _result_json(
+            result, self.leaving, self._hand_winner_seats(result)))
         self.status = result.status
         self.next_dealer = result.next_dealer
 
@@ -869,7 +880,8 @@ class TableSession:
         return session
 
 
-def _result_json(result: HandResult, handed_over: set[int]) -> dict[str, Any]:
+def _result_json(result: HandResult, handed_over: set[int],
+                 hand_winners: list[int]) -> dict[str, Any]:
     return {
         "points": list(result.points),
         "status": result.status.to_json(),
@@ -880,4 +892,6 @@ def _result_json(result: HandResult, handed_over: set[int]) -> dict[str, Any]:
         **({"extra": result.extra} if result.extra else {}),
         #: The seats whose player left during the hand (``bot.ratings``: not rated).
         **({HANDED_OVER: sorted(handed_over)} if handed_over else {}),
+        #: The seats of the side that won the hand (``bot.ratings``: how the hand ranks).
+        **({HAND_WINNERS: hand_winners} if hand_winners else {}),
     }

@@ -129,6 +129,9 @@ def check_hands(db: Database, table_id: int) -> list[StoredHand]:
                     "early": r.early}
         if r.extra:
             expected["extra"] = json.loads(json.dumps(r.extra))
+        if r.extra.get("winner") is not None:  # Rich and Poor: the seats of the winning side
+            expected["hand_winners"] = [s for s, team in enumerate(replayed.team)
+                                        if team == r.extra["winner"]]
         assert h.result == expected
     assert len(db.results(table_id)) == sum(h.result is not None for h in hands)
     return hands

@@ -115,6 +115,70 @@ def test_a_match_win_ranks_above_the_hands_score() -> None:
     assert d["1"] > 0 > d["3"]
 
 
+def test_a_lone_player_who_wins_half_the_hands_against_two_equals_leaves_the_table_even(
+) -> None:
+    """One player against two (a Schafkopf soloist, a Dreiwendsch declarer): the sides are
+    compared by their members' strength, not its sum, so a lone player of the same strength
+    as the pair is not expected to lose; over hands the lone player wins and loses in turn,
+    the table's mean rating stays where it started, the lone winner gains what the pair
+    loses, and the pair's winners gain what the lone loser loses."""
+    start = {p: Rating() for p in "123"}
+    won = individual({"1": 2, "2": -1, "3": -1})
+    lost = individual({"1": -2, "2": 1, "3": 1})
+    d = moved(won, start)
+    assert d["1"] > 0 > d["2"]
+    assert d["1"] == pytest.approx(-(d["2"] + d["3"]))
+    # Equal strength, equal chances: winning alone gains what losing alone costs.
+    assert d["1"] == pytest.approx(-moved(lost, start)["1"])
+    ratings, _ = replay([won, lost] * 20, default_prior, start)
+    assert sum(r.mu for r in ratings.values()) / 3 == pytest.approx(MU, abs=1e-6)
+
+
+def test_lone_players_who_win_most_hands_in_turn_do_not_sink_the_table() -> None:
+    """Dreiwendsch: the declarer wins nearly every hand, and each player declares in turn.
+    Each player goes up when winning alone and down when losing in the pair; the three end
+    where they started, not all lower."""
+    rows = [individual({p: (2 if p == lone else -1) for p in "123"}, hand_id=i)
+            for i, lone in enumerate("123" * 20, start=1)]
+    ratings, changes = replay(rows, default_prior)
+    for c in changes:
+        row = rows[c.hand_id - 1]
+        assert row.scores is not None
+        assert (c.after.mu > c.before.mu) == (row.scores[c.player] > 0)
+    assert sum(r.mu for r in ratings.values()) / 3 == pytest.approx(MU, abs=1e-6)
+    assert all(abs(r.mu - MU) < 1.0 for r in ratings.values())
+
+
+def test_a_level_in_several_seats_moves_as_much_as_the_seats_it_holds() -> None:
+    """A person against three Normal computers (one the person's partner): what the person
+    gains the level loses, over all its seats."""
+    row = filicau(None, "a", points_a=6, team_a=["1", "cpu:normal"],
+                  team_b=["cpu:normal", "cpu:normal"],
+                  members=["1", "cpu:normal@b", "cpu:normal@a", "cpu:normal@b#1"])
+    d = moved(row)
+    assert d["1"] > 0 > d["cpu:normal"]
+    assert d["1"] == pytest.approx(-d["cpu:normal"])
+
+
+def test_the_side_that_won_a_rich_and_poor_hand_is_ranked_first() -> None:
+    """Rich and Poor dealt afresh: no status, no scores; the side that won the hand (here
+    the two Rich) goes up, the three Poor down. Without the winners (a result stored before
+    they were kept) the hand is a tie."""
+    members = ["1", "2", "3", "4", "5"]
+    row = ResultRow(hand_id=1, guild_id=1, game="rich_poor", team_a=[], team_b=[],
+                    points_a=6, points_b=2, masters_before=None, masters_after=None,
+                    event="rich_win", event_team=None, finished_at="", members=members,
+                    hand_winners=["2", "4"])
+    assert sorted((sorted(team), rank) for team, rank in placings(row)) == [
+        (["1", "3", "5"], 1), (["2", "4"], 0)]
+    d = moved(row)
+    assert d["2"] > 0 and d["4"] > 0 and d["1"] < 0 and d["5"] < 0
+    # The two Rich gain together what the three Poor lose together.
+    assert d["2"] + d["4"] == pytest.approx(-(d["1"] + d["3"] + d["5"]))
+    old = row.model_copy(update={"hand_winners": []})
+    assert {rank for _, rank in placings(old)} == {0}
+
+
 def test_teams_formed_in_the_deal_rank_the_new_masters_together() -> None:
     members = ["1", "2", "3", "4", "5"]
     row = ResultRow(hand_id=1, guild_id=1, game="filko5", team_a=[], team_b=[], points_a=0,
@@ -260,9 +324,10 @@ def test_every_shipped_calibration_is_what_its_stored_hands_give() -> None:
             level: Rating(r.mu, r.sigma) for level, r in ratings.items()}, game
 
 
-def test_a_calibration_whose_levels_sink_together_is_not_shipped(tmp_path: Path) -> None:
-    """Three-player hands where the lone winner beats the other two (a team to the model,
-    expected to win): every level sinks, so the levels keep the default start."""
+def test_lone_winners_against_two_no_longer_sink_the_levels(tmp_path: Path) -> None:
+    """Three-player hands where the lone winner beats the other two, the levels taking the
+    lone seat in turn: the levels stay about where a person starts, and the calibration is
+    shipped."""
     levels_file = tmp_path / "levels.json"
     hand = calibrate.CalibrationHand(
         a="easy", b="normal", masters_before=None, masters_after=None, points_a=0,
@@ -272,9 +337,16 @@ def test_a_calibration_whose_levels_sink_together_is_not_shipped(tmp_path: Path)
         points_b=0, event="most_won", seats=["normal", "easy", "normal"], scores=[2, -1, -1])
     hands = [hand, swapped] * 30
     ratings = calibrate.save("schafkopf3", hands, 1, levels_file)
-    assert all(r.mu < MU - calibrate.DRIFT for r in ratings.values())
-    assert calibrated(levels_file) == {}
-    assert calibrate.load("schafkopf3", tmp_path) == hands
+    assert not calibrate.drifted(ratings)
+    assert abs(ratings["easy"].mu + ratings["normal"].mu - 2 * MU) < 1e-6
+    assert set(calibrated(levels_file)["schafkopf3"]) == {"easy", "normal"}
+
+
+def test_a_calibration_whose_levels_drift_together_is_not_shipped() -> None:
+    hands = calibrate.load("filicau")[:10]
+    sunk = {lv: Rating(MU - calibrate.DRIFT - 1, 3) for lv in calibrate.LEVELS}
+    assert calibrate.drifted(sunk) and not calibrate.shipped("filicau", hands, sunk)
+    assert calibrate.shipped("filicau", hands, {lv: Rating(MU, 3) for lv in calibrate.LEVELS})
 
 
 def test_a_game_whose_teams_form_in_the_deal_is_calibrated_seat_by_seat() -> None:

@@ -11,10 +11,11 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from bot_fixtures import CPU, HUMANS, first_legal, started_table
+from bot_fixtures import CPU, HUMANS, OPENER, first_legal, seat_all, started_table
 
 from bot import ratings
 from bot.ratings.__main__ import main as ratings_main
+from bot.ratings.model import placings
 from bot.session import TableSession, is_computer
 from bot.store import MIGRATIONS, RATINGS_VERSION, ResultRow, SqliteStore, Store
 
@@ -310,3 +311,46 @@ async def test_two_tables_finishing_together_both_move_their_shared_computer(
     live = await snapshot(store)
     await ratings.rebuild(store)
     assert await snapshot(store) == live
+
+
+# -- Rich and Poor: the side that won the hand ------------------------------------------------
+
+
+async def test_a_rich_and_poor_hand_ranks_its_winners_live_and_in_a_rebuild(store: Store) -> None:
+    """Rich and Poor dealt afresh keeps no status and no scores: the side that won the hand
+    (the Rich with 6 points, else the Poor) is kept with the hand's result, so its players
+    go up and the others down, live and after a rebuild; a result stored before the
+    winners were kept stays a tie for everyone."""
+    people = [*HUMANS, "105"]
+    row = await store.create_table(guild_id=GUILD, channel_id=10, game="rich_poor", options={},
+                                   opener_id=OPENER, seats=[None] * 5)
+    session = TableSession(row, store, seed=1)
+    await seat_all(session, people)
+    await session.start(OPENER, is_admin=True)
+    await play(session)
+    hand = session.hand
+    assert hand is not None and hand.result is not None
+    winner = hand.result.extra["winner"]
+    won = {people[s] for s in range(5) if hand.team[s] == winner}
+    assert 0 < len(won) < 5
+    [(result, rated)] = await store.rated_results(GUILD)
+    assert rated and set(result.hand_winners) == won
+    live = await store.ratings(GUILD, "rich_poor", 1)
+    assert {r.player for r in live} == set(people)
+    for r in live:
+        assert (r.mu > 25) == (r.player in won) and r.mu != 25
+    history = await store.rating_history(GUILD, "rich_poor", 1)
+    await store.replace_ratings(GUILD, [], [])
+    assert await ratings.rebuild(store) == 1
+    assert await store.ratings(GUILD, "rich_poor", 1) == live
+    assert await store.rating_history(GUILD, "rich_poor", 1) == history
+
+    # The same hand as stored before the winners were kept: its hand's result names none.
+    tables = Tables(store)
+    table_id = await tables.table(people)
+    old = result.model_copy(update={"hand_id": await store.start_hand(table_id, 1, {}),
+                                 "hand_winners": []})
+    await store.add_result(old)
+    read = {r.hand_id: r for r, _ in await store.rated_results(GUILD)}
+    assert read[old.hand_id].hand_winners == []
+    assert {rank for _, rank in placings(read[old.hand_id])} == {0}

@@ -53,8 +53,9 @@ class CalibrationHand:
 
     Where teams form in the deal (or a game scores seats), ``seats`` holds each seat's
     level, and the seats that were masters before and after, each seat's score change and
-    the seats that won a match are kept by seat; ``masters_before``/``masters_after`` and
-    the points are then those of the engine's team 0 (seat 0's) and team 1."""
+    the seats that won a match or the hand are kept by seat;
+    ``masters_before``/``masters_after`` and the points are then those of the engine's
+    team 0 (seat 0's) and team 1."""
 
     a: str
     b: str
@@ -68,6 +69,8 @@ class CalibrationHand:
     masters_after_seats: list[int] = field(default_factory=list)
     scores: list[int] | None = None
     match_winners: list[int] = field(default_factory=list)
+    #: The seats of the side that won the hand, where the game names it (Rich and Poor).
+    hand_winners: list[int] = field(default_factory=list)
 
     def result(self, game: str, hand_id: int) -> ResultRow:
         """The hand as the bot stores a result (the computers' members as a table writes
@@ -103,6 +106,7 @@ class CalibrationHand:
             scores=None if self.scores is None else dict(zip(members, self.scores,
                                                              strict=True)),
             match_winners=[members[s] for s in self.match_winners],
+            hand_winners=[members[s] for s in self.hand_winners],
         )
 
 
@@ -168,12 +172,12 @@ def play_deal(game: str, a: str, b: str, seed: int, index: int) -> list[Calibrat
                 points_a=result.points[a_team], points_b=result.points[1 - a_team],
                 event=result.event))
         else:
-            out.append(_seated(rules, a, b, levels, result))
+            out.append(_seated(rules, a, b, levels, result, hand.team))
     return out
 
 
-def _seated(rules: Rules, a: str, b: str, levels: list[str],
-            result: HandResult) -> CalibrationHand:
+def _seated(rules: Rules, a: str, b: str, levels: list[str], result: HandResult,
+            teams_of_hand: Sequence[int]) -> CalibrationHand:
     """A hand where teams form in the deal, kept by seat as ``bot.session`` stores it."""
 
     def masters(status: Status) -> list[int]:
@@ -190,12 +194,17 @@ def _seated(rules: Rules, a: str, b: str, levels: list[str],
         teams = result.status_before.teams or rules.seat_teams
         won = [s for s in range(rules.players) if teams[s] in winners]
     points = [*result.points, 0, 0]
+    # As bot.session stores it (TableSession._hand_winner_seats).
+    winner = result.extra.get("winner")
+    hand_won = [] if winner is None else [s for s, t in enumerate(teams_of_hand)
+                                          if t == winner]
     return CalibrationHand(
         a=a, b=b, masters_before=None, masters_after=None, points_a=points[0],
         points_b=points[1], event=result.event, seats=levels,
         masters_before_seats=masters(result.status_before),
         masters_after_seats=masters(result.status),
-        scores=None if scores is None else [int(x) for x in scores], match_winners=won)
+        scores=None if scores is None else [int(x) for x in scores], match_winners=won,
+        hand_winners=hand_won)
 
 
 def _work(job: tuple[str, str, str, int, int]) -> list[CalibrationHand]:

@@ -10,15 +10,17 @@ Each hand ranks its teams by what the hand did to them, as the game ranks it, be
 2. the status change: becoming masters (or getting out of slavery) beats no change beats
    losing masters (or becoming slaves);
 3. the status after the hand: masters who held beat slaves who stayed slaves;
-4. the hand's score, where a game scores players rather than teams (Schafkopf, Wendish…).
+4. the hand won, where the game names the side that won it and the status does not say
+   (Rich and Poor: the Rich with 6 points, else the Poor; ``ResultRow.hand_winners``);
+5. the hand's score, where a game scores players rather than teams (Schafkopf, Wendish…).
 
 Equal teams tie. At fixed-partnership games (Filicău, Filkó) the two partnerships are the
 teams; where teams form in the deal, the players whose hand went the same way are one team
 (partners win and lose together), so partnerships feed their members' ratings everywhere.
 
 Computers are rated per level: every ``cpu:normal`` seat of a game is the one player
-``cpu:normal``. A level sitting in several seats of one hand moves by the mean of its seats'
-moves.
+``cpu:normal``. A level sitting in several seats of one hand moves by the sum of its seats'
+moves (scaled where computers fill every seat: ``update``).
 
 >>> from bot.store import ResultRow
 >>> row = ResultRow(hand_id=1, guild_id=1, game="filicau", team_a=["1", "3"],
@@ -33,6 +35,7 @@ True
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -106,13 +109,14 @@ def _side(member: Member, row: ResultRow) -> str | None:
     return "b" if member in row.team_b else None
 
 
-Key = tuple[int, int, int, int]
+Key = tuple[int, int, int, int, int]
 
 
 def _seats(row: ResultRow) -> list[tuple[Member, Key, str]]:
     """Each seat's member, how well its hand went (higher is better) and its team: the
     partnership's letter, or the key itself where teams form in the deal."""
     won = set(row.match_winners)
+    hand_won = set(row.hand_winners)
     scores = row.scores or {}
     fixed = bool(row.team_a and row.team_b)
     if fixed:
@@ -126,7 +130,7 @@ def _seats(row: ResultRow) -> list[tuple[Member, Key, str]]:
             before = _status_value(row.masters_before, side)
             after = _status_value(row.masters_after, side)
             key = (int(any(x in won for x in mates)), after - before, after,
-                   sum(scores.get(x, 0) for x in mates))
+                   int(any(x in hand_won for x in mates)), sum(scores.get(x, 0) for x in mates))
             out.append((m, key, side))
         return out
     before_set, after_set = set(row.masters_before_members), set(row.masters_after_members)
@@ -134,7 +138,7 @@ def _seats(row: ResultRow) -> list[tuple[Member, Key, str]]:
     for m in row.members:
         before = 0 if not before_set else (1 if m in before_set else -1)
         after = 0 if not after_set else (1 if m in after_set else -1)
-        key = (int(m in won), after - before, after, scores.get(m, 0))
+        key = (int(m in won), after - before, after, int(m in hand_won), scores.get(m, 0))
         out.append((m, key, repr(key)))
     return out
 
@@ -158,7 +162,30 @@ def placings(row: ResultRow) -> list[tuple[list[Member], int]]:
 def update(ratings: Mapping[str, Rating], row: ResultRow, prior: Prior,
            model: PlackettLuce = MODEL) -> dict[str, Rating]:
     """The new ratings of the players of this hand, from their ratings before it (a player
-    missing from ``ratings`` starts at ``prior``)."""
+    missing from ``ratings`` starts at ``prior``).
+
+    Sides of different sizes (a declarer against two, the Old Man against three) are
+    brought to one size before OpenSkill sees them: each seat of a side of ``n`` stands
+    ``L / n`` times in it (``L`` the least common multiple of the sizes), and the seat
+    moves by the sum of its copies. OpenSkill takes a team's strength as the sum of its
+    members' and splits the team's move among them; without this, two average players
+    would be expected to beat one (twice the strength), and every hand the lone player
+    won would take more from the pair than it gave the winner, so that a table whose lone
+    players win often (Dreiwendsch, Schafkopf for three) sank hand after hand. With it,
+    sides are compared by their members' mean strength and each side's total move is the
+    one OpenSkill gives a team of ``L``: at equal uncertainty the lone winner gains what
+    the two losers lose together. Sides of one size (Filicău) are rated exactly as
+    OpenSkill rates them.
+
+    A player in several seats (a computer level) moves by the sum of its seats' moves,
+    so that the hand moves as much rating up as down whoever sits where (with the mean
+    of its seats, a level in two seats of the losing pair and the winning lone seat of a
+    three-player hand would gain more than the other level lost), and takes the mean of
+    its seats' uncertainties. Where every player holds several seats (computers only: a
+    level fills each side of a calibration hand) the sums are divided by the fewest seats
+    a player holds, so that a level filling a side moves as far as a person would: there
+    the sum is the mean of its seats, as before.
+    """
     placed = placings(row)
     if len(placed) < 2:
         return {}
@@ -167,18 +194,23 @@ def update(ratings: Mapping[str, Rating], row: ResultRow, prior: Prior,
         player = player_of(member)
         return ratings.get(player) or prior(row.game, player)
 
-    teams = [[model.create_rating([before(m).mu, before(m).sigma]) for m in members]
+    size = math.lcm(*(len(members) for members, _ in placed))
+    teams = [[model.create_rating([before(m).mu, before(m).sigma])
+              for m in members for _ in range(size // len(members))]
              for members, _ in placed]
     rated = model.rate(teams, ranks=[float(rank) for _, rank in placed])
     moves: dict[str, list[tuple[float, float]]] = {}
     for (members, _), new_team in zip(placed, rated, strict=True):
-        for member, new in zip(members, new_team, strict=True):
+        copies = size // len(members)
+        for i, member in enumerate(members):
+            mine = new_team[i * copies:(i + 1) * copies]
             moves.setdefault(player_of(member), []).append(
-                (new.mu - before(member).mu, new.sigma))
+                (sum(new.mu - before(member).mu for new in mine), mine[0].sigma))
+    share = min(len(seat_moves) for seat_moves in moves.values())
     out: dict[str, Rating] = {}
     for player, seat_moves in moves.items():
         old = ratings.get(player) or prior(row.game, player)
-        out[player] = Rating(mu=old.mu + fmean(d for d, _ in seat_moves),
+        out[player] = Rating(mu=old.mu + math.fsum(d for d, _ in seat_moves) / share,
                              sigma=fmean(s for _, s in seat_moves), hands=old.hands + 1)
     return out
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.model import (
+    HAND_WINNERS,
     HANDED_OVER,
     GuildSettings,
     HandRow,
@@ -44,6 +45,7 @@ from bot.store.sqlite import MIGRATIONS, RATINGS_VERSION, SqliteStore
 
 __all__ = [
     "HANDED_OVER",
+    "HAND_WINNERS",
     "MIGRATIONS",
     "RATINGS_VERSION",
     "GuildSettings",

@@ -36,6 +36,12 @@ Member = str
 HANDED_OVER = "handed_over"
 
 
+#: In a hand's stored result: the seats of the side that won the hand, where the game names
+#: a winner that neither the status nor seat scores show (Rich and Poor dealt afresh: the
+#: Rich or the Poor), so that ratings can rank the hand (``ResultRow.hand_winners``).
+HAND_WINNERS = "hand_winners"
+
+
 def counts_for_ratings(table_settings: str | None, hand_result: str | None) -> bool:
     """Whether a stored result moves ratings, from its table's settings and its hand's
     result (both as stored, JSON text): at a rated table (``rated``, on unless the table
@@ -136,6 +142,31 @@ class ResultRow(BaseModel):
     scores: dict[Member, int] | None = None
     #: The members who won the match this hand ended (games played as matches).
     match_winners: list[Member] = []
+    #: The members of the side that won the hand, where the game names a winner that
+    #: neither the status nor ``scores`` show (Rich and Poor); else empty. Not a column of
+    #: ``results``: kept as seats in the hand's stored result (``HAND_WINNERS``) and read
+    #: back with it by ``Store.rated_results`` (``with_hand_winners``).
+    hand_winners: list[Member] = []
+
+
+def with_hand_winners(row: ResultRow, hand_result: str | None) -> ResultRow:
+    """``row`` with the ``hand_winners`` its hand's stored result (JSON text) names; a
+    result stored before they were kept names none, and its hand stays a tie.
+
+    >>> row = ResultRow(hand_id=1, guild_id=1, game="rich_poor", team_a=[], team_b=[],
+    ...                 points_a=6, points_b=2, masters_before=None, masters_after=None,
+    ...                 event="rich_win", event_team=None, finished_at="",
+    ...                 members=["1", "2", "3", "4", "5"])
+    >>> with_hand_winners(row, '{"hand_winners": [1, 3]}').hand_winners
+    ['2', '4']
+    >>> with_hand_winners(row, '{"event": "rich_win"}').hand_winners
+    []
+    """
+    seats = json.loads(hand_result or "{}").get(HAND_WINNERS) or []
+    if not seats:
+        return row
+    return row.model_copy(update={"hand_winners": [
+        row.members[s] for s in seats if isinstance(s, int) and 0 <= s < len(row.members)]})
 
 
 class GuildSettings(BaseModel):
@@ -276,7 +307,8 @@ class Store(Protocol):
     # -- ratings (derived from the results; bot.ratings) -----------------------------------
     async def rated_results(self, guild_id: int | None = None) -> list[tuple[ResultRow, bool]]:
         """Every stored result (of one server, or all), each with whether it moves ratings
-        (``counts_for_ratings``: a rated table, no seat handed to the computer mid-hand)."""
+        (``counts_for_ratings``: a rated table, no seat handed to the computer mid-hand)
+        and with the ``hand_winners`` its hand's stored result names."""
         ...
     async def ratings(self, guild_id: int, game: str, season: int) -> list[RatingRow]: ...
     async def rating_history(

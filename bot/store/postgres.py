@@ -43,6 +43,7 @@ from bot.store.model import (
     now,
     pair_key,
     reset_members_status,
+    with_hand_winners,
 )
 from bot.store.shards import overlaps, shard_of
 
@@ -568,8 +569,9 @@ class PostgresStore:
             guilds = [guild_id]
         rated = {r["hand_id"]: counts_for_ratings(r["settings"], r["result"])
                  for r in rows}
-        return [(r, rated.get(r.hand_id, True)) for g in sorted(guilds)
-                for r in await self.results(g)]
+        hand_results = {r["hand_id"]: r["result"] for r in rows}
+        return [(with_hand_winners(r, hand_results.get(r.hand_id)), rated.get(r.hand_id, True))
+                for g in sorted(guilds) for r in await self.results(g)]
 
     @staticmethod
     def _rating(r: asyncpg.Record) -> RatingRow:

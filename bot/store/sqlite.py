@@ -36,6 +36,7 @@ from bot.store.model import (
     now,
     pair_key,
     reset_members_status,
+    with_hand_winners,
 )
 
 MIGRATIONS: list[str] = [
@@ -569,16 +570,17 @@ class SqliteStore:
             sql += " WHERE results.guild_id = ?"
             args = (guild_id,)
         async with self.db.execute(sql, args) as cur:
-            rated = {r["hand_id"]: counts_for_ratings(r["settings"], r["result"])
-                     for r in await cur.fetchall()}
+            rows = await cur.fetchall()
+        rated = {r["hand_id"]: counts_for_ratings(r["settings"], r["result"]) for r in rows}
+        hand_results = {r["hand_id"]: r["result"] for r in rows}
         guilds: list[int]
         if guild_id is None:
             async with self.db.execute("SELECT DISTINCT guild_id FROM results") as cur:
                 guilds = [r[0] for r in await cur.fetchall()]
         else:
             guilds = [guild_id]
-        return [(r, rated.get(r.hand_id, True)) for g in sorted(guilds)
-                for r in await self.results(g)]
+        return [(with_hand_winners(r, hand_results.get(r.hand_id)), rated.get(r.hand_id, True))
+                for g in sorted(guilds) for r in await self.results(g)]
 
     @staticmethod
     def _rating(r: aiosqlite.Row) -> RatingRow:
