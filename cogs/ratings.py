@@ -35,6 +35,8 @@ TOP_FILE = "top.png"
 #: How long a member's display name is kept for the top-ten picture (one REST call a member
 #: otherwise: the bot has no member cache).
 NAME_SECONDS = 600.0
+#: Names kept before the stale ones are dropped: the bot's memory stays flat over months.
+NAMES_KEPT = 1000
 
 
 def _number(x: float) -> str:
@@ -155,6 +157,9 @@ class Ratings(commands.Cog, name="Ratings"):
                     return t("chart.unknown_member")
             known = (None if member is None else member.display_name, clock)
             self._names[key] = known
+            if len(self._names) > NAMES_KEPT:
+                self._names = {k: v for k, v in self._names.items()
+                               if clock - v[1] <= NAME_SECONDS}
         return known[0] or t("chart.unknown_member")
 
     async def leaderboard(self, guild_id: int, game: str, season: int,

@@ -273,3 +273,26 @@ async def test_a_profile_without_rated_hands(h: Harness) -> None:
     assert r.message.embeds[0]["description"] == t("profile.unrated", game="Filicău", season=1)
     assert not r.message.files
 
+
+
+async def test_names_looked_up_for_the_top_ten_do_not_pile_up(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that runs for months shows many members on its boards: the names it keeps are
+    dropped once stale, past a bound, so its memory stays flat."""
+    import asyncio
+    import types
+
+    from cogs import ratings as ratings_cog
+
+    monkeypatch.setattr(ratings_cog, "NAMES_KEPT", 3)
+    cog = ratings_cog.Ratings.__new__(ratings_cog.Ratings)
+    cog._names = {}
+    guild = types.SimpleNamespace(
+        id=1, get_member=lambda uid: types.SimpleNamespace(display_name=f"m{uid}"))
+    clock = asyncio.get_running_loop().time()
+    for uid in range(3):  # looked up long ago
+        cog._names[(1, str(uid))] = (f"m{uid}", clock - 2 * ratings_cog.NAME_SECONDS)
+    assert await cog.display_name(guild, "7") == "m7"  # type: ignore[arg-type]
+    assert list(cog._names) == [(1, "7")]
+    assert await cog.display_name(guild, "8") == "m8"  # type: ignore[arg-type]
+    assert set(cog._names) == {(1, "7"), (1, "8")}  # fresh ones stay
