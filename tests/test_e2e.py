@@ -22,7 +22,7 @@ from standin import CHANNEL_MESSAGE, UPDATE_MESSAGE, BotProcess, Message, Player
 from standin.discord_objects import buttons_of, message_text
 from standin.game import Table
 from standin.records import Database, HiddenCardCheck, StoredHand
-from standin.server import Call
+from standin.server import Call, Interaction
 
 from bot.texts import t
 from engine import make_rules
@@ -50,7 +50,9 @@ class E2E:
 
 
 @pytest.fixture
-async def e2e(tmp_path: Path) -> AsyncIterator[E2E]:
+async def e2e(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[E2E]:
+    """The bot and the stand-in; ``indirect`` parameters are the bot's settings
+    (``BotProcess`` keywords such as ``ping_delay``)."""
     standin = StandIn(channels=3)
     if not standin.schema.available:
         warnings.warn(f"{standin.schema.path} is absent: request bodies are NOT validated "
@@ -59,7 +61,7 @@ async def e2e(tmp_path: Path) -> AsyncIterator[E2E]:
     hidden = HiddenCardCheck(db)
     standin.observers.append(hidden)
     await standin.start()
-    bot = BotProcess(standin, db.path, tmp_path / "bot.log")
+    bot = BotProcess(standin, db.path, tmp_path / "bot.log", **getattr(request, "param", {}))
     env = E2E(standin, bot, db, hidden)
     try:
         await bot.start()
@@ -561,3 +563,132 @@ async def test_a_table_in_its_own_thread(e2e: E2E) -> None:
     await standin.wait_for(lambda: thread["thread_metadata"]["archived"], 10,
                            "the thread to be archived")
     assert thread["thread_metadata"]["locked"]
+
+# -- playing together (issue 17), with the real bot process --------------------------------------
+# A turn's ping reaches only the player to act and goes when they act, a hint is for the asker
+# only, a review comes after the hand and only to the asker, and seats that change between and
+# during hands leave every stored hand replayable.
+
+#: The bot pings a moment after a turn starts (its default waits a few seconds).
+PINGING = pytest.mark.parametrize("e2e", [{"ping_delay": 0.2}], indirect=True)
+
+
+async def two_and_two(env: E2E, seed: int = 5) -> tuple[Table, Player, Player]:
+    """Ana (team A) and Bo (team B) with two computers at a casual table (hints are for
+    casual tables), the first hand dealt, both with their hand view open."""
+    ana, bo = env.players("ana", "bo")
+    table = Table(env.standin, [ana, bo], seed=seed)
+    await table.open(ana, [(ana, 0), (bo, 1)], computers=2, rated=False)
+    await table.start(ana)
+    return table, ana, bo
+
+
+async def person_to_act(env: E2E, table: Table) -> tuple[Player, Message]:
+    found: tuple[Player, Message] = await env.standin.wait_for(
+        table.to_act, 30, "a person to act", channel_id=table.channel_id)
+    return found
+
+
+def pings(table: Table, p: Player) -> list[Message]:
+    texts = {t("turn.ping", user=p.mention),
+             t("turn.ping_view", user=p.mention, button=t("btn.my_hand"))}
+    return [m for m in table.public() if m.content in texts]
+
+
+async def written(env: E2E, p: Player, inter: Interaction, what: str) -> Message:
+    """The answer to ``inter``, once written: a hint or a review is worked out in the
+    computer players' pool, so the bot defers the answer and writes it when it is ready."""
+    def ready() -> Message | None:
+        if inter.original is None:
+            return None
+        m = p.response(inter)
+        return m if m.content or m.embeds else None
+
+    found: Message = await env.standin.wait_for(ready, 60, what, channel_id=p.channel_id)
+    return found
+
+
+def custom_ids(op: str, messages: list[Message]) -> list[str]:
+    return [b["custom_id"] for m in messages for b in m.buttons
+            if str(b.get("custom_id", "")).startswith(f"fc:{op}:")]
+
+
+@PINGING
+async def test_a_ping_reaches_only_the_player_to_act_and_goes_when_they_act(
+        e2e: E2E) -> None:
+    table, ana, bo = await two_and_two(e2e)
+    mover, view = await person_to_act(e2e, table)
+    other = bo if mover is ana else ana
+    [ping] = await e2e.standin.wait_for(lambda: pings(table, mover) or None, 30,
+                                             "the ping", channel_id=table.channel_id)
+    assert ping.content == t("turn.ping", user=mover.mention)  # the view is open
+    assert other.mention not in ping.content and pings(table, other) == []
+    inter = await mover.click(sorted(view.moves())[0], message=view)
+    assert inter.type == UPDATE_MESSAGE, mover.refused(inter)
+    await e2e.standin.wait_for(lambda: ping.deleted, 30, "the ping to go",
+                                    channel_id=table.channel_id)
+
+
+@PINGING
+async def test_a_hint_is_for_the_asker_only(e2e: E2E) -> None:
+    table, ana, bo = await two_and_two(e2e)
+    mover, view = await person_to_act(e2e, table)
+    other = bo if mover is ana else ana
+    [hint] = [cid for cid in custom_ids("hint", [view])]
+    inter = await mover.click(hint, message=view)
+    answer = await written(e2e, mover, inter, "the hint")
+    assert answer.audience == mover.id and mover.sees_ephemeral(answer)
+    assert answer.content.startswith(t("hint.choice", action="\0").split("\0")[0])
+    # The other player's own view offers no hint (not their turn), and they never see it.
+    other_view = table.hand_view(other)
+    assert other_view is not None and other_view.enabled("hint") == []
+    assert answer.id not in {m.id for m in other.visible()}
+
+
+@PINGING
+async def test_a_review_comes_after_the_hand_and_only_to_the_asker(e2e: E2E) -> None:
+    table, ana, bo = await two_and_two(e2e)
+    await table.play_hand(1, moves=2)
+    assert custom_ids("review", table.public() + ana.ephemerals() + bo.ephemerals()) == []
+    result = await table.play_hand(1)
+    assert result is not None
+    [review] = custom_ids("review", [result])
+    inter = await bo.click(review, message=result)
+    page = await written(e2e, bo, inter, "the review")
+    assert page.audience == bo.id and bo.sees_ephemeral(page)
+    assert page.id not in {m.id for m in ana.visible()}
+
+
+@PINGING
+async def test_seats_changed_during_and_between_hands_keep_every_hand_replayable(
+        e2e: E2E) -> None:
+    table, ana, bo = await two_and_two(e2e, seed=7)
+    # Ana must go mid-hand: the computer takes her cards at once, and the hand ends.
+    table_message = table.table_message()
+    assert table_message is not None
+    inter = await ana.press(t("btn.leave_hand"), table_message)
+    assert inter.type == CHANNEL_MESSAGE and ana.response(inter).content == t("hand.left")
+    table.players = [bo]
+    assert await table.play_hand(1) is not None
+    # Between hands Cy takes her seat on team A; Bo deals the next hand from the result.
+    cy = e2e.players("cy")[0]
+    table.players = [cy, bo]
+    lobby: Message = await e2e.standin.wait_for(
+        lambda: (m := table.table_message()) is not None
+        and m.button_by_label(t("btn.join_a")) is not None and m,
+        30, "the free seat", channel_id=table.channel_id)
+    inter = await cy.press(t("btn.join_a"), lobby)
+    assert inter.type == UPDATE_MESSAGE, cy.refused(inter)
+    await table.next_hand(bo)
+    assert await table.play_hand(2) is not None
+
+    row = e2e.db.table_in(table.channel_id)
+    assert row is not None
+    first, second = e2e.db.hands(int(row["id"]))
+    assert str(ana.id) in first.header["members"]
+    assert str(cy.id) in second.header["members"] and str(ana.id) not in second.header["members"]
+    for stored in (first, second):
+        replayed = stored.replay()
+        assert replayed.finished and stored.result is not None
+        assert replayed.result is not None
+        assert list(replayed.result.points) == stored.result["points"]
