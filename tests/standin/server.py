@@ -365,7 +365,7 @@ class StandIn:
             if body is not None or method in ("POST", "PUT", "PATCH"):
                 problem = self.schema.validate(method, path, body)
                 if problem is not None:
-                    self.problems.append(f"schema: {problem}")
+                    self.problems.append(f"schema: {problem} (in {json.dumps(body)[:400]})")
                     raise HTTPError(400, 50035, f"Invalid Form Body: {problem}")
             if self.rate_limits:
                 limited = (self._rate_limit(method, path) if as_bot
