@@ -58,7 +58,7 @@ async def one_table(standin: StandIn, channel: int, boss: Player, number: int,
     table = Table(standin, [person], seed=number, timeout=120)
     await table.open(person, [(person, 0)])
     for _ in range(3):
-        inter = await table.press(person, t("btn.add_cpu_easy"))
+        inter = await table.add_computer(person, "easy")
         assert person.refused(inter) is None, person.refused(inter)
     await table.start(person)
     await standin.wait_for(lambda: table.to_act() or table.result(1), 60, "the person's turn",
@@ -69,6 +69,25 @@ async def one_table(standin: StandIn, channel: int, boss: Player, number: int,
     manager = Player(standin, boss.name, channel_id=channel, manager=True, user_id=boss.id)
     inter = await manager.command("admin end")
     assert manager.refused(inter) == t("ok.ended"), manager.refused(inter)
+
+
+async def all_ready(ready: asyncio.Queue[int], size: int,
+                    tasks: list[asyncio.Task[None]]) -> None:
+    """Wait until every table of the wave is open and waiting; a table that fails before
+    (it cannot finish before the wave goes on) ends the run with its error instead of
+    leaving the run waiting for it for ever."""
+
+    async def counted() -> None:
+        for _ in range(size):
+            await ready.get()
+
+    waiter = asyncio.create_task(counted())
+    while not waiter.done():
+        done, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
+        for task in done - {waiter}:
+            waiter.cancel()
+            task.result()  # raises the table's error
+            raise RuntimeError("a table ended before its wave went on")
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -98,8 +117,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                                                    number + i, ready, go))
                      for i in range(size)]
             number += size
-            for _ in range(size):
-                await ready.get()
+            await all_ready(ready, size, tasks)
             during = await diagnostics(bot, standin)
             if during["open_tables"]:
                 open_rss.append((during["resident_kib"] - before["resident_kib"])

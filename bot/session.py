@@ -530,12 +530,12 @@ class TableSession:
                 raise SessionError("err.not_manager")
             if not self.full:
                 raise SessionError("err.not_full")
-            team0, team1 = self.team_members()
-            self.known = await self.store.get_status(self.guild_id, self.game, team0, team1)
-            self.status, self.next_dealer = self.stored_status(self.known)
+            # The first deal reads these players' stored status and storing its hand puts
+            # the table in play: two round trips to the database while the click waits.
+            self.dealt_with = []
+            hand = await self._deal()
             self.state = "playing"
-            await self.store.update_table(self.id, state="playing")
-            return await self._deal()
+            return hand
 
     async def cancel(self, by: Actor) -> None:
         """Close an unstarted table (its opener or a manager)."""

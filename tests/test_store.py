@@ -711,3 +711,19 @@ async def test_postgres_queries_stuck_for_many_tables_do_not_hold_up_another_tab
         await blocker.close()  # releases the lock: the stuck queries end
         await asyncio.gather(*waiting, return_exceptions=True)
         await store.close()
+
+
+async def test_a_table_is_in_play_from_its_first_stored_hand(store: Store) -> None:
+    """Starting a table costs one write, not two: storing its first hand puts it in play,
+    and the open tables a restart restores say so; a closed table stays closed."""
+    table_id = await make_table(store)
+    lobby = await store.get_table(table_id)
+    assert lobby is not None and lobby.state == "lobby"
+    await store.start_hand(table_id, 1, {"game": "filicau"})
+    playing = await store.get_table(table_id)
+    assert playing is not None and playing.state == "playing"
+    assert [t.state for t in await store.open_tables() if t.id == table_id] == ["playing"]
+    await store.update_table(table_id, state="closed")
+    await store.start_hand(table_id, 2, {"game": "filicau"})
+    closed = await store.get_table(table_id)
+    assert closed is not None and closed.state == "closed"

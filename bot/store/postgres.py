@@ -366,6 +366,8 @@ class PostgresStore:
     async def start_hand(self, table_id: int, number: int, header: dict[str, Any]) -> int:
         try:
             hand_id = await self.pool.fetchval(
+                "WITH playing AS (UPDATE tables SET state = 'playing' "
+                "WHERE id = $1 AND state = 'lobby') "
                 "INSERT INTO hands (table_id, number, header, started_at) "
                 "VALUES ($1, $2, $3, $4) RETURNING id",
                 table_id, number, json.dumps(header), now(),

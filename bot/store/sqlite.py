@@ -345,6 +345,10 @@ class SqliteStore:
     # -- hands and actions -----------------------------------------------------------------
 
     async def start_hand(self, table_id: int, number: int, header: dict[str, Any]) -> int:
+        # Two statements, each its own transaction (autocommit): a crash between them leaves
+        # a table in play with no hand yet, which a restart restores as such.
+        await self.db.execute(
+            "UPDATE tables SET state = 'playing' WHERE id = ? AND state = 'lobby'", (table_id,))
         try:
             cur = await self.db.execute(
                 "INSERT INTO hands (table_id, number, header, started_at) VALUES (?, ?, ?, ?)",
