@@ -33,6 +33,10 @@ from standin.game import Table
 
 from bot.texts import t
 
+#: What the bot holds per open table (``bot.diagnostics``): all 0 once every table closed.
+PER_TABLE = ("open_tables", "runners_alive", "channels_tracked", "hand_views", "runner_tasks",
+             "views_kept_by_discord_py")
+
 _DIAGNOSTICS = re.compile(r"diagnostics (\{.*\})")
 
 
@@ -163,9 +167,7 @@ def main() -> int:
     report = asyncio.run(run(parser.parse_args()))
     print(json.dumps(report, indent=1))
     left = report["left_after_close"]
-    clean = all(left[k] == 0 for k in ("open_tables", "runners_alive", "channels_tracked",
-                                       "hand_views", "runner_tasks",
-                                       "views_kept_by_discord_py"))
+    clean = all(left[k] == 0 for k in PER_TABLE)
     return 0 if clean and report["growth_first_to_last"] < 0.05 else 1
 
 

@@ -1,0 +1,37 @@
+"""The benchmarks still drive today's bot: each runs at a tiny size, through the real bot
+process and the stand-in, and its figures add up.
+
+They take minutes at their README sizes and are run by hand; a change to the lobby once broke
+the soak without any test noticing (its computers were added by buttons that had become a
+menu). The figures themselves are measurements, not asserted here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+from benchmarks import soak
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+async def test_the_soak_plays_its_tables_and_finds_nothing_left_after_closing() -> None:
+    report = await soak.run(argparse.Namespace(tables=4, wave=2, trace=False))
+    assert (report["tables"], report["waves"]) == (4, 2)
+    assert report["bot_log_errors"] == 0
+    left = report["left_after_close"]
+    assert {k: left[k] for k in soak.PER_TABLE} == dict.fromkeys(soak.PER_TABLE, 0)
+    assert len(report["resident_kib_after_each_wave"]) == 2
+
+
+def test_the_load_run_plays_its_tables_without_errors() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.load", "--tables", "3", "--think", "0.05",
+         "--computer-delay", "0.05", "--edit-interval", "0.2", "--validate"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "hands 3 " in run.stdout, run.stdout
+    assert "errors 0 " in run.stdout, run.stdout
