@@ -235,3 +235,20 @@ async def test_sqlite_a_killed_process_gives_the_file_up(tmp_path: Path) -> None
         assert await store.claim_shards([0], 1)
     finally:
         await store.close()
+
+
+def test_processes_keep_to_their_shards_share_of_the_tokens_global_limit() -> None:
+    """Discord's 50 requests a second are per token: a process running half the shards
+    spends half the budget (its table edits are spaced twice as far apart)."""
+    from bot.client import FilicauBot
+    from bot.settings import Settings
+
+    def share(**shards: object) -> float:
+        settings = Settings(discord_token="a.b.c", database_url="postgresql://unused/x",
+                            **shards)  # type: ignore[arg-type]
+        return FilicauBot(settings).rate_share
+
+    assert share() == 1
+    assert share(shard_count=4) == 1  # one process runs all four
+    assert share(shard_count=4, shard_ids="0-1") == 0.5
+    assert share(shard_count=4, shard_ids="3") == 0.25
