@@ -37,6 +37,10 @@ from bot.texts import t
 PER_TABLE = ("open_tables", "runners_alive", "channels_tracked", "hand_views", "runner_tasks",
              "views_kept_by_discord_py")
 
+#: Memory figures of ``bot.diagnostics`` printed for every wave: where growth is, if any.
+MEMORY = ("resident_kib", "python_arenas", "python_bytes_in_use", "malloc_bytes_in_use",
+          "malloc_bytes_free")
+
 _DIAGNOSTICS = re.compile(r"diagnostics (\{.*\})")
 
 
@@ -107,7 +111,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     waves = -(-args.tables // args.wave)
     first: dict[str, Any] | None = None
     open_rss: list[int] = []
-    waves_rss: list[int] = []
+    each_wave: dict[str, list[int]] = {k: [] for k in MEMORY}
     started = time.monotonic()
     number = 0
     try:
@@ -129,7 +133,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             go.set()
             await asyncio.gather(*tasks)
             after = await diagnostics(bot, standin)
-            waves_rss.append(after["resident_kib"])
+            for k in MEMORY:
+                each_wave[k].append(after.get(k, 0))
             if first is None:
                 first = after
         last = await diagnostics(bot, standin)
@@ -145,12 +150,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "resident_kib_after_first_wave": first["resident_kib"],
         "resident_kib_after_last_wave": last["resident_kib"],
         "growth_first_to_last": round(growth, 4),
-        "resident_kib_after_each_wave": waves_rss,
+        "after_each_wave": each_wave,
         "python_blocks_after_first_wave": first["python_blocks"],
         "python_blocks_after_last_wave": last["python_blocks"],
         "bytes_per_open_table": sorted(open_rss)[len(open_rss) // 2] if open_rss else None,
         "left_after_close": {k: v for k, v in last.items()
-                             if k not in ("resident_kib", "python_blocks", "python_growth")},
+                             if k in (*PER_TABLE, "tasks")},
         **({"python_growth": last.get("python_growth", [])} if args.trace else {}),
         "bot_log_errors": len(bot.errors()),
     }

@@ -10,10 +10,15 @@ grows in resident memory but not there is the C side: SQLite's cache, the alloca
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import json
 import logging
+import os
+import re
 import signal
 import sys
+import tempfile
 import tracemalloc
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +42,51 @@ def resident_kib() -> int | None:
     return None
 
 
+def python_allocator() -> dict[str, int]:
+    """Python's small-object allocator: its arenas (1 MiB each) and the bytes in use in
+    them. With ``python_blocks`` flat, arenas that grow mean fragmentation; resident memory
+    that grows outside them is the C side (malloc: SQLite, large objects)."""
+    # CPython prints these statistics only to the C-level stderr.
+    with tempfile.TemporaryFile() as out:
+        saved = os.dup(2)
+        try:
+            os.dup2(out.fileno(), 2)
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        out.seek(0)
+        text = out.read().decode(errors="replace")
+    found: dict[str, int] = {}
+    for key, label in (("python_arenas", "# arenas allocated current"),
+                       ("python_bytes_in_use", "# bytes in allocated blocks")):
+        m = re.search(re.escape(label) + r"\s*=\s*([\d,]+)", text)
+        if m:
+            found[key] = int(m.group(1).replace(",", ""))
+    return found
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def c_allocator() -> dict[str, int]:
+    """glibc's malloc, where Python's objects larger than 512 bytes, SQLite and the C
+    libraries allocate: bytes in use, and bytes held free (fragmentation). Empty where
+    there is no glibc 2.33+."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        mallinfo2 = libc.mallinfo2
+    except (OSError, AttributeError):
+        return {}
+    mallinfo2.restype = _MallInfo2
+    info = mallinfo2()
+    return {"malloc_bytes_in_use": info.uordblks + info.hblkhd,
+            "malloc_bytes_free": info.fordblks}
+
+
 def snapshot(bot: FilicauBot) -> dict[str, Any]:
     tables = bot.tables
     runners = list(tables.runners.values())
@@ -53,6 +103,8 @@ def snapshot(bot: FilicauBot) -> dict[str, Any]:
         "views_kept_by_discord_py": len(store._views) + len(store._synced_message_views),
         "resident_kib": resident_kib(),
         "python_blocks": sys.getallocatedblocks(),
+        **python_allocator(),
+        **c_allocator(),
     }
 
 
