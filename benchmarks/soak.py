@@ -156,6 +156,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "bytes_per_open_table": sorted(open_rss)[len(open_rss) // 2] if open_rss else None,
         "left_after_close": {k: v for k, v in last.items()
                              if k in (*PER_TABLE, "tasks")},
+        "python_types_grown": last.get("python_types_grown", {}),
         **({"python_growth": last.get("python_growth", [])} if args.trace else {}),
         "bot_log_errors": len(bot.errors()),
     }

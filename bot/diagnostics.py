@@ -10,8 +10,10 @@ grows in resident memory but not there is the C side: SQLite's cache, the alloca
 from __future__ import annotations
 
 import asyncio
+import collections
 import ctypes
 import ctypes.util
+import gc
 import json
 import logging
 import os
@@ -108,12 +110,28 @@ def snapshot(bot: FilicauBot) -> dict[str, Any]:
     }
 
 
+def census() -> collections.Counter[str]:
+    """How many objects of each type the garbage collector tracks (containers, instances:
+    what a leak is usually made of)."""
+    return collections.Counter(type(o).__qualname__ for o in gc.get_objects())
+
+
 class Growth:
-    """The source lines whose allocations grew most since the first report (when tracing):
-    the first is the baseline, so a later one shows what a long run added."""
+    """The source lines whose allocations grew most since the first report (when tracing),
+    and the types whose objects grew most in number (always): the first report is the
+    baseline, so a later one shows what a long run added."""
 
     def __init__(self) -> None:
         self.first: tracemalloc.Snapshot | None = None
+        self.first_census: collections.Counter[str] | None = None
+
+    def types(self, top: int = 10) -> dict[str, int]:
+        now = census()
+        if self.first_census is None:
+            self.first_census = now
+            return {}
+        now.subtract(self.first_census)
+        return {name: n for name, n in now.most_common(top) if n > 0}
 
     def report(self, top: int = 10) -> list[str]:
         if not tracemalloc.is_tracing():
@@ -137,6 +155,7 @@ def install(bot: FilicauBot) -> None:
 
     def report() -> None:
         found = snapshot(bot)
+        found["python_types_grown"] = growth.types()
         if tracemalloc.is_tracing():
             found["python_growth"] = growth.report()
         log.warning("diagnostics %s", json.dumps(found, sort_keys=True))
