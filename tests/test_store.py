@@ -295,6 +295,21 @@ async def test_processes_starting_together_migrate_once(backend: Backend) -> Non
             await s.close()
 
 
+async def test_sqlite_processes_starting_together_never_find_the_database_locked(
+        tmp_path: Path) -> None:
+    """Switching a new file to write-ahead logging while another process switches or
+    migrates it made SQLite answer "database is locked" at once (a busy CI machine hit it
+    with three; six hit it about one time in seven): the store now waits and tries again."""
+    for round_ in range(20):
+        stores = [SqliteStore(tmp_path / f"{round_}.sqlite3") for _ in range(6)]
+        try:
+            await asyncio.gather(*(s.open() for s in stores))
+            assert [await s.schema_version() for s in stores] == [len(sqlite_module.MIGRATIONS)] * 6
+        finally:
+            for s in stores:
+                await s.close()
+
+
 async def test_sqlite_a_refused_open_leaves_no_connection_thread(db_path: Path) -> None:
     """aiosqlite runs each connection on a non-daemon thread: a connection left open by a
     failed ``open()`` keeps the bot's process from exiting after the error."""

@@ -191,6 +191,10 @@ def _statements(script: str) -> list[str]:
     return statements
 
 
+#: Tries to switch a file to write-ahead logging (about 25 s of waiting in all).
+WAL_ATTEMPTS = 30
+
+
 class SqliteStore:
     """The SQLite store. One connection; aiosqlite runs it on its own thread."""
 
@@ -212,7 +216,7 @@ class SqliteStore:
         # connection's thread to commit it (each trip costs the event loop a thread switch).
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         self._db.row_factory = aiosqlite.Row
-        await self._db.execute("PRAGMA journal_mode = WAL")
+        await self._write_ahead_log()
         await self._db.execute("PRAGMA foreign_keys = ON")
         await self._db.execute("PRAGMA synchronous = NORMAL")
         try:
@@ -221,6 +225,20 @@ class SqliteStore:
             # Leave no connection (and its thread) behind a refused start.
             await self.close()
             raise
+
+    async def _write_ahead_log(self) -> None:
+        """Switch the file to write-ahead logging. SQLite answers "database is locked" at
+        once, without waiting its busy timeout, when another connection switches it or
+        migrates it at that moment (processes starting together): wait and try again."""
+        assert self._db is not None
+        for attempt in range(WAL_ATTEMPTS):
+            try:
+                await self._db.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or attempt == WAL_ATTEMPTS - 1:
+                    raise
+                await asyncio.sleep(0.05 * (attempt + 1))
 
     async def close(self) -> None:
         if self._db is not None:
