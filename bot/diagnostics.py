@@ -13,6 +13,7 @@ import asyncio
 import collections
 import ctypes
 import ctypes.util
+import functools
 import gc
 import json
 import logging
@@ -74,16 +75,24 @@ class _MallInfo2(ctypes.Structure):
         "fordblks", "keepcost")]
 
 
+@functools.cache
+def _mallinfo2() -> Any:
+    """glibc's ``mallinfo2``, looked up once (``find_library`` runs ``ldconfig``)."""
+    try:
+        mallinfo2 = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallinfo2
+    except (OSError, AttributeError):
+        return None
+    mallinfo2.restype = _MallInfo2
+    return mallinfo2
+
+
 def c_allocator() -> dict[str, int]:
     """glibc's malloc, where Python's objects larger than 512 bytes, SQLite and the C
     libraries allocate: bytes in use, and bytes held free (fragmentation). Empty where
     there is no glibc 2.33+."""
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallinfo2 = libc.mallinfo2
-    except (OSError, AttributeError):
+    mallinfo2 = _mallinfo2()
+    if mallinfo2 is None:
         return {}
-    mallinfo2.restype = _MallInfo2
     info = mallinfo2()
     return {"malloc_bytes_in_use": info.uordblks + info.hblkhd,
             "malloc_bytes_free": info.fordblks}

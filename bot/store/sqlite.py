@@ -191,7 +191,7 @@ def _statements(script: str) -> list[str]:
     return statements
 
 
-#: Tries to switch a file to write-ahead logging (about 25 s of waiting in all).
+#: Tries to switch a file to write-ahead logging (about 20 s of waiting in all).
 WAL_ATTEMPTS = 30
 
 
