@@ -46,9 +46,11 @@ def resident_kib() -> int | None:
 
 
 def python_allocator() -> dict[str, int]:
-    """Python's small-object allocator: its arenas (1 MiB each) and the bytes in use in
-    them. With ``python_blocks`` flat, arenas that grow mean fragmentation; resident memory
-    that grows outside them is the C side (malloc: SQLite, large objects)."""
+    """Python's small-object allocator: its arenas (1 MiB each), how many it has given back
+    since start, the bytes in use in them and their empty pools. With the bytes in use flat,
+    arenas that grow mean fragmentation (the empty pools grow with them: an arena goes back
+    only once every pool in it is empty); resident memory that grows outside them is the C
+    side (malloc: SQLite, large objects)."""
     # CPython prints these statistics only to the C-level stderr.
     with tempfile.TemporaryFile() as out:
         saved = os.dup(2)
@@ -62,10 +64,15 @@ def python_allocator() -> dict[str, int]:
         text = out.read().decode(errors="replace")
     found: dict[str, int] = {}
     for key, label in (("python_arenas", "# arenas allocated current"),
+                       ("python_arenas_freed", "# arenas reclaimed"),
                        ("python_bytes_in_use", "# bytes in allocated blocks")):
         m = re.search(re.escape(label) + r"\s*=\s*([\d,]+)", text)
         if m:
             found[key] = int(m.group(1).replace(",", ""))
+    # Pools (16 KiB) with no object left, kept because their arena still holds one.
+    m = re.search(r"^([\d,]+) unused pools \*", text, re.M)
+    if m:
+        found["python_empty_pools"] = int(m.group(1).replace(",", ""))
     return found
 
 
