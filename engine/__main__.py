@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from engine.bench import bench, compare_openspiel
+from engine.bench import bench, compare_openspiel, floor
 from engine.record import ReplayError, replay, report
 from engine.rules import GAMES
 
@@ -75,6 +75,8 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     for game in games:
         print(json.dumps(bench(game, args.hands, args.seed)), file=out)
+        if args.floor:
+            print(json.dumps(floor(game, args.hands, args.seed)), file=out)
     return 0
 
 
@@ -148,6 +150,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.add_argument("--compare-openspiel", action="store_true",
                    help="alternate with OpenSpiel's Skat in this process and print the ratio")
     p.add_argument("--rounds", type=int, default=5, help="runs of each with --compare-openspiel")
+    p.add_argument("--floor", action="store_true",
+                   help="also time the same loop with the rules taken out (what the calls "
+                        "alone cost; --compare-openspiel always does)")
     p.set_defaults(func=cmd_bench)
 
     play = p = sub.add_parser("play",
