@@ -354,3 +354,44 @@ async def test_a_rich_and_poor_hand_ranks_its_winners_live_and_in_a_rebuild(stor
     read = {r.hand_id: r for r, _ in await store.rated_results(GUILD)}
     assert read[old.hand_id].hand_winners == []
     assert {rank for _, rank in placings(read[old.hand_id])} == {0}
+
+
+async def test_the_ratings_of_some_players_are_read_alone(store: Store) -> None:
+    t = Tables(store)
+    await t.hand(await t.table(PEOPLE), PEOPLE, "a", 1)
+    await t.hand(await t.table(MIXED), MIXED, "b", 2)
+    everyone = {r.player: r for r in await store.ratings(GUILD, "filicau", 1)}
+    some = await store.ratings(GUILD, "filicau", 1, ["22", "11", "cpu:easy", "99"])
+    # Only those asked for (a player never rated is simply absent), the same rows, by player.
+    assert [r.player for r in some] == ["11", "22", "cpu:easy"]
+    assert some == [everyone[p] for p in ("11", "22", "cpu:easy")]
+    assert await store.ratings(GUILD, "filicau", 1, []) == []
+
+
+async def test_rating_a_hand_reads_no_more_for_a_server_of_thousands(tmp_path: Path) -> None:
+    """Every finished hand is rated before its last click is answered, one table after
+    another: what it reads must not grow with the server's players and hands. Each query it
+    runs is a lookup in an index (no scan of a whole table, no sort of what it found) and
+    reads no more rows than the hand has players."""
+    store = SqliteStore(tmp_path / "bot.db")
+    await store.open()
+    try:
+        t = Tables(store)
+        for n in range(40):
+            seats = [f"{n}{i}" for i in range(4)]
+            await t.hand(await t.table(seats), seats, "ab"[n % 2], n)
+        executed: list[str] = []
+        await store.db.set_trace_callback(executed.append)
+        await t.hand(await t.table(PEOPLE), PEOPLE, "a", 100)
+        await store.db.set_trace_callback(None)
+        reads = [sql for sql in executed if sql.lstrip().upper().startswith("SELECT")]
+        assert any("rating_history" in sql for sql in reads)
+        assert any("FROM ratings" in sql for sql in reads)
+        for sql in reads:
+            async with store.db.execute("EXPLAIN QUERY PLAN " + sql) as cur:
+                plan = " / ".join(row[3] for row in await cur.fetchall())
+            assert "SCAN" not in plan and "TEMP B-TREE" not in plan, (sql, plan)
+            async with store.db.execute(sql) as cur:
+                assert len(await cur.fetchall()) <= len(PEOPLE), sql
+    finally:
+        await store.close()

@@ -113,8 +113,7 @@ async def record(store: Store, row: ResultRow, *, rated: bool = True) -> None:
         season = season_of(await store.seasons(row.guild_id), row.finished_at)
         players = {player_of(m) for m in (row.members or [*row.team_a, *row.team_b])}
         current = {r.player: Rating(mu=r.mu, sigma=r.sigma, hands=r.hands)
-                   for r in await store.ratings(row.guild_id, row.game, season)
-                   if r.player in players}
+                   for r in await store.ratings(row.guild_id, row.game, season, players)}
         new = update(current, row, prior)
         if not new:
             return

@@ -19,7 +19,7 @@ What is kept:
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal, Protocol
 
@@ -314,7 +314,10 @@ class Store(Protocol):
         (``counts_for_ratings``: a rated table, no seat handed to the computer mid-hand)
         and with the ``hand_winners`` its hand's stored result names."""
         ...
-    async def ratings(self, guild_id: int, game: str, season: int) -> list[RatingRow]: ...
+    async def ratings(self, guild_id: int, game: str, season: int,
+                      players: Collection[str] | None = None) -> list[RatingRow]:
+        """A season's ratings, by player; only ``players``' when given."""
+        ...
     async def rating_history(
         self, guild_id: int, game: str, season: int, player: str | None = None
     ) -> list[RatingChange]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import asyncpg
@@ -191,6 +191,10 @@ MIGRATIONS: list[str] = [
         started_at text NOT NULL,
         PRIMARY KEY (guild_id, number)
     );
+    """,
+    # Every finished hand asks for the server's latest rating change: one index lookup.
+    """
+    CREATE INDEX rating_history_latest ON rating_history (guild_id, game, seq);
     """,
 ]
 #: The schema version that added the ratings: opening a store from before it builds them.
@@ -588,10 +592,17 @@ class PostgresStore:
                             sigma_before=r["sigma_before"], mu=r["mu"], sigma=r["sigma"],
                             finished_at=r["finished_at"])
 
-    async def ratings(self, guild_id: int, game: str, season: int) -> list[RatingRow]:
-        rows = await self.pool.fetch(
-            "SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 AND season = $3 "
-            "ORDER BY player", guild_id, game, season)
+    async def ratings(self, guild_id: int, game: str, season: int,
+                      players: Collection[str] | None = None) -> list[RatingRow]:
+        if players is None:
+            rows = await self.pool.fetch(
+                "SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 AND season = $3 "
+                "ORDER BY player", guild_id, game, season)
+        else:
+            rows = await self.pool.fetch(
+                "SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 AND season = $3 "
+                "AND player = ANY($4::text[]) ORDER BY player", guild_id, game, season,
+                list(players))
         return [self._rating(r) for r in rows]
 
     async def rating_history(
