@@ -826,11 +826,11 @@ class TableSession:
             match_winners=self._match_winners(result),
             hand_winners=[self._member_at(s) for s in self._hand_winner_seats(result)],
         )
-        await self.store.add_result(result_row)
         # A seat handed to the computer mid-hand makes the hand a measure of nobody: it
         # counts for no one's rating (its result still counts in the standings). The seats
         # are kept with the hand's stored result, so that a rebuild leaves it out too.
-        await ratings.record(self.store, result_row, rated=self.rated and not self.leaving)
+        # ``finish`` gives the result its time (the order ratings take results in).
+        await ratings.finish(self.store, result_row, rated=self.rated and not self.leaving)
         await self.store.finish_hand(self.hand_id, _result_json(
             result, self.leaving, self._hand_winner_seats(result)))
         self.status = result.status

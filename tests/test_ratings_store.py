@@ -395,3 +395,35 @@ async def test_rating_a_hand_reads_no_more_for_a_server_of_thousands(tmp_path: P
                 assert len(await cur.fetchall()) <= len(PEOPLE), sql
     finally:
         await store.close()
+
+
+async def test_tables_finishing_in_the_same_second_are_rated_without_a_rebuild(
+    store: Store, monkeypatch: Any,
+) -> None:
+    """A busy server: hands started in one order finish in another, within one second, and
+    share a computer level. Each is rated as it comes, never by rebuilding the server from
+    its whole history (which made every finish slower as the history grew), and the ratings
+    are exactly what a rebuild gives."""
+    rebuilds: list[int | None] = []
+    real_rebuild = ratings.rebuild
+
+    async def counted(store: Store, guild_id: int | None = None) -> int:
+        rebuilds.append(guild_id)
+        return await real_rebuild(store, guild_id)
+
+    monkeypatch.setattr("bot.ratings.keeping.rebuild", counted)
+    t = Tables(store)
+    rows = []
+    for n in range(8):
+        seats = [f"{n}1", "cpu:normal", f"{n}2", "cpu:easy"]
+        rows.append(await t.hand(await t.table(seats), seats, "ab"[n % 2], 1, record=False))
+    # Last started, first finished; all given the same second by their tables.
+    stored = [await ratings.finish(store, row) for row in reversed(rows)]
+    assert rebuilds == []
+    assert len({r.finished_at for r in stored}) == len(stored)
+    assert [r.finished_at for r in stored] == sorted(r.finished_at for r in stored)
+    live = await snapshot(store)
+    assert {r.hands for r in await store.ratings(GUILD, "filicau", 1)
+            if r.player == "cpu:normal"} == {8}
+    await real_rebuild(store, GUILD)
+    assert await snapshot(store) == live

@@ -1,5 +1,5 @@
-"""Ratings kept in the store: moved after every rated hand (``record``), recomputed from
-the stored results (``rebuild``)."""
+"""Ratings kept in the store: moved after every rated hand (``finish``, ``record``),
+recomputed from the stored results (``rebuild``)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import asyncio
 import weakref
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime, timedelta
 
 from bot.ratings.levels import prior
 from bot.ratings.model import Change, Prior, Rating, player_of, replay, update
@@ -93,32 +94,67 @@ async def rebuild(store: Store, guild_id: int | None = None) -> int:
     return rated_hands
 
 
+#: The last time ``finish`` gave a result, in this process.
+_last_finished: datetime | None = None
+
+
+def _finished_now() -> str:
+    """Now, to the microsecond, and always after the time last given: the order of these
+    times is the order the results were rated in."""
+    global _last_finished
+    stamp = datetime.now(UTC)
+    if _last_finished is not None and stamp <= _last_finished:
+        stamp = _last_finished + timedelta(microseconds=1)
+    _last_finished = stamp
+    return stamp.isoformat(timespec="microseconds")
+
+
+async def finish(store: Store, row: ResultRow, *, rated: bool = True) -> ResultRow:
+    """Store a finished hand's result and move its players' ratings, one hand at a time.
+
+    The result's time is given here, under the ratings' lock, so that the order the results
+    finished in (what a rebuild replays) is the order they were rated in. Stamped before
+    taking the lock, tables finishing in the same second came in "earlier" than a result
+    already rated (a second's resolution, the hand id breaking the tie) and each such hand
+    rebuilt the server's ratings from every hand it ever played: a busy server slowed down
+    with its history until its clicks missed Discord's 3 s. Returns the result as stored."""
+    async with _lock():
+        row = row.model_copy(update={"finished_at": _finished_now()})
+        await store.add_result(row)
+        await _record(store, row, rated)
+    return row
+
+
 async def record(store: Store, row: ResultRow, *, rated: bool = True) -> None:
     """Move the ratings of a hand's players by its stored result (at a rated table).
 
     A hand already rated is left alone (a restart may store its result again). Ratings take
     results in the order they finished; a result that comes in earlier than one already
-    rated (two hands finishing in the same second, a clock set back) rebuilds the server's
-    ratings, so that they are always what ``rebuild`` gives."""
+    rated (a result stored before ``finish`` gave the times, a clock set back) rebuilds the
+    server's ratings, so that they are always what ``rebuild`` gives."""
+    async with _lock():
+        await _record(store, row, rated)
+
+
+async def _record(store: Store, row: ResultRow, rated: bool) -> None:
     if not rated:
         return
-    async with _lock():
-        if await store.rated_hand(row.hand_id):
-            return
-        last = await store.last_rating_change(row.guild_id, row.game)
-        if last is not None and (last.finished_at, last.hand_id) > (row.finished_at,
-                                                                    row.hand_id):
-            await rebuild(store, row.guild_id)
-            return
-        season = season_of(await store.seasons(row.guild_id), row.finished_at)
-        players = {player_of(m) for m in (row.members or [*row.team_a, *row.team_b])}
-        current = {r.player: Rating(mu=r.mu, sigma=r.sigma, hands=r.hands)
-                   for r in await store.ratings(row.guild_id, row.game, season, players)}
-        new = update(current, row, prior)
-        if not new:
-            return
-        changes = [Change(row.hand_id, p, current.get(p) or prior(row.game, p), r)
-                   for p, r in sorted(new.items())]
-        await store.save_ratings(
-            _rows(row.guild_id, row.game, season, new, dict.fromkeys(new, row.finished_at)),
-            _changes(row.guild_id, row.game, season, changes, {row.hand_id: row.finished_at}))
+    if await store.rated_hand(row.hand_id):
+        return
+    last = await store.last_rating_change(row.guild_id, row.game)
+    if last is not None and (last.finished_at, last.hand_id) > (row.finished_at,
+                                                                row.hand_id):
+        await rebuild(store, row.guild_id)
+        return
+    season = season_of(await store.seasons(row.guild_id), row.finished_at)
+    players = {player_of(m) for m in (row.members or [*row.team_a, *row.team_b])}
+    current = {r.player: Rating(mu=r.mu, sigma=r.sigma, hands=r.hands)
+               for r in await store.ratings(row.guild_id, row.game, season, players)}
+    new = update(current, row, prior)
+    if not new:
+        return
+    changes = [Change(row.hand_id, p, current.get(p) or prior(row.game, p), r)
+               for p, r in sorted(new.items())]
+    await store.save_ratings(
+        _rows(row.guild_id, row.game, season, new, dict.fromkeys(new, row.finished_at)),
+        _changes(row.guild_id, row.game, season, changes, {row.hand_id: row.finished_at}))
