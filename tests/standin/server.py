@@ -640,6 +640,19 @@ class StandIn:
         return [m for m in self.by_channel[channel_id]
                 if not m.deleted and m.audience in (None, user.id)]
 
+    def forget(self, channel_id: int) -> None:
+        """Forget everything said in a channel: its messages and the interactions made there
+        (the bot can no longer edit them). For a long soak, once a table has ended: a
+        Discord that kept every message and request of thousands of tables in this process
+        would make this side slow (its reads walk a channel's messages, its collector walks
+        all of it), not the bot."""
+        for msg in self.by_channel[channel_id]:
+            self.messages.pop(msg.id, None)
+        self.by_channel[channel_id] = []
+        for token in [k for k, inter in self.interactions.items()
+                      if inter.channel_id == channel_id]:
+            del self.interactions[token]
+
     def public(self, channel_id: int) -> list[Message]:
         return [m for m in self.by_channel[channel_id] if not m.deleted and m.audience is None]
 
