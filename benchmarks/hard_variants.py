@@ -1,0 +1,30 @@
+"""Arena runs of Hard with other search settings (the variants tried for issue 21).
+
+``python -m benchmarks.hard_variants paired=true playout=leading_playout tail_cards=8 --
+--a hard --b hard_baseline --deals 300 --workers 2 --seed 0`` sets Hard's search settings
+(``engine.ai.SEARCH["hard"]``; a playout by its name in ``engine.ai.search``, other values
+as JSON) and runs ``python -m engine arena`` with the arguments after ``--``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import engine.ai as ai
+import engine.ai.search as search
+from engine.__main__ import main as engine_main
+
+
+def main(argv: list[str]) -> int:
+    cut = argv.index("--")
+    settings = ai.SEARCH["hard"]
+    for pair in argv[:cut]:
+        key, value = pair.split("=", 1)
+        settings[key] = getattr(search, value) if key == "playout" else json.loads(value)
+    print({k: getattr(v, "__name__", v) for k, v in settings.items()}, flush=True)
+    return engine_main(["arena", *argv[cut + 1:]])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
