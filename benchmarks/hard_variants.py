@@ -1,9 +1,10 @@
-"""Arena runs of Hard with other search settings (the variants tried for issue 21).
-
-``python -m benchmarks.hard_variants paired=true playout=leading_playout tail_cards=8 --
---a hard --b hard_baseline --deals 300 --workers 2 --seed 0`` sets Hard's search settings
-(``engine.ai.SEARCH["hard"]``; a playout by its name in ``engine.ai.search``, other values
-as JSON) and runs ``python -m engine arena`` with the arguments after ``--``.
+"""Arena runs of Hard with other search settings: ``python -m benchmarks.hard_variants
+samples=350 deep_nodes=200 -- --a hard --b hard_baseline --deals 300 --workers 2 --seed 0``
+sets Hard's search settings (``engine.ai.SEARCH["hard"]``: a playout by its name in
+``engine.ai.search``, other values as JSON), then runs ``python -m engine arena`` with the
+arguments after ``--``. The options tried for issue 21 (``reading``, ``paired``,
+``tail_cards``, ``playout=leading_playout``) are in commit c640258, not kept: none played
+measurably stronger (README, "Computer players").
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 
 from engine.actions import Action
-from engine.cards import ACE, TRUMP, code
+from engine.cards import code
 from engine.determinize import hand_from_view, plays_so_far
 from engine.hand import Hand
 from engine.inference import infer, sample
@@ -30,7 +30,7 @@ from engine.rules.base import POINTS_WEIGHT, Rules
 from engine.status import RecordError, Status
 from engine.view import SeatView
 
-Rollout = Callable[..., None]
+Rollout = Callable[[Hand, random.Random], None]
 
 
 def _actor(hand: Hand) -> int | None:
@@ -53,111 +53,39 @@ def random_playout(hand: Hand, rng: random.Random) -> None:
 
 
 def greedy_playout(hand: Hand, rng: random.Random) -> None:
-    """Play to the end with a cheap policy: leads are random, a follower plays
-    ``greedy_follow``'s card, and one move in five is random, to keep the playouts varied."""
-    rand = rng.random
-    while not hand.play_over:
-        seat = _actor(hand)
-        if seat is None:
-            return
-        legal = hand.legal_actions(seat)
-        if len(legal) == 1:
-            action = legal[0]
-        elif not hand.trick or rand() < 0.2 or legal[0].kind != "card":
-            action = legal[int(rand() * len(legal))]
-        else:
-            action = greedy_follow(hand, seat, legal)
-        hand.apply(seat, action)
-
-
-def leading_playout(hand: Hand, rng: random.Random, stop: int = 0) -> None:
-    """``greedy_playout`` with leads that keep the points: a leader leads a plain Ace if it
-    has one, else a plain card without points, else anything; one move in five is random.
-    Stops at a trick's start once at most ``stop`` cards are left in the hands."""
+    """Play to the end with a cheap policy: when following, add points to a partner's trick,
+    else win it with the weakest winning card if the trick holds points, else throw the least
+    valuable card; leads are random. One move in five is random, to keep the playouts varied."""
     rand = rng.random
     points = hand.rules.points
-    left = sum(map(len, hand.hands))
-    while not hand.play_over:
-        if left <= stop and not hand.trick:
-            return
-        seat = _actor(hand)
-        if seat is None:
-            return
-        legal = hand.legal_actions(seat)
-        if len(legal) == 1:
-            action = legal[0]
-        elif rand() < 0.2 or legal[0].kind != "card":
-            action = legal[int(rand() * len(legal))]
-        elif hand.trick:
-            action = greedy_follow(hand, seat, legal)
-        else:
-            action = _lead(hand, legal, points, rand)
-        hand.apply(seat, action)
-        if action[0] == "card":
-            left -= 1
-
-
-def _lead(hand: Hand, legal: tuple[Action, ...], points: tuple[int, ...],
-          rand: Callable[[], float]) -> Action:
-    order = hand.order
-    if order is None:
-        return legal[int(rand() * len(legal))]
-    suit = order.suit
-    aces = [a for a in legal if suit[a[1]] != TRUMP and a[1] & 7 == ACE]
-    if aces:
-        return aces[int(rand() * len(aces))]
-    plain = [a for a in legal if suit[a[1]] != TRUMP and not points[a[1]]]
-    if plain:
-        return plain[int(rand() * len(plain))]
-    return legal[int(rand() * len(legal))]
-
-
-def greedy_follow(hand: Hand, seat: int, legal: tuple[Action, ...]) -> Action:
-    """The card a cheap policy plays to a trick already led: add points to a partner's
-    trick, else win it with the weakest winning card if the trick holds points, else throw
-    the least valuable card. (``legal`` are card plays, the trick is not empty.)"""
-    points = hand.rules.points
-    trick = hand.trick
-    order = hand.order
-    assert order is not None
-    rank = order.led_rank[order.suit[trick[0]]]
-    best_i = trick.index(max(trick, key=rank.__getitem__))
-    best = rank[trick[best_i]]
+    n = hand.n
     team = hand.team
-    if team[(hand.leader + best_i) % hand.n] == team[seat]:
-        return max(legal, key=lambda a: (points[a[1]], -rank[a[1]]))
-    beat = [a for a in legal if rank[a[1]] > best]
-    if beat and (sum(points[c] for c in trick) or any(points[a[1]] for a in beat)):
-        return min(beat, key=lambda a: rank[a[1]] - 50 * points[a[1]])
-    return min(legal, key=lambda a: (points[a[1]], rank[a[1]]))
-
-
-def plausibility(hand: Hand, seat: int, miss: float) -> float:
-    """How likely the other seats' plays so far are in ``hand`` (a guessed deal), had they
-    followed as ``greedy_follow`` does: each card they followed with that does what the
-    policy's card would have done (the same points, winning the trick or not) counts 1, each
-    other ``miss``. A guess in which a seat would have thrown an Ace on its partner's trick,
-    or taken a trick full of points, had it held the cards, is less likely than one in which
-    it could not. Leads and choices other than cards tell nothing here."""
-    replay = Hand(hand.rules, hand.dealer, hand.pack, hand.status)
-    weight = 1.0
-    points = hand.rules.points
-    for s, action in hand.actions:
-        if s != seat and replay.trick and replay.to_move == s and action.kind == "card":
-            legal = replay.legal_actions(s)
-            if len(legal) > 1 and legal[0].kind == "card":
-                g = greedy_follow(replay, s, legal)
-                if g != action:
-                    order = replay.order
-                    assert order is not None
-                    trick = replay.trick
-                    rank = order.led_rank[order.suit[trick[0]]]
-                    best = max(map(rank.__getitem__, trick))
-                    if (points[g[1]] != points[action[1]]
-                            or (rank[g[1]] > best) != (rank[action[1]] > best)):
-                        weight *= miss
-        replay.apply(s, action)
-    return weight
+    while not hand.play_over:
+        seat = _actor(hand)
+        if seat is None:
+            return
+        legal = hand.legal_actions(seat)
+        trick = hand.trick
+        if len(legal) == 1:
+            action = legal[0]
+        elif not trick or rand() < 0.2 or legal[0].kind != "card":
+            action = legal[int(rand() * len(legal))]
+        else:
+            order = hand.order
+            assert order is not None
+            rank = order.led_rank[order.suit[trick[0]]]
+            best_i = trick.index(max(trick, key=rank.__getitem__))
+            best = rank[trick[best_i]]
+            if team[(hand.leader + best_i) % n] == team[seat]:
+                action = max(legal, key=lambda a: (points[a[1]], -rank[a[1]]))
+            else:
+                beat = [a for a in legal if rank[a[1]] > best]
+                if beat and (sum(points[c] for c in trick) or
+                             any(points[a[1]] for a in beat)):
+                    action = min(beat, key=lambda a: rank[a[1]] - 50 * points[a[1]])
+                else:
+                    action = min(legal, key=lambda a: (points[a[1]], rank[a[1]]))
+        hand.apply(seat, action)
 
 
 class Scorer:
@@ -283,8 +211,7 @@ class SearchPlayer:
     def __init__(
         self, name: str, *, samples: int, seed: int | None = 0, budget: float | None = None,
         exact_cards: int = 8, playout: Rollout = greedy_playout, transpositions: bool = True,
-        deep_cards: int = 0, deep_nodes: int = 0, paired: bool = False, tail_cards: int = 0,
-        reading: float | None = None,
+        deep_cards: int = 0, deep_nodes: int = 0,
     ) -> None:
         self.name = name
         self.samples = samples
@@ -299,12 +226,6 @@ class SearchPlayer:
         self.deep_cards = deep_cards
         self.deep_nodes = deep_nodes
         self.playout = playout
-        #: Play every action's playout of a sample with the same random numbers.
-        self.paired = paired
-        #: Play out only to this many cards left, then search the rest exactly.
-        self.tail_cards = tail_cards
-        #: Weigh each sample by ``plausibility`` with this ``miss`` (None: all alike).
-        self.reading = reading
         #: Share proven endgame values between samples (``exact``'s table): the same values,
         #: found faster. Off only to time the levels as they were before.
         self.transpositions = transpositions
@@ -345,30 +266,19 @@ class SearchPlayer:
                 team = hand.team[seat]
             if score is None:
                 score = Scorer(view.rules, view.status, team)
-            weight = 1.0 if self.reading is None else plausibility(hand, seat, self.reading)
             if use_exact is None and left <= self.deep_cards:
                 use_exact = self._exact_is_cheap(hand, seat, legal, team, score, table)
             if left <= self.exact_cards or use_exact:
                 for j, a in enumerate(legal):
                     child = hand.copy()
                     child.apply(seat, a)
-                    totals[j] += weight * exact(child, team, score, -9.0, 9.0, table)
+                    totals[j] += exact(child, team, score, -9.0, 9.0, table)
             else:
-                # Common random numbers: every action's playout draws the same random moves,
-                # so their difference is the action's, not the dice's.
-                state = rng.getstate() if self.paired else None
                 for j, a in enumerate(legal):
-                    if state is not None:
-                        rng.setstate(state)
                     child = hand.copy()
                     child.apply(seat, a)
-                    if self.tail_cards:
-                        self.playout(child, rng, self.tail_cards)
-                        totals[j] += weight * (score(child) if child.play_over else exact(
-                            child, team, score, -9.0, 9.0, table))
-                    else:
-                        self.playout(child, rng)
-                        totals[j] += weight * score(child)
+                    self.playout(child, rng)
+                    totals[j] += score(child)
             self.last_samples = i + 1
             if self.budget is not None and time.perf_counter() - start > self.budget:
                 break
