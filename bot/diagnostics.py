@@ -170,6 +170,9 @@ def install(bot: FilicauBot) -> None:
     growth = Growth()
 
     def report() -> None:
+        # Count live objects only: garbage that the collector has not reached yet would make
+        # two reports differ by when it last ran (the soak measured -14 kB a table so).
+        gc.collect()
         found = snapshot(bot)
         found["python_types_grown"] = growth.types()
         if tracemalloc.is_tracing():

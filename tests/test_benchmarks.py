@@ -9,6 +9,7 @@ menu). The figures themselves are measurements, not asserted here.
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -33,6 +34,9 @@ async def test_the_soak_plays_its_tables_and_finds_nothing_left_after_closing() 
                if k not in ("python_arenas_freed", "python_empty_pools")), each
     assert set(each) == set(soak.MEMORY), each
     assert isinstance(report["python_types_grown"], dict)
+    # The bot collects before it reports, so open tables cost memory in every report pair
+    # (without that, garbage left from the wave before could make the cost come out below 0).
+    assert report["bytes_per_open_table"] > 0
 
 
 def test_the_load_run_plays_its_tables_without_errors() -> None:
@@ -43,3 +47,20 @@ def test_the_load_run_plays_its_tables_without_errors() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
     assert "hands 3 " in run.stdout, run.stdout
     assert "errors 0 " in run.stdout, run.stdout
+
+
+def test_hard_variants_plays_the_arena_with_hards_settings_changed() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.hard_variants", "samples=4", "deep_nodes=0", "--",
+         "--a", "hard", "--b", "easy", "--deals", "1", "--quiet", "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    settings, result = run.stdout.splitlines()
+    assert "'samples': 4" in settings and "'deep_nodes': 0" in settings
+    assert json.loads(result)["deals"] == 1
+    # A setting Hard does not have is refused, not ignored.
+    bad = subprocess.run(
+        [sys.executable, "-m", "benchmarks.hard_variants", "sample=4", "--",
+         "--a", "hard", "--b", "easy", "--deals", "1", "--quiet"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert bad.returncode != 0 and "sample" in bad.stderr
