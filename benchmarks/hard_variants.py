@@ -18,6 +18,9 @@ from engine.__main__ import main as engine_main
 
 
 def main(argv: list[str]) -> int:
+    if "--" not in argv:
+        print(__doc__, file=sys.stderr)
+        return 2
     cut = argv.index("--")
     settings = ai.SEARCH["hard"]
     for pair in argv[:cut]:
