@@ -1,6 +1,8 @@
 """What the bot holds now, for an operator or the soak benchmark: ``kill -USR1 PID`` logs one
 JSON line (``diagnostics {...}``) with the open tables, the tasks and the per-table entries
 anywhere in the bot, and the process's resident memory. A table closed leaves none of it.
+Each report runs a full garbage collection first (a short pause of the event loop), so that
+it counts what the bot holds, not garbage the collector had not reached yet.
 
 Memory that grows with nothing left per table is found by running the bot with
 ``PYTHONTRACEMALLOC=1``: each report then also names the source lines whose Python allocations
