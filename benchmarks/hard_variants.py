@@ -24,8 +24,17 @@ def main(argv: list[str]) -> int:
     cut = argv.index("--")
     settings = ai.SEARCH["hard"]
     for pair in argv[:cut]:
-        key, value = pair.split("=", 1)
-        settings[key] = getattr(search, value) if key == "playout" else json.loads(value)
+        key, _, value = pair.partition("=")
+        if key not in settings:
+            print(f"Hard has no setting {key!r}; its settings: {', '.join(settings)}",
+                  file=sys.stderr)
+            return 2
+        try:
+            settings[key] = getattr(search, value) if key == "playout" else json.loads(value)
+        except (AttributeError, ValueError):
+            print(f"{pair!r}: not a playout of engine.ai.search or a JSON value",
+                  file=sys.stderr)
+            return 2
     print({k: getattr(v, "__name__", v) for k, v in settings.items()}, flush=True)
     return engine_main(["arena", *argv[cut + 1:]])
 

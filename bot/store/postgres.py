@@ -594,15 +594,12 @@ class PostgresStore:
 
     async def ratings(self, guild_id: int, game: str, season: int,
                       players: Collection[str] | None = None) -> list[RatingRow]:
-        if players is None:
-            rows = await self.pool.fetch(
-                "SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 AND season = $3 "
-                "ORDER BY player", guild_id, game, season)
-        else:
-            rows = await self.pool.fetch(
-                "SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 AND season = $3 "
-                "AND player = ANY($4::text[]) ORDER BY player", guild_id, game, season,
-                list(players))
+        sql = "SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 AND season = $3"
+        args: list[Any] = [guild_id, game, season]
+        if players is not None:
+            sql += " AND player = ANY($4::text[])"
+            args.append(list(players))
+        rows = await self.pool.fetch(sql + " ORDER BY player", *args)
         return [self._rating(r) for r in rows]
 
     async def rating_history(
