@@ -187,6 +187,22 @@ def test_a_bid_that_cannot_be_searched_gets_the_rule_of_thumb_and_no_chances() -
     assert all(a.outcomes == () for a in h.actions)
 
 
+def test_hard_weighs_the_widow_offer_by_search_and_the_hint_shows_its_chances() -> None:
+    """Hard searches the widow offer (``SearchPlayer(choices=True)``): a hint at Hard's level
+    recommends what Hard takes or passes there, with each action's outcome chances."""
+    for seed in range(3):
+        hand = Match(make_rules("schafkopf3"), seed=seed).deal()
+        seat = hand.actors()[0]
+        view = seat_view(hand, seat)
+        h = hint(view, seed=seat, samples=20, level="hard")
+        hard = make_player("hard", seed=seat, timed=False)
+        hard.samples = 20  # type: ignore[attr-defined]
+        assert h.estimated
+        assert h.recommended == hard.choose(view)
+        for a in h.actions:
+            assert sum(c.chance for c in a.outcomes) == pytest.approx(1.0)
+
+
 def test_no_hint_for_a_seat_not_to_act() -> None:
     hand = at_t7()
     with pytest.raises(ValueError, match="nothing to decide"):

@@ -326,9 +326,24 @@ def test_search_sample_leaves_the_buried_cards_out() -> None:
         assert sorted(rebuilt.hands[1]) == sorted(hand.hands[1])
 
 
-def test_search_does_not_rebuild_the_widow_offer() -> None:
+def test_search_rebuilds_the_widow_offer_but_not_the_burial() -> None:
+    """While the widow is offered, a guess keeps the seat's own cards, gives each other seat
+    ten unseen cards and leaves the widow two of them; the burial is not rebuilt."""
     hand = deal(K, STRONG, widow=STRONG_WIDOW)
-    view = seat_view(hand, 1)
+    hand.apply(1, PASS)
+    view = seat_view(hand, 2)
+    rng = random.Random(0)
+    seen = set(view.hand)
+    for _ in range(20):
+        rebuilt = hand.rules.determinize(view, sample(infer(view), rng))
+        assert rebuilt is not None
+        assert (rebuilt.phase, rebuilt.to_move) == ("widow", 2)
+        assert sorted(rebuilt.hands[2]) == sorted(hand.hands[2])
+        assert [len(h) for h in rebuilt.hands] == [10, 10, 10]
+        widow = set(hand.rules.widow(rebuilt))
+        assert len(widow) == 2 and not widow & seen
+    hand.apply(2, TAKE)
+    view = seat_view(hand, 2)
     with pytest.raises(RecordError):
         hand.rules.determinize(view, sample(infer(view), random.Random(0)))
 
@@ -357,6 +372,51 @@ def test_suggest_buries_plain_cards_to_make_a_void() -> None:
     hand.apply(1, TAKE)
     # A lone H10 and a lone GK: both suits become void, 14 points saved.
     assert hand.rules.suggest(seat_view(hand, 1)) == bury("H10", "GK")
+
+
+def _offers(seeds: range) -> list[Any]:
+    """The views of every widow offer in these deals, the offers passed along."""
+    rules = make_rules(K)
+    views = []
+    for seed in seeds:
+        hand = Match(rules, seed=seed).deal()
+        while hand.phase == "widow":
+            views.append(seat_view(hand, hand.to_move))
+            hand.apply(hand.to_move, PASS)
+    return views
+
+
+def test_hard_searches_the_widow_offer() -> None:
+    """Hard plays each sample out both ways, taking and passing (the others and its own
+    burial by rule of thumb): it takes the top trumps and passes a hand without trumps."""
+    hand = deal(K, STRONG, widow=STRONG_WIDOW)
+    hard = make_player("hard", seed=0, timed=False)
+    hard.samples = 30  # type: ignore[attr-defined]
+    assert hard.choose(seat_view(hand, 1)) == TAKE
+    assert hard.last_samples == 30  # type: ignore[attr-defined]
+    hand.apply(1, PASS)
+    assert hard.choose(seat_view(hand, 2)) == PASS
+    assert hard.last_samples == 30  # type: ignore[attr-defined]
+
+
+def test_only_hard_searches_the_offer_and_nobody_searches_the_burial() -> None:
+    """Normal and the arena's fixed yardstick (``hard_baseline``) take the widow by rule of
+    thumb; Hard's search disagrees with it on some hands, and decides the same way again for
+    the same view. Everybody buries by rule of thumb."""
+    views = _offers(range(12))
+    rules = make_rules(K)
+    for level in ("normal", "hard_baseline"):
+        player = make_player(level, seed=0, timed=False)
+        assert [player.choose(v) for v in views] == [rules.suggest(v) for v in views]
+    hard = make_player("hard", seed=0, timed=False)
+    hard.samples = 30  # type: ignore[attr-defined]
+    chosen = [hard.choose(v) for v in views]
+    assert chosen != [rules.suggest(v) for v in views]
+    assert [hard.choose(v) for v in views] == chosen
+    hand = deal(K, STRONG, widow=STRONG_WIDOW)
+    hand.apply(1, TAKE)
+    view = seat_view(hand, 1)
+    assert hard.choose(view) == rules.suggest(view) == bury("S8", "S7")
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])

@@ -28,7 +28,7 @@ SEARCH = {
     "normal": {"samples": 24, "budget": 0.25, "exact_cards": 8, "playout": random_playout,
                "transpositions": False},
     "hard": {"samples": 200, "budget": 0.8, "exact_cards": 12, "playout": greedy_playout,
-             "deep_cards": 16, "deep_nodes": 100},
+             "deep_cards": 16, "deep_nodes": 100, "choices": True},
     "hard_baseline": {"samples": 200, "budget": 0.8, "exact_cards": 12,
                       "playout": greedy_playout, "transpositions": False},
 }

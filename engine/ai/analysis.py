@@ -42,7 +42,7 @@ from typing import Any
 
 from engine.actions import Action, action_from_json, action_to_json
 from engine.ai import SEARCH
-from engine.ai.search import Rollout, Scorer, SearchPlayer
+from engine.ai.search import Rollout, Scorer, SearchPlayer, SeatScorer, settle_choices
 from engine.determinize import hand_from_view, plays_so_far
 from engine.hand import Hand
 from engine.inference import infer, sample
@@ -306,11 +306,18 @@ def _evaluate(view: SeatView, level: str, samples: int, seed: int | None,
     playout: Rollout = settings["playout"]  # type: ignore[assignment]
     rng: random.Random = SearchPlayer(level, samples=samples, seed=seed).rng_for(view)
     seat = view.seat
-    knowledge = infer(view)
-    team = view.team[seat]
-    score: Scorer | None = None
     totals = [0.0] * len(legal)
     ends: list[Counter[Outcome]] = [Counter() for _ in legal]
+    # A choice before play (taking the widow) is searched only by a level that searches
+    # choices; the others take the rule of thumb's, as ``SearchPlayer.choose`` does.
+    choice_phase = view.phase in view.rules.searched_choices
+    if choice_phase and not settings.get("choices"):
+        suggested = view.rules.suggest(view)
+        return _Evaluation(legal, totals, ends, 0,
+                           suggested if suggested in legal else legal[0], 0)
+    knowledge = infer(view)
+    team = view.team[seat]
+    score: Scorer | None = SeatScorer(view.rules, view.status, seat) if choice_phase else None
     left = len(view.rules.pack) - len(plays_so_far(view))
     used = 0
     work = [0]
@@ -332,7 +339,9 @@ def _evaluate(view: SeatView, level: str, samples: int, seed: int | None,
         for j, a in enumerate(legal):
             child = hand.copy()
             child.apply(seat, a)
-            if left <= exact_cards:
+            if choice_phase:
+                settle_choices(child)
+            if left <= exact_cards and not choice_phase:
                 work[0] += 1
                 v, end = _exact_line(child, team, score, -9.0, 9.0, work)
             else:
@@ -340,7 +349,8 @@ def _evaluate(view: SeatView, level: str, samples: int, seed: int | None,
                 work[0] += left
                 v, end = score(child), child
             totals[j] += v
-            ends[j][_outcome(end, team)] += 1
+            # Before play the seat's side is known only once the choices are made.
+            ends[j][_outcome(end, end.team[seat] if choice_phase else team)] += 1
         used += 1
     best = max(totals)
     choice = legal[next(j for j, v in enumerate(totals) if v >= best - 1e-9)]

@@ -24,11 +24,11 @@ from collections.abc import Callable
 from engine.actions import Action
 from engine.cards import code
 from engine.determinize import hand_from_view, plays_so_far
-from engine.hand import Hand
+from engine.hand import PLAYING, Hand
 from engine.inference import infer, sample
 from engine.rules.base import POINTS_WEIGHT, Rules
 from engine.status import RecordError, Status
-from engine.view import SeatView
+from engine.view import SeatView, seat_view
 
 Rollout = Callable[[Hand, random.Random], None]
 
@@ -109,6 +109,36 @@ class Scorer:
             v += POINTS_WEIGHT * (2 * mine - sum(pts)) / self.total
             self.cache[pts] = v
         return v
+
+
+class SeatScorer(Scorer):
+    """A ``Scorer`` for one seat whose team is known only at the end: a choice before play
+    (taking the widow) decides which side the seat is on."""
+
+    def __init__(self, rules: Rules, status: Status, seat: int) -> None:
+        super().__init__(rules, status, seat)
+        self.seat = seat
+        self.by_team: dict[int, Scorer] = {}
+
+    def __call__(self, hand: Hand) -> float:
+        team = hand.team[self.seat]
+        scorer = self.by_team.get(team)
+        if scorer is None:
+            scorer = self.by_team[team] = Scorer(self.rules, self.status, team)
+        return scorer(hand)
+
+
+def settle_choices(hand: Hand) -> None:
+    """Make the choices left before play (another seat's bid, the taker's burial) as the
+    game's rule of thumb would, seeing only what that seat may see."""
+    suggest = hand.rules.suggest
+    while hand.phase != PLAYING and not hand.play_over:
+        seat = hand.to_move
+        if seat is None:
+            return
+        view = seat_view(hand, seat)
+        action = suggest(view)
+        hand.apply(seat, action if action in view.legal else view.legal[0])
 
 
 #: A transposition table for ``exact``: a position at the start of a trick -> the bounds
@@ -211,7 +241,7 @@ class SearchPlayer:
     def __init__(
         self, name: str, *, samples: int, seed: int | None = 0, budget: float | None = None,
         exact_cards: int = 8, playout: Rollout = greedy_playout, transpositions: bool = True,
-        deep_cards: int = 0, deep_nodes: int = 0,
+        deep_cards: int = 0, deep_nodes: int = 0, choices: bool = False,
     ) -> None:
         self.name = name
         self.samples = samples
@@ -229,6 +259,10 @@ class SearchPlayer:
         #: Share proven endgame values between samples (``exact``'s table): the same values,
         #: found faster. Off only to time the levels as they were before.
         self.transpositions = transpositions
+        #: Search the choices before play that the game can rebuild
+        #: (``Rules.searched_choices``: taking the widow): each sample plays every choice
+        #: out, later choices by rule of thumb. Off: the rule of thumb decides them.
+        self.choices = choices
         #: How many samples the last decision used (for tests and the timing report).
         self.last_samples = 0
 
@@ -241,18 +275,27 @@ class SearchPlayer:
         self.last_samples = 0
         if len(legal) == 1:
             return legal[0]
+        choice = view.phase in view.rules.searched_choices
+        if choice and not self.choices:
+            suggested = view.rules.suggest(view)
+            return suggested if suggested in legal else legal[0]
         start = time.perf_counter()
         rng = self.rng_for(view)
         seat = view.seat
         guess = self.guesser(view)
         team = view.team[seat]
         score: Scorer | None = None
+        if choice:
+            score = SeatScorer(view.rules, view.status, seat)
         totals = [0.0] * len(legal)
         # Cards still out, counted from the pack: hands may not show them all (Officers'
         # face-down piles, cards not dealt yet), and the exact search must not start early.
         left = len(view.rules.pack) - len(plays_so_far(view))
         table: Table | None = {} if self.transpositions else None
         use_exact: bool | None = None if self.exact_cards < left else True
+        if choice:
+            # The exact search plays for a fixed team, and before play there is none yet.
+            use_exact = False
         for i in range(self.samples):
             try:
                 hand = guess(rng)
@@ -268,7 +311,7 @@ class SearchPlayer:
                 score = Scorer(view.rules, view.status, team)
             if use_exact is None and left <= self.deep_cards:
                 use_exact = self._exact_is_cheap(hand, seat, legal, team, score, table)
-            if left <= self.exact_cards or use_exact:
+            if not choice and (left <= self.exact_cards or use_exact):
                 for j, a in enumerate(legal):
                     child = hand.copy()
                     child.apply(seat, a)
@@ -277,6 +320,8 @@ class SearchPlayer:
                 for j, a in enumerate(legal):
                     child = hand.copy()
                     child.apply(seat, a)
+                    if choice:
+                        settle_choices(child)
                     self.playout(child, rng)
                     totals[j] += score(child)
             self.last_samples = i + 1

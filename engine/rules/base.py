@@ -101,6 +101,10 @@ class Rules:
     #: Action kinds a seat may take out of turn while the hand runs (a partner signal): see
     #: ``free_legal``. They are recorded like any action but change no turn.
     free_kinds: frozenset[str] = frozenset()
+    #: Phases before play whose choices a search player may search as well as the play
+    #: (``determinize`` rebuilds the hand in them): taking the widow, say. Players that do
+    #: not search choices (``SearchPlayer(choices=False)``) leave them to ``suggest``.
+    searched_choices: ClassVar[frozenset[str]] = frozenset()
     #: The ``Status`` fields this game uses; ``check_status`` refuses any other being set.
     status_fields: ClassVar[frozenset[str]] = frozenset({"masters", "servant"})
 

@@ -97,6 +97,9 @@ class WidowGame(Rules):
     widow_size: int = 2
     #: The largest score change of a declarer game (for the computer players' scale).
     top_value: int = 6
+    #: Hard weighs taking the widow against passing by search; burying stays a rule of thumb
+    #: (66 pairs to choose from).
+    searched_choices: ClassVar[frozenset[str]] = frozenset({OFFER})
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
@@ -387,15 +390,15 @@ class WidowGame(Rules):
     # -- computer players ------------------------------------------------------------------
 
     def determinize(self, view: SeatView, hidden: Mapping[int, Sequence[Card]]) -> Hand | None:
-        """Rebuild the hand for a search player. Only the play is searched: before it (the
-        widow offer, burying) the rule of thumb (``suggest``) decides. The cards no seat
-        holds or played (the widow, or the declarer's buried cards) are the ones the guess
-        leaves over; a declarer knows its own buried cards, so a guess that gave one of them
+        """Rebuild the hand for a search player: in the play, or while the widow is offered
+        (``searched_choices``); burying is the rule of thumb's (``suggest``). The cards no
+        seat holds or played (the widow, or the declarer's buried cards) are the ones the
+        guess leaves over; a declarer knows its own buried cards, so a guess that gave one of them
         to another seat swaps it for a leftover card that seat may hold."""
         from engine.determinize import plays_so_far
 
-        if view.phase != PLAYING:
-            raise RecordError("only the play is searched")
+        if view.phase != PLAYING and view.phase not in self.searched_choices:
+            raise RecordError("burying is decided by rule of thumb")
         n = self.players
         plays = plays_so_far(view)
         held: list[list[Card]] = [list(view.hand) if s == view.seat else list(hidden.get(s, ()))
