@@ -303,3 +303,23 @@ def test_hand_from_view_in_play_phase() -> None:
     view = seat_view(hand, hand.actors()[0])
     guess = hand_from_view(view, sample(infer(view), random.Random(0)))
     assert guess.phase == PLAYING
+
+
+@pytest.mark.parametrize("game", ["filicau", "filko", "wendish"])
+def test_hards_playouts_are_the_greedy_ones_where_points_are_wanted(game: str) -> None:
+    """Only where a hand makes card points count against their taker (Schafkopf's least)
+    do Hard's playouts differ from ``greedy_playout``: elsewhere they play the same cards
+    with the same random numbers, so Hard's play there is as before."""
+    from engine.ai.search import aimed_playout, greedy_playout
+
+    rules = make_rules(game)
+    for seed in range(6):
+        hand = Match(rules, seed=seed).deal()
+        while hand.phase != PLAYING and not hand.play_over:
+            seat = hand.actors()[0]
+            hand.apply(seat, hand.legal_actions(seat)[0])
+        assert not rules.avoid_points(hand)
+        a, b = hand.copy(), hand.copy()
+        aimed_playout(a, random.Random(seed))
+        greedy_playout(b, random.Random(seed))
+        assert a.actions == b.actions and a.play_over

@@ -419,6 +419,51 @@ def test_only_hard_searches_the_offer_and_nobody_searches_the_burial() -> None:
     assert hard.choose(view) == rules.suggest(view) == bury("S8", "S7")
 
 
+class _NeverRandom(random.Random):
+    """Numbers that never pick a playout's random move (one in five otherwise)."""
+
+    def random(self) -> float:
+        return 0.5
+
+
+def test_hards_playouts_duck_in_least_and_play_for_points_as_declarer() -> None:
+    """Hard's playouts play for what the hand is about: in least (all passed) a seat plays
+    under the trick's best card whenever one of its cards does; in a declarer game they are
+    the usual point-taking playouts, card for card."""
+    from engine.ai.search import aimed_playout, greedy_playout
+
+    rules = make_rules(K)
+    ducked = 0
+    for seed in range(8):
+        hand = Match(rules, seed=seed).deal()
+        declarer = hand.copy()
+        while hand.phase == "widow":
+            hand.apply(hand.to_move, PASS)
+        assert rules.avoid_points(hand)
+        played = hand.copy()
+        aimed_playout(played, _NeverRandom())
+        check = hand.copy()
+        for seat, action in played.actions[len(hand.actions):]:
+            legal = check.legal_actions(seat)
+            assert check.order is not None
+            if check.trick and len(legal) > 1:
+                rank = check.order.led_rank[check.order.suit[check.trick[0]]]
+                best = max(rank[c] for c in check.trick)
+                if any(rank[a.value] < best for a in legal):
+                    assert rank[action.value] < best
+                    ducked += 1
+            check.apply(seat, action)
+
+        declarer.apply(declarer.to_move, TAKE)
+        declarer.apply(declarer.to_move, rules.suggest(seat_view(declarer, declarer.to_move)))
+        assert not rules.avoid_points(declarer)
+        a, b = declarer.copy(), declarer.copy()
+        aimed_playout(a, random.Random(seed))
+        greedy_playout(b, random.Random(seed))
+        assert a.actions == b.actions
+    assert ducked >= 20
+
+
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_computer_players_finish_hands(level: str) -> None:
     rules = make_rules("schafkopf3")

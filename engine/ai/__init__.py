@@ -13,7 +13,13 @@ True
 from __future__ import annotations
 
 from engine.ai.easy import EasyPlayer
-from engine.ai.search import OpenHandPlayer, SearchPlayer, greedy_playout, random_playout
+from engine.ai.search import (
+    OpenHandPlayer,
+    SearchPlayer,
+    aimed_playout,
+    greedy_playout,
+    random_playout,
+)
 from engine.players import Player, RandomPlayer, SimplePlayer
 
 #: Levels in order of strength (``random`` and ``simple`` are for comparison and old tables).
@@ -27,7 +33,7 @@ ARENA_LEVELS = (*LEVELS, "hard_baseline", "hard_open")
 SEARCH = {
     "normal": {"samples": 24, "budget": 0.25, "exact_cards": 8, "playout": random_playout,
                "transpositions": False},
-    "hard": {"samples": 200, "budget": 0.8, "exact_cards": 12, "playout": greedy_playout,
+    "hard": {"samples": 200, "budget": 0.8, "exact_cards": 12, "playout": aimed_playout,
              "deep_cards": 16, "deep_nodes": 100, "choices": True},
     "hard_baseline": {"samples": 200, "budget": 0.8, "exact_cards": 12,
                       "playout": greedy_playout, "transpositions": False},

@@ -88,6 +88,48 @@ def greedy_playout(hand: Hand, rng: random.Random) -> None:
         hand.apply(seat, action)
 
 
+def ducking_playout(hand: Hand, rng: random.Random) -> None:
+    """Play to the end as where every card point taken counts against you (Schafkopf's
+    "least"): when following, play under the trick's best card if you can, shedding the most
+    points; when every card would win, win with the cheapest; lead the weakest card. One
+    move in five is random, as in ``greedy_playout``."""
+    rand = rng.random
+    points = hand.rules.points
+    while not hand.play_over:
+        seat = _actor(hand)
+        if seat is None:
+            return
+        legal = hand.legal_actions(seat)
+        trick = hand.trick
+        order = hand.order
+        if len(legal) == 1:
+            action = legal[0]
+        elif rand() < 0.2 or legal[0].kind != "card" or order is None:
+            action = legal[int(rand() * len(legal))]
+        elif not trick:
+            power = order.power
+            action = min(legal, key=lambda a: (power[a[1]], points[a[1]]))
+        else:
+            rank = order.led_rank[order.suit[trick[0]]]
+            best = max(rank[c] for c in trick)
+            under = [a for a in legal if rank[a[1]] < best]
+            if under:
+                action = max(under, key=lambda a: (points[a[1]], rank[a[1]]))
+            else:
+                action = min(legal, key=lambda a: (points[a[1]], rank[a[1]]))
+        hand.apply(seat, action)
+
+
+def aimed_playout(hand: Hand, rng: random.Random) -> None:
+    """``greedy_playout``, or ``ducking_playout`` where the hand's rules say every seat tries
+    to take few points (``Rules.avoid_points``): playouts that play for what the hand is
+    about. Elsewhere the same cards and random numbers as ``greedy_playout``."""
+    if hand.rules.avoid_points(hand):
+        ducking_playout(hand, rng)
+    else:
+        greedy_playout(hand, rng)
+
+
 class Scorer:
     """The value of a finished (or decided) hand for one team, cached by points taken."""
 

@@ -205,6 +205,12 @@ class Rules:
             return 0.0
         return 1.0 if masters == team else -1.0
 
+    def avoid_points(self, hand: Hand) -> bool:
+        """Does every seat of this hand's play try to take as few card points as it can
+        (Schafkopf's "least")? The computer players' playouts then duck instead of taking
+        points (``engine.ai.search.aimed_playout``)."""
+        return False
+
     def outcome_fixed(self, hand: Hand) -> bool:
         """Can no split of the points still out change the outcome?"""
         table = hand.pending.get("_fixed")
