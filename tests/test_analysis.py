@@ -28,7 +28,7 @@ import pytest
 from deal import act as play
 from deal import deal
 
-from engine import Hand, Match, make_rules, seat_view, to_record
+from engine import Action, Hand, Match, make_rules, seat_view, to_record
 from engine.ai import make_player
 from engine.ai.analysis import (
     MISTAKE_COST,
@@ -201,6 +201,22 @@ def test_hard_weighs_the_widow_offer_by_search_and_the_hint_shows_its_chances() 
         assert h.recommended == hard.choose(view)
         for a in h.actions:
             assert sum(c.chance for c in a.outcomes) == pytest.approx(1.0)
+
+
+def test_a_review_weighs_the_widow_decision_too() -> None:
+    """Reviewing a Schafkopf hand, Hard rates the seat's take-or-pass like its cards: with
+    values and outcome chances, not as a choice it cannot judge."""
+    hand = Match(make_rules("schafkopf3"), seed=4).deal()
+    seat = hand.to_move
+    hand.apply(seat, Action("take", True))
+    while not hand.finished:
+        actor = hand.actors()[0]
+        hand.apply(actor, hand.legal_actions(actor)[0])
+    decision = review_decision(to_record(hand), seat, 0, samples=8)
+    assert decision.played == Action("take", True)
+    assert decision.played_value is not None and decision.best_value is not None
+    assert decision.samples == 8
+    assert sum(c.chance for c in decision.played_outcomes) == pytest.approx(1.0)
 
 
 def test_no_hint_for_a_seat_not_to_act() -> None:
