@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from engine.actions import Action
 from engine.cards import code
@@ -88,13 +88,29 @@ def greedy_playout(hand: Hand, rng: random.Random) -> None:
         hand.apply(seat, action)
 
 
-def ducking_playout(hand: Hand, rng: random.Random) -> None:
-    """Play to the end as where every card point taken counts against you (Schafkopf's
-    "least"): when following, play under the trick's best card if you can, shedding the most
-    points; when every card would win, win with the cheapest; lead the weakest card. One
-    move in five is random, as in ``greedy_playout``."""
+def _duck(legal: Sequence[Action], trick: list[int], rank: tuple[int, ...],
+          points: tuple[int, ...]) -> Action:
+    """Play under the trick's best card, shedding the most points; when every card would
+    win, win with the one that costs least."""
+    best = max(rank[c] for c in trick)
+    under = [a for a in legal if rank[a[1]] < best]
+    if under:
+        return max(under, key=lambda a: (points[a[1]], rank[a[1]]))
+    return min(legal, key=lambda a: (points[a[1]], rank[a[1]]))
+
+
+def aimed_playout(hand: Hand, rng: random.Random) -> None:
+    """``greedy_playout`` for seats that want card points; a seat whose team wants none
+    (``Rules.wants_points``: Schafkopf's least, a Filicău team that can only run away) ducks
+    under every trick it can and leads its weakest card, and the others feed such a team's
+    trick points instead of letting it run away. Where every team wants points it plays the
+    same cards with the same random numbers as ``greedy_playout``."""
     rand = rng.random
-    points = hand.rules.points
+    rules = hand.rules
+    points = rules.points
+    wants = rules.wants_points
+    n = hand.n
+    team = hand.team
     while not hand.play_over:
         seat = _actor(hand)
         if seat is None:
@@ -104,30 +120,34 @@ def ducking_playout(hand: Hand, rng: random.Random) -> None:
         order = hand.order
         if len(legal) == 1:
             action = legal[0]
-        elif rand() < 0.2 or legal[0].kind != "card" or order is None:
-            action = legal[int(rand() * len(legal))]
-        elif not trick:
-            power = order.power
-            action = min(legal, key=lambda a: (power[a[1]], points[a[1]]))
-        else:
-            rank = order.led_rank[order.suit[trick[0]]]
-            best = max(rank[c] for c in trick)
-            under = [a for a in legal if rank[a[1]] < best]
-            if under:
-                action = max(under, key=lambda a: (points[a[1]], rank[a[1]]))
+        elif not wants(hand, team[seat]):
+            if rand() < 0.2 or legal[0].kind != "card" or order is None:
+                action = legal[int(rand() * len(legal))]
+            elif not trick:
+                power = order.power
+                action = min(legal, key=lambda a: (power[a[1]], points[a[1]]))
             else:
-                action = min(legal, key=lambda a: (points[a[1]], rank[a[1]]))
+                action = _duck(legal, trick, order.led_rank[order.suit[trick[0]]], points)
+        elif not trick or rand() < 0.2 or legal[0].kind != "card":
+            action = legal[int(rand() * len(legal))]
+        else:
+            assert order is not None
+            rank = order.led_rank[order.suit[trick[0]]]
+            best_i = trick.index(max(trick, key=rank.__getitem__))
+            best = rank[trick[best_i]]
+            winner = team[(hand.leader + best_i) % n]
+            if winner == team[seat]:
+                action = max(legal, key=lambda a: (points[a[1]], -rank[a[1]]))
+            elif not wants(hand, winner):
+                action = _duck(legal, trick, rank, points)
+            else:
+                beat = [a for a in legal if rank[a[1]] > best]
+                if beat and (sum(points[c] for c in trick) or
+                             any(points[a[1]] for a in beat)):
+                    action = min(beat, key=lambda a: rank[a[1]] - 50 * points[a[1]])
+                else:
+                    action = min(legal, key=lambda a: (points[a[1]], rank[a[1]]))
         hand.apply(seat, action)
-
-
-def aimed_playout(hand: Hand, rng: random.Random) -> None:
-    """``greedy_playout``, or ``ducking_playout`` where the hand's rules say every seat tries
-    to take few points (``Rules.avoid_points``): playouts that play for what the hand is
-    about. Elsewhere the same cards and random numbers as ``greedy_playout``."""
-    if hand.rules.avoid_points(hand):
-        ducking_playout(hand, rng)
-    else:
-        greedy_playout(hand, rng)
 
 
 class Scorer:

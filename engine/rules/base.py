@@ -205,11 +205,12 @@ class Rules:
             return 0.0
         return 1.0 if masters == team else -1.0
 
-    def avoid_points(self, hand: Hand) -> bool:
-        """Does every seat of this hand's play try to take as few card points as it can
-        (Schafkopf's "least")? The computer players' playouts then duck instead of taking
-        points (``engine.ai.search.aimed_playout``)."""
-        return False
+    def wants_points(self, hand: Hand, team: int) -> bool:
+        """Does ``team`` try to take card points from here on? Not in Schafkopf's "least",
+        where every point counts against its taker, nor in Filicău for a team without points
+        that can no longer make 6 (none at all lets it run away). The computer players'
+        playouts duck for such a team (``engine.ai.search.aimed_playout``)."""
+        return True
 
     def outcome_fixed(self, hand: Hand) -> bool:
         """Can no split of the points still out change the outcome?"""

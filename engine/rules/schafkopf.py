@@ -72,8 +72,8 @@ class Schafkopf3(WidowGame):
             return least_card(view)
         return super().suggest(view)
 
-    def avoid_points(self, hand: Hand) -> bool:
-        return hand.pending.get("mode") == MODE_ALONE
+    def wants_points(self, hand: Hand, team: int) -> bool:
+        return hand.pending.get("mode") != MODE_ALONE
 
     def declarer_value(self, points: int, all_tricks: bool, no_trick: bool) -> int:
         if all_tricks:
