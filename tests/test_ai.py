@@ -343,11 +343,12 @@ class _NeverRandom(random.Random):
 def test_in_filicau_a_team_that_can_only_run_away_ducks_and_is_fed() -> None:
     """A Filicău team without points whose opponents hold 3 can make 5 at most, and is
     better off with none (it runs away: all even). Hard's playouts know it: that team plays
-    under the trick when it can, and its opponents throw their points onto its tricks."""
+    under an opponent's trick when it can, adds nothing to a partner's, and its opponents
+    throw their points onto its tricks."""
     from engine.ai.search import aimed_playout
 
     rules = make_rules("filicau")
-    ducked = fed = 0
+    ducked = fed = kept = 0
     for seed in range(60):
         hand = Match(rules, seed=seed).deal()
         played = hand.copy()
@@ -364,11 +365,15 @@ def test_in_filicau_a_team_that_can_only_run_away_ducks_and_is_fed() -> None:
                 runner = not rules.wants_points(check, check.team[seat])
                 feeding = winner != check.team[seat] and not rules.wants_points(check, winner)
                 under = [a for a in legal if rank[a.value] < rank[trick[best_i]]]
-                if (runner or feeding) and under:
+                if runner and winner == check.team[seat]:
+                    least = min(rules.points[a.value] for a in legal)
+                    assert rules.points[action.value] == least
+                    kept += 1
+                elif (runner or feeding) and under:
                     assert rank[action.value] < rank[trick[best_i]]
                     most = max(rules.points[a.value] for a in under)
                     assert rules.points[action.value] == most
                     ducked += runner
                     fed += feeding
             check.apply(seat, action)
-    assert ducked >= 10 and fed >= 10
+    assert ducked >= 10 and fed >= 10 and kept >= 5

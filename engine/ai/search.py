@@ -127,7 +127,13 @@ def aimed_playout(hand: Hand, rng: random.Random) -> None:
                 power = order.power
                 action = min(legal, key=lambda a: (power[a[1]], points[a[1]]))
             else:
-                action = _duck(legal, trick, order.led_rank[order.suit[trick[0]]], points)
+                rank = order.led_rank[order.suit[trick[0]]]
+                best_i = trick.index(max(trick, key=rank.__getitem__))
+                if team[(hand.leader + best_i) % n] == team[seat]:
+                    # A partner's trick is the team's: add nothing to it.
+                    action = min(legal, key=lambda a: (points[a[1]], rank[a[1]]))
+                else:
+                    action = _duck(legal, trick, rank, points)
         elif not trick or rand() < 0.2 or legal[0].kind != "card":
             action = legal[int(rand() * len(legal))]
         else:
