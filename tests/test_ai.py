@@ -307,73 +307,19 @@ def test_hand_from_view_in_play_phase() -> None:
 
 @pytest.mark.parametrize("game", ["filicau", "filko", "wendish"])
 def test_hards_playouts_are_the_greedy_ones_where_points_are_wanted(game: str) -> None:
-    """Where every team wants card points (``Rules.wants_points``), Hard's playouts play the
-    same cards with the same random numbers as ``greedy_playout``: its play there is as
-    before. (Filicău is played out until a team could only run away.)"""
+    """Only where a team wants no card points (``Rules.wants_points``: Schafkopf's least)
+    do Hard's playouts differ from ``greedy_playout``: elsewhere they play the same cards
+    with the same random numbers, so Hard's play there is as before."""
     from engine.ai.search import aimed_playout, greedy_playout
 
     rules = make_rules(game)
-    compared = 0
-    for seed in range(12):
+    for seed in range(6):
         hand = Match(rules, seed=seed).deal()
         while hand.phase != PLAYING and not hand.play_over:
             seat = hand.actors()[0]
             hand.apply(seat, hand.legal_actions(seat)[0])
+        assert all(rules.wants_points(hand, t) for t in set(hand.team))
         a, b = hand.copy(), hand.copy()
         aimed_playout(a, random.Random(seed))
         greedy_playout(b, random.Random(seed))
-        check = hand.copy()
-        for (seat, x), (_, y) in zip(a.actions[len(hand.actions):], b.actions[len(hand.actions):],
-                                     strict=False):
-            if not all(rules.wants_points(check, t) for t in set(check.team)):
-                break
-            assert x == y
-            compared += 1
-            check.apply(seat, x)
-    assert compared >= 100
-
-
-class _NeverRandom(random.Random):
-    """Numbers that never pick a playout's random move (one in five otherwise)."""
-
-    def random(self) -> float:
-        return 0.5
-
-
-def test_in_filicau_a_team_that_can_only_run_away_ducks_and_is_fed() -> None:
-    """A Filicău team without points whose opponents hold 3 can make 5 at most, and is
-    better off with none (it runs away: all even). Hard's playouts know it: that team plays
-    under an opponent's trick when it can, adds nothing to a partner's, and its opponents
-    throw their points onto its tricks."""
-    from engine.ai.search import aimed_playout
-
-    rules = make_rules("filicau")
-    ducked = fed = kept = 0
-    for seed in range(60):
-        hand = Match(rules, seed=seed).deal()
-        played = hand.copy()
-        aimed_playout(played, _NeverRandom())
-        check = hand.copy()
-        for seat, action in played.actions:
-            order, trick = check.order, check.trick
-            assert order is not None
-            legal = check.legal_actions(seat)
-            if trick and len(legal) > 1:
-                rank = order.led_rank[order.suit[trick[0]]]
-                best_i = trick.index(max(trick, key=rank.__getitem__))
-                winner = check.team[(check.leader + best_i) % 4]
-                runner = not rules.wants_points(check, check.team[seat])
-                feeding = winner != check.team[seat] and not rules.wants_points(check, winner)
-                under = [a for a in legal if rank[a.value] < rank[trick[best_i]]]
-                if runner and winner == check.team[seat]:
-                    least = min(rules.points[a.value] for a in legal)
-                    assert rules.points[action.value] == least
-                    kept += 1
-                elif (runner or feeding) and under:
-                    assert rank[action.value] < rank[trick[best_i]]
-                    most = max(rules.points[a.value] for a in under)
-                    assert rules.points[action.value] == most
-                    ducked += runner
-                    fed += feeding
-            check.apply(seat, action)
-    assert ducked >= 10 and fed >= 10 and kept >= 5
+        assert a.actions == b.actions and a.play_over

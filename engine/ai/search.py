@@ -101,10 +101,10 @@ def _duck(legal: Sequence[Action], trick: list[int], rank: tuple[int, ...],
 
 def aimed_playout(hand: Hand, rng: random.Random) -> None:
     """``greedy_playout`` for seats that want card points; a seat whose team wants none
-    (``Rules.wants_points``: Schafkopf's least, a Filicău team that can only run away) ducks
-    under every trick it can and leads its weakest card, and the others feed such a team's
-    trick points instead of letting it run away. Where every team wants points it plays the
-    same cards with the same random numbers as ``greedy_playout``."""
+    (``Rules.wants_points``: Schafkopf's least) ducks under every trick it can and leads its
+    weakest card, and a seat that wants points throws them onto the trick of a team that
+    wants none. Where every team wants points it plays the same cards with the same random
+    numbers as ``greedy_playout``."""
     rand = rng.random
     rules = hand.rules
     points = rules.points
@@ -127,13 +127,7 @@ def aimed_playout(hand: Hand, rng: random.Random) -> None:
                 power = order.power
                 action = min(legal, key=lambda a: (power[a[1]], points[a[1]]))
             else:
-                rank = order.led_rank[order.suit[trick[0]]]
-                best_i = trick.index(max(trick, key=rank.__getitem__))
-                if team[(hand.leader + best_i) % n] == team[seat]:
-                    # A partner's trick is the team's: add nothing to it.
-                    action = min(legal, key=lambda a: (points[a[1]], rank[a[1]]))
-                else:
-                    action = _duck(legal, trick, rank, points)
+                action = _duck(legal, trick, order.led_rank[order.suit[trick[0]]], points)
         elif not trick or rand() < 0.2 or legal[0].kind != "card":
             action = legal[int(rand() * len(legal))]
         else:

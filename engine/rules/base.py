@@ -207,9 +207,8 @@ class Rules:
 
     def wants_points(self, hand: Hand, team: int) -> bool:
         """Does ``team`` try to take card points from here on? Not in Schafkopf's "least",
-        where every point counts against its taker, nor in Filicău for a team without points
-        that can no longer make 6 (none at all lets it run away). The computer players'
-        playouts duck for such a team (``engine.ai.search.aimed_playout``)."""
+        where every point counts against its taker. The computer players' playouts duck for
+        such a team (``engine.ai.search.aimed_playout``)."""
         return True
 
     def outcome_fixed(self, hand: Hand) -> bool:

@@ -61,11 +61,6 @@ class Filicau(Rules):
                 return Status(masters=team), event, team
         return status, "no_change", None
 
-    def wants_points(self, hand: Hand, team: int) -> bool:
-        # A team at 0 whose opponents hold 3 can reach 5 at most: 0 lets it run away.
-        taken = hand.team_taken
-        return taken[team] > 0 or taken[1 - team] < 3
-
     def settle(self, hand: Hand) -> None:
         points = hand.team_points()
         status, event, team = self._decide(hand.status, points)
