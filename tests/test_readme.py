@@ -77,13 +77,17 @@ def test_readme_command_runs(line: str, tmp_path: Path) -> None:
             assert done.returncode == golden["exit_code"], (path.name, done.stderr)
             assert json.loads(done.stdout) == golden["expected"], path.name
         return
-    # As written, but with fewer hands: the command's shape is what is tested, not the speed.
+    # As written, but with fewer hands or deals: the command's shape is what is tested, not
+    # the speed (an arena deal of Hard takes seconds).
     line = re.sub(r"--hands \d{4,}", "--hands 2000", line)
+    line = re.sub(r"--deals \d+", "--deals 1", line)
     if " --out " in line:
         line = re.sub(r"--out \S+", f"--out {shlex.quote(str(tmp_path / 'out'))}", line)
     done = shell(line, tmp_path, stdin="1\n" * 60)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "Traceback" not in done.stderr
+    if " engine arena " in line:
+        assert "A - B outcome value per deal" in done.stdout
     if " engine bench " in line:
         reports = [json.loads(x) for x in done.stdout.splitlines()]
         assert reports and all(r["hands_per_second"] > 0 for r in reports)
