@@ -57,9 +57,6 @@ def greedy_playout(hand: Hand, rng: random.Random) -> None:
     else win it with the weakest winning card if the trick holds points, else throw the least
     valuable card; leads are random. One move in five is random, to keep the playouts varied."""
     rand = rng.random
-    points = hand.rules.points
-    n = hand.n
-    team = hand.team
     while not hand.play_over:
         seat = _actor(hand)
         if seat is None:
@@ -71,21 +68,30 @@ def greedy_playout(hand: Hand, rng: random.Random) -> None:
         elif not trick or rand() < 0.2 or legal[0].kind != "card":
             action = legal[int(rand() * len(legal))]
         else:
-            order = hand.order
-            assert order is not None
-            rank = order.led_rank[order.suit[trick[0]]]
-            best_i = trick.index(max(trick, key=rank.__getitem__))
-            best = rank[trick[best_i]]
-            if team[(hand.leader + best_i) % n] == team[seat]:
-                action = max(legal, key=lambda a: (points[a[1]], -rank[a[1]]))
-            else:
-                beat = [a for a in legal if rank[a[1]] > best]
-                if beat and (sum(points[c] for c in trick) or
-                             any(points[a[1]] for a in beat)):
-                    action = min(beat, key=lambda a: rank[a[1]] - 50 * points[a[1]])
-                else:
-                    action = min(legal, key=lambda a: (points[a[1]], rank[a[1]]))
+            action = _follow(hand, seat, legal, trick)
         hand.apply(seat, action)
+
+
+def _follow(hand: Hand, seat: int, legal: Sequence[Action], trick: list[int],
+            wants: Callable[[Hand, int], bool] | None = None) -> Action:
+    """``greedy_playout``'s card when following; with ``wants`` (``Rules.wants_points``),
+    points go onto the trick of a team that wants none."""
+    order = hand.order
+    assert order is not None
+    points = hand.rules.points
+    team = hand.team
+    rank = order.led_rank[order.suit[trick[0]]]
+    best_i = trick.index(max(trick, key=rank.__getitem__))
+    best = rank[trick[best_i]]
+    winner = team[(hand.leader + best_i) % hand.n]
+    if winner == team[seat]:
+        return max(legal, key=lambda a: (points[a[1]], -rank[a[1]]))
+    if wants is not None and not wants(hand, winner):
+        return _duck(legal, trick, rank, points)
+    beat = [a for a in legal if rank[a[1]] > best]
+    if beat and (sum(points[c] for c in trick) or any(points[a[1]] for a in beat)):
+        return min(beat, key=lambda a: rank[a[1]] - 50 * points[a[1]])
+    return min(legal, key=lambda a: (points[a[1]], rank[a[1]]))
 
 
 def _duck(legal: Sequence[Action], trick: list[int], rank: tuple[int, ...],
@@ -106,10 +112,8 @@ def aimed_playout(hand: Hand, rng: random.Random) -> None:
     wants none. Where every team wants points it plays the same cards with the same random
     numbers as ``greedy_playout``."""
     rand = rng.random
-    rules = hand.rules
-    points = rules.points
-    wants = rules.wants_points
-    n = hand.n
+    wants = hand.rules.wants_points
+    points = hand.rules.points
     team = hand.team
     while not hand.play_over:
         seat = _actor(hand)
@@ -131,22 +135,7 @@ def aimed_playout(hand: Hand, rng: random.Random) -> None:
         elif not trick or rand() < 0.2 or legal[0].kind != "card":
             action = legal[int(rand() * len(legal))]
         else:
-            assert order is not None
-            rank = order.led_rank[order.suit[trick[0]]]
-            best_i = trick.index(max(trick, key=rank.__getitem__))
-            best = rank[trick[best_i]]
-            winner = team[(hand.leader + best_i) % n]
-            if winner == team[seat]:
-                action = max(legal, key=lambda a: (points[a[1]], -rank[a[1]]))
-            elif not wants(hand, winner):
-                action = _duck(legal, trick, rank, points)
-            else:
-                beat = [a for a in legal if rank[a[1]] > best]
-                if beat and (sum(points[c] for c in trick) or
-                             any(points[a[1]] for a in beat)):
-                    action = min(beat, key=lambda a: rank[a[1]] - 50 * points[a[1]])
-                else:
-                    action = min(legal, key=lambda a: (points[a[1]], rank[a[1]]))
+            action = _follow(hand, seat, legal, trick, wants)
         hand.apply(seat, action)
 
 
