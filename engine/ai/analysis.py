@@ -42,7 +42,14 @@ from typing import Any
 
 from engine.actions import Action, action_from_json, action_to_json
 from engine.ai import SEARCH
-from engine.ai.search import Rollout, Scorer, SearchPlayer, SeatScorer, settle_choices
+from engine.ai.search import (
+    Rollout,
+    Scorer,
+    SearchPlayer,
+    SeatScorer,
+    rule_of_thumb,
+    settle_choices,
+)
 from engine.determinize import hand_from_view, plays_so_far
 from engine.hand import Hand
 from engine.inference import infer, sample
@@ -312,9 +319,7 @@ def _evaluate(view: SeatView, level: str, samples: int, seed: int | None,
     # choices; the others take the rule of thumb's, as ``SearchPlayer.choose`` does.
     choice_phase = view.phase in view.rules.searched_choices
     if choice_phase and not settings.get("choices"):
-        suggested = view.rules.suggest(view)
-        return _Evaluation(legal, totals, ends, 0,
-                           suggested if suggested in legal else legal[0], 0)
+        return _Evaluation(legal, totals, ends, 0, rule_of_thumb(view), 0)
     knowledge = infer(view)
     team = view.team[seat]
     score: Scorer | None = SeatScorer(view.rules, view.status, seat) if choice_phase else None
@@ -329,9 +334,7 @@ def _evaluate(view: SeatView, level: str, samples: int, seed: int | None,
         except RecordError:
             if i:
                 continue
-            suggested = view.rules.suggest(view)
-            choice = suggested if suggested in legal else legal[0]
-            return _Evaluation(legal, totals, ends, 0, choice, work[0])
+            return _Evaluation(legal, totals, ends, 0, rule_of_thumb(view), work[0])
         if team is None:
             team = hand.team[seat]
         if score is None:

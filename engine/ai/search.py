@@ -56,19 +56,47 @@ def greedy_playout(hand: Hand, rng: random.Random) -> None:
     """Play to the end with a cheap policy: when following, add points to a partner's trick,
     else win it with the weakest winning card if the trick holds points, else throw the least
     valuable card; leads are random. One move in five is random, to keep the playouts varied."""
+    _playout(hand, rng, None)
+
+
+def aimed_playout(hand: Hand, rng: random.Random) -> None:
+    """``greedy_playout`` for seats that want card points; a seat whose team wants none
+    (``Rules.wants_points``: Schafkopf's least) ducks under every trick it can and leads its
+    weakest card, and a seat that wants points throws them onto the trick of a team that
+    wants none. Where every team wants points it plays the same cards with the same random
+    numbers as ``greedy_playout``."""
+    rules = hand.rules
+    # Most games never refuse points: they skip the question on every card.
+    refuses = type(rules).wants_points is not Rules.wants_points
+    _playout(hand, rng, rules.wants_points if refuses else None)
+
+
+def _playout(hand: Hand, rng: random.Random, wants: Callable[[Hand, int], bool] | None) -> None:
+    """The loop of ``greedy_playout`` (``wants`` None) and ``aimed_playout``."""
     rand = rng.random
+    points = hand.rules.points
+    team = hand.team
     while not hand.play_over:
         seat = _actor(hand)
         if seat is None:
             return
         legal = hand.legal_actions(seat)
         trick = hand.trick
+        order = hand.order
         if len(legal) == 1:
             action = legal[0]
+        elif wants is not None and not wants(hand, team[seat]):
+            if rand() < 0.2 or legal[0].kind != "card" or order is None:
+                action = legal[int(rand() * len(legal))]
+            elif not trick:
+                power = order.power
+                action = min(legal, key=lambda a: (power[a[1]], points[a[1]]))
+            else:
+                action = _duck(legal, trick, order.led_rank[order.suit[trick[0]]], points)
         elif not trick or rand() < 0.2 or legal[0].kind != "card":
             action = legal[int(rand() * len(legal))]
         else:
-            action = _follow(hand, seat, legal, trick)
+            action = _follow(hand, seat, legal, trick, wants)
         hand.apply(seat, action)
 
 
@@ -103,40 +131,6 @@ def _duck(legal: Sequence[Action], trick: list[int], rank: tuple[int, ...],
     if under:
         return max(under, key=lambda a: (points[a[1]], rank[a[1]]))
     return min(legal, key=lambda a: (points[a[1]], rank[a[1]]))
-
-
-def aimed_playout(hand: Hand, rng: random.Random) -> None:
-    """``greedy_playout`` for seats that want card points; a seat whose team wants none
-    (``Rules.wants_points``: Schafkopf's least) ducks under every trick it can and leads its
-    weakest card, and a seat that wants points throws them onto the trick of a team that
-    wants none. Where every team wants points it plays the same cards with the same random
-    numbers as ``greedy_playout``."""
-    rand = rng.random
-    wants = hand.rules.wants_points
-    points = hand.rules.points
-    team = hand.team
-    while not hand.play_over:
-        seat = _actor(hand)
-        if seat is None:
-            return
-        legal = hand.legal_actions(seat)
-        trick = hand.trick
-        order = hand.order
-        if len(legal) == 1:
-            action = legal[0]
-        elif not wants(hand, team[seat]):
-            if rand() < 0.2 or legal[0].kind != "card" or order is None:
-                action = legal[int(rand() * len(legal))]
-            elif not trick:
-                power = order.power
-                action = min(legal, key=lambda a: (power[a[1]], points[a[1]]))
-            else:
-                action = _duck(legal, trick, order.led_rank[order.suit[trick[0]]], points)
-        elif not trick or rand() < 0.2 or legal[0].kind != "card":
-            action = legal[int(rand() * len(legal))]
-        else:
-            action = _follow(hand, seat, legal, trick, wants)
-        hand.apply(seat, action)
 
 
 class Scorer:
@@ -179,17 +173,20 @@ class SeatScorer(Scorer):
         return scorer(hand)
 
 
+def rule_of_thumb(view: SeatView) -> Action:
+    """The game's rule-of-thumb choice (``Rules.suggest``), or else the first legal action."""
+    suggested = view.rules.suggest(view)
+    return suggested if suggested in view.legal else view.legal[0]
+
+
 def settle_choices(hand: Hand) -> None:
     """Make the choices left before play (another seat's bid, the taker's burial) as the
     game's rule of thumb would, seeing only what that seat may see."""
-    suggest = hand.rules.suggest
     while hand.phase != PLAYING and not hand.play_over:
         seat = hand.to_move
         if seat is None:
             return
-        view = seat_view(hand, seat)
-        action = suggest(view)
-        hand.apply(seat, action if action in view.legal else view.legal[0])
+        hand.apply(seat, rule_of_thumb(seat_view(hand, seat)))
 
 
 #: A transposition table for ``exact``: a position at the start of a trick -> the bounds
@@ -328,8 +325,7 @@ class SearchPlayer:
             return legal[0]
         choice = view.phase in view.rules.searched_choices
         if choice and not self.choices:
-            suggested = view.rules.suggest(view)
-            return suggested if suggested in legal else legal[0]
+            return rule_of_thumb(view)
         start = time.perf_counter()
         rng = self.rng_for(view)
         seat = view.seat
@@ -354,8 +350,7 @@ class SearchPlayer:
                 if i:
                     continue
                 # A game whose hand cannot be rebuilt from a view: its rule of thumb decides.
-                suggested = view.rules.suggest(view)
-                return suggested if suggested in legal else legal[0]
+                return rule_of_thumb(view)
             if team is None:
                 team = hand.team[seat]
             if score is None:
