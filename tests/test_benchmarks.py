@@ -64,3 +64,36 @@ def test_hard_variants_plays_the_arena_with_hards_settings_changed() -> None:
          "--a", "hard", "--b", "easy", "--deals", "1", "--quiet"],
         cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert bad.returncode != 0 and "sample" in bad.stderr
+
+
+def test_reading_model_fits_a_levels_play_and_weighs_guesses_by_it() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.reading_model", "--level", "normal", "--hands", "9",
+         "--test", "3", "--samples", "8", "--workers", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert (report["train_hands"], report["test_hands"]) == (6, 3)
+    assert report["leads"]["choices"] > 0 and report["follows"]["choices"] > 0
+    holder = report["true_holder"]
+    assert holder["cards"] > 0
+    assert 0 < holder["unweighted"] < 1 and 0 < holder["weighed_by_model"] < 1
+
+
+def test_reading_models_fit_learns_which_cards_a_player_prefers() -> None:
+    import numpy as np
+
+    from benchmarks.reading_model import fit, log_chance
+
+    rng = np.random.default_rng(1)
+    # Three legal cards a choice; the player always plays the one whose first feature is set.
+    items = []
+    for _ in range(300):
+        rows = rng.random((3, 2))
+        rows[:, 0] = 0.0
+        pick = int(rng.integers(3))
+        rows[pick, 0] = 1.0
+        items.append((rows, pick))
+    weights = fit(items, 2)
+    rows, pick = items[0]
+    assert log_chance(weights, rows, pick) > np.log(0.9)
