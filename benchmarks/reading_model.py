@@ -37,18 +37,19 @@ import math
 import multiprocessing
 import random
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from engine.actions import Action
+from engine.actions import Action, action_from_json
 from engine.ai import make_player
 from engine.arena import play_hand
 from engine.cards import TRUMP, Card
 from engine.determinize import hand_from_view
-from engine.hand import Hand
+from engine.hand import PLAYING, Hand
 from engine.inference import infer, sample
+from engine.record import start, to_record
 from engine.rules import make_rules
 from engine.status import Status
 from engine.view import seat_view
@@ -69,39 +70,39 @@ def play(job: tuple[str, int, int]) -> dict[str, Any]:
     players = [make_player(level, seed=seed * 100_000 + i * 10 + s, timed=False)
                for s in range(rules.players)]
     dealer = rng.randrange(rules.players)
-    hand = play_hand(Hand(rules, dealer, pack, Status(masters=masters)), players)
-    return {"pack": pack, "dealer": hand.dealer, "masters": masters,
-            "actions": [[s, a.kind, a.value] for s, a in hand.actions]}
+    return to_record(play_hand(Hand(rules, dealer, pack, Status(masters=masters)), players))
 
 
 def replay(record: dict[str, Any]) -> Iterator[tuple[Hand, int, Action]]:
     """Each action of the record with the hand it was taken in (before it)."""
-    status = Status(masters=record["masters"])
-    hand = Hand(make_rules(GAME), record["dealer"], record["pack"], status)
-    for seat, kind, value in record["actions"]:
-        action = Action(kind, value)
-        yield hand, seat, action
-        hand.apply(seat, action)
+    hand = start(record)
+    for obj in record["actions"]:
+        action = action_from_json(obj)
+        yield hand, obj["seat"], action
+        hand.apply(obj["seat"], action)
 
 
 def _higher_out(hand: Hand, c: Card, outside: int) -> int:
     """How many cards of ``c``'s suit that beat it are still out, not in the actor's hand."""
     order = hand.order
     assert order is not None
-    suit, power = order.suit, order.power
-    return sum(1 for d in range(32)
-               if outside >> d & 1 and suit[d] == suit[c] and power[d] > power[c])
+    power = order.power
+    return sum(1 for d in _cards(outside & order.masks[order.suit[c]]) if power[d] > power[c])
+
+
+def _cards(mask: int) -> list[Card]:
+    return [d for d in range(32) if mask >> d & 1]
 
 
 def lead_features(hand: Hand, held: int, c: Card, outside: int) -> list[float]:
     order = hand.order
     assert order is not None
     suit, power, masks = order.suit, order.power, order.masks
-    mine = [d for d in range(32) if held & masks[suit[c]] >> d & 1]
+    mine = _cards(held & masks[suit[c]])
     higher = _higher_out(hand, c, outside)
     point, trump, master = hand.rules.points[c] > 0, suit[c] == TRUMP, higher == 0
-    trumps = sum(1 for d in range(32) if held & masks[TRUMP] >> d & 1) / 8
-    out = sum(1 for d in range(32) if outside & masks[suit[c]] >> d & 1) / 8
+    trumps = (held & masks[TRUMP]).bit_count() / 8
+    out = (outside & masks[suit[c]]).bit_count() / 8
     return [point, trump, master, higher / 8, len(mine) / 8,
             all(power[d] >= power[c] for d in mine), all(power[d] <= power[c] for d in mine),
             point and master, point and not master, trump and master, trump * trumps, out]
@@ -124,7 +125,7 @@ def follow_features(hand: Hand, seat: int, held: int, legal: Sequence[Card], c: 
     winners = [d for d in legal if rank[d] > best]
     wins = rank[c] > best
     higher = _higher_out(hand, c, outside)
-    mine = [d for d in range(32) if held & masks[suit[c]] >> d & 1]
+    mine = _cards(held & masks[suit[c]])
     point, trump = points[c] > 0, suit[c] == TRUMP
     return [point, trump, wins, partner and point, wins and point,
             not wins and not partner and point, wins * at_stake, wins and last,
@@ -136,20 +137,21 @@ def follow_features(hand: Hand, seat: int, held: int, legal: Sequence[Card], c: 
 def choice(hand: Hand, seat: int) -> tuple[bool, list[Card], np.ndarray] | None:
     """The legal cards for ``seat`` to play now and their features, or None when there is
     nothing to choose."""
-    if not hand._fast or hand.to_move != seat:
+    if hand.phase != PLAYING or hand.to_move != seat:
         return None
     cards = [a.value for a in hand.legal_actions(seat)]
     if len(cards) < 2:
         return None
-    held = hand._masks[seat]
-    unplayed = 0
-    for m in hand._masks:
-        unplayed |= m
-    outside = unplayed & ~held
+    held = _mask(hand.hands[seat])
+    outside = _mask(c for other in hand.hands for c in other) & ~held
     lead = not hand.trick
     rows = [lead_features(hand, held, c, outside) if lead
             else follow_features(hand, seat, held, cards, c, outside) for c in cards]
     return lead, cards, np.array(rows, dtype=float)
+
+
+def _mask(cards: Iterable[Card]) -> int:
+    return sum(1 << c for c in cards)
 
 
 def fit(items: Sequence[tuple[np.ndarray, int]], width: int, steps: int = 400) -> np.ndarray:
@@ -210,7 +212,8 @@ def holders(records: Sequence[dict[str, Any]], weights: dict[bool, np.ndarray],
     count = 0
     for r, record in enumerate(records):
         for hand, seat, _ in replay(record):
-            if hand.play_over or not hand._fast or hand.trick or not 8 <= len(hand.actions) <= 20:
+            if (hand.play_over or hand.phase != PLAYING or hand.trick
+                    or not 8 <= len(hand.actions) <= 20):
                 continue
             view = seat_view(hand, seat)
             knowledge = infer(view)
