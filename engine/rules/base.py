@@ -63,6 +63,10 @@ class Rules:
     options_model: ClassVar[type[Options]] = Options
     #: Rulings the bot's rules summary lists (RULINGS.md's wording, shortened).
     rulings: ClassVar[tuple[str, ...]] = ()
+    #: What the players aim for in a hand, in one plain English sentence (the terminal game
+    #: says it at the start; the bot words goals from its catalogs). Empty: the terminal
+    #: says only what the cards count.
+    goal: ClassVar[str] = ""
 
     #: True: the seats sit in fixed partnerships (team = seat % teams) that the lobby seats and
     #: the bot keeps status for. False: teams form in each deal (a called partner, a
@@ -255,6 +259,12 @@ class Rules:
 
     def first_dealer(self, status: Status, rng: random.Random) -> int:
         return rng.randrange(self.players)
+
+    def match_goal(self) -> str | None:
+        """How a match ends, in one plain English sentence, when hands add up to a match
+        that ends (a set number of deals, a target score: the hand that ends it puts
+        ``match_winner`` in its result); None when hands simply follow one another."""
+        return None
 
     def public_team(self, hand: Hand, seat: int) -> int | None:
         """The team of ``seat`` as everyone at the table knows it (None while secret)."""

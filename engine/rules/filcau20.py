@@ -196,6 +196,10 @@ class Filcau20Options(Options):
 class Filcau20(Rules):
     game = "filcau20"
     title = "Filcau (20 cards)"
+    goal = (
+        "Take Aces and Tens in your tricks: 6 or more of the 8 move your team one step up the "
+        "ladder, servants → even → masters (the boss team, șef), and the others one step down."
+    )
     options_model = Filcau20Options
     rulings = (
         "20 cards (A 10 K O U of each suit; Romanian 11 10 4 3 2), 5 each; the seat after the "
@@ -317,6 +321,10 @@ class Filcau20(Rules):
         # The servants deal in turn: the dealer's partner if the dealer is a servant, else
         # the next seat (an opponent of the boss dealer, so a servant).
         return (dealer + 2) % 4 if dealer % 2 != masters else (dealer + 1) % 4
+
+    def match_goal(self) -> str | None:
+        return (f"After each hand the masters score 1 game point; the first team to "
+                f"{MATCH_POINTS} wins the match.")
 
     def first_dealer(self, status: Status, rng: random.Random) -> int:
         return rng.randrange(4) if status.servant is None else status.servant

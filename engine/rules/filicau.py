@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 class Filicau(Rules):
     game = "filicau"
     title = "Filicău"
+    goal = (
+        "Take Aces and Tens in your tricks: 6 or 7 of the 8 make your team masters, 8 to 0 puts "
+        "everybody back to even, and 4–4 or 5–3 changes nothing."
+    )
     losers = "slaves"
     rulings = (
         "32 cards, dealt one at a time, 8 each; the seat after the dealer leads.",

@@ -38,6 +38,10 @@ class FilkoOptions(Options):
 class Filko(Rules):
     game = "filko"
     title = "Filkó"
+    goal = (
+        "Take Aces and Tens in your tricks: 6 or more of the 8 make your team masters (or keep it "
+        "masters); the first masters choose a Servant from the others, who deals every hand."
+    )
     options_model = FilkoOptions
     rulings: ClassVar[tuple[str, ...]] = (
         "32 cards, dealt four at a time, twice round; the seat after the dealer leads.",

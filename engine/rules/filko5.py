@@ -47,6 +47,11 @@ class FilkoFiveOptions(FilkoOptions):
 class FilkoFive(OldManGame):
     game = "filko5"
     title = "5-player Filkó"
+    goal = (
+        "The Old Man (who holds the Over of acorns) names trump and calls a card: its holder "
+        "is his secret partner. 6 or more of the 8 Aces and Tens make a side masters; the "
+        "Servant's side frees itself with 6, or by taking none at all."
+    )
     options_model: ClassVar[type[Options]] = FilkoFiveOptions
     rulings: ClassVar[tuple[str, ...]] = (
         "5 players, 30 cards (no G7, S7), dealt three at a time (6 each); teams form in each "
@@ -174,6 +179,10 @@ class RichPoorOptions(FilkoOptions):
 class RichPoor(OldManGame):
     game = "rich_poor"
     title = "Rich and Poor"
+    goal = (
+        "The Rich (the holders of the Overs of acorns and leaves) need 6 of the 8 Aces and "
+        "Tens to win; the Poor need 3."
+    )
     options_model: ClassVar[type[Options]] = RichPoorOptions
     rulings = (
         "5 players, 30 cards (no G7, S7), dealt three at a time (6 each).",

@@ -43,6 +43,10 @@ FACES = {
 class FilkoHats(Filko):
     game = "filko_hats"
     title = "Filkó with Hats"
+    goal = (
+        "Take card points in your tricks: 61 or more of the 120 win the hand, and the losers wear "
+        "hats until they win one."
+    )
     losers_badge = "hat"
     rulings = (
         "As 4-player Filkó (32 cards dealt 4 and 4, trump from the cut, Overs the top trumps, "

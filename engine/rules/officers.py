@@ -49,6 +49,9 @@ class OfficersOptions(Options):
 class Officers(Rules):
     game = "officers"
     title = "Officers' Schafkopf"
+    goal = (
+        "Take 61 or more of the 120 card points; 60–60 is a draw."
+    )
     options_model = OfficersOptions
     rulings = (
         "2 players, 32 cards: each has 8 face-down cards with a face-up card on each; nobody "
@@ -136,6 +139,11 @@ class Officers(Rules):
                 "deals": self.match_deals}
 
     # -- scoring ------------------------------------------------------------------------------
+
+    def match_goal(self) -> str | None:
+        if not self.match_deals:
+            return None
+        return f"A match is {self.match_deals} deals; the higher total score wins it."
 
     def check_status(self, status: Status) -> None:
         super().check_status(status)

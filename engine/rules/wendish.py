@@ -121,6 +121,11 @@ def _played_by(hand: Hand, wanted: Sequence[Card]) -> dict[Card, int]:
 class Wendish(Rules):
     game = "wendish"
     title = "Wendish Schafkopf"
+    goal = (
+        "The holders of the Overs of acorns and leaves (the Old Ones) play together, secretly "
+        "until the cards show it, against the other two; a side needs 61 or more of the 120 "
+        "card points."
+    )
     options_model = WendishOptions
     rulings = (
         "4 players, 32 cards dealt in two packets of 4 (8 each); option pack 24: no 8s and "
@@ -289,6 +294,15 @@ class Wendish(Rules):
                 hand.set_team(winner, 0)
 
     # -- scoring ------------------------------------------------------------------------------
+
+    def match_goal(self) -> str | None:
+        ends = []
+        if self.match_deals:
+            ends.append(f"A match is {self.match_deals} deals; the highest total score wins it.")
+        if self.counters:
+            ends.append(f"Everybody starts with {self.counters} counters and pays in them; the "
+                        "match ends when a player has none left.")
+        return " ".join(ends) or None
 
     def check_status(self, status: Status) -> None:
         super().check_status(status)

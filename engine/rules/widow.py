@@ -279,6 +279,9 @@ class WidowGame(Rules):
                 f"status.deals must be from 0 to {self.match_deals - 1} (deals in a match)"
             )
 
+    def match_goal(self) -> str | None:
+        return f"A match is {self.match_deals} deals; the highest total score wins it."
+
     def first_dealer(self, status: Status, rng: random.Random) -> int:
         return rng.randrange(self.players)
 
