@@ -17,7 +17,7 @@ from engine.rules import GAMES
 # The help text is plain words: the module docstring above is reStructuredText for readers
 # of the code, and ``--help`` would print its backticks as they are.
 DESCRIPTION = ("The Filicău rules engine from the command line: replay a game record, play a "
-               "hand in the terminal against computer players, measure speed and strength.")
+               "match in the terminal against computer players, measure speed and strength.")
 
 
 def _replay_one(line: str) -> tuple[dict[str, Any], bool]:
@@ -83,7 +83,8 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     from engine.terminal import play_terminal
 
-    return play_terminal(args.game, seed=args.seed, seat=args.seat, out=out, level=args.level)
+    return play_terminal(args.game, seed=args.seed, seat=args.seat - 1, out=out,
+                         level=args.level, hands=args.hands)
 
 
 def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
@@ -156,12 +157,15 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.set_defaults(func=cmd_bench)
 
     play = p = sub.add_parser("play",
-                              help="play a hand in the terminal against computer players")
+                              help="play a match in the terminal against computer players")
     p.add_argument("--game", default="filicau", choices=games, metavar="GAME",
                    help=_games_help())
-    p.add_argument("--seed", type=int, default=None, help="the same seed deals the same hand")
-    p.add_argument("--seat", type=int, default=0,
-                   help="your seat, from 0 to the game's number of players - 1 (default 0)")
+    p.add_argument("--seed", type=int, default=None, help="the same seed deals the same cards")
+    p.add_argument("--seat", type=int, default=1,
+                   help="your seat, from 1 to the game's number of players (default 1)")
+    p.add_argument("--hands", type=int, default=None,
+                   help="play this many hands (default: a game with a match to its end, any "
+                        "other as long as you answer yes to another hand)")
     p.add_argument("--level", default="normal", choices=("random", "easy", "normal", "hard"),
                    help="the computer players' level")
     p.set_defaults(func=cmd_play)
@@ -202,9 +206,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     args = parser.parse_args(argv)
     if args.command == "play":
         players = GAMES[args.game].players
-        if not 0 <= args.seat < players:
-            play.error(f"--seat must be 0 to {players - 1}: {GAMES[args.game].title} has "
+        if not 1 <= args.seat <= players:
+            play.error(f"--seat must be 1 to {players}: {GAMES[args.game].title} has "
                        f"{players} players")
+        if args.hands is not None and args.hands < 1:
+            play.error("--hands must be 1 or more")
     try:
         return int(args.func(args, out))
     except OSError as e:

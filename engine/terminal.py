@@ -1,8 +1,15 @@
-"""Play one hand in a terminal against computer players: ``python -m engine play``.
+"""Play a match in a terminal against computer players: ``python -m engine play``.
 
-You hold one seat; computer players (``--level``, default Normal) hold the others. Cards are
-typed by code (``EO``, ``H10``) or by their number in the list shown; ``help`` explains the
-codes again and ``quit`` leaves. A refused card is answered with the rule that forbids it.
+You hold one seat; computer players (``--level``, default Normal) hold the others. Seats are
+numbered from 1, as on Discord. Cards are typed by code (``EO``, ``H10``) or by their number
+in the list shown; ``help`` explains the codes again and ``quit`` leaves. A refused card is
+answered with the rule that forbids it.
+
+Nothing here names a game. Every decision is offered from the engine's legal actions: a kind
+whose value is a set of cards (burying two) is picked one card at a time, any other kind is
+worded from a small table keyed by kind (``KINDS``), else from its value in the record
+notation. The goal comes from ``Rules.goal`` and ``Rules.match_goal``, the trumps from the
+hand's trump order, the point scale from the rules' card points.
 
 Plain ``input``/``print`` on purpose: the game is driven line by line from a pipe as easily as
 from a keyboard (the tests script it), and it needs nothing beyond the engine.
@@ -11,7 +18,8 @@ from a keyboard (the tests script it), and it needs nothing beyond the engine.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from engine.actions import Action, IllegalAction, action_to_json
@@ -21,15 +29,19 @@ from engine.cards import (
     RANK_NAMES,
     SUIT_LETTERS,
     SUIT_NAMES,
+    TRUMP,
     Card,
     CardError,
     card,
     code,
+    rank_of,
+    suit_of,
 )
-from engine.hand import Hand
 from engine.match import Match
 from engine.rules import make_rules
+from engine.rules.base import Rules
 from engine.rules.hats import FACES
+from engine.trumps import TrumpOrder
 from engine.view import seat_view
 
 CARD_CODES = (
@@ -43,17 +55,81 @@ CARD_CODES = (
 HOW_TO_ANSWER = ('Answer with the number of a choice or a card\'s code (e.g. EO); "help" shows '
                  'this again, "quit" leaves.')
 
-#: Choices that are not cards, in words: by kind and value, or by kind with the value worded.
-CHOICE_WORDS: dict[tuple[str, Any], str] = {
-    ("take", True): "take the widow",
-    ("pass", True): "pass",
-    ("deal", "cut"): "cut",
-    ("deal", "knock"): "knock (binding)",
-    ("deal_on", True): "deal on (close the fris window)",
-    ("closed", True): "play închis (five trumps)",
-    ("face_up", True): "turn my last two cards face up",
-    ("first_trick", True): "the first trick is with me",
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def _and(words: Sequence[str]) -> str:
+    if not words:
+        return ""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How one kind of decision reads. ``offer`` is the choice as the player picks it and
+    ``told`` what the table hears when someone makes it (``{who}``: "Seat 3"); both may use
+    ``{value}``, the value in words. ``hidden`` is told instead when only the chooser knows
+    the value (``{count}``: how many cards), ``explain`` once, the first time it is offered."""
+
+    offer: str
+    told: str
+    explain: str = ""
+    hidden: str = ""
+    #: Told when the player made the choice out of turn (``{suit}``: a suit value's name).
+    mine: str = ""
+
+
+#: The decisions the games ask for beside playing a card, by action kind. A kind not listed
+#: here (a new game's) is offered as "kind: value" and told as "Seat 3: kind value".
+KINDS: dict[str, Kind] = {
+    "take": Kind("take the widow", "{who} takes the widow",
+                 "Taking the widow: its cards join your hand, you lay as many away face down "
+                 "(their points count for you) and play alone against {others}."),
+    "pass": Kind("pass", "{who} passes"),
+    "bury": Kind("bury {value}", "{who} buries {value}",
+                 "Bury: the cards you lay away count for you at the end.",
+                 hidden="{who} lays {count} cards away face down"),
+    "deal": Kind("{value}", "{who} chooses to {value}"),
+    "fris": Kind("fris with {value}", "{who} makes fris with {value}",
+                 "Fris: show an Over and name trump; that Over leads the fris trick at once, "
+                 "and everybody must put an Under or a King on it."),
+    "deal_on": Kind("deal on (no more fris)", "{who} deals on: no more fris"),
+    "look": Kind("look at my last two cards (ends fris for everybody)",
+                 "{who} looks at the last two cards: no more fris"),
+    "bind": Kind("bind {value}", "{who} binds {value}",
+                 "Binding (legare): say how many trumps you hold in a suit and the lowest of "
+                 "them; the most trumps names trump (equal: the higher lowest card)."),
+    "closed": Kind("say închis (five trumps)", "{who} says închis (five trumps)"),
+    "face_up": Kind("turn my last two cards face up", "{who} turns the last two cards face up",
+                    "With no Under or King for the fris trick, your last two cards are turned "
+                    "face up for everybody, and you play from all five."),
+    "first_trick": Kind("the first trick is with me", "{who} says: the first trick is with me",
+                        "\"The first trick is with me\": whoever else takes the first trick "
+                        "becomes your partner."),
+    "servant": Kind("Servant: {value}", "{who} makes {value} the Servant",
+                    "The Servant deals every hand while your team are masters."),
+    "trump": Kind("trump: {value}", "{who} names {value} trump",
+                  "You name the trump suit for this hand."),
+    "call": Kind("call {value}", "{who} calls {value}: its holder is the secret partner",
+                 "Calling a card: whoever holds it is your partner, a secret until it is "
+                 "played."),
+    "solo": Kind("Lust Solo in {value}", "{who} announces a Lust Solo in {value}",
+                 "A Lust Solo: you name the trump suit and play alone against {others}; the "
+                 "permanent trumps stay on top."),
+    "signal": Kind("a face asking for {value}", "{who} makes a face asking for {value}",
+                   "A face asks your partner for a suit, once a trick, and the whole table "
+                   "sees it: " + _and([f"{face} for {SUIT_NAMES[SUIT_LETTERS.index(letter)]}"
+                                       for letter, face in FACES.items()]) + ".",
+                   mine="Your face asks your partner for {value}"),
 }
+
+#: What the values of some kinds are when the record notation alone does not tell (a seat
+#: is a number there).
+SEAT_KINDS = frozenset({"servant"})
 
 #: What each result event says; ``{who}`` is the team or seats it is about.
 EVENTS = {
@@ -65,10 +141,10 @@ EVENTS = {
     "hats_on": "{who} won: the others put on hats.",
     "hats_stay": "{who} won again: the hats stay on.",
     "hats_off": "{who} won: hats off, and onto the others.",
-    "draw": "60-60: a draw, nothing changes.",
+    "draw": "60–60: a draw, nothing changes.",
     "rich_win": "The Rich ({who}) won.",
     "poor_win": "The Poor ({who}) won.",
-    "freed": "The dealing team scored 6: they are free.",
+    "freed": "The dealing team took 6 or more: they are free.",
     "not_freed": "The dealing team deals again.",
     "redeal": "Nobody bound: the same dealer deals again.",
     "declarer_won": "The declarer ({who}) won.",
@@ -84,47 +160,143 @@ EVENTS = {
     "schwarz": "{who} won schwarz (every trick).",
 }
 
+#: Events decided by the points a side took: the outcome says how many ("With 6 of the 8
+#: Aces and Tens, ...").
+BY_POINTS = frozenset({
+    "masters", "stay_masters", "liberated", "hats_on", "hats_stay", "hats_off", "rich_win",
+    "poor_win", "declarer_won", "declarer_lost", "solo_won", "solo_lost", "won", "schneider",
+    "schwarz",
+})
+
+#: Cards a game shows once the hand is over (its public facts), as a sentence each.
+REVEALED = {
+    "widow": "The widow held {cards}.",
+    "buried": "Buried face down: {cards}.",
+}
+
 
 def card_name(c: Card) -> str:
     """``card_name(card("H10")) == "Ten of hearts"``."""
-    return f"{RANK_NAMES[c % 8]} of {SUIT_NAMES[c // 8]}"
+    return f"{RANK_NAMES[rank_of(c)]} of {SUIT_NAMES[suit_of(c)]}"
+
+
+def _card_code(text: Any) -> Card | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        return card(text)
+    except CardError:
+        return None
+
+
+def _seat_name(seat: int) -> str:
+    return f"seat {seat + 1}"
+
+
+def _value_words(kind: str, value: Any, seat_name: Callable[[int], str] = _seat_name) -> str:
+    """A value in the record notation, in words: a suit letter is the suit, a card code the
+    card, a list of cards "E10 and S7", an object its fields."""
+    if kind in SEAT_KINDS and isinstance(value, int):
+        return seat_name(value)
+    if isinstance(value, bool):
+        return "" if value else "no"
+    if isinstance(value, str):
+        if value in SUIT_LETTERS:
+            return SUIT_NAMES[SUIT_LETTERS.index(value)]
+        c = _card_code(value)
+        if c is not None:
+            return f"the {card_name(c)} ({code(c)})"
+        return value.replace("_", " ")
+    if isinstance(value, list):
+        return _and([code(c) if (c := _card_code(v)) is not None else _value_words(kind, v)
+                     for v in value]) if value else "nothing"
+    if isinstance(value, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {_value_words(kind, v)}"
+                         for k, v in value.items())
+    return str(value)
+
+
+def _json_value(action: Action) -> Any:
+    try:
+        return action_to_json(action)[action.kind]
+    except KeyError:  # a kind the record format does not know (none should reach a player)
+        return action.value
+
+
+#: Kinds whose value needs more than the generic words.
+def _fris_words(v: Any) -> str:
+    if isinstance(v, str):
+        return f"{v}, trump {SUIT_NAMES[suit_of(card(v))]}"
+    return f"{v['over']}, trump {_value_words('fris', v['trump'])}"
+
+
+def _bind_words(v: Any) -> str:
+    return (f"{v['count']} trumps in {_value_words('bind', v['trump'])}, the lowest "
+            f"{v['lowest']}")
+
+
+def _deal_words(v: Any) -> str:
+    return {"cut": "cut (three cards each, then fris)",
+            "knock": "knock (five cards each, then binding)"}.get(v, str(v))
+
+
+VALUE_WORDS: dict[str, Callable[[Any], str]] = {
+    "fris": _fris_words, "bind": _bind_words, "deal": _deal_words,
+}
+
+
+def value_words(action: Action, seat_name: Callable[[int], str] = _seat_name) -> str:
+    value = _json_value(action)
+    special = VALUE_WORDS.get(action.kind)
+    if special is not None:
+        try:
+            return special(value)
+        except (KeyError, TypeError, ValueError, CardError):
+            pass  # a value of another shape (another game's): the generic words
+    return _value_words(action.kind, value, seat_name)
 
 
 def describe(action: Action) -> str:
-    """A choice in words: ``H10``, ``trump: hearts``, ``take the widow``, ``servant: seat 3``.
+    """A choice in words: ``H10``, ``trump: hearts``, ``take the widow``, ``Servant: seat 3``.
 
     >>> describe(Action("trump", 2))
     'trump: hearts'
     """
-    kind, value = action
-    if kind == "card":
-        return code(value)
-    words = CHOICE_WORDS.get((kind, value))
-    if words is not None:
-        return words
-    if kind == "servant":
-        return f"servant: seat {value}"
-    if kind == "signal":
-        return f"make a face: {FACES[SUIT_LETTERS[value]]} (asks for {SUIT_NAMES[value]})"
-    if kind in ("trump", "solo"):
-        return f"{'Lust Solo in' if kind == 'solo' else kind + ':'} {SUIT_NAMES[value]}"
-    if kind == "call":
-        return f"call the {card_name(value)} ({code(value)})"
-    if kind == "bury":
-        return "bury " + " and ".join(code(c) for c in value)
-    (json_kind, json_value), = action_to_json(action).items()
-    if kind == "fris" and isinstance(json_value, str):
-        return f"fris with {json_value}"
-    if kind == "fris":
-        return f"fris with {json_value['over']}, trump {_suit_word(json_value['trump'])}"
-    if kind == "bind":
-        return (f"bind: {json_value['count']} trumps in {_suit_word(json_value['trump'])}, "
-                f"the lowest {json_value['lowest']}")
-    return f"{json_kind.replace('_', ' ')}: {json_value}"
+    if action.kind == "card":
+        return code(action.value)
+    words = value_words(action)
+    kind = KINDS.get(action.kind)
+    if kind is not None:
+        return kind.offer.format(value=words).strip()
+    name = action.kind.replace("_", " ")
+    return f"{name}: {words}" if words else name
 
 
-def _suit_word(letter: str) -> str:
-    return SUIT_NAMES[SUIT_LETTERS.index(letter)]
+def told(action: Action, who: str, seat_name: Callable[[int], str] = _seat_name) -> str:
+    """What the table hears of ``who``'s choice: ``Seat 3 names hearts trump``."""
+    words = value_words(action, seat_name)
+    kind = KINDS.get(action.kind)
+    if kind is not None:
+        return kind.told.format(who=who, value=words)
+    name = action.kind.replace("_", " ")
+    return f"{who}: {name} {words}".rstrip()
+
+
+def told_mine(action: Action) -> str:
+    """The player's own choice out of turn, confirmed: ``Your face asks your partner for
+    leaves``."""
+    kind = KINDS.get(action.kind)
+    value = _json_value(action)
+    if kind is not None and kind.mine:
+        suit = SUIT_NAMES[SUIT_LETTERS.index(value)] if value in SUIT_LETTERS else ""
+        return kind.mine.format(value=value_words(action), suit=suit)
+    return f"You: {describe(action)}"
+
+
+def card_set_kind(actions: Sequence[Action]) -> bool:
+    """Do these actions (of one kind) choose a set of cards (burying two)?"""
+    return all(isinstance(v := _json_value(a), list) and all(_card_code(x) is not None
+                                                             for x in v) for a in actions)
 
 
 def refusal(error: IllegalAction, shown: str) -> str:
@@ -139,56 +311,194 @@ def refusal(error: IllegalAction, shown: str) -> str:
     return f"{shown} is refused: {reasons.get(error.reason, str(error))}."
 
 
-def _seats(seats: Sequence[int], me: int) -> str:
-    """``you and seat 2``, ``seats 1 and 3``, ``seat 1``."""
-    others = [s for s in seats if s != me]
-    named = ""
-    if others:
-        named = ("seat " if len(others) == 1 else "seats ") + _and([str(s) for s in others])
-    if me in seats:
-        return "you" + (f" and {named}" if named else "")
-    return named
+def point_unit(rules: Rules) -> tuple[str, str, str]:
+    """What the game's points are called (many, one) and the scale in a sentence, from its
+    card points: ``("Aces and Tens", "Ace or Ten", "Each Ace and Ten counts 1 (8 in all); no
+    other card counts.")``."""
+    values: dict[int, int] = {}
+    for c in rules.pack:
+        if rules.points[c]:
+            values[rank_of(c)] = rules.points[c]
+    ranks = sorted(values)
+    if set(values.values()) == {1}:
+        return (_and([RANK_NAMES[r] + "s" for r in ranks]),
+                " or ".join(RANK_NAMES[r] for r in ranks),
+                f"Each {_and([RANK_NAMES[r] for r in ranks])} counts 1 "
+                f"({rules.total_points} in all); no other card counts.")
+    scale = ", ".join(f"{RANK_NAMES[r]} {values[r]}" for r in ranks)
+    return "card points", "card point", f"Card points: {scale} ({rules.total_points} in all)."
 
 
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def trumps_line(order: TrumpOrder, pack: Sequence[Card]) -> str:
+    """``Trumps, high to low: the four Overs (EO GO HO SO), then hearts: HA H10 ...``."""
+    parts: list[str] = []
+    run: list[Card] = []
+    permanent = [c for c in order.permanent if c in pack]
+    for i, c in enumerate(permanent):
+        run.append(c)
+        if i + 1 < len(permanent) and rank_of(permanent[i + 1]) == rank_of(c):
+            continue
+        whole = [x for x in pack if rank_of(x) == rank_of(c)]
+        if len(run) > 1 and set(run) == set(whole):
+            parts.append(f"the {NUMBERS[len(run)]} {RANK_NAMES[rank_of(c)]}s "
+                         f"({' '.join(code(x) for x in run)})")
+        else:
+            parts.append(" ".join(code(x) for x in run))
+        run = []
+    suit = order.trump_suit
+    if suit is not None:
+        rest = sorted((c for c in pack if suit_of(c) == suit and c not in order.permanent),
+                      key=order.sort_key)
+        parts.append(f"then {SUIT_NAMES[suit]}: {' '.join(code(c) for c in rest)}")
+    if not parts:
+        return "There are no trumps."
+    return "Trumps, high to low: " + ", ".join(parts) + ". Every other card belongs to its suit."
 
 
 class TerminalGame:
-    """One hand at a terminal: what the player sees, and reading their answers."""
+    """A match at a terminal: what the player sees, and reading their answers.
 
-    def __init__(self, hand: Hand, seat: int, level: str, seed: int | None,
-                 out: TextIO, inp: TextIO) -> None:
-        self.hand, self.seat, self.out, self.inp = hand, seat, out, inp
+    ``seat`` is the engine's seat (from 0); the player reads it from 1. ``hands``: how many
+    hands to play (None: to the end of the match, or as long as the player says yes)."""
+
+    def __init__(self, match: Match, seat: int, level: str, seed: int | None,
+                 out: TextIO, inp: TextIO, hands: int | None = None) -> None:
+        self.match, self.seat, self.out, self.inp = match, seat, out, inp
+        self.rules = match.rules
         self.level = level
+        self.hands = hands
         self.bot = make_player(level, seed)
+        self.kinds_explained: set[str] = set()
+        self.unit, self.unit_one, self.scale = point_unit(self.rules)
+        #: The trump order last described (a game whose trumps never change says them once).
+        self.order_said: TrumpOrder | None = None
+        self.hand = match.deal()
+        self._new_hand()
+
+    def _new_hand(self) -> None:
         self.tricks_shown = 0
         self.actions_shown = 0
-        self.trump_shown: int | None = None
+        self.order_shown: TrumpOrder | None = None
+        #: The hand as last shown to the player (shown again only when it changed).
+        self.hand_said: tuple[Any, ...] = ()
         self.shown_cards: tuple[Card, ...] = ()
+        self.held: set[Card] = set(self.hand.hands[self.seat])
         #: Games whose teams form in the hand: the teams as last told (as far as public).
         self.teams_said = ""
+        self.play_over_said = False
+        #: The points line said when play ended (not repeated with the result).
+        self.points_said = ""
+        #: The out-of-turn choices last offered (offered again only when they change).
+        self.free_offered: frozenset[Action] = frozenset()
 
     def say(self, text: str = "", end: str = "\n") -> None:
         print(text, end=end, file=self.out, flush=True)
 
+    # -- naming seats ---------------------------------------------------------------------
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == self.seat else f"seat {seat + 1}"
+
+    def seats(self, seats: Sequence[int]) -> str:
+        """``you and seat 3``, ``seats 2 and 4``, ``seat 2``."""
+        others = [s for s in seats if s != self.seat]
+        named = ""
+        if others:
+            named = ("seat " if len(others) == 1 else "seats ") + _and(
+                [str(s + 1) for s in others])
+        if self.seat in seats:
+            return "you" + (f" and {named}" if named else "")
+        return named
+
+    def _others(self) -> str:
+        n = self.rules.players - 1
+        return "the other one" if n == 1 else f"the other {NUMBERS[n]}"
+
     # -- what the player is told -------------------------------------------------------
 
     def opening(self) -> None:
-        rules, hand, me = self.hand.rules, self.hand, self.seat
+        rules, me = self.rules, self.seat
         others = [s for s in range(rules.players) if s != me]
-        self.say(f"{rules.title}: you are seat {me}; computer players ({self.level}) hold "
-                 f"{_seats(others, me)}. Seat {hand.dealer} deals.")
+        self.say(f"{rules.title}: you are seat {me + 1}; computer players ({self.level}) hold "
+                 f"{self.seats(others)}.")
+        if rules.goal:
+            self.say(f"The goal: {rules.goal}")
+        self.say(self.scale)
         if rules.players == 2:
-            self.say(f"You play alone against seat {others[0]}.")
+            self.say(f"You play alone against seat {others[0] + 1}.")
         elif rules.fixed_teams:
             partners = [s for s in others if rules.seat_teams[s] == rules.seat_teams[me]]
+            against = [s for s in others if s not in partners]
             self.say(f"Your partner{'s are' if len(partners) > 1 else ' is'} "
-                     f"{_seats(partners, me)}; the others play against you.")
+                     f"{self.seats(partners)}; {self.seats(against)} play against you.")
         else:
-            self.say("Teams are not fixed in this game: they form during the hand.")
+            self.say("Teams are not fixed in this game: they form during each hand.")
+        match = rules.match_goal()
+        if self.hands is not None:
+            self.say(f"You play {self.hands} hand{'s' if self.hands > 1 else ''}."
+                     + (f" {match}" if match else ""))
+        elif match:
+            self.say(f"{match} You play the match to its end.")
+        else:
+            self.say("Hands follow one another: after each one you say whether to play on.")
         self.say(CARD_CODES)
         self.say(HOW_TO_ANSWER)
+
+    def hand_header(self) -> None:
+        hand = self.hand
+        self.say()
+        self.say(f"— Hand {self.match.hands_played + 1}: "
+                 f"{'you deal' if hand.dealer == self.seat else f'seat {hand.dealer + 1} deals'}"
+                 " —")
+        standing = self.standing()
+        if standing:
+            self.say(standing)
+        self.news()
+        self.show_hand("Your cards")
+
+    def show_hand(self, title: str) -> None:
+        """The player's cards, unless they were just shown as they are."""
+        hand = self.hand
+        cards = hand.hands[self.seat]
+        said = (tuple(sorted(cards)), hand.order)
+        if cards and said != self.hand_said:
+            self.hand_said = said
+            self.say(f"{title}: " + self.hand_words(cards))
+
+    def standing(self) -> str:
+        """Who are masters (and Servant) as the hand starts, in words; "" when nobody."""
+        status, rules = self.hand.status, self.rules
+        if status.masters is None:
+            return ""
+        teams = status.teams or rules.seat_teams
+        masters = [s for s in range(rules.players) if teams[s] == status.masters]
+        losers = [s for s in range(rules.players) if s not in masters]
+        verb = "are" if len(masters) > 1 or self.seat in masters else "is"
+        text = (f"{_cap(self.seats(masters))} {verb} masters; {self.seats(losers)} "
+                f"{'are' if len(losers) > 1 or self.seat in losers else 'is'} {rules.losers}")
+        if rules.losers_badge:
+            text += f" and wear {rules.losers_badge}s"
+        if status.servant is not None:
+            text += (f", and {self.who(status.servant)} "
+                     f"{'are' if status.servant == self.seat else 'is'} the Servant, who deals")
+        return text + "."
+
+    def hand_words(self, cards: Sequence[Card]) -> str:
+        """A hand as a player holds it, the trumps marked: ``trumps: EO HA · acorns: E10``.
+        Before trump is known, the permanent trumps are marked as such."""
+        hand = self.hand
+        order = hand.order
+        groups: dict[int, list[Card]] = {}
+        for c in hand.sort_hand(cards):
+            if order is not None:
+                group = order.suit[c]
+            else:
+                group = TRUMP if c in self.rules.top_trumps else suit_of(c)
+            groups.setdefault(group, []).append(c)
+        trumps = "trumps" if order is not None else "always trumps"
+        return " · ".join(
+            f"{trumps if g == TRUMP else SUIT_NAMES[g]}: {' '.join(code(c) for c in cs)}"
+            for g, cs in sorted(groups.items(), key=lambda kv: -1 if kv[0] == TRUMP else kv[0]))
 
     def news(self) -> None:
         """Everything that happened since the player last looked: choices, trump, tricks."""
@@ -196,23 +506,24 @@ class TerminalGame:
         while self.actions_shown < len(hand.actions):
             seat, action = hand.actions[self.actions_shown]
             self.actions_shown += 1
-            if action.kind == "signal" and seat == self.seat:
-                self.say(f"Your face asks your partner for {SUIT_NAMES[action.value]}.")
-            elif action.kind == "signal":
-                self.say(f"Seat {seat} {FACES[SUIT_LETTERS[action.value]]}: it asks its "
-                         f"partner for {SUIT_NAMES[action.value]}.")
-            elif action.kind != "card" and seat != self.seat:
-                public = hand.rules.public_action(hand, seat, action)
-                self.say(f"Seat {seat} chose: {describe(public)}." if public is not None
-                         else f"Seat {seat} made a choice only they know.")
-        if hand.trump is not None and hand.trump != self.trump_shown:
-            self.trump_shown = hand.trump
-            self.say(f"Trump is {SUIT_NAMES[hand.trump]}.")
-        if tuple(hand.shown) != self.shown_cards:
-            self.shown_cards = tuple(hand.shown)
-            if self.shown_cards:
-                self.say("Shown cards: " + " ".join(code(c) for c in self.shown_cards))
-        if not hand.rules.fixed_teams and self._card_play_began():
+            if action.kind == "card" or (seat == self.seat
+                                         and action.kind not in hand.rules.free_kinds):
+                continue
+            who = _cap(self.who(seat))
+            if seat == self.seat:
+                self.say(told_mine(action) + ".")
+                continue
+            public = hand.rules.public_action(hand, seat, action)
+            if public is not None:
+                self.say(told(public, who, self.who) + ".")
+                continue
+            kind = KINDS.get(action.kind)
+            count = len(action.value) if isinstance(action.value, tuple) else 1
+            self.say((kind.hidden.format(who=who, count=NUMBERS[count] if count < 9 else count)
+                      if kind is not None and kind.hidden
+                      else f"{who} makes a choice nobody else sees") + ".")
+        self._news_cards()
+        if not hand.rules.fixed_teams and hand.n > 2 and self._card_play_began():
             line = self._teams_line()
             if line != self.teams_said:
                 self.teams_said = line
@@ -220,9 +531,64 @@ class TerminalGame:
         while self.tricks_shown < len(hand.tricks):
             trick = hand.tricks[self.tricks_shown]
             self.tricks_shown += 1
-            winner = "you win it" if trick.winner == self.seat else f"seat {trick.winner} wins it"
+            winner = "you win it" if trick.winner == self.seat else \
+                f"seat {trick.winner + 1} wins it"
             self.say(f"Trick {self.tricks_shown}: {self._played(trick.leader, trick.cards)}"
                      f" — {winner}.")
+        self._news_hand()
+        if hand.play_over and not hand.finished and not self.play_over_said:
+            self.play_over()
+
+    def _news_cards(self) -> None:
+        """Cards shown to everybody, and the trumps once they are known."""
+        hand = self.hand
+        trump_said = False
+        shown = tuple(hand.shown)
+        order_changed = hand.order is not None and hand.order != self.order_shown
+        if shown != self.shown_cards:
+            new = shown[len(self.shown_cards):] if shown[:len(self.shown_cards)] == \
+                self.shown_cards else shown
+            self.shown_cards = shown
+            if new:
+                held = [(c, s) for c in new for s in range(hand.n) if c in hand.hands[s]]
+                holders = sorted({s for _, s in held})
+                line = "Turned face up for everybody to see: " + " ".join(
+                    code(c) for c in new) + "."
+                if holders:
+                    line += (f" {_cap(self.seats(holders))} "
+                             f"{'hold' if len(holders) > 1 or holders == [self.seat] else 'holds'}"
+                             f" {'it' if len(new) == 1 else 'them'}, and everybody knows it.")
+                last = new[-1]
+                if (order_changed and hand.trump is not None and suit_of(last) == hand.trump
+                        and last not in hand.rules.top_trumps):
+                    line += (f" The last card turned up makes {SUIT_NAMES[hand.trump]} "
+                             "trump.")
+                    trump_said = True
+                self.say(line)
+        if order_changed:
+            assert hand.order is not None
+            self.order_shown = hand.order
+            if hand.order != self.order_said:
+                self.order_said = hand.order
+                self.say(trumps_line(hand.order, hand.rules.pack))
+            elif hand.rules.usual_trump is None and hand.trump is not None and not trump_said:
+                self.say(f"Trump is {SUIT_NAMES[hand.trump]} again.")
+
+    def _news_hand(self) -> None:
+        """Cards new in the player's hand (dealt later, the widow, turned up)."""
+        hand = self.hand
+        mine = hand.hands[self.seat]
+        new_cards = [c for c in mine if c not in self.held]
+        if new_cards:
+            cards = " ".join(code(c) for c in hand.sort_hand(new_cards))
+            widow = seat_view(hand, self.seat).private.get("widow")
+            if not self.held:
+                self.say(f"You are dealt {cards}.")
+            elif isinstance(widow, list) and set(widow) == {code(c) for c in new_cards}:
+                self.say(f"The widow held {cards}: both are in your hand now.")
+            else:
+                self.say(f"New in your hand: {cards}.")
+        self.held = set(mine)
 
     def _card_play_began(self) -> bool:
         hand = self.hand
@@ -243,59 +609,179 @@ class TerminalGame:
         against = [s for s in others if s not in mates and s not in unknown]
         if unknown:
             return "Partners are secret for now: the cards will tell."
+        if not mates and len({view.team[s] for s in against}) == len(against) > 1:
+            return "Everybody plays alone."
         if not mates:
-            return f"You play alone against {_seats(against, me)}."
-        return f"You play with {_seats(mates, me)} against {_seats(against, me)}."
+            return f"You play alone against {self.seats(against)}."
+        return f"You play with {self.seats(mates)} against {self.seats(against)}."
 
     def _played(self, leader: int, cards: Sequence[Card]) -> str:
         n = self.hand.n
-        return ", ".join(f"{'you' if (leader + i) % n == self.seat else f'seat {(leader + i) % n}'}"
-                         f" {code(c)}" for i, c in enumerate(cards))
+        return ", ".join(f"{self.who((leader + i) % n)} {code(c)}" for i, c in enumerate(cards))
+
+    def _tricks_in_hand(self) -> int:
+        return len(self.rules.pack) // self.rules.players
+
+    # -- the end of a hand ------------------------------------------------------------------
+
+    def sides(self, count: int) -> list[tuple[str, str]]:
+        """The hand's ``count`` sides (teams as in ``Hand.team``), named by role: the
+        declarer and the defenders, your team and the other team, or each player; each
+        with its name and its possessive ("the declarer's")."""
+        hand = self.hand
+        teams = hand.team
+        members = [[s for s in range(hand.n) if teams[s] == t] for t in range(count)]
+        declarer = hand.result.extra.get("declarer") if hand.result else None
+        out: list[tuple[str, str]] = []
+        for seats in members:
+            if isinstance(declarer, int) and count == 2:
+                if declarer in seats:
+                    role = "the declarer" if len(seats) == 1 else "the declarer's side"
+                else:
+                    role = "the defenders" if len(seats) > 1 else "the defender"
+                out.append((f"{role} ({self.seats(seats)})", role + "'s"))
+            elif count == 2 and hand.n > 2:
+                role = "your team" if self.seat in seats else "the other team"
+                out.append((f"{role} ({self.seats(seats)})", role + "'s"))
+            else:
+                name = self.seats(seats)
+                out.append((name, "your" if name == "you" else name + "'s"))
+        return out
+
+    def points_line(self, points: Sequence[int]) -> str:
+        """``Points: your team (you and seat 3) took 6 of the 8 Aces and Tens, the other
+        team (seats 2 and 4) 2.`` The declarer's side first, else the player's."""
+        named = list(zip(self.sides(len(points)), points, strict=True))
+        if not (self.hand.result and isinstance(self.hand.result.extra.get("declarer"), int)):
+            named.sort(key=lambda side: not (side[0][0] == "you" or "(you" in side[0][0]))
+        ((first, _), p), *rest = named
+        return (f"Points: {first} took {p} of the {self.rules.total_points} {self.unit}"
+                + "".join(f", {name} {q}" for (name, _), q in rest) + ".")
+
+    def play_over(self) -> None:
+        """Play has ended (the last card, or no card could change the result): where the
+        cards are, and the points, before any decision still owed (choosing a Servant)."""
+        hand = self.hand
+        self.play_over_said = True
+        self.say()
+        if len(hand.tricks) < self._tricks_in_hand():
+            self.say(f"The hand stopped after trick {len(hand.tricks)} of "
+                     f"{self._tricks_in_hand()}: no card still in the hands could change the "
+                     "result any more.")
+            left = [(s, hand.sort_hand(cs)) for s, cs in enumerate(hand.hands) if cs]
+            if left:
+                self.say("Left in the hands: " + "; ".join(
+                    f"{self.who(s)} {' '.join(code(c) for c in cs)}" for s, cs in left) + ".")
+        if not hand.finished:
+            self.points_said = self.points_line(hand.team_points())
+            self.say(self.points_said)
 
     def ending(self) -> None:
-        hand, me = self.hand, self.seat
+        hand = self.hand
         result = hand.result
         assert result is not None
-        self.say()
-        if result.early:
-            self.say(f"The hand stopped after trick {len(hand.tricks)}: no card still in the "
-                     "hands could change the outcome any more.")
-        teams = hand.team
-        if hand.rules.players > 2 and len(result.points) == 2 and teams[me] in (0, 1):
-            mine = teams[me]
-            self.say(f"Points: your team {result.points[mine]}, "
-                     f"the other team {result.points[1 - mine]}.")
-        else:
-            self.say("Points: " + ", ".join(
-                f"{_seats([s for s in range(hand.n) if teams[s] == team], me)} {p}"
-                for team, p in enumerate(result.points)) + ".")
+        if not self.play_over_said:
+            if hand.tricks:
+                self.play_over()
+            else:
+                self.say()
+        if hand.tricks or any(result.points):
+            line = self.points_line(result.points)
+            if line != self.points_said:
+                self.say(line)
+        public = seat_view(hand, self.seat).public
+        for key, sentence in REVEALED.items():
+            cards = public.get(key)
+            if isinstance(cards, list) and cards and all(_card_code(c) is not None
+                                                         for c in cards):
+                held = hand.sort_hand([card(c) for c in cards])
+                self.say(sentence.format(cards=" ".join(code(c) for c in held)))
+        if hand.tricks or any(result.points):
+            self._points_explained()
         self.say(self.outcome())
+        self._scores()
+
+    def _points_explained(self) -> None:
+        """Where points come from that were not won in tricks, and why they may not add up
+        to the whole pack."""
+        hand = self.hand
+        result = hand.result
+        assert result is not None
+        points = self.rules.points
+        in_tricks = [0] * len(result.points)
+        for t in hand.tricks:
+            in_tricks[hand.team[t.winner]] += sum(points[c] for c in t.cards)
+        sides = self.sides(len(result.points))
+        for (_, whose), got, won in zip(sides, result.points, in_tricks, strict=True):
+            if got > won:
+                self.say(f"{got - won} of {whose} {got} come from cards not played in "
+                         "tricks.")
+        missing = self.rules.total_points - sum(result.points)
+        where = ("were still in the hands when play stopped" if result.early
+                 else "were not won in tricks")
+        if missing == 1:
+            self.say(f"One {self.unit_one} {where.replace('were', 'was', 1)}: it counts for "
+                     "nobody.")
+        elif missing > 1:
+            self.say(f"The other {missing} {self.unit} {where}: they count for nobody.")
+
+    def _scores(self) -> None:
+        hand, rules, me = self.hand, self.rules, self.seat
+        result = hand.result
+        assert result is not None
         scores = result.extra.get("scores")
-        if scores is not None:
-            self.say("Scores: " + ", ".join(f"{'you' if s == me else f'seat {s}'} {v:+d}"
-                                            for s, v in enumerate(scores)) + ".")
-        match = result.status.score
-        if match is not None and not hand.rules.score_by_seat and len(match) == 2:
-            mine = hand.rules.seat_teams[me]
-            self.say(f"Match: your team {match[mine]}, the other team {match[1 - mine]}.")
+        if scores is not None and self._per_seat():
+            gained = [f"{self.who(s)} {v:+d}" for s, v in enumerate(scores) if v]
+            nothing = [s for s, v in enumerate(scores) if not v]
+            line = "Scores for this hand: " + (", ".join(gained) if gained else "none")
+            if gained and nothing:
+                line += f"; {self.seats(nothing)} score nothing"
+            self.say(line + ".")
+        elif scores is not None:
+            mine = rules.seat_teams[me]
+            self.say(f"Scores for this hand: your team {scores[mine]:+d}, the other team "
+                     f"{scores[1 - mine]:+d}.")
+        final = result.extra.get("final_status")
+        standing = result.extra.get("match_score") or (final or {}).get("score") or (
+            result.status.score)
+        if standing is not None:
+            self.say(("Final score of the match: " if final else "The match stands at: ")
+                     + self._match_score(list(standing)) + ".")
         winners = result.extra.get("match_winner")
         if winners:
-            self.say("The match is over: " + ("you won it." if any(
-                w == (me if hand.rules.score_by_seat else hand.rules.seat_teams[me])
-                for w in winners) else "you lost it."))
-        dealer = "you deal" if result.next_dealer == me else f"seat {result.next_dealer} deals"
-        self.say(f"Next hand: {dealer}.")
+            if self._per_seat():
+                names = self.seats(list(winners))
+                self.say(f"The match is over: {names} "
+                         f"{'share' if len(winners) > 1 else 'win' if me in winners else 'wins'}"
+                         " it.")
+            else:
+                self.say("The match is over: " + ("your team wins it." if rules.seat_teams[me]
+                                                   in winners else "the other team wins it."))
+
+    def _per_seat(self) -> bool:
+        """Are scores kept per player (each plays for himself, or two play each other)?"""
+        return self.rules.score_by_seat or self.rules.teams == self.rules.players
+
+    def _match_score(self, score: list[int]) -> str:
+        rules, me = self.rules, self.seat
+        if self._per_seat():
+            return ", ".join(f"{self.who(s)} {v}" for s, v in enumerate(score))
+        mine = rules.seat_teams[me]
+        if len(score) == 2:
+            return f"your team {score[mine]}, the other team {score[1 - mine]}"
+        return ", ".join(f"team {t + 1} {v}" for t, v in enumerate(score))
 
     def outcome(self) -> str:
-        """The result's event as a sentence about the player's side."""
-        hand, me = self.hand, self.seat
+        """The result's event as a sentence about the sides, in the game's points."""
+        hand = self.hand
         result = hand.result
         assert result is not None
         if result.event == "no_change":
             return ("No change: everybody is still even." if result.status.masters is None
                     else "No change: the masters stay masters.")
         extra = result.extra
-        if "declarer" in extra and result.event.startswith(("declarer", "solo")):
+        if isinstance(extra.get("declarer"), int) and result.event.startswith(
+                ("declarer", "solo")):
             seats: list[int] = [extra["declarer"]]
         elif "winners" in extra:
             seats = list(extra["winners"])
@@ -306,55 +792,111 @@ class TerminalGame:
             seats = [s for s in range(hand.n) if teams[s] == result.team]
         else:
             seats = []
-        who = _seats(seats, me)
+        who = self.seats(seats)
         template = EVENTS.get(result.event, result.event.replace("_", " ") + ".")
-        text = template.format(who=who, are="is" if who.startswith("seat ") else "are")
-        return text[0].upper() + text[1:]
+        if seats and template.startswith("{who}") and hand.team[seats[0]] < len(result.points):
+            # A whole side: named by its role ("the declarer (seat 3)", "your team (...)").
+            side = hand.team[seats[0]]
+            if sorted(seats) == [s for s in range(hand.n) if hand.team[s] == side]:
+                who = self.sides(len(result.points))[side][0]
+        text = template.format(who=who, are="are" if who.startswith(("you", "your")) or
+                               " and " in who else "is")
+        if result.event in BY_POINTS and seats:
+            side = hand.team[seats[0]]
+            if side < len(result.points):
+                return (f"With {result.points[side]} of the {self.rules.total_points} "
+                        f"{self.unit}, {text[0].lower()}{text[1:]}")
+        return _cap(text)
 
     # -- the player's turn ----------------------------------------------------------------
+
+    def explain_kinds(self, actions: Sequence[Action]) -> None:
+        for a in actions:
+            kind = KINDS.get(a.kind)
+            if kind is not None and kind.explain and a.kind not in self.kinds_explained:
+                self.kinds_explained.add(a.kind)
+                self.say(kind.explain.format(others=self._others()))
 
     def turn(self) -> bool:
         """Ask the player for their action and apply it; False when they left."""
         hand, me = self.hand, self.seat
         view = seat_view(hand, me)
-        # Out-of-turn choices (a partner signal) are offered beside the turn's own.
-        legal = list(view.legal) + list(view.free)
+        self.free_offered = frozenset(view.free)
         self.say()
+        legal = list(view.legal)
         if hand.trick or any(a.kind == "card" for a in legal):
             number = len(hand.tricks) + 1
             table = (f"on the table {self._played(hand.leader, hand.trick)}" if hand.trick
                      else "you lead")
-            self.say(f"Trick {number}: {table}.")
-        if view.hand:
-            self.say("Your hand: " + " ".join(code(c) for c in view.hand))
-        together = [a for a in legal if isinstance(a.value, tuple)]
-        if together:
-            return self._pick_together(together)
+            self.say(f"Trick {number} of {self._tricks_in_hand()}: {table}.")
+        self.show_hand("Your hand")
+        by_kind: dict[str, list[Action]] = {}
+        for a in legal:
+            by_kind.setdefault(a.kind, []).append(a)
+        sets = {k: acts for k, acts in by_kind.items() if k != "card" and card_set_kind(acts)}
+        self.explain_kinds([a for a in legal + list(view.free) if a.kind not in sets]
+                           + [acts[0] for acts in sets.values()])
+        if len(sets) == 1 and len(by_kind) == 1:
+            (acts,) = sets.values()
+            return self._pick_together(acts)
         cards = sorted((a for a in legal if a.kind == "card"),
                        key=lambda a: view.hand.index(a.value))
-        choices = [a for a in legal if a.kind != "card" and a not in view.free]
-        signals = [a for a in legal if a in view.free]
-        legal = cards + choices + signals
-        numbers = iter(range(1, len(legal) + 1))
+        choices = [a for a in legal if a.kind != "card" and a.kind not in sets]
+        # A set of cards to choose (burying) beside other choices: one entry, then the picks.
+        entries: list[Action | str] = [*cards, *choices, *sets]
+        signals = [a for a in view.free if a not in legal]
+        entries += signals
+        numbers = iter(range(1, len(entries) + 1))
         if cards:
             self.say("You may play: " + "  ".join(f"{next(numbers)}) {describe(a)}"
                                                   for a in cards))
-        if choices:
-            self.say(("Or: " if cards else "Your choices: ")
-                     + "  ".join(f"{next(numbers)}) {describe(a)}" for a in choices))
+        others = [describe(a) for a in choices] + [f"{kind.replace('_', ' ')} cards…"
+                                                   for kind in sets]
+        if others:
+            self.say(("Or: " if cards else "Your choices: ") + "  ".join(
+                f"{next(numbers)}) {words}" for words in others))
         if signals:
-            self.say("Or make a face to your partner (once a trick): " + "  ".join(
-                f"{next(numbers)}) {FACES[SUIT_LETTERS[a.value]]} ({SUIT_NAMES[a.value]})"
-                for a in signals))
+            self.say("You may also, out of turn: " + "  ".join(
+                f"{next(numbers)}) {describe(a)}" for a in signals))
         while True:
             answer = self.ask("Your move")
             if answer is None:
                 return False
             if not answer:
                 continue
-            choice = self._parse(answer, legal)
+            choice = self._parse(answer, entries)
+            if isinstance(choice, str):
+                return self._pick_together(sets[choice])
             if choice is not None:
                 hand.apply(me, choice)
+                return True
+
+    def offer_free(self, before: int) -> bool:
+        """Out-of-turn choices (a partner signal, a doubling) that became open to the player
+        while another seat is to act: offered once each time they change. False: they left."""
+        free = frozenset(self.hand.free_actions(self.seat))
+        if free == self.free_offered:
+            return True
+        self.free_offered = free
+        if not free:
+            return True
+        self.news()
+        actions = list(self.hand.free_actions(self.seat))
+        self.say()
+        self.show_hand("Your hand")
+        self.explain_kinds(actions)
+        self.say(f"Before {self.who(before)} moves, you may: 1) go on  " + "  ".join(
+            f"{i}) {describe(a)}" for i, a in enumerate(actions, 2)))
+        while True:
+            answer = self.ask("Your move")
+            if answer is None:
+                return False
+            if not answer or answer == "1" or answer.lower() == "go on":
+                return True
+            choice = self._parse(answer, ["go on", *actions])
+            if isinstance(choice, Action):
+                self.hand.apply(self.seat, choice)
+                self.news()
                 return True
 
     def ask(self, prompt: str) -> str | None:
@@ -380,26 +922,32 @@ class TerminalGame:
     def help(self) -> None:
         self.say(CARD_CODES)
         self.say(HOW_TO_ANSWER)
-        if self.trump_shown is not None:
-            self.say(f"Trump is {SUIT_NAMES[self.trump_shown]}.")
+        if self.rules.goal:
+            self.say(f"The goal: {self.rules.goal}")
+        if self.hand.order is not None:
+            self.say(trumps_line(self.hand.order, self.rules.pack))
 
-    def _parse(self, text: str, legal: list[Action]) -> Action | None:
+    def _parse(self, text: str, entries: Sequence[Action | str]) -> Action | str | None:
         if text.isdigit():
-            if 1 <= int(text) <= len(legal):
-                return legal[int(text) - 1]
-            self.say(f"  There is no choice {text}: pick 1 to {len(legal)}.")
+            if 1 <= int(text) <= len(entries):
+                return entries[int(text) - 1]
+            self.say(f"  There is no choice {text}: pick 1 to {len(entries)}.")
             return None
         words = text.lower()
-        for a in legal:
+        actions = [a for a in entries if isinstance(a, Action)]
+        for a in actions:
             if describe(a).lower() == words or (a.kind != "card"
-                                                and str(action_to_json(a)[a.kind]) == text):
+                                                and str(_json_value(a)) == text):
                 return a
-        try:
-            played = card(text.upper())
-        except CardError:
+        played = _card_code(text)
+        if played is None:
             self.say(f"  {text!r} is neither a choice nor a card code. {HOW_TO_ANSWER}")
             return None
-        if not any(a.kind == "card" for a in legal):
+        if not any(a.kind == "card" for a in actions):
+            # A card typed for a choice that names one (calling it): that choice.
+            naming = [a for a in actions if _card_code(_json_value(a)) == played]
+            if len(naming) == 1:
+                return naming[0]
             self.say("  This is not the moment to play a card: pick one of the choices.")
             return None
         try:
@@ -411,61 +959,125 @@ class TerminalGame:
 
     def _pick_together(self, actions: list[Action]) -> bool:
         """Cards chosen together (burying two): one card at a time, each list only of the
-        cards that still make a legal choice with those already picked."""
-        size = len(actions[0].value)
+        cards that still make a legal choice with those already picked; "done" where the
+        cards picked so far are a choice already and more could be added."""
         kind = actions[0].kind
-        self.say(f"{kind.capitalize()} {size} cards: pick them one at a time.")
+        values = [frozenset(a.value) for a in actions]
+        sizes = sorted({len(v) for v in values})
+        verb = kind.replace("_", " ")
+        amount = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
+        self.say(f"{_cap(verb)} {amount} cards: pick them one at a time.")
+        held = self.hand.sort_hand(self.hand.hands[self.seat])
         picked: list[Card] = []
-        while len(picked) < size:
-            fitting = [a for a in actions if all(c in a.value for c in picked)]
-            options = sorted({c for a in fitting for c in a.value if c not in picked},
-                             key=lambda c: self.hand.sort_hand(self.hand.hands[self.seat])
-                             .index(c))
+        while True:
+            fitting = [v for v in values if set(picked) <= v]
+            options = [c for c in held if c not in picked and any(c in v for v in fitting)]
+            done = frozenset(picked) in values
+            if done and not options:
+                break
             ordinal = ("first", "second", "third", "fourth")[len(picked)] \
                 if len(picked) < 4 else "next"
-            self.say(f"The {ordinal} card to {kind}: "
-                     + "  ".join(f"{i}) {code(c)}" for i, c in enumerate(options, 1)))
-            answer = self.ask(f"{kind.capitalize()} which")
+            entries: list[str] = [f"{i}) {code(c)}" for i, c in enumerate(options, 1)]
+            if done:
+                entries.append(f"{len(options) + 1}) that is all")
+            self.say(f"The {ordinal} card to {verb}: " + "  ".join(entries))
+            answer = self.ask(f"{_cap(verb)} which")
             if answer is None:
                 return False
+            if done and (answer == str(len(options) + 1) or answer.lower() == "that is all"):
+                break
+            chosen: Card | None = None
             if answer.isdigit() and 1 <= int(answer) <= len(options):
-                picked.append(options[int(answer) - 1])
+                chosen = options[int(answer) - 1]
+            elif _card_code(answer) in options:
+                chosen = _card_code(answer)
+            if chosen is None:
+                self.say(f"  Pick a number from 1 to {len(entries)} or one of these codes.")
                 continue
-            try:
-                chosen: Card | None = card(answer.upper())
-            except CardError:
-                chosen = None
-            if chosen is not None and chosen in options:
-                picked.append(chosen)
-            else:
-                self.say(f"  Pick a number from 1 to {len(options)} or one of these codes.")
-        action = next(a for a in actions if set(a.value) == set(picked))
+            picked.append(chosen)
+        action = next(a for a, v in zip(actions, values, strict=True) if v == set(picked))
         self.hand.apply(self.seat, action)
+        return True
+
+    # -- the match ------------------------------------------------------------------------
+
+    def next_actor(self) -> int:
+        """Who acts now: the first of the seats that may that is the player, or a computer
+        that does not wait for the others (a dealer holding back in an open window)."""
+        hand = self.hand
+        actors = hand.actors()
+        for s in actors:
+            if s == self.seat or not hand.rules.hold_back(hand, s):
+                return s
+        return actors[0]
+
+    def play_hand(self) -> bool:
+        """One hand, from the deal to its result; False when the player left."""
+        self.hand_header()
+        hand = self.hand
+        while not hand.finished:
+            self.news()
+            actor = self.next_actor()
+            if actor != self.seat:
+                if not self.offer_free(actor):
+                    return False
+                if hand.finished or self.next_actor() != actor:
+                    continue
+                hand.apply(actor, self.bot.choose(seat_view(hand, actor)))
+                continue
+            if not self.turn():
+                return False
+        self.news()
+        self.ending()
         return True
 
     def play(self) -> int:
         self.opening()
-        hand = self.hand
-        while not hand.finished:
-            self.news()
-            actor = hand.actors()[0]
-            if actor != self.seat:
-                hand.apply(actor, self.bot.choose(seat_view(hand, actor)))
-                continue
-            if not self.turn():
+        played = 0
+        while True:
+            if not self.play_hand():
                 return 0
-        self.news()
-        self.ending()
+            result = self.match.record_result(self.hand)
+            played += 1
+            match_over = bool(result.extra.get("match_winner"))
+            if self.hands is not None:
+                if played >= self.hands:
+                    break
+                if match_over:
+                    self.say("A new match starts.")
+            elif self.rules.match_goal() is not None:
+                if match_over:
+                    break
+            else:
+                again = self.yes_no("Another hand? [Y/n]")
+                if again is None:
+                    return 0
+                if not again:
+                    break
+            self.hand = self.match.deal()
+            self._new_hand()
+        self.say("Thanks for the game.")
         return 0
+
+    def yes_no(self, prompt: str) -> bool | None:
+        while True:
+            answer = self.ask(prompt)
+            if answer is None:
+                return None
+            if answer.lower() in ("", "y", "yes"):
+                return True
+            if answer.lower() in ("n", "no"):
+                return False
+            self.say("  Answer y or n (Enter is yes).")
 
 
 def play_terminal(
     game: str, *, seed: int | None, seat: int, out: TextIO, inp: TextIO = sys.stdin,
-    level: str = "normal",
+    level: str = "normal", hands: int | None = None,
 ) -> int:
+    """Play at the terminal as ``seat`` (the engine's seat, from 0)."""
     rules = make_rules(game)
     if not 0 <= seat < rules.players:
-        print(f"--seat must be 0 to {rules.players - 1}", file=out)
+        print(f"--seat must be 1 to {rules.players}", file=out)
         return 2
-    hand = Match(rules, seed=seed).deal()
-    return TerminalGame(hand, seat, level, seed, out, inp).play()
+    return TerminalGame(Match(rules, seed=seed), seat, level, seed, out, inp, hands).play()

@@ -148,19 +148,20 @@ def test_game_help_lists_the_games_and_their_players() -> None:
     assert "officers (Officers' Schafkopf, 2 players)" in " ".join(run.stdout.split())
 
 
-@pytest.mark.parametrize(("game", "bad", "players"), [("filicau", 4, 4), ("officers", 2, 2),
-                                                      ("filko6", 6, 6), ("filicau", -1, 4)])
+@pytest.mark.parametrize(("game", "bad", "players"), [("filicau", 5, 4), ("officers", 3, 2),
+                                                      ("filko6", 7, 6), ("filicau", 0, 4)])
 def test_the_seat_range_is_the_game_s(game: str, bad: int, players: int) -> None:
+    # Seats are numbered from 1, as on Discord.
     run = engine("play", "--game", game, "--seat", str(bad))
     assert run.returncode == 2
-    assert f"--seat must be 0 to {players - 1}" in run.stderr
+    assert f"--seat must be 1 to {players}" in run.stderr
     assert "Traceback" not in run.stderr
 
 
 def test_the_last_seat_of_a_six_player_game_is_playable() -> None:
-    run = engine("play", "--game", "filko6", "--seat", "5", "--seed", "1", stdin="")
+    run = engine("play", "--game", "filko6", "--seat", "6", "--seed", "1", stdin="")
     assert run.returncode == 0, run.stderr
-    assert "you are seat 5" in run.stdout
+    assert "you are seat 6;" in run.stdout
 
 
 GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.json"))
