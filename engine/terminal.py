@@ -79,7 +79,7 @@ class Kind:
     told: str
     explain: str = ""
     hidden: str = ""
-    #: Told when the player made the choice out of turn (``{suit}``: a suit value's name).
+    #: Told back to the player who made the choice out of turn.
     mine: str = ""
 
 
@@ -286,10 +286,8 @@ def told_mine(action: Action) -> str:
     """The player's own choice out of turn, confirmed: ``Your face asks your partner for
     leaves``."""
     kind = KINDS.get(action.kind)
-    value = _json_value(action)
     if kind is not None and kind.mine:
-        suit = SUIT_NAMES[SUIT_LETTERS.index(value)] if value in SUIT_LETTERS else ""
-        return kind.mine.format(value=value_words(action), suit=suit)
+        return kind.mine.format(value=value_words(action))
     return f"You: {describe(action)}"
 
 
