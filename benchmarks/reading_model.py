@@ -70,6 +70,8 @@ def play(job: tuple[str, int, int]) -> dict[str, Any]:
     players = [make_player(level, seed=seed * 100_000 + i * 10 + s, timed=False)
                for s in range(rules.players)]
     dealer = rng.randrange(rules.players)
+    if masters is not None and dealer % 2 == masters:
+        dealer = (dealer + 1) % 4  # a slave deals while there are slaves
     return to_record(play_hand(Hand(rules, dealer, pack, Status(masters=masters)), players))
 
 

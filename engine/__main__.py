@@ -21,6 +21,18 @@ DESCRIPTION = ("The Filicău rules engine from the command line: replay a game r
 
 
 def _replay_one(line: str) -> tuple[dict[str, Any], bool]:
+    """The answer to one record: the report, or the error object; never an exception, so
+    that with ``--jsonl`` every line is answered."""
+    try:
+        return _replay_text(line)
+    except RecursionError:
+        # Python's JSON reader (and repr, and the validation) recurse once per level: a
+        # record nested about a thousand deep exhausts the stack. No record nests deeper
+        # than a few levels, so this one is refused as a whole.
+        return ReplayError(None, "not a game record: nested too deeply to read").to_json(), False
+
+
+def _replay_text(line: str) -> tuple[dict[str, Any], bool]:
     try:
         record = json.loads(line)
     except json.JSONDecodeError as e:

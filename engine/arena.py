@@ -3,8 +3,10 @@
 ``python -m engine arena --a hard --b easy --deals N`` deals N packs. Each deal is played twice
 with the same pack, dealer and status but the teams swapped: level A sits in seats 0 and 2
 the first time and in seats 1 and 3 the second, so the luck of the cards cancels out. A deal
-starts even, with A masters, or with B masters (in turn), so that running away and staying
-masters are tested too. Per deal the score is the mean, over its two hands, of A's outcome
+starts even, or (two deals in three) with the dealer's opponents masters, so that running away
+and staying masters are tested too: A holds the masters' cards in one of its two hands and B
+in the other (a slave deals while there are slaves, so the same pack and dealer cannot make
+the same level masters twice). Per deal the score is the mean, over its two hands, of A's outcome
 value minus B's (``Rules.outcome_value``: +1 masters, 0 even, -1 slaves), which is what the
 players aim for; card points are reported beside it. Players are deterministic (fixed
 samples, no time cap), so a run repeats exactly.
@@ -82,23 +84,25 @@ def play_hand(hand: Hand, players: list[Player]) -> Hand:
 
 def play_deal(game: str, a: str, b: str, seed: int, index: int) -> DealResult:
     """One pack played twice: A in the even seats, then in the odd ones. In games with a
-    status (masters), a deal starts even, A masters or B masters in turn; games without one
-    (the Schafkopf family) always start afresh."""
+    status (masters), a deal starts even or, two deals in three, with the dealer's opponents
+    masters (A in one hand, B in the other); games without one (the Schafkopf family) always
+    start afresh."""
     rules = make_rules(game)
     rng = random.Random(f"arena|{seed}|{index}")
     pack = list(rules.pack)
     rng.shuffle(pack)
     dealer = rng.randrange(rules.players)
-    kind = index % 3  # 0 even, 1 A masters, 2 B masters
+    kind = index % 3  # 0 even, else masters stand
     has_status = "masters" in rules.status_fields
     if not has_status:
         kind = 0
     out = DealResult()
     values: list[list[float]] = []
     points: list[list[float]] = []
+    # The rules let no master deal while masters stand (a slave or the Servant does): the
+    # masters are the dealer's opponents in both hands.
+    masters = None if kind == 0 else rules.seat_teams[(dealer + 1) % rules.players]
     for a_team in (0, 1):
-        b_team = 1 - a_team
-        masters = None if kind == 0 else (a_team if kind == 1 else b_team)
         status = _status(game, kind, masters, dealer)
         players: list[Player] = []
         a_seats = [s for s in range(rules.players) if s % 2 == a_team]

@@ -146,7 +146,7 @@ def test_looking_at_the_last_two_cards_closes_the_fris_window_for_all() -> None:
     assert look in hand.legal_actions(2) and look in hand.legal_actions(1)
     assert look not in hand.legal_actions(0)          # the dealer deals on instead
     hand.apply(2, PASS)
-    assert look not in hand.legal_actions(2)          # a seat that passed left the window
+    assert hand.legal_actions(2) == (look,)           # it passed, yet it may still look
     hand.apply(3, look)
     # Seat 1 could have made fris with EO; the window is closed for him too.
     assert hand.phase == BIND and hand.actors() == [1]
@@ -157,6 +157,50 @@ def test_looking_at_the_last_two_cards_closes_the_fris_window_for_all() -> None:
     assert replay(to_record(hand)).phase == BIND
     with pytest.raises(IllegalAction):
         hand.apply(1, look)
+
+
+def test_a_seat_that_declined_to_fris_may_still_look_and_close_the_window() -> None:
+    # RULINGS: any seat but the dealer may look while the window is open, also after
+    # declining to fris. The seat that passed no longer makes fris, and nobody waits for it.
+    hands = ["EA E10 EK GU G10", "EO HA HU GA GK", "GO SA S10 HK SK", "HO SO EU H10 SU"]
+    record = to_record(new_hand(hands, dealer=0, mode="cut"))
+    record["actions"] += [{"seat": 1, "pass": True}, {"seat": 1, "look": True}]
+    hand = replay(record)
+    assert hand.phase == BIND and [len(h) for h in hand.hands] == [5, 5, 5, 5]
+    assert public_view(hand).public["fris"] is None
+    # Before looking: it may only look (not fris with its EO, not pass again), and the
+    # window waits only for the others.
+    hand = replay({**record, "actions": record["actions"][:-1]})
+    assert hand.legal_actions(1) == (Action("look", True),)
+    assert hand.actors() == [2, 3, 0]
+    for refused in (Action("fris", Fris(card("EO"), 2)), PASS):
+        with pytest.raises(IllegalAction) as e:
+            hand.apply(1, refused)
+        assert e.value.reason == "not_your_turn" and "only look" in str(e.value)
+    # The dealer still cannot look: he deals on.
+    with pytest.raises(IllegalAction):
+        hand.apply(0, Action("look", True))
+
+
+@pytest.mark.parametrize("flag", ["pass", "look", "deal_on", "closed", "face_up"])
+def test_a_false_flag_is_refused_with_the_flag_wording(flag: str) -> None:
+    """``{"pass": false}`` is no action: refused as every game refuses a false flag
+    (docs/record-format.md), not as an action of the wrong phase."""
+    hands = ["EA E10 EK GU G10", "EO HA HU GA GK", "GO SA S10 HK SK", "HO SO EU H10 SU"]
+    for mode in ("cut", "knock"):
+        hand = new_hand(hands, dealer=0, mode=mode)
+        for seat in range(4):
+            with pytest.raises(IllegalAction) as e:
+                hand.apply(seat, Action(flag, False))
+            if seat in hand.actors():
+                assert e.value.reason == "flag_false", (mode, seat, str(e.value))
+                assert str(e.value) == f"{flag} is written true: {flag} false is no action"
+    # The seat that passed the window too.
+    hand = new_hand(hands, dealer=0, mode="cut")
+    hand.apply(2, PASS)
+    with pytest.raises(IllegalAction) as e:
+        hand.apply(2, Action("look", False))
+    assert e.value.reason == "flag_false"
 
 
 def test_over_suit_option_names_the_over_suit() -> None:
@@ -430,6 +474,13 @@ def test_status_checks() -> None:
                 Status(teams=(0, 1, 0, 1))):
         with pytest.raises(RecordError):
             rules.check_status(bad)
+    # A team turns boss at the end of a hand and scores its point at once: a boss without a
+    # game point cannot occur.
+    for bad in (Status(0, 1), Status(0, 1, score=(0, 5)), Status(1, 0, score=(7, 0))):
+        with pytest.raises(RecordError, match="boss team"):
+            rules.check_status(bad)
+    rules.check_status(Status(0, 1, score=(1, 0)))
+    rules.check_status(Status(1, 2, score=(10, 1)))
     assert rules.first_dealer(Status(0, 3), random.Random(1)) == 3
 
 

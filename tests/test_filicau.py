@@ -224,18 +224,15 @@ def test_highest_of_the_led_suit_wins_over_off_suit_aces() -> None:
 M0, M1 = Status(masters=0), Status(masters=1)
 
 # (deal, script, status before, points [DM, LN], status after, event, team) worked out by
-# hand; with dealer 0 the DM team is team 0 and LN is team 1.
+# hand; with dealer 0 the DM team is team 0 and LN is team 1. DM are never masters here: a
+# slave deals while there are slaves.
 RESULTS = [
     (DEAL_A, A_8_0, EVEN, [0, 8], EVEN, "ran_away", 0),
-    (DEAL_A, A_8_0, M0, [0, 8], EVEN, "ran_away", 0),
     (DEAL_A, A_8_0, M1, [0, 8], EVEN, "ran_away", 0),
     (DEAL_B, B_6_2, EVEN, [2, 6], M1, "masters", 1),
-    (DEAL_B, B_6_2, M0, [2, 6], M1, "masters", 1),
     (DEAL_B, B_6_2, M1, [2, 6], M1, "stay_masters", 1),
     (DEAL_B, B_7_1, EVEN, [1, 7], M1, "masters", 1),
-    (DEAL_B, B_7_1, M0, [1, 7], M1, "masters", 1),
     (DEAL_D, D_4_4, EVEN, [4, 4], EVEN, "no_change", None),
-    (DEAL_D, D_4_4, M0, [4, 4], M0, "no_change", None),
     (DEAL_D, D_4_4, M1, [4, 4], M1, "no_change", None),
     (DEAL_D, D_DM_5_3, EVEN, [5, 3], EVEN, "no_change", None),
     (DEAL_D, D_DM_5_3, M1, [5, 3], M1, "no_change", None),
@@ -323,7 +320,7 @@ def test_early_end_waits_while_the_outcome_depends_on_play() -> None:
     assert not hand.result.early
 
 
-@pytest.mark.parametrize("before", [EVEN, M0, M1])
+@pytest.mark.parametrize("before", [EVEN, M1])
 def test_early_end_does_not_stop_at_0_7(before: Status) -> None:
     hand = deal(H, DEAL_A, status=before)
     play(hand, "EO GA SA H9 | GO G10 S10 H8 | HO GK SK H7 | SO GU SU EA | HA G9 S9 E10")
@@ -354,7 +351,7 @@ def test_next_dealer(dealer: int, status: Status) -> None:
     (DEAL_D, D_DM_6_2, 0, EVEN, M0, 1),  # the dealer became a master: seat 1 deals
     (DEAL_D, D_DM_6_2, 3, M0, M1, 0),  # DM are seats 3 and 1: the dealer is a master now
     (DEAL_D, D_4_4, 1, M0, M0, 1),  # slave dealer, no change: deals again
-    (DEAL_D, D_4_4, 2, M0, M0, 3),  # a master dealt (a record may say so): the slave next
+    (DEAL_D, D_4_4, 3, M0, M0, 3),
 ])
 def test_next_dealer_after_a_played_hand(roles, script, dealer, before, after,
                                          next_dealer) -> None:
@@ -363,6 +360,22 @@ def test_next_dealer_after_a_played_hand(roles, script, dealer, before, after,
     assert hand.result is not None
     assert hand.result.status == after
     assert hand.result.next_dealer == next_dealer
+
+
+@pytest.mark.parametrize("masters", [0, 1])
+def test_a_master_never_deals_while_there_are_slaves(masters: int) -> None:
+    """RULINGS: with slaves, a slave deals (a random slave first, then the previous dealer
+    or the next seat, whichever is a slave): a record with a master dealing is refused."""
+    status = Status(masters=masters)
+    for dealer in range(4):
+        if dealer % 2 == masters:
+            with pytest.raises(RecordError, match="a slave deals"):
+                Hand(make_rules(H), dealer, PACK_32, status)
+        else:
+            Hand(make_rules(H), dealer, PACK_32, status)
+    # Even, anybody deals.
+    for dealer in range(4):
+        Hand(make_rules(H), dealer, PACK_32, EVEN)
 
 
 def test_status_with_a_servant_is_refused() -> None:

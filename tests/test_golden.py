@@ -85,9 +85,9 @@ def _pack(game: str) -> list[str]:
     ("rich_poor", 2, {"masters": 0, "servant": 1, "teams": [0, 1, 0, 1, 1], "trump": 2,
                       "leader": 0}, {"rich_poor_teams": "until_freed"}),
     # Filcau: a boss team needs a servant, and the servant deals.
-    ("filcau20", 1, {"masters": 0, "servant": None}, {}),
-    ("filcau20", 0, {"masters": 0, "servant": 1}, {}),
-    ("filcau20", 3, {"masters": 0, "servant": 1}, {}),
+    ("filcau20", 1, {"masters": 0, "servant": None, "score": [1, 0]}, {}),
+    ("filcau20", 0, {"masters": 0, "servant": 1, "score": [1, 0]}, {}),
+    ("filcau20", 3, {"masters": 0, "servant": 1, "score": [1, 0]}, {}),
     # Wendish with no set match length keeps no deal count.
     ("wendish", 0, {"masters": None, "servant": None, "score": [0, 0, 0, 0], "deals": 0},
      {"deals": 0}),
@@ -102,6 +102,58 @@ def test_a_dealer_or_status_the_format_forbids_is_refused(
     # The same status with the dealer it names is a good record.
     if status.get("servant") is not None:
         replay({**record, "dealer": status["servant"]})
+
+
+E = {"masters": None, "servant": None}
+
+
+@pytest.mark.parametrize(("game", "options", "dealer", "impossible", "possible"), [
+    # Filicău: while there are slaves a slave deals (issue 32).
+    ("filicau", {}, 0, {"masters": 0, "servant": None}, {"masters": 1, "servant": None}),
+    ("filicau", {}, 3, {"masters": 1, "servant": None}, {"masters": 0, "servant": None}),
+    # Filcau: a team turns boss at the end of a hand and scores its game point at once.
+    ("filcau20", {}, 1, {"masters": 0, "servant": 1, "score": [0, 4]},
+     {"masters": 0, "servant": 1, "score": [1, 4]}),
+    ("filcau20", {}, 1, {"masters": 0, "servant": 1},
+     {"masters": 0, "servant": 1, "score": [1, 0]}),
+    # Officers' with no set match length keeps no deal count (issue 32); with one, every
+    # hand writes the score and the deals.
+    ("officers", {}, 0, {**E, "score": [1, -1], "deals": 1}, {**E, "score": [1, -1]}),
+    ("officers", {"deals": 4}, 0, {**E, "score": [1, -1]}, {**E, "score": [1, -1], "deals": 1}),
+    # Officers': what one seat wins the other pays, 3 at most a deal.
+    ("officers", {}, 0, {**E, "score": [3, -1]}, {**E, "score": [3, -3]}),
+    ("officers", {"deals": 4}, 0, {**E, "score": [4, -4], "deals": 1},
+     {**E, "score": [4, -4], "deals": 2}),
+    # Wendish: at most one Lust Solo a deal (issue 32).
+    ("wendish", {"deals": 8, "muss_solo": 1}, 0,
+     {**E, "score": [5, 1, -3, -3], "deals": 1, "solos": [1, 1, 0, 0]},
+     {**E, "score": [5, 1, -3, -3], "deals": 2, "solos": [1, 1, 0, 0]}),
+    ("wendish", {"deals": 8, "muss_solo": 1}, 0, {**E, "score": [1, 1, -1, -1], "deals": 1},
+     {**E, "score": [1, 1, -1, -1], "deals": 1, "solos": [0, 0, 0, 0]}),
+    # Wendish: a seat out of counters has ended the match (issue 32); counters change hands.
+    ("wendish", {"counters": 12}, 0, {**E, "score": [0, 16, 16, 16]},
+     {**E, "score": [1, 15, 16, 16]}),
+    ("wendish", {"counters": 12}, 0, {**E, "score": [1, 15, 16, 17]},
+     {**E, "score": [1, 15, 16, 16]}),
+    # Schafkopf for three: the declarer scores 6 at most a deal; score and deals together.
+    ("schafkopf3", {}, 0, {**E, "score": [8, 0, 0], "deals": 1},
+     {**E, "score": [8, 0, 0], "deals": 2}),
+    ("schafkopf3", {}, 0, {**E, "score": [2, 0, 0]}, {**E, "score": [2, 0, 0], "deals": 1}),
+    # Dreiwendsch: what one seat wins the others pay.
+    ("dreiwendsch", {}, 0, {**E, "score": [2, -1, 0], "deals": 1},
+     {**E, "score": [2, -1, -1], "deals": 1}),
+])
+def test_a_status_no_play_reaches_is_refused(
+        game: str, options: dict[str, Any], dealer: int, impossible: dict[str, Any],
+        possible: dict[str, Any]) -> None:
+    """States that cannot occur are refused as the record's fault (``"action": null``),
+    and the nearest state that can occur is a good record."""
+    record = {"game": game, "options": options, "dealer": dealer, "status": impossible,
+              "pack": _pack(game), "actions": []}
+    with pytest.raises(ReplayError) as e:
+        replay(record)
+    assert e.value.action is None
+    replay({**record, "status": possible})
 
 
 def test_first_trick_false_is_no_action() -> None:

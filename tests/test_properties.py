@@ -200,8 +200,14 @@ def setups(draw: st.DrawFn) -> dict[str, Any]:
             j = pack.index(over)
             pack[spot], pack[j] = pack[j], pack[spot]
     status = draw(st.sampled_from(STATUSES[game]))
-    # A standing Servant deals (docs/record-format.md): other dealers only with no Servant.
-    dealer = draw(st.integers(0, 3)) if status.servant is None else status.servant
+    # A standing Servant deals (docs/record-format.md), and in Filicău a slave while there
+    # are slaves: other dealers only when even.
+    if status.servant is not None:
+        dealer = status.servant
+    elif status.masters is not None:
+        dealer = draw(st.sampled_from([1 - status.masters, 3 - status.masters]))
+    else:
+        dealer = draw(st.integers(0, 3))
     return {
         "game": game,
         "options": options,

@@ -169,6 +169,7 @@ def random_illegal_record(rng: random.Random) -> tuple[str, dict[str, Any]]:
                 "servant_partner_status",
                 "dealer_neg",
                 "dealer_not_servant",
+                "master_deals",
             ]
         )
         if bad == "dup_card":
@@ -195,6 +196,12 @@ def random_illegal_record(rng: random.Random) -> tuple[str, dict[str, Any]]:
             record["status"] = {"masters": 0, "servant": 1}
             record["dealer"] = rng.choice([0, 2, 3])
             record["actions"] = []
+        elif bad == "master_deals":
+            # RULINGS: with slaves, a slave deals (issue 32: a master dealing was replayed).
+            masters = rng.choice([0, 1])
+            record["game"] = "filicau"
+            record["status"] = {"masters": masters, "servant": None}
+            record["dealer"] = rng.choice([masters, masters + 2])
         return bad, record
 
     for _attempt in range(100):
@@ -381,6 +388,7 @@ def test_generator_covers_the_kinds() -> None:
         "dup_card",
         "dealer_4",
         "dealer_not_servant",
+        "master_deals",
         "unknown_game",
         "servant_by_opponent",
         "card_in_choice",
@@ -423,3 +431,196 @@ def test_exit_code_zero_without_errors() -> None:
     code, outputs, stderr = run_engine(valid)
     assert code == 0, stderr[-2000:]
     assert len(outputs) == len(valid)
+
+
+# ---------------------------------------------------------------- statuses of the other games
+
+#: Records per differential test below.
+N_STATUS = 1500
+N_WINDOW = 1500
+
+
+def _match_options(rng: random.Random, game: str) -> dict[str, Any]:
+    if game == "officers":
+        return {"deals": rng.choice([0, 0, 2, 4, 10])}
+    if game == "wendish":
+        deals = rng.choice([0, 0, 4, 8])
+        muss = rng.choice([0, 1, 2]) if deals else 0
+        if muss * 4 > deals:
+            muss = 1
+        return {"deals": deals, "muss_solo": muss, "counters": rng.choice([0, 0, 12])}
+    if game == "filcau20":
+        return {}
+    return rng.choice([{}, {"deals": 3}, {"deals": 9}])
+
+
+def _played_scores(rng: random.Random, game: str, start: int, deals: int) -> list[int]:
+    """A score after ``deals`` deals of random stakes (each within the game's swing, and
+    adding up to 0 where what one wins the others pay)."""
+    players, swing, zero_sum, _ = model.MATCH_GAMES[game]
+    score = [start] * players
+    for _ in range(deals):
+        winner = rng.randrange(players)
+        if zero_sum:
+            stake = rng.randint(1, swing // (players - 1))
+            for s in range(players):
+                score[s] += stake * (players - 1) if s == winner else -stake
+        else:
+            score[winner] += rng.choice([-swing, -2, 2, 4, swing])
+    return score
+
+
+def random_status_record(rng: random.Random) -> dict[str, Any]:
+    """A record with no actions whose status a match of its game may or may not reach."""
+    game = rng.choice(["filcau20", "officers", "wendish", "schafkopf3", "dreiwendsch"])
+    options = _match_options(rng, game)
+    status: dict[str, Any] = {"masters": None, "servant": None}
+    dealer = rng.randrange(model.MATCH_GAMES.get(game, (4,))[0])
+    if game == "filcau20":
+        masters = rng.choice([None, 0, 1, 1])
+        if masters is not None:
+            status["masters"] = masters
+            status["servant"] = rng.choice([1 - masters, 3 - masters, masters])
+            dealer = status["servant"] if rng.random() < 0.8 else rng.randrange(4)
+        elif rng.random() < 0.1:
+            status["servant"] = rng.randrange(4)
+        if rng.random() < 0.85:
+            status["score"] = [rng.choice([0, 0, 1, 5, 10, 11]) for _ in range(2)]
+        pack = list(model.FILCAU_PACK)
+    else:
+        players, _, _, default_length = model.MATCH_GAMES[game]
+        length = options.get("deals", default_length)
+        start = options.get("counters", 0)
+        played = rng.randint(0, max(length - 1, 6))
+        if rng.random() < 0.85:
+            score = _played_scores(rng, game, start, played)
+            if rng.random() < 0.2:
+                score[rng.randrange(players)] += rng.choice([-1, 1])
+            if rng.random() < 0.05:
+                score = score[:-1]
+            status["score"] = score
+        if (length and rng.random() < 0.85) or rng.random() < 0.1:
+            status["deals"] = played if rng.random() < 0.8 else rng.choice(
+                [-1, 0, played - 1, length, length - 1])
+        if options.get("muss_solo") and rng.random() < 0.9:
+            solos = [0] * players
+            for _ in range(rng.randint(0, played + 1)):
+                solos[rng.randrange(players)] += 1
+            status["solos"] = solos
+        elif rng.random() < 0.03:
+            status["solos"] = [0] * players
+        pack = list(model.ALL_CARDS)
+    rng.shuffle(pack)
+    return {"game": game, "options": options, "dealer": dealer, "status": status,
+            "pack": pack, "actions": []}
+
+
+def test_statuses_a_match_cannot_reach_are_refused() -> None:
+    """Issue 32: states that cannot occur (a Filcau boss with no game point, Officers'
+    deals with no set match length, more Wendish solos than deals, a Wendish seat out of
+    counters...) were replayed. Every status is refused as the record's fault exactly when
+    the model says no match reaches it."""
+    rng = random.Random(SEED + 1)
+    records = [random_status_record(rng) for _ in range(N_STATUS)]
+    expected = [model.status_problem(r["game"], r["options"], r["dealer"], r["status"])
+                for r in records]
+    _, outputs, stderr = run_engine(records)
+    assert len(outputs) == len(records), stderr[-2000:]
+    mismatches = []
+    for record, problem, got in zip(records, expected, outputs, strict=True):
+        refused = "error" in got and got["error"].get("action") is None
+        if refused != (problem is not None) or ("error" in got and not refused):
+            mismatches.append(f"record {json.dumps(record)}\n  model: {problem}\n  engine: "
+                              f"{json.dumps(got)[:300]}")
+    # Both answers occur often in every game (the generator reaches both sides).
+    for game in ("filcau20", "officers", "wendish", "schafkopf3", "dreiwendsch"):
+        answers = [p is None for r, p in zip(records, expected, strict=True)
+                   if r["game"] == game]
+        assert 30 < sum(answers) < len(answers) - 30, game
+    assert not mismatches, (f"{len(mismatches)} of {len(records)} statuses differ\n"
+                            + "\n".join(mismatches[:SHOW_MISMATCHES]))
+
+
+# ---------------------------------------------------------------- the fris window
+
+def random_window_record(rng: random.Random) -> dict[str, Any]:
+    """A 20-card Filcau record cut by the seat before the dealer, then a few window actions
+    at random (legal or not), ending at the first the model refuses or at the close."""
+    dealer = rng.randrange(4)
+    pack = list(model.FILCAU_PACK)
+    rng.shuffle(pack)
+    record: dict[str, Any] = {
+        "game": "filcau20", "options": {"fris_trump": rng.choice(["free", "over_suit"])},
+        "dealer": dealer, "status": {"masters": None, "servant": None}, "pack": pack,
+        "actions": [{"seat": (dealer - 1) % 4, "deal": "cut"}],
+    }
+    for _ in range(rng.randint(0, 7)):
+        seat = rng.randrange(4)
+        kind = rng.choices(["pass", "look", "deal_on", "fris", "false"], [4, 2, 1, 2, 1])[0]
+        if kind == "fris":
+            mine = [c for c in pack[3 * ((seat - dealer - 1) % 4):][:3] if c in model.OVERS]
+            over = rng.choice(mine) if mine and rng.random() < 0.8 else rng.choice(model.OVERS)
+            value: Any = over if rng.random() < 0.5 else {
+                "over": over, "trump": rng.choice(model.SUITS)}
+            action = {"seat": seat, "fris": value}
+        elif kind == "false":
+            action = {"seat": seat, rng.choice(["pass", "look", "deal_on"]): False}
+        else:
+            action = {"seat": seat, kind: True}
+        record["actions"].append(action)
+        if model.fris_window_error(record) is not None or kind in ("look", "deal_on", "fris"):
+            break
+    return record
+
+
+def test_fris_window_matches_model() -> None:
+    """Issue 32: a seat that declined to fris was refused a look ("seat 1 may not act now");
+    RULINGS: any seat but the dealer may look while the window is open, also after declining.
+    The engine refuses exactly the window actions the model refuses, at the same index."""
+    rng = random.Random(SEED + 2)
+    records = [random_window_record(rng) for _ in range(N_WINDOW)]
+    expected = [model.fris_window_error(r) for r in records]
+    _, outputs, stderr = run_engine(records)
+    assert len(outputs) == len(records), stderr[-2000:]
+    mismatches = [
+        f"record {json.dumps(r)}\n  model: {e}\n  engine: {json.dumps(g)[:300]}"
+        for r, e, g in zip(records, expected, outputs, strict=True)
+        if (g["error"]["action"] if "error" in g else None) != e
+    ]
+    looked_after_passing = [
+        r for r, e in zip(records, expected, strict=True) if e is None and any(
+            a.get("look") is True and {"seat": a["seat"], "pass": True} in r["actions"]
+            for a in r["actions"])
+    ]
+    assert len(looked_after_passing) > 20
+    assert sum(e is not None for e in expected) > 200
+    assert not mismatches, (f"{len(mismatches)} of {len(records)} windows differ\n"
+                            + "\n".join(mismatches[:SHOW_MISMATCHES]))
+
+
+# ---------------------------------------------------------------- every line answered
+
+def test_every_line_is_answered_even_one_nested_too_deeply() -> None:
+    """Issue 32: a JSON line nested 1,000 deep made ``replay --jsonl`` die with a
+    RecursionError, and no later line was answered. Each line gets its own answer."""
+    good = generate()[0][1]
+    lines = [
+        "[" * 1000 + "]" * 1000,
+        '{"game": "filicau", "dealer": 0, "pack": [], "actions": ' + "[" * 5000 + "]" * 5000
+        + "}",
+        json.dumps({**good, "actions": "DEEP"}).replace(
+            '"DEEP"', '[{"seat": 1, "card": ' + '{"a": ' * 3000 + "1" + "}" * 3000 + "}]"),
+        json.dumps(good),
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", "--jsonl", "-"],
+        input="\n".join(lines) + "\n", capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(answers) == len(lines), proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    for answer in answers[:3]:
+        assert set(answer) == {"error"} and answer["error"]["action"] is None
+        assert "nested too deeply" in answer["error"]["message"]
+    assert normalize(answers[3]) == normalize(model.replay(good))
+    assert proc.returncode == 1

@@ -529,7 +529,8 @@ def _lust_solo(options: dict[str, Any], status: dict[str, Any]) -> Hand:
 
 
 def test_muss_solo_counts_lust_solos_and_charges_the_ones_owed_at_match_end() -> None:
-    mid = _lust_solo({"deals": 8, "muss_solo": 1}, {"deals": 2})
+    mid = _lust_solo({"deals": 8, "muss_solo": 1},
+                     {"score": [0, 0, 0, 0], "deals": 2, "solos": [0, 0, 0, 0]})
     assert mid.result is not None
     assert mid.result.status == Status(score=(9, -3, -3, -3), deals=3, solos=(1, 0, 0, 0))
     assert "muss_solo_penalty" not in mid.result.extra
@@ -558,7 +559,7 @@ def test_a_computer_that_owes_a_solo_in_the_last_deals_announces_one() -> None:
     suggested = hand.rules.suggest(seat_view(hand, 0))
     assert suggested is not None and suggested.kind == "solo"
     early = deal(fill("EA E10 EK E9 G9 G8 H9 H8"), dealer=3,
-                 status=Status(score=(0, 0, 0, 0), deals=2, solos=(0, 1, 1, 1)),
+                 status=Status(score=(0, 4, -2, -2), deals=2, solos=(0, 1, 0, 0)),
                  deals=8, muss_solo=1)
     weak = early.rules.suggest(seat_view(early, 0))
     assert weak is not None and weak.kind == "pass"

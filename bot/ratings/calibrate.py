@@ -116,16 +116,19 @@ def pairs(levels: Sequence[str]) -> list[tuple[str, str]]:
 
 def _start(rules: Rules, game: str, masters: int | None, dealer: int) -> tuple[Status, int]:
     """A status with ``masters`` (a team) and a dealer it allows: the arena's status at
-    ``dealer`` if the game takes it, else a standing Servant of the slaves (who deals), the
-    first after ``dealer``."""
+    ``dealer`` if the game takes it, else the first slave after ``dealer`` who may deal it
+    (the arena's status, or a standing Servant of the slaves)."""
     status = arena_status(game, 1, masters, dealer)
     if _allowed(rules, status, dealer):
         return status, dealer
     assert masters is not None
     for step in range(rules.players):
         seat = (dealer + step) % rules.players
-        if rules.seat_teams[seat] != masters and _allowed(rules, Status(masters, seat), seat):
-            return Status(masters, seat), seat
+        if rules.seat_teams[seat] == masters:
+            continue
+        for status in (arena_status(game, 1, masters, seat), Status(masters, seat)):
+            if _allowed(rules, status, seat):
+                return status, seat
     raise ValueError(f"{game}: no deal starts with team {masters} masters")
 
 

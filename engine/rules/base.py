@@ -194,6 +194,46 @@ class Rules:
         """Refuse a dealer that the status does not allow (a standing Servant deals). Called
         after ``check_status`` with a valid seat."""
 
+    def check_match(
+        self, status: Status, match_deals: int, *, swing: int, zero_sum: bool, start: int = 0,
+    ) -> None:
+        """Refuse a match status (per-seat ``score``, ``deals``) that no play reaches.
+
+        ``match_deals``: the match's length (0: open-ended, which counts no deals). Every
+        hand of a match of set length writes ``score`` and ``deals`` together; a seat's score
+        starts at ``start`` and moves by at most ``swing`` a deal; with ``zero_sum`` what one
+        seat wins the others pay, so the scores add up to ``start`` per seat. Called at
+        record and status load, never per action.
+
+        >>> from engine.rules import make_rules
+        >>> make_rules("officers").check_status(Status(score=(2, -2)))
+        >>> make_rules("officers").check_status(Status(score=(2, 1)))
+        Traceback (most recent call last):
+        ...
+        engine.errors.RecordError: status.score must add up to 0: what one seat wins the others pay
+        """
+        score, deals, n = status.score, status.deals, self.players
+        if score is not None and len(score) != n:
+            raise RecordError(f"status.score must hold one number per seat ({n})")
+        if not match_deals:
+            if deals is not None:
+                raise RecordError("status.deals needs a match of set length (the deals option)")
+        else:
+            if deals is not None and not 0 <= deals < match_deals:
+                raise RecordError(
+                    f"status.deals must be from 0 to {match_deals - 1} (deals in a match)")
+            if (score is None) != (deals is None):
+                raise RecordError("status.score and status.deals go together in a match of "
+                                  "set length (every hand writes both)")
+        if score is None:
+            return
+        if zero_sum and sum(score) != start * n:
+            raise RecordError(f"status.score must add up to {start * n}: what one seat wins "
+                              "the others pay")
+        if deals is not None and any(abs(x - start) > swing * deals for x in score):
+            raise RecordError(f"status.score cannot have moved more than {swing} a deal in "
+                              f"{deals} deal(s)")
+
     def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
         """What a final score would decide; ``early_end`` compares these."""
         raise NotImplementedError  # every game defines how a hand is scored

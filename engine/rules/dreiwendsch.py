@@ -66,6 +66,10 @@ class Dreiwendsch(WidowGame):
     )
 
     top_value = 3
+    #: A soloist wins or loses up to 3 from each of the other two; all for themselves, a
+    #: winner takes at most 2 (``settle_declarer``, ``most_scores``): every deal adds to 0.
+    deal_swing = 6
+    zero_sum = True
 
     def __init__(self, options: Options) -> None:
         assert isinstance(options, DreiwendschOptions)

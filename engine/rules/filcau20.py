@@ -54,7 +54,7 @@ from engine.cards import (
     suit_of,
 )
 from engine.hand import PLAYING, Hand, HandResult, Trick
-from engine.rules.base import Options, Rules
+from engine.rules.base import Options, Rules, flag_false
 from engine.status import RecordError, Status
 
 if TYPE_CHECKING:
@@ -208,8 +208,9 @@ class Filcau20(Rules):
         "(8 in all).",
         "The seat before the dealer cuts or knocks. Knock: 5 cards each, then binding (legare).",
         "Cut: 3 cards each, then the fris window: the first to show an Over makes fris and "
-        "names trump; the dealer may deal on at any time, and a player who looks at his last "
-        "two cards closes the window for all. Then 2 more each; no fris: binding.",
+        "names trump; the dealer may deal on at any time, and any other player who looks at "
+        "his last two cards (also after passing) closes the window for all. Then 2 more each; "
+        "no fris: binding.",
         "Fris trick: the fris Over leads; each must play an Under or King; one who has none "
         "gets his last two cards face up; then he must play an Under or King if one of his "
         "five cards is one, else any card but an Over. Nobody plays an Over on it.",
@@ -227,8 +228,8 @@ class Filcau20(Rules):
         "suit of the fris Over).",
         "early_end (default on): the hand stops once no remaining play can change its outcome.",
         "Project choices (the seed is silent): a player with five trumps says închis and counts "
-        "as a pass; a seat that passed the fris window waits for it to close; after a match is "
-        "won both teams start even at 0-0.",
+        "as a pass; a seat that passed the fris window can no longer make fris (it may still "
+        "look); after a match is won both teams start even at 0-0.",
     )
 
     players = 4
@@ -294,6 +295,13 @@ class Filcau20(Rules):
             len(status.score) != 2 or not all(0 <= x < MATCH_POINTS for x in status.score)
         ):
             raise RecordError(f"status.score must be two numbers from 0 to {MATCH_POINTS - 1}")
+        # A team becomes boss at the end of a hand and scores its game point at once, so a
+        # boss team always has one (and a status with a boss always carries the score).
+        if status.masters is not None and (status.score or (0, 0))[status.masters] < 1:
+            raise RecordError(
+                f"the boss team {status.masters} has at least 1 game point (it scores one "
+                "after every hand it ends as boss)"
+            )
 
     def check_deal(self, dealer: int, status: Status) -> None:
         # With a boss team the two servants deal in turn: the next dealer is the servant.
@@ -380,6 +388,8 @@ class Filcau20(Rules):
         return hand.phase == FRIS and seat == hand.dealer and len(self.actors(hand)) > 1
 
     def actors(self, hand: Hand) -> list[int]:
+        # The seats the window waits for. A seat that passed is not one of them (nobody
+        # waits for it) although it may still look (``phase_legal``).
         if hand.phase == FRIS:
             out = hand.pending.get("fris_passed", ())
             seats = [(hand.dealer + k) % 4 for k in range(1, 5)]
@@ -397,6 +407,10 @@ class Filcau20(Rules):
     def phase_legal(self, hand: Hand, seat: int) -> list[Action]:
         phase = hand.phase
         if phase == FRIS:
+            if seat in hand.pending.get("fris_passed", ()):
+                # RULINGS: any seat but the dealer may look while the window is open, also
+                # after declining to fris.
+                return [LOOK]
             if seat not in self.actors(hand):
                 return []
             if seat == hand.dealer:
@@ -513,8 +527,17 @@ class Filcau20(Rules):
                 f"{'' if self.free_trump else '(the Over names its own suit) '}card",
                 seat=seat,
             )
+        if phase == FRIS and seat in hand.pending.get("fris_passed", ()):
+            if action.value is False:
+                return flag_false(action)
+            return IllegalAction(
+                "not_your_turn", f"seat {seat} declined to fris: it may only look at its last "
+                "two cards now", seat=seat,
+            )
         if seat not in self.actors(hand):
             return IllegalAction("not_your_turn", f"seat {seat} may not act now", seat=seat)
+        if action.value is False:
+            return flag_false(action)
         if phase == BIND and kind == "bind":
             if CLOSED in self.phase_legal(hand, seat):
                 return IllegalAction(

@@ -53,6 +53,16 @@ class Filicau(Rules):
         if status.servant is not None:
             raise RecordError("Filicău has no Servant: status.servant must be null")
 
+    def check_deal(self, dealer: int, status: Status) -> None:
+        # A slave deals every hand while there are slaves (``next_dealer``): seats of the
+        # masters' team never do, so a record with a master dealing cannot come from play.
+        if status.masters is not None and dealer % 2 == status.masters:
+            raise RecordError(
+                f"a slave deals while team {status.masters} are masters, not seat {dealer} "
+                f"(a master): the dealer must be seat {1 - status.masters} or "
+                f"{3 - status.masters}"
+            )
+
     def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
         return self._decide(status, points)[0]
 

@@ -147,12 +147,8 @@ class Officers(Rules):
 
     def check_status(self, status: Status) -> None:
         super().check_status(status)
-        if status.score is not None and len(status.score) != self.players:
-            raise RecordError("status.score must hold one number per seat (2)")
-        if status.deals is not None and (
-            status.deals < 0 or (self.match_deals and status.deals >= self.match_deals)
-        ):
-            raise RecordError(f"status.deals must be from 0 to {max(0, self.match_deals - 1)}")
+        # A deal scores 1 to 3 to its winner and as much against the loser (``settle``).
+        self.check_match(status, self.match_deals, swing=3, zero_sum=True)
 
     def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
         """(winner or None for 60-60, 1 or 2 with schneider)."""

@@ -306,17 +306,24 @@ class Wendish(Rules):
 
     def check_status(self, status: Status) -> None:
         super().check_status(status)
-        if status.score is not None and len(status.score) != self.players:
-            raise RecordError(f"status.score must hold one number per seat ({self.players})")
-        if status.solos is not None and (
-            not self.muss_solo or len(status.solos) != self.players
-            or not all(0 <= x <= self.match_deals for x in status.solos)
+        # A soloist wins or loses up to 3 from each of the other three; what one seat wins
+        # the others pay, from the counters each started with (``settle``).
+        self.check_match(status, self.match_deals, swing=9, zero_sum=True,
+                         start=self.counters)
+        solos, deals = status.solos, status.deals
+        if solos is not None and (
+            not self.muss_solo or len(solos) != self.players or not all(x >= 0 for x in solos)
         ):
             raise RecordError("status.solos needs the muss_solo option: Lust Solos per seat")
-        if status.deals is not None and not self.match_deals:
-            raise RecordError("status.deals needs a match of set length (the deals option)")
-        if status.deals is not None and not 0 <= status.deals < self.match_deals:
-            raise RecordError(f"status.deals must be from 0 to {self.match_deals - 1}")
+        if self.muss_solo and (solos is None) != (deals is None):
+            raise RecordError("with muss_solo, status.solos and status.deals go together "
+                              "(every hand of the match writes both)")
+        if solos is not None and sum(solos) > (deals or 0):
+            raise RecordError(f"status.solos: {sum(solos)} Lust Solos cannot have been played "
+                              f"in {deals or 0} deal(s) (at most one a deal)")
+        if self.counters and status.score is not None and min(status.score) <= 0:
+            raise RecordError("status.score: a seat without counters has ended the match "
+                              "(every seat of a match still on has at least 1)")
 
     def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
         """(winning team, 1 or 2 with schneider); schwarz needs the tricks, see

@@ -97,6 +97,11 @@ class WidowGame(Rules):
     widow_size: int = 2
     #: The largest score change of a declarer game (for the computer players' scale).
     top_value: int = 6
+    #: The most one seat's match score can move in a deal, and whether every deal's scores
+    #: add up to 0 (what one wins the others pay): ``check_status`` refuses a score that
+    #: no match reaches.
+    deal_swing: ClassVar[int] = 6
+    zero_sum: ClassVar[bool] = False
     #: Hard weighs taking the widow against passing by search; burying stays a rule of thumb
     #: (66 pairs to choose from).
     searched_choices: ClassVar[frozenset[str]] = frozenset({OFFER})
@@ -272,12 +277,8 @@ class WidowGame(Rules):
 
     def check_status(self, status: Status) -> None:
         super().check_status(status)
-        if status.score is not None and len(status.score) != self.players:
-            raise RecordError(f"status.score must hold {self.players} numbers, one per seat")
-        if status.deals is not None and not 0 <= status.deals < self.match_deals:
-            raise RecordError(
-                f"status.deals must be from 0 to {self.match_deals - 1} (deals in a match)"
-            )
+        self.check_match(status, self.match_deals, swing=self.deal_swing,
+                         zero_sum=self.zero_sum)
 
     def match_goal(self) -> str | None:
         return f"A match is {self.match_deals} deals; the highest total score wins it."

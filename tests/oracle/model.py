@@ -6,6 +6,10 @@ Readability over speed.
 
 ``replay(record) -> dict`` returns the expected replay output for one game record, or
 ``{"error": {"action": index|None, "message": ...}}``.
+
+For the other games the model knows less: which statuses a match can reach
+(``status_problem``) and who may do what in the 20-card Filcau's fris window
+(``fris_window_error``).
 """
 
 from __future__ import annotations
@@ -187,6 +191,8 @@ def validate(record: Any) -> str | None:
     if record["game"] == "filicau":
         if servant is not None:
             return "Filicău has no servant"
+        if masters is not None and team_of(record["dealer"]) == masters:
+            return "with slaves a slave deals"
     else:
         if (masters is None) != (servant is None):
             return "Filkó masters and servant go together"
@@ -360,3 +366,133 @@ def new_hand(record: dict[str, Any]) -> Hand:
         if problem is not None:
             raise ValueError(problem)
     return hand
+
+
+# ---------------------------------------------------------------- statuses of the other games
+
+#: Per-seat match games: (players, most one seat's score moves in a deal, whether what one seat
+#: wins the others pay, default match length). From RULINGS and the game pages: Officers' scores
+#: 1, +1 schneider, +1 schwarz against the other player; Wendish a solo that from each of the
+#: three others; Schafkopf for three 2/4/6 to the declarer alone (least 2 or 4, all 120 -4);
+#: Dreiwendsch a solo 1-3 from each of the other two, all for themselves 1 from each with fewer.
+MATCH_GAMES: dict[str, tuple[int, int, bool, int]] = {
+    "officers": (2, 3, True, 0),
+    "wendish": (4, 9, True, 0),
+    "schafkopf3": (3, 6, False, 9),
+    "dreiwendsch": (3, 6, True, 9),
+}
+#: Game points that win a 20-card Filcau match.
+FILCAU_MATCH = 11
+
+
+def _ints(x: Any) -> bool:
+    return isinstance(x, list) and all(type(v) is int for v in x)
+
+
+def status_problem(game: str, options: dict[str, Any], dealer: int,
+                   status: dict[str, Any]) -> str | None:
+    """Why no match of ``game`` reaches ``status`` with this dealer (None: one can).
+
+    ``status`` holds the record's fields; the record format writes ``masters`` and
+    ``servant`` always and the rest only when set (absent = null)."""
+    if any(v is not None and type(v) is not int and not _ints(v) for v in status.values()):
+        return "bad value"
+    get = status.get
+    if game == "filcau20":
+        masters, servant, score = get("masters"), get("servant"), get("score")
+        if any(get(k) is not None for k in status if k not in ("masters", "servant", "score")):
+            return "Filcau keeps masters, servant and score only"
+        if masters is not None and masters not in (0, 1):
+            return "bad masters"
+        if (masters is None) != (servant is None):
+            return "a boss team and its servant go together"
+        if servant is not None and (not 0 <= servant <= 3 or servant % 2 == masters):
+            return "the servant is on the servant team"
+        if servant is not None and dealer != servant:
+            return "the servants deal"
+        if score is not None and (len(score) != 2 or not all(0 <= x < FILCAU_MATCH
+                                                            for x in score)):
+            return "a score is two numbers below 11"
+        if masters is not None and (score is None or score[masters] < 1):
+            return "a boss scores a game point at the end of the hand that makes it boss"
+        return None
+    players, swing, zero_sum, default_length = MATCH_GAMES[game]
+    if any(get(k) is not None for k in ("masters", "servant", "teams", "trump", "leader")):
+        return "no masters in this game"
+    length = options.get("deals", default_length)
+    muss_solo = options.get("muss_solo", 0)
+    start = options.get("counters", 0)
+    score, deals, solos = get("score"), get("deals"), get("solos")
+    if solos is not None and not muss_solo:
+        return "solos are counted only with muss_solo"
+    if score is not None and len(score) != players:
+        return "one score per seat"
+    if length == 0 and deals is not None:
+        return "an open-ended match counts no deals"
+    if length and deals is not None and not 0 <= deals < length:
+        return "deals out of range"
+    if length and (score is None) != (deals is None):
+        return "every hand of a match writes its score and the deals"
+    if muss_solo and (solos is None) != (deals is None):
+        return "every hand of a muss_solo match writes the solos"
+    if solos is not None and (len(solos) != players or min(solos) < 0
+                              or sum(solos) > deals):
+        return "at most one Lust Solo a deal"
+    if score is None:
+        return None
+    if zero_sum and sum(score) != start * players:
+        return "what one seat wins the others pay"
+    if deals is not None and any(abs(x - start) > swing * deals for x in score):
+        return "scores move by a deal's worth at most"
+    if start and min(score) <= 0:
+        return "a seat without counters has ended the match"
+    return None
+
+
+# ---------------------------------------------------------------- the 20-card Filcau's fris window
+
+FILCAU_PACK = tuple(s + r for s in SUITS for r in ("A", "10", "K", "O", "U"))
+
+
+def fris_window_error(record: dict[str, Any]) -> int | None:
+    """The index of the first action the fris window does not allow, or None.
+
+    For a record that starts even with ``{"deal": "cut"}`` by the seat before the dealer and
+    whose later actions fall inside the window (one that closes it, ``fris``, ``look`` or
+    ``deal_on``, ends what is judged). RULINGS: three cards each from the seat after the
+    dealer; a seat with an Over among its three may make fris (the first one wins); any seat
+    but the dealer may look at its last two cards while the window is open, also after
+    declining to fris (``pass``); the dealer deals on. A flag is always ``true``."""
+    dealer = record["dealer"]
+    pack = record["pack"]
+    free = record.get("options", {}).get("fris_trump", "free") == "free"
+    three = {(dealer + 1 + k) % 4: pack[3 * k : 3 * k + 3] for k in range(4)}
+    declined: set[int] = set()
+    actions = record["actions"]
+    for i, action in enumerate(actions):
+        seat = action.get("seat")
+        kinds = set(action) - {"seat"}
+        if i == 0:
+            if action != {"seat": (dealer - 1) % 4, "deal": "cut"}:
+                return 0
+            continue
+        if type(seat) is not int or not 0 <= seat <= 3 or len(kinds) != 1:
+            return i
+        (kind,) = kinds
+        value = action[kind]
+        if kind == "fris":
+            over, trump = (value, value[0]) if isinstance(value, str) else (
+                value.get("over"), value.get("trump"))
+            if (seat in declined or over not in three[seat] or over not in OVERS
+                    or trump not in SUITS or (not free and trump != over[0])):
+                return i
+            return None  # the window is closed: what follows is not judged here
+        if value is not True:
+            return i
+        if kind == "pass" and seat != dealer and seat not in declined:
+            declined.add(seat)
+        elif (kind == "look" and seat != dealer) or (kind == "deal_on" and seat == dealer):
+            return None
+        else:
+            return i
+    return None
