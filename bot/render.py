@@ -20,7 +20,8 @@ from bot import facts
 from bot.options import choices as option_choices
 from bot.options import encode as encode_option
 from bot.protocol import Op, button_id, select_id
-from bot.session import COMPUTER_LEVELS, TableSession, computer_level, is_computer
+from bot.seats import computer_level, is_computer
+from bot.session import COMPUTER_LEVELS, TableSession
 from bot.store import Member, PartnershipStatus
 from bot.texts import (
     card_label,

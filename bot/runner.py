@@ -25,7 +25,8 @@ import aiohttp
 import discord
 
 from bot import pictures, render
-from bot.session import Outcome, SessionError, TableSession, is_computer
+from bot.seats import is_computer
+from bot.session import Outcome, SessionError, TableSession
 from bot.texts import language_of, speaking, t
 from engine import PublicView, SeatView, public_view, replay, seat_view
 

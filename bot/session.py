@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from bot import ratings, thinking
 from bot.options import describe as describe_options
+from bot.seats import Seating, computer, computer_level, is_computer, user_member
 from bot.store import (
     HAND_WINNERS,
     HANDED_OVER,
@@ -24,7 +25,6 @@ from bot.store import (
     ResultRow,
     Store,
     TableRow,
-    canonical,
     now,
 )
 from bot.texts import t
@@ -43,7 +43,6 @@ from engine import (
 from engine.errors import OptionsError
 from engine.view import seat_view
 
-COMPUTER_PREFIX = "cpu:"
 #: The levels the lobby offers (``bot.thinking``, where they are played). ``simple`` (the
 #: engine's SimplePlayer) still plays the computer seats of tables opened before the levels.
 COMPUTER_LEVELS = thinking.COMPUTER_LEVELS
@@ -64,11 +63,6 @@ SETTING_RANGES: dict[str, tuple[int, int]] = {
 }
 #: Table settings that are on or off.
 SETTING_SWITCHES = frozenset({"pings", "hints", "rated", "thread"})
-#: Separates a computer member from its team letter in a stored dealer or Servant.
-TEAM_MARK = "@"
-#: Separates a computer member from its rank among the table's computers of its level, at
-#: tables without fixed teams.
-RANK_MARK = "#"
 
 
 class SessionError(Exception):
@@ -105,18 +99,6 @@ def check_settings(settings: dict[str, Any]) -> dict[str, int | bool]:
     return out
 
 
-def computer(level: str = "simple") -> Member:
-    return COMPUTER_PREFIX + level
-
-
-def is_computer(member: Member | None) -> bool:
-    return member is not None and member.startswith(COMPUTER_PREFIX)
-
-
-def user_member(user_id: int) -> Member:
-    return str(user_id)
-
-
 @dataclass
 class Played:
     """One applied action, for the cog to render."""
@@ -131,17 +113,6 @@ class Outcome:
     played: list[Played] = field(default_factory=list)
     #: Set when the hand ended with these actions.
     result: HandResult | None = None
-
-
-def computer_level(member: Member | None) -> str | None:
-    """The level of a computer member (None for a person), also as stored in a status."""
-    if not is_computer(member):
-        return None
-    assert member is not None
-    level = member[len(COMPUTER_PREFIX):]
-    for mark in (TEAM_MARK, RANK_MARK):
-        level = level.split(mark, 1)[0]
-    return level
 
 
 def thinking_level(member: Member) -> str:
@@ -205,24 +176,20 @@ class TableSession:
         return int(self.row.settings.get("turn_seconds", DEFAULT_TURN_SECONDS))
 
     def seat_of(self, user_id: int) -> int | None:
-        member = user_member(user_id)
-        return self.seats.index(member) if member in self.seats else None
+        return self.seating.seat_of(user_member(user_id))
 
     @property
     def fixed_teams(self) -> bool:
         """Seats in fixed partnerships (Filicău, Filkó) rather than teams formed per deal."""
         return self.rules.fixed_teams
 
+    @property
+    def seating(self) -> Seating:
+        """The seats as the store keeps status for them (``bot.seats``)."""
+        return Seating(tuple(self.seats), self.fixed_teams, self.rules.score_by_seat)
+
     def team_members(self) -> tuple[list[Member], list[Member]]:
-        """The two partnerships at a fixed-teams table; at any other table, the whole group
-        of players and an empty second list (status then belongs to the group)."""
-        n = self.rules.players
-        if not self.fixed_teams:
-            return [m for m in self.seats if m is not None], []
-        return (
-            [m for s in range(0, n, 2) if (m := self.seats[s]) is not None],
-            [m for s in range(1, n, 2) if (m := self.seats[s]) is not None],
-        )
+        return self.seating.team_members()
 
     @property
     def full(self) -> bool:
@@ -390,113 +357,16 @@ class TableSession:
     def stored_status(self, st: PartnershipStatus | None) -> tuple[Status, int | None]:
         """The stored status of these players as seats at this table, and the dealer. A
         status that no longer fits (somebody missing, another game's shape) starts even."""
-        if st is None or (st.masters is None and st.next_dealer is None and not st.extra):
-            return Status(), None
         try:
-            extra = dict(st.extra)
-            masters: int | None = extra.pop("masters", None)
-            if st.masters is not None:
-                team0, team1 = self.team_members()
-                swapped = canonical(team0, team1)[2]
-                masters = (0 if st.masters == "a" else 1) ^ int(swapped)
-            teams = extra.pop("teams", None)
-            score = extra.pop("score", None)
-            leader = extra.pop("leader", None)
-            solos = extra.pop("solos", None)
-            status = Status(
-                masters=masters,
-                servant=self._seat_of_member(st.servant),
-                teams=None if teams is None else tuple(
-                    teams[self._member_at(s)] for s in range(self.rules.players)),
-                trump=extra.pop("trump", None),
-                leader=self._seat_of_member(leader),
-                score=None if score is None else self._score_from_store(score),
-                deals=extra.pop("deals", None),
-                solos=None if solos is None else tuple(
-                    int(solos[self._member_at(s)]) for s in range(self.rules.players)),
-            )
-            if st.servant is not None and status.servant is None:
-                raise RecordError("the Servant is not at this table")
-            if leader is not None and status.leader is None:
-                raise RecordError("the first leader is not at this table")
+            status, dealer = self.seating.from_stored(st)
             self.rules.check_status(status)
         except (RecordError, KeyError, TypeError, ValueError, IndexError):
             return Status(), None
-        return status, self._seat_of_member(st.next_dealer)
-
-    def _score_from_store(self, score: Any) -> tuple[int, ...]:
-        if self.rules.score_by_seat:
-            return tuple(int(score[self._member_at(s)]) for s in range(self.rules.players))
-        a, b = int(score[0]), int(score[1])
-        return (a, b) if self.team_letter(0) == "a" else (b, a)
-
-    def _seat_of_member(self, member: Member | None) -> int | None:
-        """The seat of a member as stored in a status (see ``_member_at``)."""
-        if member is None:
-            return None
-        for seat in range(self.rules.players):
-            if self.seats[seat] is not None and self._member_at(seat) == member:
-                return seat
-        return None
+        return status, dealer
 
     def _to_store(self, status: Status, next_dealer: int, since: str | None) -> PartnershipStatus:
-        team0, team1 = self.team_members()
-        a, b, swapped = canonical(team0, team1)
-        masters = None
-        extra: dict[str, Any] = {}
-        if status.masters is not None:
-            if self.fixed_teams:
-                masters = "a" if (status.masters == 0) != swapped else "b"
-            else:
-                extra["masters"] = status.masters
-        n = self.rules.players
-        if status.teams is not None:
-            extra["teams"] = {self._member_at(s): status.teams[s] for s in range(n)}
-        if status.trump is not None:
-            extra["trump"] = status.trump
-        if status.leader is not None:
-            extra["leader"] = self._member_at(status.leader)
-        if status.score is not None:
-            if self.rules.score_by_seat:
-                extra["score"] = {self._member_at(s): status.score[s] for s in range(n)}
-            else:
-                extra["score"] = list(status.score[::-1] if swapped else status.score)
-        if status.deals is not None:
-            extra["deals"] = status.deals
-        if status.solos is not None:
-            # Per player (Wendish's Muss-Solo): they follow the people, not the seats.
-            extra["solos"] = {self._member_at(s): status.solos[s] for s in range(n)}
-        return PartnershipStatus(
-            guild_id=self.guild_id, game=self.game, team_a=a, team_b=b, masters=masters,
-            servant=None if status.servant is None else self._member_at(status.servant),
-            next_dealer=self._member_at(next_dealer), since=since, updated_at=now(),
-            extra=extra,
-        )
-
-    def _member_at(self, seat: int) -> Member:
-        """The member at ``seat`` as stored in a status. Computers all share one member id
-        per level, so theirs carries the team they sit in at fixed-teams tables (the same
-        team still deals next time) and, after the first, their rank among the computers of
-        that level in the team (or at the table)."""
-        member = self.seats[seat]
-        assert member is not None
-        if not is_computer(member):
-            return member
-        before = range(seat % 2, seat, 2) if self.fixed_teams else range(seat)
-        rank = sum(1 for s in before if self.seats[s] == member)
-        if self.fixed_teams:
-            member = f"{member}{TEAM_MARK}{self.team_letter(seat % 2)}"
-        return member if rank == 0 else f"{member}{RANK_MARK}{rank}"
-
-    def _match_winners(self, result: HandResult) -> list[Member]:
-        winners = result.extra.get("match_winner") or []
-        n = self.rules.players
-        if self.rules.score_by_seat:
-            seats = [s for s in winners if 0 <= s < n]
-        else:
-            teams = result.status_before.teams or self.rules.seat_teams
-            seats = [s for s in range(n) if teams[s] in winners]
-        return [self._member_at(s) for s in seats]
+        return self.seating.to_stored(status, next_dealer, since, guild_id=self.guild_id,
+                                      game=self.game)
 
     def _hand_winner_seats(self, result: HandResult) -> list[int]:
         """The seats of the side that won the hand, where the game names a winner
@@ -506,20 +376,9 @@ class TableSession:
             return []
         return [s for s, team in enumerate(self.hand.team) if team == winner]
 
-    def _masters_members(self, status: Status) -> list[Member]:
-        if status.masters is None:
-            return []
-        teams = status.teams or self.rules.seat_teams
-        return [self._member_at(s) for s in range(self.rules.players)
-                if teams[s] == status.masters]
-
     def team_letter(self, team: int | None) -> Literal["a", "b"] | None:
         """"a"/"b" of the canonical partnership order for a team at this table."""
-        if team is None:
-            return None
-        team0, team1 = self.team_members()
-        swapped = canonical(team0, team1)[2]
-        return "a" if (team == 0) != swapped else "b"
+        return self.seating.team_letter(team)
 
     # -- starting hands ------------------------------------------------------------------------
 
@@ -808,6 +667,7 @@ class TableSession:
         pa, pb = (result.points[0], result.points[1]) if a_is_0 else (
             result.points[1], result.points[0])
         n = self.rules.players
+        seating, teams = self.seating, self.rules.seat_teams
         scores = result.extra.get("scores")
         result_row = ResultRow(
             hand_id=self.hand_id, guild_id=self.guild_id, game=self.game,
@@ -818,13 +678,13 @@ class TableSession:
             event=result.event,
             event_team=self.team_letter(result.team) if self.fixed_teams else None,
             finished_at=now(),
-            members=[self._member_at(s) for s in range(n)],
-            masters_before_members=self._masters_members(result.status_before),
-            masters_after_members=self._masters_members(result.status),
+            members=seating.members(),
+            masters_before_members=seating.masters_members(result.status_before, teams),
+            masters_after_members=seating.masters_members(result.status, teams),
             scores=None if scores is None else {
-                self._member_at(s): int(scores[s]) for s in range(n)},
-            match_winners=self._match_winners(result),
-            hand_winners=[self._member_at(s) for s in self._hand_winner_seats(result)],
+                seating.member_at(s): int(scores[s]) for s in range(n)},
+            match_winners=seating.match_winners(result, teams),
+            hand_winners=[seating.member_at(s) for s in self._hand_winner_seats(result)],
         )
         # A seat handed to the computer mid-hand makes the hand a measure of nobody: it
         # counts for no one's rating (its result still counts in the standings). The seats

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.session import user_member
+from bot.seats import user_member
 from bot.store import now
 from bot.texts import t
 from bot.translator import ls

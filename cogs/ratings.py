@@ -17,7 +17,7 @@ from bot.ratings import board, season_of
 from bot.ratings.chart import Labels, TopLabels, TopRow, rating_chart, top_chart
 from bot.ratings.model import is_computer_player
 from bot.render import GAME_COLOUR, button, mention
-from bot.session import user_member
+from bot.seats import user_member
 from bot.store import now
 from bot.texts import game_title, speaking, t
 from bot.translator import ls

@@ -26,6 +26,7 @@ from discord.ext import commands
 from bot import errors, options, render, thinking
 from bot.protocol import Click, Op, parse
 from bot.runner import TableRunner
+from bot.seats import user_member
 from bot.session import (
     COMPUTER_LEVELS,
     DEFAULT_TURN_SECONDS,
@@ -35,7 +36,6 @@ from bot.session import (
     SessionError,
     TableSession,
     check_settings,
-    user_member,
 )
 from bot.store import StoreError
 from bot.texts import EN, refusal, t

@@ -32,7 +32,8 @@ from fake_discord import (
     file_json,
 )
 
-from bot.session import TIMEOUTS_BEFORE_AUTOPLAY, TableSession, is_computer
+from bot.seats import is_computer
+from bot.session import TIMEOUTS_BEFORE_AUTOPLAY, TableSession
 from bot.store import ResultRow, canonical
 from bot.texts import card_label, option_text, t
 from engine import Action, Hand, replay, report
