@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import facts
+from bot.names import mention, plain_name, seat_mention
 from bot.options import choices as option_choices
 from bot.options import encode as encode_option
 from bot.protocol import Op, button_id, select_id
-from bot.seats import computer_level, is_computer
+from bot.seats import is_computer
 from bot.session import COMPUTER_LEVELS, TableSession
-from bot.store import Member, PartnershipStatus
+from bot.store import PartnershipStatus
 from bot.texts import (
     card_label,
     date_text,
@@ -52,25 +53,6 @@ if TYPE_CHECKING:
 
 GAME_COLOUR = discord.Colour.dark_green()
 CARDS_PER_ROW = 4
-
-
-def mention(member: Member | None, seat: int | None = None) -> str:
-    """A member as the table names them: a person's mention; a computer by its seat (several
-    computers at one table are told apart) and level."""
-    if member is None:
-        return t("lobby.empty")
-    if is_computer(member):
-        level = computer_level(member)
-        name = t("lobby.computer") if seat is None else t("lobby.computer_seat",
-                                                           seat=seat + 1)
-        if level in COMPUTER_LEVELS:
-            return t("lobby.computer_named", name=name, level=t(f"level.{level}"))
-        return name
-    return f"<@{member}>"
-
-
-def seat_mention(s: TableSession, seat: int) -> str:
-    return mention(s.seats[seat], seat)
 
 
 def countdown(deadline: float | None) -> str:
@@ -654,14 +636,6 @@ def _together_select(s: TableSession, v: SeatView, actions: list[Action],
         options=[discord.SelectOption(
             label=card_button_label(v, c), value=code(c),
             description=t("hand.from_widow") if c in taken else None) for c in cards])
-
-
-def plain_name(s: TableSession, seat: int) -> str:
-    """Button labels cannot render mentions: the name cached at join time, or the seat."""
-    member = s.seats[seat]
-    if is_computer(member):
-        return t("lobby.computer_seat", seat=seat + 1)
-    return s.names.get(member or "", f"#{seat}")
 
 
 # -- results ---------------------------------------------------------------------------------

@@ -13,19 +13,15 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot import ratings, thinking
+from bot import ratings, results, thinking
 from bot.options import describe as describe_options
 from bot.seats import Seating, computer, computer_level, is_computer, user_member
 from bot.store import (
-    HAND_WINNERS,
-    HANDED_OVER,
     HandRow,
     Member,
     PartnershipStatus,
-    ResultRow,
     Store,
     TableRow,
-    now,
 )
 from bot.texts import t
 from engine import (
@@ -368,14 +364,6 @@ class TableSession:
         return self.seating.to_stored(status, next_dealer, since, guild_id=self.guild_id,
                                       game=self.game)
 
-    def _hand_winner_seats(self, result: HandResult) -> list[int]:
-        """The seats of the side that won the hand, where the game names a winner
-        (``winner`` in the result's extra, a team of the hand: Rich and Poor)."""
-        winner = result.extra.get("winner")
-        if winner is None or self.hand is None:
-            return []
-        return [s for s, team in enumerate(self.hand.team) if team == winner]
-
     def team_letter(self, team: int | None) -> Literal["a", "b"] | None:
         """"a"/"b" of the canonical partnership order for a team at this table."""
         return self.seating.team_letter(team)
@@ -653,46 +641,26 @@ class TableSession:
         return outcome
 
     async def _finished(self, result: HandResult) -> None:
-        assert self.hand_id is not None
-        before = self.known
-        since = before.since if before is not None else None
-        if result.status != result.status_before or since is None:
-            since = now() if result.status.masters is not None else None
-        stored = self._to_store(result.status, result.next_dealer, since)
+        """Keep what a finished hand leaves: the players' status, the standings and ratings
+        (``bot.results``), then the hand's result."""
+        assert self.hand_id is not None and self.hand is not None
+        stored = self._to_store(result.status, result.next_dealer,
+                                results.masters_since(self.known, result))
         # Status and standings first, the hand's result last: restore() redoes all three
         # while a hand has no stored result, and the first two are safe to repeat.
         await self.store.put_status(stored)
         self.known = stored
-        a_is_0 = self.team_letter(0) == "a"
-        pa, pb = (result.points[0], result.points[1]) if a_is_0 else (
-            result.points[1], result.points[0])
-        n = self.rules.players
-        seating, teams = self.seating, self.rules.seat_teams
-        scores = result.extra.get("scores")
-        result_row = ResultRow(
-            hand_id=self.hand_id, guild_id=self.guild_id, game=self.game,
-            team_a=stored.team_a, team_b=stored.team_b, points_a=pa, points_b=pb,
-            masters_before=self.team_letter(result.status_before.masters)
-            if self.fixed_teams else None,
-            masters_after=self.team_letter(result.status.masters) if self.fixed_teams else None,
-            event=result.event,
-            event_team=self.team_letter(result.team) if self.fixed_teams else None,
-            finished_at=now(),
-            members=seating.members(),
-            masters_before_members=seating.masters_members(result.status_before, teams),
-            masters_after_members=seating.masters_members(result.status, teams),
-            scores=None if scores is None else {
-                seating.member_at(s): int(scores[s]) for s in range(n)},
-            match_winners=seating.match_winners(result, teams),
-            hand_winners=[seating.member_at(s) for s in self._hand_winner_seats(result)],
-        )
+        winners = results.hand_winner_seats(result, self.hand.team)
+        row = results.result_row(result, hand_id=self.hand_id, stored=stored,
+                                 seating=self.seating, seat_teams=self.rules.seat_teams,
+                                 hand_winners=winners)
         # A seat handed to the computer mid-hand makes the hand a measure of nobody: it
         # counts for no one's rating (its result still counts in the standings). The seats
         # are kept with the hand's stored result, so that a rebuild leaves it out too.
         # ``finish`` gives the result its time (the order ratings take results in).
-        await ratings.finish(self.store, result_row, rated=self.rated and not self.leaving)
-        await self.store.finish_hand(self.hand_id, _result_json(
-            result, self.leaving, self._hand_winner_seats(result)))
+        await ratings.finish(self.store, row, rated=self.rated and not self.leaving)
+        await self.store.finish_hand(self.hand_id,
+                                     results.result_json(result, self.leaving, winners))
         self.status = result.status
         self.next_dealer = result.next_dealer
 
@@ -738,20 +706,3 @@ class TableSession:
         else:
             session.status = hand.status
         return session
-
-
-def _result_json(result: HandResult, handed_over: set[int],
-                 hand_winners: list[int]) -> dict[str, Any]:
-    return {
-        "points": list(result.points),
-        "status": result.status.to_json(),
-        "next_dealer": result.next_dealer,
-        "event": result.event,
-        "team": result.team,
-        "early": result.early,
-        **({"extra": result.extra} if result.extra else {}),
-        #: The seats whose player left during the hand (``bot.ratings``: not rated).
-        **({HANDED_OVER: sorted(handed_over)} if handed_over else {}),
-        #: The seats of the side that won the hand (``bot.ratings``: how the hand ranks).
-        **({HAND_WINNERS: hand_winners} if hand_winners else {}),
-    }

@@ -8,14 +8,17 @@ therefore cannot leak by accident: they are not in the object being rendered.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
 from engine.cards import Card
 from engine.hand import FINISHED, Hand, HandResult, Trick
-from engine.rules.base import Rules
 from engine.status import Status
 from engine.trumps import TrumpOrder
+
+if TYPE_CHECKING:
+    # The rules' hooks take views (the rules are above the views): a name for annotations.
+    from engine.rules.base import Rules
 
 
 @dataclass(frozen=True)

@@ -729,7 +729,7 @@ async def test_a_failed_table_edit_is_tried_again(h: Harness,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Discord refuses one edit of the table message (rate limited past discord.py's
     retries, or a server error): the table must not keep showing an old turn."""
-    import bot.runner as runner_module
+    import bot.discord_surface as runner_module
 
     session, users = await four_players(h)
     monkeypatch.setattr(runner_module, "EDIT_RETRY_SECONDS", 0)
@@ -747,7 +747,7 @@ async def test_a_failed_table_edit_is_tried_again(h: Harness,
 
     monkeypatch.setattr(fake, "_write", failing_once)
     await play_turn(h, session, users, random.Random(2))
-    await h.until(lambda: bool(failures) and not h.runner(session).dirty)
+    await h.until(lambda: bool(failures) and not h.table(session).discord.dirty)
     await h.settle()
     hand = hand_of(session)
     assert failures == [session.message_id]
@@ -839,8 +839,10 @@ async def test_the_turn_timer_warns_then_the_computer_plays(h: Harness) -> None:
     session.row = row
     await h.settle()
     slow = users[seat]
-    assert [m.content for m in h.public() if "left to play" in m.content] == [
-        t("turn.warning", user=slow.mention, seconds=0)]
+    # The warning was the turn's one signal, and went once the computer had played.
+    warned = [m for m in h.discord.messages.values() if "left to play" in m.content]
+    assert [m.content for m in warned] == [t("turn.warning", user=slow.mention, seconds=0)]
+    assert warned[0].deleted and warned[0] not in h.public()
     assert hand.actions[0][0] == seat and stored_actions(h, session)[0] == (0, None, 1)
     assert session.timeouts[seat] == 1
 

@@ -201,7 +201,7 @@ async def test_an_answer_discord_no_longer_takes_is_a_warning_not_a_traceback(
             await h.dispatch(payload)
     assert any("too late" in r.getMessage() for r in caplog.records)
     assert not [r for r in caplog.records if r.exc_info]
-    assert h.tables.session_in(CHANNEL_ID) is None and h.tables.runners == {}
+    assert h.tables.session_in(CHANNEL_ID) is None and h.tables.open == {}
     # Answered in time, the same command opens the table.
     r = await h.command(ana, "table new", game="filicau")
     assert not r.ephemeral and h.tables.session_in(CHANNEL_ID) is not None

@@ -71,13 +71,14 @@ async def test_a_player_whose_view_expired_is_told_to_press_my_hand(h: Harness) 
     mover = to_move(session, users)
     runner = h.runner(session)
     # The view's token is older than Discord lets the bot use it.
-    runner.hand_views[mover.id].since -= 15 * 60
+    h.table(session).discord.hand_views[mover.id].since -= 15 * 60
     pinging(h)
     runner.kick()
     await h.until(lambda: bool(pings(h, mover)))
     [ping] = pings(h, mover)
     assert ping.content == t("turn.ping_view", user=mover.mention, button=t("btn.my_hand"))
-    assert mover.id not in runner.hand_views or runner.hand_views[mover.id].expired
+    views = h.table(session).discord.hand_views
+    assert mover.id not in views or views[mover.id].expired
 
 
 async def test_no_pings_at_a_table_opened_without_them(h: Harness) -> None:
