@@ -163,6 +163,21 @@ class DiscordSurface:
             embed=embed, view=view)
 
     @public
+    async def answer_dealt(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer Next hand pressed under the result by saying, on the result, that the
+        next hand is dealt (the table message is redrawn where it is)."""
+        posted, self.result_post = self.result_post, None
+        number = posted.number if posted is not None else self.session.hand_number - 1
+        result = posted.result if posted is not None else None
+        if result is None:
+            await interaction.response.defer()
+        else:
+            await interaction.response.edit_message(
+                embed=render.result_embed(self.session, result, number, dealt=True),
+                view=render.result_view(self.session, number))
+        self.request_refresh()
+
+    @public
     async def signal(self, signal: Signal, seconds: int) -> None:
         """The turn's one live signal: a message that mentions only the people to act,
         replaced (never added to) when the warning comes, removed once they have acted."""

@@ -33,6 +33,13 @@ def seat_mention(s: TableSession, seat: int) -> str:
     return mention(s.seats[seat], seat)
 
 
+def player_mention(s: TableSession, seat: int) -> str:
+    """Who played ``seat`` in the hand on the table: tricks and results keep naming them
+    after a change of seats between hands."""
+    members = s.dealt_with if len(s.dealt_with) == len(s.seats) else s.seats
+    return mention(members[seat], seat)
+
+
 def plain_name(s: TableSession, seat: int) -> str:
     """Button labels cannot render mentions: the name cached at join time, or the seat."""
     member = s.seats[seat]

@@ -72,8 +72,8 @@ async def table_picture(s: TableSession, view: PublicView, config: GuildSettings
                         ) -> tuple[str, discord.File] | None:
     if not config.pictures:
         return None
-    names = [names.plain_name(s, seat) for seat in range(view.players)]
-    data = await pictures.table_picture(view, names, config.theme)
+    labels = [names.plain_name(s, seat) for seat in range(view.players)]
+    data = await pictures.table_picture(view, labels, config.theme)
     if data is None:
         return None
     return pictures.digest(data), pictures.as_file(data, pictures.TABLE_FILE, t("pic.table"))
@@ -88,8 +88,8 @@ async def review_picture(s: TableSession, record: dict[str, Any], step: int,
     if not hand.tricks:
         return []
     trick = hand.tricks[min(max(step, 0), len(hand.tricks) - 1)]
-    names = [names.plain_name(s, seat) for seat in range(hand.n)]
-    data = await pictures.trick_picture(trick, hand.n, public_view(hand).trump, names,
+    labels = [names.plain_name(s, seat) for seat in range(hand.n)]
+    data = await pictures.trick_picture(trick, hand.n, public_view(hand).trump, labels,
                                         config.theme)
     if data is None:
         return []

@@ -163,6 +163,10 @@ class TableRunner:
             hand = s.hand
             if hand is None:
                 return
+            why = s.abandoned()
+            if why is not None:
+                await self.close(why)
+                return
             try:
                 if hand.finished:
                     moment = self.next_deal_at()
@@ -282,7 +286,7 @@ class TableRunner:
         try:
             outcome = await s.close_window(len(s.hand.actions))
             if outcome is not None:
-                await self.courier.changed(outcome)
+                await self.after(outcome)
         finally:
             self.acting = False
 
@@ -298,4 +302,4 @@ class TableRunner:
         for seat in sorted(s.autoplay - before):
             await self.courier.notice("turn.autoplay", seat)
         if outcome is not None:
-            await self.courier.changed(outcome)
+            await self.after(outcome)

@@ -191,6 +191,30 @@ class TableSession:
     def full(self) -> bool:
         return all(m is not None for m in self.seats)
 
+    def people_present(self) -> list[int]:
+        """Seats of people still at the table: those who left during the hand are not
+        (the computer plays their seat), those whose turns timed out still are."""
+        return [seat for seat, m in enumerate(self.seats)
+                if m is not None and not is_computer(m) and seat not in self.leaving]
+
+    def people_playing(self) -> list[int]:
+        """Seats whose person plays them now (not left, not played by the computer after
+        their turns timed out)."""
+        return [seat for seat in self.people_present() if seat not in self.autoplay]
+
+    def abandoned(self) -> str | None:
+        """Why the table must close now that nobody plays at it, or None. Computers never
+        play a hand that no person sits at: when everybody has left, the hand stops at
+        once; when the people left have all timed out, the computer finishes the hand for
+        them (pressing My hand brings a player back), but no new hand is dealt."""
+        if self.state != "playing":
+            return None
+        if not self.people_present():
+            return "table.closed_left"
+        if not self.people_playing() and (self.hand is None or self.hand.finished):
+            return "table.closed_idle"
+        return None
+
     def may_manage(self, user_id: int, *, is_admin: bool) -> bool:
         """The opener and the server's managers run the lobby: start, cancel, options and
         computers."""
@@ -377,6 +401,8 @@ class TableSession:
                 raise SessionError("err.not_manager")
             if not self.full:
                 raise SessionError("err.not_full")
+            if not self.people_present():
+                raise SessionError("err.no_person")
             # The first deal reads these players' stored status and storing its hand puts
             # the table in play: two round trips to the database while the click waits.
             self.dealt_with = []

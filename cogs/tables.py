@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: Operations of the messages a table posts (results, reviews), which may sit in its thread.
+POSTED_OPS = frozenset({Op.NEXT, Op.REVIEW})
 TURN_RANGE, WINDOW_RANGE = SETTING_RANGES["turn_seconds"], SETTING_RANGES["window_seconds"]
 
 
@@ -184,10 +186,14 @@ class Tables(commands.Cog, name="Tables"):
             if table is None:
                 raise SessionError("err.gone")
             session = table.session
-            # A click belongs to its table's server and channel; anywhere else it is refused
-            # (a button copied into another server, a DM).
-            if (interaction.guild_id != session.guild_id
-                    or interaction.channel_id != session.channel_id):
+            # A click belongs to its table's server and channel (a result or a review in the
+            # table's own thread: there); anywhere else it is refused (a button copied into
+            # another server, a DM).
+            in_thread = (session.thread_id is not None
+                         and interaction.channel_id == session.thread_id)
+            if interaction.guild_id != session.guild_id or not (
+                    interaction.channel_id == session.channel_id
+                    or (in_thread and click.op in POSTED_OPS)):
                 raise SessionError("err.elsewhere")
             await self._handlers[click.op](interaction, table, click, values)
         except SessionError as e:
@@ -215,8 +221,9 @@ class Tables(commands.Cog, name="Tables"):
     async def _seats_update(self, interaction: discord.Interaction[Any],
                             table: OpenTable) -> None:
         """Answer a change of seats on the message it was made on: the lobby, or the table
-        between hands."""
+        between hands (whose driver looks again: the table may have nobody left)."""
         await table.discord.answer_with_table(interaction)
+        table.runner.kick()
 
     async def _on_join(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click, values: list[str]) -> None:
@@ -231,16 +238,36 @@ class Tables(commands.Cog, name="Tables"):
 
     async def _on_leave(self, interaction: discord.Interaction[Any], table: OpenTable,
                         click: Click, values: list[str]) -> None:
+        """Leave: at once in the lobby and between hands; during a hand, after a yes to
+        "Leave the table?" (``leave:HAND:yes|no``, on the question only its asker sees)."""
         session = table.session
-        seat = session.seat_of(interaction.user.id)
-        if await session.leave(interaction.user.id):
-            # During a hand: the computer plays the seat from now on.
-            assert seat is not None
-            await interaction.response.send_message(t("hand.left"), ephemeral=True)
+        if click.args:
+            number, sure = parsed(lambda: (int(click.args[0]), click.args[1]))
+            if sure not in ("yes", "no"):
+                raise SessionError("err.bad_button")
+            if sure == "no":
+                await interaction.response.edit_message(content=t("hand.stay"), view=None)
+                return
+            seat = session.require_seat(interaction.user.id)
+            if number != session.hand_number:
+                raise SessionError("err.stale_hand")
+            if not await session.leave(interaction.user.id):
+                await interaction.response.edit_message(content=t("hand.left_between"),
+                                                        view=None)
+                table.runner.kick()
+                table.discord.request_refresh()
+                return
+            await interaction.response.edit_message(content=t("hand.left"), view=None)
             await table.discord.refresh_hand_views([seat], only=[seat])
             await table.runner.courier.notice("turn.left", seat)
             await table.runner.after(None)
             return
+        if session.state == "playing" and not session.between_hands:
+            session.require_seat(interaction.user.id)
+            await interaction.response.send_message(
+                t("hand.leave_ask"), view=render.leave_question(session), ephemeral=True)
+            return
+        await session.leave(interaction.user.id)
         await self._seats_update(interaction, table)
 
     async def _on_cpu(self, interaction: discord.Interaction[Any], table: OpenTable,
@@ -324,14 +351,19 @@ class Tables(commands.Cog, name="Tables"):
     async def _on_next(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click, values: list[str]) -> None:
         number = parsed(lambda: int(click.args[0]))
-        await table.session.next_hand(actor(interaction), number)
+        session = table.session
+        await session.next_hand(actor(interaction), number)
         on = interaction.message
-        if on is not None and on.id != table.session.message_id:
-            # Pressed under the result: the new hand's table is posted there, at the bottom
-            # of the channel, and play goes on in it.
-            await table.discord.post_again(interaction)
+        if on is not None and on.id == session.message_id:
+            await table.discord.answer_with_table(interaction)  # an old table's button
+        elif interaction.channel_id == session.thread_id:
+            # Under the result in the table's thread: the result says the hand is dealt,
+            # and the table is redrawn where it is, in the channel.
+            await table.discord.answer_dealt(interaction)
         else:
-            await table.discord.answer_with_table(interaction)
+            # Under the result: the new hand's table is posted there, at the bottom of the
+            # channel, and play goes on in it.
+            await table.discord.post_again(interaction)
         await table.runner.dealt()
 
     # playing

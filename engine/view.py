@@ -58,6 +58,8 @@ class PublicView:
     actions: tuple[tuple[int, Action | None], ...] = ()
     #: Card points taken by each seat (tricks are public, so this is too).
     taken: tuple[int, ...] = ()
+    #: How many tricks the hand has (as many as cards dealt to each seat).
+    tricks_total: int = 0
     #: The game's own public facts (``Rules.public_info``): the called card, bids, the match
     #: score, face-up cards...
     public: dict[str, Any] = field(default_factory=dict)
@@ -119,6 +121,7 @@ def _public_fields(hand: Hand) -> dict[str, object]:
             for seat, a in hand.actions
         ),
         "taken": tuple(hand.taken),
+        "tricks_total": len(hand.dealt[0]) if hand.dealt else 0,
         "public": rules.public_info(hand),
     }
 

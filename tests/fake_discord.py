@@ -800,6 +800,13 @@ class Harness:
         assert mid is not None, "no table message"
         return self.discord.messages[mid]
 
+    def result_post(self, channel_id: int = CHANNEL_ID) -> Message:
+        """The latest result that offers Next hand (the table's one Next hand button)."""
+        found = [m for m in self.public(channel_id)
+                 if any(str(b.get("custom_id", "")).startswith("fc:next:") for b in m.buttons)]
+        assert found, "no result offers Next hand"
+        return found[-1]
+
     def snapshot(self, msg: Message) -> dict[str, Any]:
         """The message as a user's client shows it now (to click on it later, stale)."""
         return msg.payload()

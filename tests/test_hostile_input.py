@@ -94,14 +94,16 @@ async def test_only_the_opener_or_a_manager_adds_or_removes_computers(h: Harness
     for level in ("easy", "normal", "hard"):
         r = await h.add_computer(bob, level)
         assert r.rejected_with(t("err.not_manager")), level
-    r = await h.press(bob, t("btn.remove_cpu"))
+    r = await h.click(bob, f"fc:uncpu:{session.id}", message=h.table_message(), forge=True)
     assert r.rejected_with(t("err.not_manager"))
     assert session.seats == [bob.member, None, None, None]
     r = await h.add_computer(mia, "easy")
     assert r.type == UPDATE_MESSAGE
     r = await h.add_computer(ana)
     assert r.type == UPDATE_MESSAGE
-    r = await h.press(ana, t("btn.remove_cpu"))
+    # The button names the computer it removes: the last one seated.
+    last = max(seat for seat, m in enumerate(session.seats) if m and m.startswith("cpu:"))
+    r = await h.press(ana, t("btn.remove_cpu_seat", seat=last + 1))
     assert r.type == UPDATE_MESSAGE
     assert sum(m is not None for m in session.seats) == 2
 

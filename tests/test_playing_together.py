@@ -191,7 +191,7 @@ async def test_between_hands_a_person_takes_a_computers_seat(h: Harness) -> None
     r = await h.press(bob, t("btn.join_b"))
     assert r.type == UPDATE_MESSAGE and session.seats[1] == bob.member
     assert bob.mention in h.table_message().text
-    r = await h.press(bob, t("btn.next_hand"))
+    r = await h.press(bob, t("btn.next_hand"), message=h.result_post())
     assert session.hand_number == 2 and session.seats[1] == bob.member
     hand = session.hand
     assert hand is not None
@@ -203,7 +203,12 @@ async def test_a_player_leaving_mid_hand_hands_the_seat_to_the_computer(h: Harne
     session, users = await four_players(h)
     ana = users[0]
     r = await h.press(ana, t("btn.leave_hand"))
-    assert r.ephemeral and r.message.content == t("hand.left")
+    # First a question only Ana sees: nothing has changed yet.
+    assert r.ephemeral and r.message.content == t("hand.leave_ask")
+    assert 0 not in session.autoplay and not session.leaving
+    r = await h.press(ana, t("btn.leave_yes"), message=r.message)
+    assert r.type == UPDATE_MESSAGE and r.message.content == t("hand.left")
+    assert r.message.buttons == []
     notice = t("turn.left", user=ana.mention)
     assert [m.content for m in h.public() if m.content == notice] == [notice]
     assert 0 in session.autoplay and 0 in session.leaving
@@ -361,7 +366,7 @@ async def test_history_of_an_older_hand_offers_its_review_to_its_players(h: Harn
     ana = users[0]
     await play_until(h, session, users, random.Random(8))
     await h.settle()
-    r = await h.press(ana, t("btn.next_hand"))
+    r = await h.press(ana, t("btn.next_hand"), message=h.result_post())
     assert session.hand_number == 2
     # The hand in play has no record to show, and so no review.
     r = await h.command(ana, "history", hand=2)
