@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot import errors, options, present, render, thinking
 from bot.choices import GAME_CHOICES, TOP_TRUMP_CHOICES
 from bot.errors import answer as reply_error
-from bot.protocol import Click, Op, parse
+from bot.protocol import Click, Op, Place, parse
 from bot.session import (
     COMPUTER_LEVELS,
     DEFAULT_TURN_SECONDS,
@@ -58,6 +58,36 @@ def actor(interaction: discord.Interaction[Any]) -> Actor:
 
 
 T = TypeVar("T")
+
+
+def place_of(message: discord.Message, table_message_id: int | None) -> Place:
+    """The kind of message a click came from."""
+    if message.flags.ephemeral:
+        return Place.PRIVATE
+    return Place.TABLE if message.id == table_message_id else Place.POST
+
+
+def custom_ids(components: Sequence[Any]) -> Iterator[str]:
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if isinstance(custom_id, str):
+            yield custom_id
+        yield from custom_ids(getattr(component, "children", ()))
+
+
+def came_from(interaction: discord.Interaction[Any], click: Click,
+              table_message_id: int | None) -> bool:
+    """Whether the click carries an id of the message it came from, and that message is of
+    the kind its operation is drawn on. Discord checks the first for its own clients; a
+    forged interaction is checked here, before anything is answered by editing that message
+    (which must never turn a public message into somebody's hand)."""
+    message = interaction.message
+    if message is None:
+        return False
+    data: Any = interaction.data if isinstance(interaction.data, dict) else {}
+    if str(data.get("custom_id", "")) not in set(custom_ids(message.components)):
+        return False
+    return place_of(message, table_message_id) in click.places
 
 
 def parsed(read: Callable[[], T]) -> T:
@@ -195,6 +225,8 @@ class Tables(commands.Cog, name="Tables"):
                     interaction.channel_id == session.channel_id
                     or (in_thread and click.op in POSTED_OPS)):
                 raise SessionError("err.elsewhere")
+            if not came_from(interaction, click, session.message_id):
+                raise SessionError("err.bad_button")
             await self._handlers[click.op](interaction, table, click, values)
         except SessionError as e:
             await reply_error(interaction, refusal(e.key, e.params) if e.key in EN

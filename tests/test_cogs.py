@@ -314,12 +314,12 @@ async def test_a_user_not_seated_cannot_play(h: Harness) -> None:
     before = state(h, session)
     r = await h.press(eve, t("btn.my_hand"))
     assert r.rejected_with(t("err.not_seated"))
-    # A hand-made click on a card of the player to move.
+    # A hand-made click on a card of the player to move, put on the table message.
     seat = hand_of(session).to_move
     assert seat is not None
     c = next(a.value for a in hand_of(session).legal_actions(seat))
     r = await h.click(eve, card_id(session, c), forge=True, message=h.table_message())
-    assert r.rejected_with(t("err.not_seated"))
+    assert r.rejected_with(t("err.bad_button"))
     assert state(h, session) == before
     # Looking is allowed: the rules and the last trick.
     r = await h.press(eve, t("btn.last_trick"))
@@ -360,11 +360,19 @@ async def test_forged_and_damaged_buttons_are_refused(h: Harness) -> None:
         (f"fc:servant:{tid}:1:1", t("illegal.wrong_phase")),  # Filicău has no Servant
         (f"fc:zap:{tid}", t("err.bad_button")),  # no such operation
         (f"fc:hand:{tid + 7}", t("err.gone")),  # no such table
+        (f"fc:join:{tid}:0", t("err.bad_button")),  # the lobby's button, on a hand view
+        (f"fc:next:{tid}:1", t("err.bad_button")),  # a result's button, on a hand view
+    ]:
+        r = await h.click(mover, custom_id, message=view, forge=True)
+        assert r.rejected_with(text), (custom_id, r.text)
+    table = h.table_message()
+    for custom_id, text in [
         (f"fc:join:{tid}:5", t("err.bad_button")),  # no such team
         (f"fc:join:{tid}:0", t("err.hand_in_progress")),  # seats change between hands
         (f"fc:next:{tid}:1", t("err.hand_in_progress")),
+        (f"fc:card:{tid}:1:0:{code(other)}", t("err.bad_button")),  # a hand's, on the table
     ]:
-        r = await h.click(mover, custom_id, message=view, forge=True)
+        r = await h.click(mover, custom_id, message=table, forge=True)
         assert r.rejected_with(text), (custom_id, r.text)
     assert state(h, session) == before
 
