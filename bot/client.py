@@ -7,7 +7,7 @@ import hashlib
 import json
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 import yarl
@@ -18,11 +18,9 @@ from bot import diagnostics, errors, thinking
 from bot.gateway import guard_parsers
 from bot.settings import Settings
 from bot.store import GuildSettings, Store, make_store
+from bot.tables import Tables
 from bot.texts import language_of, set_language
 from bot.translator import CatalogTranslator
-
-if TYPE_CHECKING:
-    from cogs.tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +113,8 @@ class FilicauBot(commands.Bot):
         self.tree.error(self.on_app_command_error)
         #: Each server's settings (language of public messages, pictures), read at start.
         self.guild_config: dict[int, GuildSettings] = {}
+        #: The open tables of this process.
+        self.tables = Tables(self)
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -124,6 +124,7 @@ class FilicauBot(commands.Bot):
         processes = self.settings.ai_processes
         thinking.start(thinking.default_processes() if processes is None else processes)
         diagnostics.install(self)
+        await self.tables.restore()
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.sync_commands()
@@ -203,16 +204,6 @@ class FilicauBot(commands.Bot):
                      "so that no table is driven by two processes")
         await self.close()
 
-    @property
-    def tables(self) -> Tables:
-        """The tables cog (loaded in ``setup_hook``)."""
-        from cogs.tables import Tables
-
-        cog = self.get_cog(Tables.__cog_name__)
-        if not isinstance(cog, Tables):
-            raise RuntimeError("the tables cog is not loaded")
-        return cog
-
     # -- languages and server settings ---------------------------------------------------------
 
     def config(self, guild_id: int | None) -> GuildSettings:
@@ -250,6 +241,7 @@ class FilicauBot(commands.Bot):
         ready: asyncio.Task[None] | None = getattr(self._connection, "_ready_task", None)
         if ready is not None and not ready.done():
             ready.cancel()
+        await self.tables.stop()
         await super().close()
         thinking.stop()
         await self.store.close()

@@ -109,16 +109,17 @@ def c_allocator() -> dict[str, int]:
 
 def snapshot(bot: FilicauBot) -> dict[str, Any]:
     tables = bot.tables
-    runners = list(tables.runners.values())
+    open_tables = list(tables)
     store = bot._connection._view_store
     tasks = asyncio.all_tasks()
     return {
-        "open_tables": len(runners),
+        "open_tables": len(open_tables),
         "runners_alive": TableRunner.alive,
         "channels_tracked": len(tables.by_channel),
-        "hand_views": sum(len(r.hand_views) for r in runners),
+        "hand_views": sum(len(table.discord.hand_views) for table in open_tables),
         "runner_tasks": sum(1 for task in tasks if getattr(
-            task.get_coro(), "__qualname__", "").startswith("TableRunner.")),
+            task.get_coro(), "__qualname__", "").startswith(("TableRunner.",
+                                                             "DiscordSurface."))),
         "tasks": len(tasks),
         "views_kept_by_discord_py": len(store._views) + len(store._synced_message_views),
         "resident_kib": resident_kib(),

@@ -12,6 +12,7 @@ import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bot.names import mention
 from bot.texts import card_label, has_text, suit_label, t, team_name
 from engine.cards import SUIT_LETTERS, CardError, card
 
@@ -137,8 +138,6 @@ def private_lines(s: TableSession, private: dict[str, Any]) -> list[str]:
 
 
 def _namer(s: TableSession) -> Name:
-    from bot.render import mention
-
     def name(seat: int) -> str:
         if not isinstance(seat, int) or not 0 <= seat < len(s.seats):
             return str(seat)

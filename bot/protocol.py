@@ -59,12 +59,49 @@ _ANY = re.compile(r"(?P<kind>f[cs]):(?P<op>[a-z_]+):(?P<table>[0-9]{1,20})(?::(?
 MAX_ID = 100
 
 
+class Place(StrEnum):
+    """The kinds of message a component of the bot sits on."""
+
+    #: The table's public message (the lobby, then the table).
+    TABLE = "table"
+    #: A message only its user sees (a hand view, a review, a question): the only place
+    #: private content is ever drawn.
+    PRIVATE = "private"
+    #: A public message the table posted (a result).
+    POST = "post"
+
+
+_TABLE, _PRIVATE, _POST = (frozenset({p}) for p in Place)
+#: Where each operation's components are drawn (see ``Click.places`` for those that depend
+#: on their arguments).
+PLACES: dict[Op, frozenset[Place]] = {
+    **dict.fromkeys((Op.JOIN, Op.SIT, Op.CPU, Op.UNCPU, Op.START, Op.CANCEL, Op.OPTION,
+                     Op.HAND, Op.LAST, Op.RULES), _TABLE),
+    **dict.fromkeys((Op.CARD, Op.ACT, Op.TOGETHER, Op.SERVANT, Op.HINT), _PRIVATE),
+    # Under a result (the table's own Next hand of older versions too).
+    Op.NEXT: _POST | _TABLE,
+    Op.LEADERBOARD: _POST | _PRIVATE,
+}
+
+
 @dataclass(frozen=True)
 class Click:
     kind: str
     op: Op
     table_id: int
     args: tuple[str, ...]
+
+    @property
+    def places(self) -> frozenset[Place]:
+        """The kinds of message this click may come from: a click from any other is forged
+        (Discord only sends the ids a message carries)."""
+        if self.op is Op.LEAVE:
+            # Leave itself is on the table; the yes or no is on the question its asker saw.
+            return _PRIVATE if self.args else _TABLE
+        if self.op is Op.REVIEW:
+            # From a result (or a /history answer) a review opens; its ◀ ▶ are its own.
+            return _PRIVATE if len(self.args) > 1 else _POST | _PRIVATE
+        return PLACES[self.op]
 
 
 def button_id(op: Op, table_id: int, *args: str | int) -> str:

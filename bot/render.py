@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import facts
+from bot.names import plain_name, player_mention, seat_mention
 from bot.options import choices as option_choices
 from bot.options import encode as encode_option
 from bot.protocol import Op, button_id, select_id
-from bot.session import COMPUTER_LEVELS, TableSession, computer_level, is_computer
-from bot.store import Member, PartnershipStatus
+from bot.seats import is_computer
+from bot.session import COMPUTER_LEVELS, TableSession
+from bot.store import PartnershipStatus
 from bot.texts import (
     card_label,
     date_text,
@@ -51,25 +53,6 @@ if TYPE_CHECKING:
 
 GAME_COLOUR = discord.Colour.dark_green()
 CARDS_PER_ROW = 4
-
-
-def mention(member: Member | None, seat: int | None = None) -> str:
-    """A member as the table names them: a person's mention; a computer by its seat (several
-    computers at one table are told apart) and level."""
-    if member is None:
-        return t("lobby.empty")
-    if is_computer(member):
-        level = computer_level(member)
-        name = t("lobby.computer") if seat is None else t("lobby.computer_seat",
-                                                           seat=seat + 1)
-        if level in COMPUTER_LEVELS:
-            return t("lobby.computer_named", name=name, level=t(f"level.{level}"))
-        return name
-    return f"<@{member}>"
-
-
-def seat_mention(s: TableSession, seat: int) -> str:
-    return mention(s.seats[seat], seat)
 
 
 def countdown(deadline: float | None) -> str:
@@ -132,13 +115,23 @@ def lobby_embed(s: TableSession) -> discord.Embed:
     else:
         embed.add_field(name=t("lobby.seats", players=n), value="\n".join(
             f"{seat + 1}. {seat_mention(s, seat)}" for seat in range(n)), inline=False)
-    opts = ", ".join(option_text(k, v) for k, v in s.rules.options.model_dump().items())
-    opts += ", " + t("lobby.turn_seconds", seconds=s.turn_seconds)
-    embed.add_field(name=t("lobby.options"), value=opts, inline=False)
+    embed.add_field(name=t("lobby.options"), value=options_line(s), inline=False)
     known = status_line(s, s.known)
     if known:
         embed.add_field(name="\u200b", value=known, inline=False)
     return embed
+
+
+def options_line(s: TableSession) -> str:
+    """The game's options and the table's settings: what kind of table this is (rated or
+    casual, hints, pings) is as much part of it as the rules."""
+    parts = [option_text(k, v) for k, v in s.rules.options.model_dump().items()]
+    parts.append(t("lobby.turn_seconds", seconds=s.turn_seconds))
+    parts.append(t("lobby.rated") if s.rated else t("lobby.casual"))
+    if not s.rated:
+        parts.append(t("lobby.hints_on") if s.hints else t("lobby.hints_off"))
+    parts.append(t("lobby.pings_on") if s.pings else t("lobby.pings_off"))
+    return ", ".join(parts)
 
 
 def status_line(s: TableSession, st: PartnershipStatus | None) -> str | None:
@@ -191,10 +184,15 @@ def lobby_view(s: TableSession) -> discord.ui.View:
     else:
         seat_buttons = [] if s.full else [button(Op.SIT, tid, label=t("btn.sit"), style=b,
                                                  row=0)]
-    items: list[discord.ui.Item[Any]] = [
-        *seat_buttons,
-        button(Op.LEAVE, tid, label=t("btn.leave"), row=0),
-        button(Op.UNCPU, tid, label=t("btn.remove_cpu"), row=1),
+    items: list[discord.ui.Item[Any]] = list(seat_buttons)
+    if any(m is not None and not is_computer(m) for m in s.seats):
+        items.append(button(Op.LEAVE, tid, label=t("btn.leave"), row=0))
+    computers = [seat for seat, m in enumerate(s.seats) if is_computer(m)]
+    if computers:
+        # The last computer seated goes: the button says which.
+        items.append(button(Op.UNCPU, tid, label=t("btn.remove_cpu_seat",
+                                                   seat=computers[-1] + 1), row=1))
+    items += [
         button(Op.START, tid, label=t("btn.start"), style=g, row=1, disabled=not s.full),
         button(Op.CANCEL, tid, label=t("btn.cancel"), style=r, row=1),
     ]
@@ -244,20 +242,24 @@ def seat_badges(s: TableSession, v: PublicView, seat: int) -> str:
 
 
 def table_content(s: TableSession, v: PublicView) -> str:
-    """The message text: it mentions whoever must act."""
-    if v.finished or not v.actors:
-        return ""
-    if v.phase in ("play", "servant"):
-        key = "table.turn" if v.phase == "play" else "table.servant_turn"
-        return t(key, user=mention(s.seats[v.actors[0]]))
-    # A prompt addresses the people who may act, never a computer (it needs no telling).
-    people = [seat for seat in v.actors if not is_computer(s.seats[seat])]
+    """The table message's text: empty. Whose turn it is shows in the seats (▶ and the
+    countdown); the turn's one signal is a message of its own that pings them."""
+    return ""
+
+
+def now_line(s: TableSession, v: PublicView) -> str | None:
+    """What the table waits for, when it is not simply a card (a choice, an open window)."""
+    if v.finished or not v.actors or v.phase == "play":
+        return None
     key = f"phase.{v.phase}"
     phase = t(key) if has_text(key) else v.phase
-    if not people:
-        return t("table.phase_now", phase=phase)
-    return t("table.phase_turn", users=" ".join(seat_mention(s, seat) for seat in people),
-             phase=phase)
+    return t("table.phase_now", phase=phase)
+
+
+def goal_line(s: TableSession) -> str | None:
+    """The game's aim in one sentence, so that nobody has to look it up mid-hand."""
+    key = f"goal.{s.game}"
+    return t(key) if has_text(key) else None
 
 
 def seat_prefix(s: TableSession, v: PublicView, seat: int) -> str:
@@ -273,8 +275,9 @@ def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
                 ) -> discord.Embed:
     """The table in play; ``deadline``: when the wait for the people to act ends (their
     line shows a live countdown)."""
+    lines = [x for x in (goal_line(s), now_line(s, v)) if x]
     embed = discord.Embed(title=t("table.title", game=title(s), number=s.hand_number),
-                          colour=GAME_COLOUR)
+                          colour=GAME_COLOUR, description="\n".join(lines) or None)
     if v.trump is not None:
         embed.add_field(name=t("table.trump"), value=t(
             "table.trump_line", suit=suit_label(v.trump), shown=_cards(v.shown)), inline=False)
@@ -289,8 +292,11 @@ def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
     if facts:
         embed.add_field(name=t("table.game_facts"), value="\n".join(facts)[:1024],
                         inline=False)
-    embed.add_field(name=t("table.trick"), value=trick_line(s, v.leader, v.trick)
-                    if v.trick else t("table.trick_empty"), inline=True)
+    if not v.finished and v.phase == "play":
+        number = min(len(v.tricks) + 1, v.tricks_total or len(v.tricks) + 1)
+        embed.add_field(name=t("table.trick_of", trick=number, tricks=v.tricks_total),
+                        value=trick_line(s, v.leader, v.trick) if v.trick
+                        else t("table.trick_empty"), inline=True)
     last = v.last_trick
     if last is not None:
         embed.add_field(name=t("table.last_trick"), value=last_trick_text(s, last), inline=True)
@@ -319,16 +325,19 @@ def info_lines(s: TableSession, v: PublicView) -> list[str]:
 
 
 def trick_line(s: TableSession, leader: int, cards: tuple[int, ...]) -> str:
-    return " · ".join(f"{card_label(c)} {seat_mention(s, (leader + i) % s.rules.players)}"
+    return " · ".join(f"{card_label(c)} {player_mention(s, (leader + i) % s.rules.players)}"
                       for i, c in enumerate(cards))
 
 
 def last_trick_text(s: TableSession, trick: Trick) -> str:
     return t("table.last_trick_line", cards=trick_line(s, trick.leader, trick.cards),
-             user=seat_mention(s, trick.winner))
+             user=player_mention(s, trick.winner))
 
 
 def table_view(s: TableSession, v: PublicView) -> discord.ui.View:
+    """The table's own buttons; between hands, the seat changes under them (Next hand is on
+    the result, where the hand's players look). Leaving is on a row of its own, away from
+    the buttons pressed every hand."""
     tid = s.id
     buttons: list[discord.ui.Item[Any]] = [
         button(Op.HAND, tid, label=t("btn.my_hand"), style=discord.ButtonStyle.blurple),
@@ -336,13 +345,20 @@ def table_view(s: TableSession, v: PublicView) -> discord.ui.View:
         button(Op.RULES, tid, label=t("btn.rules")),
     ]
     if v.finished:
-        buttons.append(button(Op.NEXT, tid, s.hand_number, label=t("btn.next_hand"),
-                              style=discord.ButtonStyle.green, disabled=not s.full))
         buttons.extend(between_hands_buttons(s))
     else:
-        # A player who must go hands the seat to the computer at once.
-        buttons.append(button(Op.LEAVE, tid, label=t("btn.leave_hand")))
+        # A player who must go hands the seat to the computer (after a yes).
+        buttons.append(button(Op.LEAVE, tid, label=t("btn.leave_hand"),
+                              style=discord.ButtonStyle.danger, row=1))
     return _view(*buttons)
+
+
+def leave_question(s: TableSession) -> discord.ui.View:
+    """Yes or no to "Leave the table?" during a hand (only its asker sees it)."""
+    return _view(
+        button(Op.LEAVE, s.id, s.hand_number, "yes", label=t("btn.leave_yes"),
+               style=discord.ButtonStyle.danger),
+        button(Op.LEAVE, s.id, s.hand_number, "no", label=t("btn.leave_no")))
 
 
 def between_hands_buttons(s: TableSession) -> list[discord.ui.Item[Any]]:
@@ -396,7 +412,7 @@ def hand_content(s: TableSession, v: SeatView, deadline: float | None = None) ->
         status = t("hand.not_your_turn")
     if v.legal and not v.finished:
         status += countdown(deadline)
-    lines = [f"**{heading}**", hand_context(s, v)]
+    lines = [f"**{heading}**", *filter(None, [hand_context(s, v)])]
     private = v.private
     if any(chosen_together(a) for a in v.legal):
         # Choosing the cards to bury: the menu marks the widow's cards.
@@ -406,9 +422,13 @@ def hand_content(s: TableSession, v: SeatView, deadline: float | None = None) ->
     return "\n".join(lines)
 
 
-def hand_context(s: TableSession, v: PublicView) -> str:
-    """One line that makes a hand view stand on its own: trump and the trick so far (the
-    cards in hand are the buttons)."""
+def hand_context(s: TableSession, v: SeatView) -> str:
+    """One line that makes a hand view stand on its own: trump, and on your turn the trick
+    so far (the cards in hand are the buttons). Off your turn the trick is the table's to
+    show: a view nobody refreshes must never show an older trick than the table."""
+    if not v.legal or v.finished:
+        return t("hand.context_trump", trump=suit_label(v.trump)) if v.trump is not None \
+            else ""
     trick = trick_line(s, v.leader, v.trick) if v.trick else t("table.trick_empty")
     if v.trump is None:
         return t("hand.context_no_trump", trick=trick)
@@ -653,14 +673,6 @@ def _together_select(s: TableSession, v: SeatView, actions: list[Action],
         options=[discord.SelectOption(
             label=card_button_label(v, c), value=code(c),
             description=t("hand.from_widow") if c in taken else None) for c in cards])
-
-
-def plain_name(s: TableSession, seat: int) -> str:
-    """Button labels cannot render mentions: the name cached at join time, or the seat."""
-    member = s.seats[seat]
-    if is_computer(member):
-        return t("lobby.computer_seat", seat=seat + 1)
-    return s.names.get(member or "", f"#{seat}")
 
 
 # -- results ---------------------------------------------------------------------------------

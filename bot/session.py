@@ -13,19 +13,15 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot import ratings, thinking
+from bot import ratings, results, thinking
 from bot.options import describe as describe_options
+from bot.seats import Seating, computer, computer_level, is_computer, user_member
 from bot.store import (
-    HAND_WINNERS,
-    HANDED_OVER,
     HandRow,
     Member,
     PartnershipStatus,
-    ResultRow,
     Store,
     TableRow,
-    canonical,
-    now,
 )
 from bot.texts import t
 from engine import (
@@ -43,7 +39,6 @@ from engine import (
 from engine.errors import OptionsError
 from engine.view import seat_view
 
-COMPUTER_PREFIX = "cpu:"
 #: The levels the lobby offers (``bot.thinking``, where they are played). ``simple`` (the
 #: engine's SimplePlayer) still plays the computer seats of tables opened before the levels.
 COMPUTER_LEVELS = thinking.COMPUTER_LEVELS
@@ -64,11 +59,6 @@ SETTING_RANGES: dict[str, tuple[int, int]] = {
 }
 #: Table settings that are on or off.
 SETTING_SWITCHES = frozenset({"pings", "hints", "rated", "thread"})
-#: Separates a computer member from its team letter in a stored dealer or Servant.
-TEAM_MARK = "@"
-#: Separates a computer member from its rank among the table's computers of its level, at
-#: tables without fixed teams.
-RANK_MARK = "#"
 
 
 class SessionError(Exception):
@@ -105,18 +95,6 @@ def check_settings(settings: dict[str, Any]) -> dict[str, int | bool]:
     return out
 
 
-def computer(level: str = "simple") -> Member:
-    return COMPUTER_PREFIX + level
-
-
-def is_computer(member: Member | None) -> bool:
-    return member is not None and member.startswith(COMPUTER_PREFIX)
-
-
-def user_member(user_id: int) -> Member:
-    return str(user_id)
-
-
 @dataclass
 class Played:
     """One applied action, for the cog to render."""
@@ -131,17 +109,6 @@ class Outcome:
     played: list[Played] = field(default_factory=list)
     #: Set when the hand ended with these actions.
     result: HandResult | None = None
-
-
-def computer_level(member: Member | None) -> str | None:
-    """The level of a computer member (None for a person), also as stored in a status."""
-    if not is_computer(member):
-        return None
-    assert member is not None
-    level = member[len(COMPUTER_PREFIX):]
-    for mark in (TEAM_MARK, RANK_MARK):
-        level = level.split(mark, 1)[0]
-    return level
 
 
 def thinking_level(member: Member) -> str:
@@ -205,28 +172,48 @@ class TableSession:
         return int(self.row.settings.get("turn_seconds", DEFAULT_TURN_SECONDS))
 
     def seat_of(self, user_id: int) -> int | None:
-        member = user_member(user_id)
-        return self.seats.index(member) if member in self.seats else None
+        return self.seating.seat_of(user_member(user_id))
 
     @property
     def fixed_teams(self) -> bool:
         """Seats in fixed partnerships (Filicău, Filkó) rather than teams formed per deal."""
         return self.rules.fixed_teams
 
+    @property
+    def seating(self) -> Seating:
+        """The seats as the store keeps status for them (``bot.seats``)."""
+        return Seating(tuple(self.seats), self.fixed_teams, self.rules.score_by_seat)
+
     def team_members(self) -> tuple[list[Member], list[Member]]:
-        """The two partnerships at a fixed-teams table; at any other table, the whole group
-        of players and an empty second list (status then belongs to the group)."""
-        n = self.rules.players
-        if not self.fixed_teams:
-            return [m for m in self.seats if m is not None], []
-        return (
-            [m for s in range(0, n, 2) if (m := self.seats[s]) is not None],
-            [m for s in range(1, n, 2) if (m := self.seats[s]) is not None],
-        )
+        return self.seating.team_members()
 
     @property
     def full(self) -> bool:
         return all(m is not None for m in self.seats)
+
+    def people_present(self) -> list[int]:
+        """Seats of people still at the table: those who left during the hand are not
+        (the computer plays their seat), those whose turns timed out still are."""
+        return [seat for seat, m in enumerate(self.seats)
+                if m is not None and not is_computer(m) and seat not in self.leaving]
+
+    def people_playing(self) -> list[int]:
+        """Seats whose person plays them now (not left, not played by the computer after
+        their turns timed out)."""
+        return [seat for seat in self.people_present() if seat not in self.autoplay]
+
+    def abandoned(self) -> str | None:
+        """Why the table must close now that nobody plays at it, or None. Computers never
+        play a hand that no person sits at: when everybody has left, the hand stops at
+        once; when the people left have all timed out, the computer finishes the hand for
+        them (pressing My hand brings a player back), but no new hand is dealt."""
+        if self.state != "playing":
+            return None
+        if not self.people_present():
+            return "table.closed_left"
+        if not self.people_playing() and (self.hand is None or self.hand.finished):
+            return "table.closed_idle"
+        return None
 
     def may_manage(self, user_id: int, *, is_admin: bool) -> bool:
         """The opener and the server's managers run the lobby: start, cancel, options and
@@ -390,136 +377,20 @@ class TableSession:
     def stored_status(self, st: PartnershipStatus | None) -> tuple[Status, int | None]:
         """The stored status of these players as seats at this table, and the dealer. A
         status that no longer fits (somebody missing, another game's shape) starts even."""
-        if st is None or (st.masters is None and st.next_dealer is None and not st.extra):
-            return Status(), None
         try:
-            extra = dict(st.extra)
-            masters: int | None = extra.pop("masters", None)
-            if st.masters is not None:
-                team0, team1 = self.team_members()
-                swapped = canonical(team0, team1)[2]
-                masters = (0 if st.masters == "a" else 1) ^ int(swapped)
-            teams = extra.pop("teams", None)
-            score = extra.pop("score", None)
-            leader = extra.pop("leader", None)
-            solos = extra.pop("solos", None)
-            status = Status(
-                masters=masters,
-                servant=self._seat_of_member(st.servant),
-                teams=None if teams is None else tuple(
-                    teams[self._member_at(s)] for s in range(self.rules.players)),
-                trump=extra.pop("trump", None),
-                leader=self._seat_of_member(leader),
-                score=None if score is None else self._score_from_store(score),
-                deals=extra.pop("deals", None),
-                solos=None if solos is None else tuple(
-                    int(solos[self._member_at(s)]) for s in range(self.rules.players)),
-            )
-            if st.servant is not None and status.servant is None:
-                raise RecordError("the Servant is not at this table")
-            if leader is not None and status.leader is None:
-                raise RecordError("the first leader is not at this table")
+            status, dealer = self.seating.from_stored(st)
             self.rules.check_status(status)
         except (RecordError, KeyError, TypeError, ValueError, IndexError):
             return Status(), None
-        return status, self._seat_of_member(st.next_dealer)
-
-    def _score_from_store(self, score: Any) -> tuple[int, ...]:
-        if self.rules.score_by_seat:
-            return tuple(int(score[self._member_at(s)]) for s in range(self.rules.players))
-        a, b = int(score[0]), int(score[1])
-        return (a, b) if self.team_letter(0) == "a" else (b, a)
-
-    def _seat_of_member(self, member: Member | None) -> int | None:
-        """The seat of a member as stored in a status (see ``_member_at``)."""
-        if member is None:
-            return None
-        for seat in range(self.rules.players):
-            if self.seats[seat] is not None and self._member_at(seat) == member:
-                return seat
-        return None
+        return status, dealer
 
     def _to_store(self, status: Status, next_dealer: int, since: str | None) -> PartnershipStatus:
-        team0, team1 = self.team_members()
-        a, b, swapped = canonical(team0, team1)
-        masters = None
-        extra: dict[str, Any] = {}
-        if status.masters is not None:
-            if self.fixed_teams:
-                masters = "a" if (status.masters == 0) != swapped else "b"
-            else:
-                extra["masters"] = status.masters
-        n = self.rules.players
-        if status.teams is not None:
-            extra["teams"] = {self._member_at(s): status.teams[s] for s in range(n)}
-        if status.trump is not None:
-            extra["trump"] = status.trump
-        if status.leader is not None:
-            extra["leader"] = self._member_at(status.leader)
-        if status.score is not None:
-            if self.rules.score_by_seat:
-                extra["score"] = {self._member_at(s): status.score[s] for s in range(n)}
-            else:
-                extra["score"] = list(status.score[::-1] if swapped else status.score)
-        if status.deals is not None:
-            extra["deals"] = status.deals
-        if status.solos is not None:
-            # Per player (Wendish's Muss-Solo): they follow the people, not the seats.
-            extra["solos"] = {self._member_at(s): status.solos[s] for s in range(n)}
-        return PartnershipStatus(
-            guild_id=self.guild_id, game=self.game, team_a=a, team_b=b, masters=masters,
-            servant=None if status.servant is None else self._member_at(status.servant),
-            next_dealer=self._member_at(next_dealer), since=since, updated_at=now(),
-            extra=extra,
-        )
-
-    def _member_at(self, seat: int) -> Member:
-        """The member at ``seat`` as stored in a status. Computers all share one member id
-        per level, so theirs carries the team they sit in at fixed-teams tables (the same
-        team still deals next time) and, after the first, their rank among the computers of
-        that level in the team (or at the table)."""
-        member = self.seats[seat]
-        assert member is not None
-        if not is_computer(member):
-            return member
-        before = range(seat % 2, seat, 2) if self.fixed_teams else range(seat)
-        rank = sum(1 for s in before if self.seats[s] == member)
-        if self.fixed_teams:
-            member = f"{member}{TEAM_MARK}{self.team_letter(seat % 2)}"
-        return member if rank == 0 else f"{member}{RANK_MARK}{rank}"
-
-    def _match_winners(self, result: HandResult) -> list[Member]:
-        winners = result.extra.get("match_winner") or []
-        n = self.rules.players
-        if self.rules.score_by_seat:
-            seats = [s for s in winners if 0 <= s < n]
-        else:
-            teams = result.status_before.teams or self.rules.seat_teams
-            seats = [s for s in range(n) if teams[s] in winners]
-        return [self._member_at(s) for s in seats]
-
-    def _hand_winner_seats(self, result: HandResult) -> list[int]:
-        """The seats of the side that won the hand, where the game names a winner
-        (``winner`` in the result's extra, a team of the hand: Rich and Poor)."""
-        winner = result.extra.get("winner")
-        if winner is None or self.hand is None:
-            return []
-        return [s for s, team in enumerate(self.hand.team) if team == winner]
-
-    def _masters_members(self, status: Status) -> list[Member]:
-        if status.masters is None:
-            return []
-        teams = status.teams or self.rules.seat_teams
-        return [self._member_at(s) for s in range(self.rules.players)
-                if teams[s] == status.masters]
+        return self.seating.to_stored(status, next_dealer, since, guild_id=self.guild_id,
+                                      game=self.game)
 
     def team_letter(self, team: int | None) -> Literal["a", "b"] | None:
         """"a"/"b" of the canonical partnership order for a team at this table."""
-        if team is None:
-            return None
-        team0, team1 = self.team_members()
-        swapped = canonical(team0, team1)[2]
-        return "a" if (team == 0) != swapped else "b"
+        return self.seating.team_letter(team)
 
     # -- starting hands ------------------------------------------------------------------------
 
@@ -530,6 +401,8 @@ class TableSession:
                 raise SessionError("err.not_manager")
             if not self.full:
                 raise SessionError("err.not_full")
+            if not self.people_present():
+                raise SessionError("err.no_person")
             # The first deal reads these players' stored status and storing its hand puts
             # the table in play: two round trips to the database while the click waits.
             self.dealt_with = []
@@ -794,45 +667,26 @@ class TableSession:
         return outcome
 
     async def _finished(self, result: HandResult) -> None:
-        assert self.hand_id is not None
-        before = self.known
-        since = before.since if before is not None else None
-        if result.status != result.status_before or since is None:
-            since = now() if result.status.masters is not None else None
-        stored = self._to_store(result.status, result.next_dealer, since)
+        """Keep what a finished hand leaves: the players' status, the standings and ratings
+        (``bot.results``), then the hand's result."""
+        assert self.hand_id is not None and self.hand is not None
+        stored = self._to_store(result.status, result.next_dealer,
+                                results.masters_since(self.known, result))
         # Status and standings first, the hand's result last: restore() redoes all three
         # while a hand has no stored result, and the first two are safe to repeat.
         await self.store.put_status(stored)
         self.known = stored
-        a_is_0 = self.team_letter(0) == "a"
-        pa, pb = (result.points[0], result.points[1]) if a_is_0 else (
-            result.points[1], result.points[0])
-        n = self.rules.players
-        scores = result.extra.get("scores")
-        result_row = ResultRow(
-            hand_id=self.hand_id, guild_id=self.guild_id, game=self.game,
-            team_a=stored.team_a, team_b=stored.team_b, points_a=pa, points_b=pb,
-            masters_before=self.team_letter(result.status_before.masters)
-            if self.fixed_teams else None,
-            masters_after=self.team_letter(result.status.masters) if self.fixed_teams else None,
-            event=result.event,
-            event_team=self.team_letter(result.team) if self.fixed_teams else None,
-            finished_at=now(),
-            members=[self._member_at(s) for s in range(n)],
-            masters_before_members=self._masters_members(result.status_before),
-            masters_after_members=self._masters_members(result.status),
-            scores=None if scores is None else {
-                self._member_at(s): int(scores[s]) for s in range(n)},
-            match_winners=self._match_winners(result),
-            hand_winners=[self._member_at(s) for s in self._hand_winner_seats(result)],
-        )
+        winners = results.hand_winner_seats(result, self.hand.team)
+        row = results.result_row(result, hand_id=self.hand_id, stored=stored,
+                                 seating=self.seating, seat_teams=self.rules.seat_teams,
+                                 hand_winners=winners)
         # A seat handed to the computer mid-hand makes the hand a measure of nobody: it
         # counts for no one's rating (its result still counts in the standings). The seats
         # are kept with the hand's stored result, so that a rebuild leaves it out too.
         # ``finish`` gives the result its time (the order ratings take results in).
-        await ratings.finish(self.store, result_row, rated=self.rated and not self.leaving)
-        await self.store.finish_hand(self.hand_id, _result_json(
-            result, self.leaving, self._hand_winner_seats(result)))
+        await ratings.finish(self.store, row, rated=self.rated and not self.leaving)
+        await self.store.finish_hand(self.hand_id,
+                                     results.result_json(result, self.leaving, winners))
         self.status = result.status
         self.next_dealer = result.next_dealer
 
@@ -878,20 +732,3 @@ class TableSession:
         else:
             session.status = hand.status
         return session
-
-
-def _result_json(result: HandResult, handed_over: set[int],
-                 hand_winners: list[int]) -> dict[str, Any]:
-    return {
-        "points": list(result.points),
-        "status": result.status.to_json(),
-        "next_dealer": result.next_dealer,
-        "event": result.event,
-        "team": result.team,
-        "early": result.early,
-        **({"extra": result.extra} if result.extra else {}),
-        #: The seats whose player left during the hand (``bot.ratings``: not rated).
-        **({HANDED_OVER: sorted(handed_over)} if handed_over else {}),
-        #: The seats of the side that won the hand (``bot.ratings``: how the hand ranks).
-        **({HAND_WINNERS: hand_winners} if hand_winners else {}),
-    }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.session import is_computer
+from bot.seats import is_computer
 from bot.store import Member, PartnershipStatus, ResultRow
 from engine.rules import GAMES
 

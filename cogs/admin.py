@@ -9,11 +9,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.session import user_member
+from bot.choices import GAME_CHOICES
+from bot.errors import answer as reply_error
+from bot.seats import user_member
 from bot.store import now
 from bot.texts import t
 from bot.translator import ls
-from cogs.tables import GAME_CHOICES, Tables, reply_error
 
 if TYPE_CHECKING:
     from bot.client import FilicauBot
@@ -59,13 +60,11 @@ class Admin(commands.Cog, name="Admin"):
 
     @admin.command(name=ls("cmdname.admin_end"), description=ls("cmd.admin_end"))
     async def end(self, interaction: discord.Interaction[Any]) -> None:
-        tables = self.bot.get_cog("Tables")
-        assert isinstance(tables, Tables)
-        session = tables.session_in(interaction.channel_id)
-        if session is None:
+        table = self.bot.tables.in_channel(interaction.channel_id)
+        if table is None:
             await reply_error(interaction, t("err.no_table"))
             return
-        await tables.end_table(session)
+        await self.bot.tables.close(table, "ok.ended")
         await interaction.response.send_message(t("ok.ended"), ephemeral=True)
 
     @admin.command(name=ls("cmdname.admin_pictures"), description=ls("cmd.admin_pictures"))
@@ -111,11 +110,9 @@ class Admin(commands.Cog, name="Admin"):
 
     def _redraw(self, guild_id: int) -> None:
         """Tables in play show the new setting at their next refresh (now)."""
-        tables = self.bot.get_cog("Tables")
-        assert isinstance(tables, Tables)
-        for session in list(tables.sessions.values()):
-            if session.row.guild_id == guild_id and session.state == "playing":
-                tables.request_refresh(session)
+        for table in self.bot.tables:
+            if table.session.guild_id == guild_id and table.session.state == "playing":
+                table.discord.request_refresh()
 
 
 async def setup(bot: FilicauBot) -> None:

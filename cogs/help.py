@@ -9,12 +9,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import send_how
+from bot.choices import GAME_CHOICES
 from bot.client import invite_url
-from bot.how import how_embed, ranking_picture
 from bot.render import GAME_COLOUR
 from bot.texts import t
 from bot.translator import ls
-from cogs.tables import GAME_CHOICES
 
 if TYPE_CHECKING:
     from bot.client import FilicauBot
@@ -50,20 +50,6 @@ class Help(commands.Cog, name="Help"):
                 embed=help_embed(self.bot.application_id), ephemeral=True)
             return
         await send_how(self.bot, interaction, game.value)
-
-
-async def send_how(bot: FilicauBot, interaction: discord.Interaction[Any], game: str,
-                   *before: discord.Embed) -> None:
-    """How to play ``game`` (after the ``before`` embeds), only to the asker, in their
-    language; the ranking's picture where the server has pictures on (in a DM: text only)."""
-    config = bot.config(interaction.guild_id)
-    picture = config.pictures and interaction.guild_id is not None
-    embeds = [*before, how_embed(game, picture=picture)]
-    if picture:
-        file = await ranking_picture(game, config.theme)
-        await interaction.response.send_message(embeds=embeds, file=file, ephemeral=True)
-    else:
-        await interaction.response.send_message(embeds=embeds, ephemeral=True)
 
 
 async def setup(bot: FilicauBot) -> None:

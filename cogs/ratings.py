@@ -12,16 +12,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.choices import GAME_CHOICES
+from bot.errors import answer as reply_error
+from bot.names import mention
 from bot.protocol import Click, Op, parse
 from bot.ratings import board, season_of
 from bot.ratings.chart import Labels, TopLabels, TopRow, rating_chart, top_chart
 from bot.ratings.model import is_computer_player
-from bot.render import GAME_COLOUR, button, mention
-from bot.session import user_member
+from bot.render import GAME_COLOUR, button
+from bot.seats import user_member
 from bot.store import now
 from bot.texts import game_title, speaking, t
 from bot.translator import ls
-from cogs.tables import GAME_CHOICES, reply_error
 from engine import make_rules
 from engine.rules import GAMES
 

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import io
+import json
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render import GAME_COLOUR, mention, rules_embed
+from bot.answers import send_how
+from bot.choices import GAME_CHOICES
+from bot.errors import answer as reply_error
+from bot.names import mention
+from bot.render import GAME_COLOUR, result_view, rules_embed
+from bot.seats import user_member
 from bot.standings import badge_wearers, match_solos, standings
-from bot.texts import date_text, game_title, speaking, t, team_name
+from bot.texts import EN, date_text, game_title, speaking, t, team_name
 from bot.translator import ls
-from cogs.help import send_how
-from cogs.tables import GAME_CHOICES, Tables
 from engine import make_rules
 
 if TYPE_CHECKING:
@@ -160,9 +165,46 @@ class Standings(commands.Cog, name="Standings"):
     @app_commands.rename(hand=ls("optname.hand"))
     async def history_cmd(self, interaction: discord.Interaction[Any],
                           hand: int | None = None) -> None:
-        tables = self.bot.get_cog("Tables")
-        assert isinstance(tables, Tables)
-        await tables.history(interaction, hand)
+        session = self.bot.tables.session_in(interaction.channel_id)
+        if session is None:
+            await reply_error(interaction, t("err.no_table"))
+            return
+        if hand is not None:
+            rows = await self.bot.store.hands(session.id,
+                                          limit=max(hand, session.hand_number) + 1)
+            match = [r for r in rows if r.number == hand]
+            if not match:
+                await reply_error(interaction, t("err.no_record"))
+                return
+            if match[0].result is None:
+                # The record holds the pack: everybody's cards.
+                await reply_error(interaction, t("err.hand_in_progress"))
+                return
+            data = json.dumps(match[0].record(), ensure_ascii=False, indent=1).encode()
+            # Who sat in the hand may step through it (a review of their own play).
+            sat = user_member(interaction.user.id) in (match[0].header.get("members") or [])
+            await interaction.response.send_message(
+                file=discord.File(io.BytesIO(data), filename=f"table{session.id}-hand{hand}.json"),
+                view=result_view(session, hand) if sat else discord.utils.MISSING,
+                ephemeral=True)
+            return
+        rows = await self.bot.store.hands(session.id, limit=10)
+        if not rows:
+            await interaction.response.send_message(t("history.none"), ephemeral=True)
+            return
+        lines = []
+        for r in rows:
+            if r.result is None:
+                summary = t("history.unfinished")
+            else:
+                pts, event = r.result["points"], str(r.result["event"])
+                summary = t("history.summary", a=pts[0], b=pts[1],
+                            event=t(f"outcome.{event}") if f"outcome.{event}" in EN
+                            else event.replace("_", " "))
+            lines.append(t("history.line", number=r.number, summary=summary))
+        await interaction.response.send_message(
+            embed=discord.Embed(title=t("history.title"), description="\n".join(lines)),
+            ephemeral=True)
 
 
 async def setup(bot: FilicauBot) -> None:

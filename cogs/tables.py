@@ -1,31 +1,29 @@
-"""Tables and play: ``/table new``, and every click on a lobby, a table or a hand view.
+"""Tables and play: ``/table new``, ``/table show``, and every click on a lobby, a table, a
+result or a hand view.
 
-The cog keeps a map of the open tables' runners (``bot.runner.TableRunner``) and turns
-interactions into calls: it parses a click (``bot.protocol``), checks that it belongs to the
-guild and channel of its table, asks the session (which decides who may do what, under the
-table's lock) and answers at once — the lobby and hand views by editing the message the
-button is on, a refusal with a short ephemeral message in the user's language. The runner
-keeps the table moving and its public message current.
+The cog holds no table state: the bot's registry (``bot.tables``) has the open tables. It
+parses a click (``bot.protocol``), checks that it belongs to the guild and channel of its
+table, asks the session (which decides who may do what, under the table's lock) and answers
+at once — the lobby and hand views by editing the message the button is on, a refusal with a
+short ephemeral message in the user's language. The table's runner keeps it moving; its
+surfaces show it.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import io
 import json
 import logging
-import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors, options, render, thinking
-from bot.protocol import Click, Op, parse
-from bot.runner import TableRunner
+from bot import errors, options, present, render, thinking
+from bot.choices import GAME_CHOICES, TOP_TRUMP_CHOICES
+from bot.errors import answer as reply_error
+from bot.protocol import Click, Op, Place, parse
 from bot.session import (
     COMPUTER_LEVELS,
     DEFAULT_TURN_SECONDS,
@@ -33,11 +31,9 @@ from bot.session import (
     SETTING_RANGES,
     Actor,
     SessionError,
-    TableSession,
     check_settings,
-    user_member,
 )
-from bot.store import StoreError
+from bot.tables import OpenTable
 from bot.texts import EN, refusal, t
 from bot.translator import ls
 from engine import Action, RecordError, action_from_json, make_rules, seat_view
@@ -50,14 +46,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Table-message edits a second, all tables together (Discord: 50 requests a second a bot).
-TABLE_EDITS_PER_SECOND = 30
-
-GAME_CHOICES = [app_commands.Choice(
-    name=ls(f"game.{key}") if f"game.{key}" in EN else app_commands.locale_str(cls.title),
-    value=key) for key, cls in GAMES.items()]
-TOP_TRUMP_CHOICES = [app_commands.Choice(name=ls(f"value.{v}"), value=v)
-                     for v in ("standard", "hearts_seven", "leaves_low")]
+#: Operations of the messages a table posts (results, reviews), which may sit in its thread.
+POSTED_OPS = frozenset({Op.NEXT, Op.REVIEW})
 TURN_RANGE, WINDOW_RANGE = SETTING_RANGES["turn_seconds"], SETTING_RANGES["window_seconds"]
 
 
@@ -67,15 +57,37 @@ def actor(interaction: discord.Interaction[Any]) -> Actor:
     return Actor(interaction.user.id, bool(perms and perms.manage_guild))
 
 
-async def reply_error(interaction: discord.Interaction[Any], text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
 T = TypeVar("T")
+
+
+def place_of(message: discord.Message, table_message_id: int | None) -> Place:
+    """The kind of message a click came from."""
+    if message.flags.ephemeral:
+        return Place.PRIVATE
+    return Place.TABLE if message.id == table_message_id else Place.POST
+
+
+def custom_ids(components: Sequence[Any]) -> Iterator[str]:
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if isinstance(custom_id, str):
+            yield custom_id
+        yield from custom_ids(getattr(component, "children", ()))
+
+
+def came_from(interaction: discord.Interaction[Any], click: Click,
+              table_message_id: int | None) -> bool:
+    """Whether the click carries an id of the message it came from, and that message is of
+    the kind its operation is drawn on. Discord checks the first for its own clients; a
+    forged interaction is checked here, before anything is answered by editing that message
+    (which must never turn a public message into somebody's hand)."""
+    message = interaction.message
+    if message is None:
+        return False
+    data: Any = interaction.data if isinstance(interaction.data, dict) else {}
+    if str(data.get("custom_id", "")) not in set(custom_ids(message.components)):
+        return False
+    return place_of(message, table_message_id) in click.places
 
 
 def parsed(read: Callable[[], T]) -> T:
@@ -87,7 +99,7 @@ def parsed(read: Callable[[], T]) -> T:
         raise SessionError("err.bad_button") from None
 
 
-Handler = Callable[[discord.Interaction[Any], TableRunner, Click, list[str]], Awaitable[None]]
+Handler = Callable[[discord.Interaction[Any], OpenTable, Click, list[str]], Awaitable[None]]
 
 
 class Tables(commands.Cog, name="Tables"):
@@ -96,16 +108,7 @@ class Tables(commands.Cog, name="Tables"):
 
     def __init__(self, bot: FilicauBot) -> None:
         self.bot = bot
-        self.store = bot.store
-        self.settings = bot.settings
-        self.runners: dict[int, TableRunner] = {}
-        self.by_channel: dict[int, int] = {}
-        #: Set once the bot is stopping: no new refresh or driver starts (they would outlive
-        #: the HTTP session).
-        self.closing = False
-        self._playing_count = 0
-        self._resuming: asyncio.Task[None] | None = None
-        self._playing_at = -1e9
+        self.tables = bot.tables
         self._handlers: dict[Op, Handler] = {
             Op.JOIN: self._on_join, Op.SIT: self._on_sit, Op.LEAVE: self._on_leave,
             Op.CPU: self._on_cpu, Op.UNCPU: self._on_uncpu, Op.START: self._on_start,
@@ -114,90 +117,6 @@ class Tables(commands.Cog, name="Tables"):
             Op.CARD: self._on_card, Op.ACT: self._on_act, Op.TOGETHER: self._on_together,
             Op.SERVANT: self._on_servant, Op.HINT: self._on_hint, Op.REVIEW: self._on_review,
         }
-
-    # -- the open tables -----------------------------------------------------------------------
-
-    @property
-    def sessions(self) -> dict[int, TableSession]:
-        return {tid: r.session for tid, r in self.runners.items()}
-
-    def runner(self, table_id: int) -> TableRunner | None:
-        return self.runners.get(table_id)
-
-    def session_in(self, channel_id: int | None) -> TableSession | None:
-        runner = self.runners.get(self.by_channel.get(channel_id or 0, 0))
-        return None if runner is None else runner.session
-
-    def _track(self, session: TableSession) -> TableRunner:
-        runner = TableRunner(session, self.bot, self.edit_interval)
-        self.runners[session.id] = runner
-        self.by_channel[session.channel_id] = session.id
-        return runner
-
-    def forget(self, runner: TableRunner) -> None:
-        """The table is closed: drop its runner and everything it holds."""
-        if self.runners.get(runner.id) is runner:
-            del self.runners[runner.id]
-        if self.by_channel.get(runner.session.channel_id) == runner.id:
-            del self.by_channel[runner.session.channel_id]
-        runner.stop()
-
-    def request_refresh(self, session: TableSession) -> None:
-        runner = self.runners.get(session.id)
-        if runner is not None:
-            runner.request_refresh()
-
-    def edit_interval(self) -> float:
-        """Seconds between two edits of one table message. Discord allows a bot 50 requests
-        a second in all; table edits get at most TABLE_EDITS_PER_SECOND of them, shared by
-        the tables in play, so the interval grows with the number of tables."""
-        share = TABLE_EDITS_PER_SECOND * self.bot.rate_share  # shard processes share the token
-        return max(self.settings.edit_interval, self._playing / share)
-
-    @property
-    def _playing(self) -> int:
-        # Counted once a second at most: every refresh asks, and there may be hundreds of
-        # tables.
-        now = time.monotonic()
-        if now - self._playing_at > 1.0:
-            self._playing_count = sum(1 for r in self.runners.values()
-                                      if r.session.state == "playing")
-            self._playing_at = now
-        return self._playing_count
-
-    # -- start-up and shut-down --------------------------------------------------------------
-
-    async def cog_load(self) -> None:
-        restored = []
-        for row in await self.store.owned_tables():
-            try:
-                session = await TableSession.restore(row, self.store)
-            except Exception:
-                log.exception("table %s could not be restored; closing it", row.id)
-                await self.store.update_table(row.id, state="closed")
-                continue
-            restored.append(self._track(session))
-        self._resuming = self.bot.loop.create_task(self._resume(restored))
-
-    async def _resume(self, restored: list[TableRunner]) -> None:
-        """Once connected, bring back the tables restored from the store (only those: tables
-        opened since have their own timers and drivers already)."""
-        await self.bot.wait_until_ready()
-        for runner in restored:
-            if runner.closed:
-                continue
-            if runner.session.state == "lobby":
-                runner.start_lobby_timer()
-            else:
-                runner.request_refresh()
-                runner.kick()
-
-    async def cog_unload(self) -> None:
-        self.closing = True
-        cancelled = [task for runner in self.runners.values() for task in runner.stop()]
-        for task in cancelled:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
 
     # -- /table new ------------------------------------------------------------------------
 
@@ -235,8 +154,6 @@ class Tables(commands.Cog, name="Tables"):
                     settings: dict[str, Any]) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise SessionError("err.guild_only")
-        if self.session_in(interaction.channel_id) is not None:
-            raise SessionError("err.channel_busy")
         if game not in GAMES:
             raise SessionError("err.bad_game")
         table_options: dict[str, Any] = {"early_end": early_end}
@@ -247,45 +164,28 @@ class Tables(commands.Cog, name="Tables"):
         except OptionsError as e:
             raise SessionError("err.bad_options", problem=options.describe(e)) from None
         checked = check_settings(settings)
+        table = await self.tables.create(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id, game=game,
+            options=table_options, opener_id=interaction.user.id, seats=rules.players,
+            settings=checked)
         try:
-            row = await self.store.create_table(
-                guild_id=interaction.guild_id, channel_id=interaction.channel_id, game=game,
-                options=table_options, opener_id=interaction.user.id,
-                seats=[None] * rules.players, settings=checked)
-        except StoreError:
-            raise SessionError("err.channel_busy") from None
-        session = TableSession(row, self.store)
-        runner = self._track(session)
-        try:
-            with runner.public():
-                embed, view = render.lobby_embed(session), render.lobby_view(session)
-            sent = await interaction.response.send_message(embed=embed, view=view)
-            # Discord answers the callback with the message it created; asking for it again
-            # is only for a callback answered without it.
-            message_id = sent.message_id
-            if message_id is None:
-                message_id = (await interaction.original_response()).id
+            await table.discord.post_again(interaction)
         except BaseException:
             # A table exists only once its message does.
-            await runner.close()
-            self.forget(runner)
+            await self.tables.discard(table)
             raise
-        session.message_id = message_id
-        runner.keep_table_token(interaction)
-        await self.store.update_table(session.id, message_id=message_id)
         if checked.get("thread"):
-            await runner.open_thread()
-        runner.start_lobby_timer()
+            await table.discord.open_thread()
+        table.runner.start_lobby_timer()
 
     @table.command(name=ls("cmdname.table_show"), description=ls("cmd.table_show"))
     async def table_show(self, interaction: discord.Interaction[Any]) -> None:
         """Post this channel's table again at the bottom (a busy channel scrolled it away)."""
-        session = self.session_in(interaction.channel_id)
-        runner = None if session is None else self.runners.get(session.id)
-        if runner is None or interaction.guild_id != runner.session.guild_id:
+        table = self.tables.in_channel(interaction.channel_id)
+        if table is None or interaction.guild_id != table.session.guild_id:
             await reply_error(interaction, t("err.no_table"))
             return
-        await runner.show_again(interaction)
+        await table.discord.post_again(interaction)
 
     # -- every click -----------------------------------------------------------------------------
 
@@ -312,21 +212,27 @@ class Tables(commands.Cog, name="Tables"):
         try:
             if click is None:
                 raise SessionError("err.bad_button")
-            runner = self.runners.get(click.table_id)
-            if runner is None:
+            table = self.tables.get(click.table_id)
+            if table is None:
                 raise SessionError("err.gone")
-            session = runner.session
-            # A click belongs to its table's server and channel; anywhere else it is refused
-            # (a button copied into another server, a DM).
-            if (interaction.guild_id != session.guild_id
-                    or interaction.channel_id != session.channel_id):
+            session = table.session
+            # A click belongs to its table's server and channel (a result or a review in the
+            # table's own thread: there); anywhere else it is refused (a button copied into
+            # another server, a DM).
+            in_thread = (session.thread_id is not None
+                         and interaction.channel_id == session.thread_id)
+            if interaction.guild_id != session.guild_id or not (
+                    interaction.channel_id == session.channel_id
+                    or (in_thread and click.op in POSTED_OPS)):
                 raise SessionError("err.elsewhere")
-            await self._handlers[click.op](interaction, runner, click, values)
+            if not came_from(interaction, click, session.message_id):
+                raise SessionError("err.bad_button")
+            await self._handlers[click.op](interaction, table, click, values)
         except SessionError as e:
             await reply_error(interaction, refusal(e.key, e.params) if e.key in EN
                               else t("err.not_allowed"))
         except Exception as e:
-            if self.closing:
+            if self.tables.closing:
                 # The bot is stopping under this click (its HTTP session closes): what was
                 # stored stays stored, and the table comes back at the next start.
                 log.info("table %s: click %s interrupted by the shutdown", table_id,
@@ -345,47 +251,58 @@ class Tables(commands.Cog, name="Tables"):
     # the lobby
 
     async def _seats_update(self, interaction: discord.Interaction[Any],
-                            runner: TableRunner) -> None:
+                            table: OpenTable) -> None:
         """Answer a change of seats on the message it was made on: the lobby, or the table
-        between hands."""
-        if runner.session.state == "lobby":
-            with runner.public():
-                embed = render.lobby_embed(runner.session)
-                view = render.lobby_view(runner.session)
-            await interaction.response.edit_message(embed=embed, view=view)
-            runner.keep_table_token(interaction)
-        else:
-            await runner.show_table_in_reply(interaction)
+        between hands (whose driver looks again: the table may have nobody left)."""
+        await table.discord.answer_with_table(interaction)
+        table.runner.kick()
 
-    async def _on_join(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_join(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click, values: list[str]) -> None:
         team = parsed(lambda: int(click.args[0]))
-        await runner.session.join(interaction.user.id, team, interaction.user.display_name)
-        await self._seats_update(interaction, runner)
+        await table.session.join(interaction.user.id, team, interaction.user.display_name)
+        await self._seats_update(interaction, table)
 
-    async def _on_sit(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_sit(self, interaction: discord.Interaction[Any], table: OpenTable,
                       click: Click, values: list[str]) -> None:
-        await runner.session.join(interaction.user.id, None, interaction.user.display_name)
-        await self._seats_update(interaction, runner)
+        await table.session.join(interaction.user.id, None, interaction.user.display_name)
+        await self._seats_update(interaction, table)
 
-    async def _on_leave(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_leave(self, interaction: discord.Interaction[Any], table: OpenTable,
                         click: Click, values: list[str]) -> None:
-        session = runner.session
-        seat = session.seat_of(interaction.user.id)
-        if await session.leave(interaction.user.id):
-            # During a hand: the computer plays the seat from now on.
-            assert seat is not None
-            await interaction.response.send_message(t("hand.left"), ephemeral=True)
-            await runner.refresh_hand_views([seat], only=[seat])
-            with runner.public():
-                text = t("turn.left", user=render.seat_mention(session, seat))
-            await runner.say(text)
-            runner.request_refresh()
-            runner.kick()
+        """Leave: at once in the lobby and between hands; during a hand, after a yes to
+        "Leave the table?" (``leave:HAND:yes|no``, on the question only its asker sees)."""
+        session = table.session
+        if click.args:
+            number, sure = parsed(lambda: (int(click.args[0]), click.args[1]))
+            if sure not in ("yes", "no"):
+                raise SessionError("err.bad_button")
+            if sure == "no":
+                await interaction.response.edit_message(content=t("hand.stay"), view=None)
+                return
+            seat = session.require_seat(interaction.user.id)
+            if number != session.hand_number:
+                raise SessionError("err.stale_hand")
+            if not await session.leave(interaction.user.id):
+                await interaction.response.edit_message(content=t("hand.left_between"),
+                                                        view=None)
+                table.runner.kick()
+                table.discord.request_refresh()
+                return
+            await interaction.response.edit_message(content=t("hand.left"), view=None)
+            await table.discord.refresh_hand_views([seat], only=[seat])
+            await table.runner.courier.notice("turn.left", seat)
+            await table.runner.after(None)
             return
-        await self._seats_update(interaction, runner)
+        if session.state == "playing" and not session.between_hands:
+            session.require_seat(interaction.user.id)
+            await interaction.response.send_message(
+                t("hand.leave_ask"), view=render.leave_question(session), ephemeral=True)
+            return
+        await session.leave(interaction.user.id)
+        await self._seats_update(interaction, table)
 
-    async def _on_cpu(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_cpu(self, interaction: discord.Interaction[Any], table: OpenTable,
                       click: Click, values: list[str]) -> None:
         # The menu's choice is the level; an old button carries it, or adds a Normal one.
         if click.kind == "fs":
@@ -394,43 +311,40 @@ class Tables(commands.Cog, name="Tables"):
             level = click.args[0] if click.args else "normal"
         if level not in COMPUTER_LEVELS:
             raise SessionError("err.bad_level", level=level[:40])
-        await runner.session.add_computer(level=level, by=actor(interaction))
-        await self._seats_update(interaction, runner)
+        await table.session.add_computer(level=level, by=actor(interaction))
+        await self._seats_update(interaction, table)
 
-    async def _on_uncpu(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_uncpu(self, interaction: discord.Interaction[Any], table: OpenTable,
                         click: Click, values: list[str]) -> None:
-        await runner.session.remove_computer(by=actor(interaction))
-        await self._seats_update(interaction, runner)
+        await table.session.remove_computer(by=actor(interaction))
+        await self._seats_update(interaction, table)
 
-    async def _on_option(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_option(self, interaction: discord.Interaction[Any], table: OpenTable,
                          click: Click, values: list[str]) -> None:
         name, value = parsed(lambda: options.decode(values[0]))
         by = actor(interaction)
-        await runner.session.set_option(by.user_id, name, value, is_admin=by.manager)
-        await self._seats_update(interaction, runner)
+        await table.session.set_option(by.user_id, name, value, is_admin=by.manager)
+        await self._seats_update(interaction, table)
 
-    async def _on_cancel(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_cancel(self, interaction: discord.Interaction[Any], table: OpenTable,
                          click: Click, values: list[str]) -> None:
-        await runner.session.cancel(actor(interaction))
-        self.forget(runner)
-        await runner.close_thread()
-        with runner.public():
-            text = t("lobby.cancelled")
-        await interaction.response.edit_message(content=text, embed=None, view=None)
+        await table.session.cancel(actor(interaction))
+        await table.discord.answer_closed(interaction, "lobby.cancelled")
+        await self.tables.close(table, "lobby.cancelled")
 
-    async def _on_start(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_start(self, interaction: discord.Interaction[Any], table: OpenTable,
                         click: Click, values: list[str]) -> None:
         by = actor(interaction)
-        await runner.session.start(by.user_id, is_admin=by.manager)
-        runner.lobby_closed()
-        await runner.show_table_in_reply(interaction)
-        runner.kick()
+        await table.session.start(by.user_id, is_admin=by.manager)
+        table.runner.lobby_closed()
+        await table.discord.answer_with_table(interaction)
+        table.runner.kick()
 
     # the table
 
-    async def _on_hand(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_hand(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click, values: list[str]) -> None:
-        session = runner.session
+        session = table.session
         seat = session.require_seat(interaction.user.id)
         if session.hand is None:
             raise SessionError("err.no_hand")
@@ -438,57 +352,61 @@ class Tables(commands.Cog, name="Tables"):
         session.resume(interaction.user.id)
         hand = session.hand
         moved = len(hand.actions)
-        content, components, files = await runner.hand_message(seat_view(hand, seat))
+        message = await table.discord.hand_message(seat)
         await interaction.response.send_message(
-            content, view=components, ephemeral=True,
-            files=files if files else discord.utils.MISSING)
-        runner.keep_hand_view(interaction)
+            message.content, view=message.view, ephemeral=True,
+            files=message.files or discord.utils.MISSING)
+        table.discord.keep_hand_view(interaction)
         if session.hand is not hand or len(hand.actions) != moved:
             # The table moved while the view was on its way (a computer's move): its
             # refresh did not know this view yet, so draw it again now.
-            await runner.refresh_hand_views([seat], only=[seat])
+            await table.discord.refresh_hand_views([seat], only=[seat])
         if was_auto:
-            runner.kick()
+            table.runner.kick()
 
-    async def _on_last(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_last(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click, values: list[str]) -> None:
-        hand = runner.session.hand
+        hand = table.session.hand
         if hand is None or not hand.tricks:
             text = t("table.no_last_trick")
         else:
-            text = render.last_trick_text(runner.session, hand.tricks[-1])
+            text = render.last_trick_text(table.session, hand.tricks[-1])
         await interaction.response.send_message(text, ephemeral=True)
 
-    async def _on_rules(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_rules(self, interaction: discord.Interaction[Any], table: OpenTable,
                         click: Click, values: list[str]) -> None:
-        s = runner.session
+        s = table.session
         await interaction.response.send_message(embed=render.rules_embed(
             s.game, s.rules.title, s.rules.rulings, s.rules.options.model_dump()),
             ephemeral=True)
 
-    async def _on_next(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_next(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click, values: list[str]) -> None:
         number = parsed(lambda: int(click.args[0]))
-        await runner.session.next_hand(actor(interaction), number)
+        session = table.session
+        await session.next_hand(actor(interaction), number)
         on = interaction.message
-        if on is not None and on.id != runner.session.message_id:
-            # Pressed under the result: the new hand's table is posted there, at the bottom
-            # of the channel, and play goes on in it.
-            await runner.show_again(interaction)
+        if on is not None and on.id == session.message_id:
+            await table.discord.answer_with_table(interaction)  # an old table's button
+        elif interaction.channel_id == session.thread_id:
+            # Under the result in the table's thread: the result says the hand is dealt,
+            # and the table is redrawn where it is, in the channel.
+            await table.discord.answer_dealt(interaction)
         else:
-            await runner.show_table_in_reply(interaction)
-        await runner.dealt()
-        runner.kick()
+            # Under the result: the new hand's table is posted there, at the bottom of the
+            # channel, and play goes on in it.
+            await table.discord.post_again(interaction)
+        await table.runner.dealt()
 
     # playing
 
-    async def _on_card(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_card(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click, values: list[str]) -> None:
         number, trick, action = parsed(lambda: (
             int(click.args[0]), int(click.args[1]), Action("card", card(click.args[2]))))
-        await self._act(interaction, runner, action, number, trick)
+        await self._act(interaction, table, action, number, trick)
 
-    async def _on_act(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_act(self, interaction: discord.Interaction[Any], table: OpenTable,
                       click: Click, values: list[str]) -> None:
         """Any choice that is not a card: a button ``act:HAND:KIND:JSON``, or a menu
         ``act:HAND`` whose value is ``KIND:JSON``."""
@@ -499,31 +417,31 @@ class Tables(commands.Cog, name="Tables"):
                 kind, raw = click.args[1], ":".join(click.args[2:])
             return int(click.args[0]), action_from_json({kind: json.loads(raw)})
         number, action = parsed(read)
-        await self._act(interaction, runner, action, number, None)
+        await self._act(interaction, table, action, number, None)
 
-    async def _on_together(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_together(self, interaction: discord.Interaction[Any], table: OpenTable,
                            click: Click, values: list[str]) -> None:
         """Cards chosen together in a menu (burying)."""
         if not values:
             raise SessionError("err.bad_button")
         number, action = parsed(lambda: (
             int(click.args[0]), action_from_json({click.args[1]: values})))
-        await self._act(interaction, runner, action, number, None)
+        await self._act(interaction, table, action, number, None)
 
-    async def _on_servant(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_servant(self, interaction: discord.Interaction[Any], table: OpenTable,
                           click: Click, values: list[str]) -> None:
         number, seat = parsed(lambda: (int(click.args[0]), int(click.args[1])))
-        await self._act(interaction, runner, Action("servant", seat), number, None)
+        await self._act(interaction, table, Action("servant", seat), number, None)
 
     # hints and reviews
 
-    async def _on_hint(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_hint(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click, values: list[str]) -> None:
         """"What would you play?": Normal's choice for the asker's position and each legal
         action's chances, from the asker's own view, computed off the event loop; only the
         asker sees it."""
         number, trick = parsed(lambda: (int(click.args[0]), int(click.args[1])))
-        session = runner.session
+        session = table.session
         seat = session.hint_seat(interaction.user.id, number, trick)
         assert session.hand is not None
         view = seat_view(session.hand, seat)
@@ -531,14 +449,14 @@ class Tables(commands.Cog, name="Tables"):
         hint = await thinking.hint("normal", seat, view)
         await interaction.edit_original_response(content=render.hint_text(session, view, hint))
 
-    async def _on_review(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _on_review(self, interaction: discord.Interaction[Any], table: OpenTable,
                          click: Click, values: list[str]) -> None:
         """A finished hand, trick by trick with every hand open, and Hard's view of each
         decision the asker made: from a result (a new message only the asker sees) or its
         own ◀ ▶ buttons (that message, redrawn)."""
         number = parsed(lambda: int(click.args[0]))
         step = parsed(lambda: int(click.args[1])) if len(click.args) > 1 else 0
-        session = runner.session
+        session = table.session
         row, seat = await session.finished_hand(interaction.user.id, number)
         if len(click.args) > 1:
             await interaction.response.defer()
@@ -547,77 +465,22 @@ class Tables(commands.Cog, name="Tables"):
         decisions = await thinking.stored_review(session.store, row.id, row.record(), seat)
         content, components = render.review_page(session, row.record(), number, seat,
                                                   decisions, step)
-        files = await runner.review_picture(row.record(), step)
+        files = await present.review_picture(session, row.record(), step,
+                                             self.bot.config(session.guild_id))
         await interaction.edit_original_response(content=content, view=components,
                                                  attachments=files)
 
-    async def _act(self, interaction: discord.Interaction[Any], runner: TableRunner,
+    async def _act(self, interaction: discord.Interaction[Any], table: OpenTable,
                    action: Action, number: int, trick: int | None) -> None:
-        session = runner.session
+        session = table.session
         outcome = await session.act(interaction.user.id, action, hand_number=number,
                                     trick=trick)
         seat = session.require_seat(interaction.user.id)
-        assert session.hand is not None
-        content, components, files = await runner.hand_message(seat_view(session.hand, seat))
-        await interaction.response.edit_message(content=content, view=components,
-                                                attachments=files)
-        runner.keep_hand_view(interaction)
-        await runner.after(outcome)
-
-    # -- admin and history helpers (used by the other cogs) ----------------------------------
-
-    async def end_table(self, session: TableSession) -> None:
-        runner = self.runners.get(session.id)
-        if runner is None:
-            await session.close()
-            return
-        await runner.close()
-        self.forget(runner)
-        with runner.public():
-            await runner.edit_table_message(content=t("ok.ended"), embed=None, view=None)
-        await runner.close_thread()
-
-    async def history(self, interaction: discord.Interaction[Any], hand: int | None) -> None:
-        session = self.session_in(interaction.channel_id)
-        if session is None:
-            await reply_error(interaction, t("err.no_table"))
-            return
-        if hand is not None:
-            rows = await self.store.hands(session.id,
-                                          limit=max(hand, session.hand_number) + 1)
-            match = [r for r in rows if r.number == hand]
-            if not match:
-                await reply_error(interaction, t("err.no_record"))
-                return
-            if match[0].result is None:
-                # The record holds the pack: everybody's cards.
-                await reply_error(interaction, t("err.hand_in_progress"))
-                return
-            data = json.dumps(match[0].record(), ensure_ascii=False, indent=1).encode()
-            # Who sat in the hand may step through it (a review of their own play).
-            sat = user_member(interaction.user.id) in (match[0].header.get("members") or [])
-            await interaction.response.send_message(
-                file=discord.File(io.BytesIO(data), filename=f"table{session.id}-hand{hand}.json"),
-                view=render.result_view(session, hand) if sat else discord.utils.MISSING,
-                ephemeral=True)
-            return
-        rows = await self.store.hands(session.id, limit=10)
-        if not rows:
-            await interaction.response.send_message(t("history.none"), ephemeral=True)
-            return
-        lines = []
-        for r in rows:
-            if r.result is None:
-                summary = t("history.unfinished")
-            else:
-                pts, event = r.result["points"], str(r.result["event"])
-                summary = t("history.summary", a=pts[0], b=pts[1],
-                            event=t(f"outcome.{event}") if f"outcome.{event}" in EN
-                            else event.replace("_", " "))
-            lines.append(t("history.line", number=r.number, summary=summary))
-        await interaction.response.send_message(
-            embed=discord.Embed(title=t("history.title"), description="\n".join(lines)),
-            ephemeral=True)
+        message = await table.discord.hand_message(seat)
+        await interaction.response.edit_message(content=message.content, view=message.view,
+                                                attachments=message.files)
+        table.discord.keep_hand_view(interaction)
+        await table.runner.after(outcome)
 
 
 async def setup(bot: FilicauBot) -> None:

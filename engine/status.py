@@ -14,16 +14,36 @@ whatever seats they take.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from typing import Any
 
 from engine.errors import RecordError
 
-#: Fields holding one seat number (the bot maps them to members and back).
-SEAT_FIELDS = ("servant", "leader")
-#: Fields holding one entry per seat (``teams``, ``solos``; ``score`` when a game scores
-#: seats).
-PER_SEAT_FIELDS = ("teams", "solos")
+
+class Kind(StrEnum):
+    """What a status field holds, so that whoever keeps a status for people rather than
+    seats (the bot) can translate every field without knowing the games.
+
+    >>> FIELD_KINDS["servant"], FIELD_KINDS["score"]
+    (<Kind.SEAT: 'seat'>, <Kind.SCORE: 'score'>)
+    """
+
+    #: One team number (``masters``).
+    TEAM = "team"
+    #: One seat number (``servant``, ``leader``).
+    SEAT = "seat"
+    #: One entry per seat (``teams``, ``solos``).
+    PER_SEAT = "per_seat"
+    #: One entry per seat when the game scores seats (``Rules.score_by_seat``), else one
+    #: per team.
+    SCORE = "score"
+    #: A plain number, the same whoever sits where (``trump``, ``deals``).
+    PLAIN = "plain"
+
+
+def _kind(kind: Kind) -> Any:
+    return field(default=None, metadata={"kind": kind})
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,14 +57,14 @@ class Status:
     per seat as the game says) and ``deals`` played so far; Wendish with Muss-Solo keeps the
     Lust Solos each seat has played in the match (``solos``)."""
 
-    masters: int | None = None
-    servant: int | None = None
-    teams: tuple[int, ...] | None = None
-    trump: int | None = None
-    leader: int | None = None
-    score: tuple[int, ...] | None = None
-    deals: int | None = None
-    solos: tuple[int, ...] | None = None
+    masters: int | None = _kind(Kind.TEAM)
+    servant: int | None = _kind(Kind.SEAT)
+    teams: tuple[int, ...] | None = _kind(Kind.PER_SEAT)
+    trump: int | None = _kind(Kind.PLAIN)
+    leader: int | None = _kind(Kind.SEAT)
+    score: tuple[int, ...] | None = _kind(Kind.SCORE)
+    deals: int | None = _kind(Kind.PLAIN)
+    solos: tuple[int, ...] | None = _kind(Kind.PER_SEAT)
 
     @property
     def even(self) -> bool:
@@ -54,7 +74,9 @@ class Status:
         """``masters`` and ``servant`` always (the 4-player records' shape), the rest only
         when set."""
         out: dict[str, Any] = {"masters": self.masters, "servant": self.servant}
-        for name in ("teams", "trump", "leader", "score", "deals", "solos"):
+        for name in FIELD_KINDS:
+            if name in ("masters", "servant"):
+                continue
             value = getattr(self, name)
             if value is not None:
                 out[name] = list(value) if isinstance(value, tuple) else value
@@ -73,7 +95,7 @@ class Status:
         values: dict[str, Any] = {}
         for name in known:
             v = obj.get(name)
-            if name in ("teams", "score", "solos"):
+            if FIELD_KINDS[name] in LIST_KINDS:
                 if v is not None:
                     if not isinstance(v, list | tuple) or not all(_is_int(x) for x in v):
                         raise RecordError(f"status.{name} must be a list of numbers or null")
@@ -88,6 +110,11 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+#: Every status field and what it holds, in the order of ``Status``.
+FIELD_KINDS: dict[str, Kind] = {f.name: f.metadata["kind"] for f in fields(Status)}
+#: The kinds whose value is a list.
+LIST_KINDS = frozenset({Kind.PER_SEAT, Kind.SCORE})
+
 EVEN = Status()
 
-__all__ = ["EVEN", "PER_SEAT_FIELDS", "SEAT_FIELDS", "RecordError", "Status"]
+__all__ = ["EVEN", "FIELD_KINDS", "LIST_KINDS", "Kind", "RecordError", "Status"]

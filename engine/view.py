@@ -8,14 +8,17 @@ therefore cannot leak by accident: they are not in the object being rendered.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
 from engine.cards import Card
 from engine.hand import FINISHED, Hand, HandResult, Trick
-from engine.rules.base import Rules
 from engine.status import Status
 from engine.trumps import TrumpOrder
+
+if TYPE_CHECKING:
+    # The rules' hooks take views (the rules are above the views): a name for annotations.
+    from engine.rules.base import Rules
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,8 @@ class PublicView:
     actions: tuple[tuple[int, Action | None], ...] = ()
     #: Card points taken by each seat (tricks are public, so this is too).
     taken: tuple[int, ...] = ()
+    #: How many tricks the hand has (as many as cards dealt to each seat).
+    tricks_total: int = 0
     #: The game's own public facts (``Rules.public_info``): the called card, bids, the match
     #: score, face-up cards...
     public: dict[str, Any] = field(default_factory=dict)
@@ -116,6 +121,7 @@ def _public_fields(hand: Hand) -> dict[str, object]:
             for seat, a in hand.actions
         ),
         "taken": tuple(hand.taken),
+        "tricks_total": len(hand.dealt[0]) if hand.dealt else 0,
         "public": rules.public_info(hand),
     }
 

@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.session import Outcome, TableSession, computer, is_computer
+from bot.seats import computer, is_computer
+from bot.session import Outcome, TableSession
 from bot.store import Member, SqliteStore
 from engine import PLAYING, Action, Hand, Status, make_rules, seat_view
 from engine.cards import Card

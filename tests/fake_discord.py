@@ -16,7 +16,7 @@ Synchronisation is by tasks, never by time: ``Harness.dispatch`` awaits the task
 discord.py created for the interaction, then ``settle`` awaits the bot's work that needs no
 clock: table-message refreshes, and drivers whose next move is a computer's (the settings make
 ``computer_delay`` 0). Drivers waiting for a person (the turn timer) or for the next hand are
-left alone; tests call ``Tables.turn_timeout`` for the timer.
+left alone; tests call ``TableRunner.turn_timeout`` for the timer.
 
 Two invariants are checked on every message the bot creates or edits, for every test:
 
@@ -68,8 +68,8 @@ from bot.pictures import digest
 from bot.runner import TableRunner
 from bot.session import TableSession
 from bot.settings import Settings
+from bot.tables import OpenTable, Tables
 from bot.texts import card_label, card_labels, language_of, speaking, t
-from cogs.tables import Tables
 from engine.cards import CardError, card
 
 APP_ID = 800_000_000_000_000_001
@@ -665,7 +665,7 @@ class Harness:
         bot._ready.set()
         self.bot = bot
         started = [t for t in asyncio.all_tasks() - before
-                   if getattr(t.get_coro(), "__qualname__", "") == "Tables._resume_all"]
+                   if getattr(t.get_coro(), "__qualname__", "") == "Tables._resume"]
         if started:
             await asyncio.wait(started)
         await self.settle()
@@ -707,11 +707,15 @@ class Harness:
         assert self.bot is not None
         return self.bot.tables
 
+    def table(self, session: TableSession) -> OpenTable:
+        """An open table: its runner (driver, timers) and its Discord surface (messages)."""
+        table = self.tables.get(session.id)
+        assert table is not None, "the table is not open"
+        return table
+
     def runner(self, session: TableSession) -> TableRunner:
-        """The live side of an open table (its driver, timers and messages)."""
-        runner = self.tables.runner(session.id)
-        assert runner is not None, "the table is not open"
-        return runner
+        """The live side of an open table (its driver and timers)."""
+        return self.table(session).runner
 
     def session(self, channel_id: int = CHANNEL_ID) -> TableSession:
         s = self.tables.session_in(channel_id)
@@ -739,13 +743,12 @@ class Harness:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 30
         while loop.time() < deadline:
-            pending = [r.refresher for r in cog.runners.values()
-                       if r.refresher is not None and not r.refresher.done()]
+            pending = [task for table in cog for task in table.discord.tasks()]
             if pending:
                 await asyncio.wait(pending, timeout=deadline - loop.time())
                 continue
             if not any(r.acting or self._computer_to_move(r.session)
-                       for r in cog.runners.values()):
+                       for r in (table.runner for table in cog)):
                 return
             # A computer decides in a worker thread; give it and the driver a moment.
             await asyncio.sleep(0.001)
@@ -796,6 +799,13 @@ class Harness:
             mid = session.message_id
         assert mid is not None, "no table message"
         return self.discord.messages[mid]
+
+    def result_post(self, channel_id: int = CHANNEL_ID) -> Message:
+        """The latest result that offers Next hand (the table's one Next hand button)."""
+        found = [m for m in self.public(channel_id)
+                 if any(str(b.get("custom_id", "")).startswith("fc:next:") for b in m.buttons)]
+        assert found, "no result offers Next hand"
+        return found[-1]
 
     def snapshot(self, msg: Message) -> dict[str, Any]:
         """The message as a user's client shows it now (to click on it later, stale)."""

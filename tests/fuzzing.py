@@ -289,10 +289,10 @@ def may_change(payload: Any, tables: Any) -> bool:
     if payload.get("type") != 3:
         return False
     click = parse(str(data.get("custom_id", "")))
-    runner = tables.runners.get(click.table_id) if click else None
-    if click is None or runner is None:
+    table = tables.get(click.table_id) if click else None
+    if click is None or table is None:
         return False
-    session: TableSession = runner.session
+    session: TableSession = table.session
     try:
         guild_id = _snowflake(payload, "guild_id")
         channel = payload.get("channel") or {}

@@ -17,7 +17,8 @@ from fake_discord import UPDATE_MESSAGE, Harness
 
 import bot.session as session_module
 from bot import thinking
-from bot.session import COMPUTER_LEVELS, TIMEOUT_LEVEL, computer, thinking_level
+from bot.seats import computer
+from bot.session import COMPUTER_LEVELS, TIMEOUT_LEVEL, thinking_level
 from bot.store import SqliteStore
 from bot.texts import t
 from engine import Action, Match, make_rules, seat_view

@@ -32,7 +32,8 @@ from fake_discord import (
     file_json,
 )
 
-from bot.session import TIMEOUTS_BEFORE_AUTOPLAY, TableSession, is_computer
+from bot.seats import is_computer
+from bot.session import TIMEOUTS_BEFORE_AUTOPLAY, TableSession
 from bot.store import ResultRow, canonical
 from bot.texts import card_label, option_text, t
 from engine import Action, Hand, replay, report
@@ -195,6 +196,11 @@ async def play_until(h: Harness, session: TableSession, users: Sequence[User], p
     raise AssertionError("the hand did not end")
 
 
+def acting(table: Message) -> str:
+    """The lines of the table's seats that are marked to act now (▶)."""
+    return "\n".join(line for line in table.text.splitlines() if line.startswith("▶"))
+
+
 def result_messages(h: Harness, number: int) -> list[Message]:
     prefix = f"Hand {number}:"
     return [m for m in h.public() if m.embeds and m.embeds[0].get("title", "").startswith(prefix)]
@@ -268,9 +274,10 @@ async def test_four_users_play_a_whole_hand(h: Harness, game: str) -> None:
             # Everybody sees the card on the table (in the trick or the last trick).
             assert card_label(last.value) in table.text
         if not hand.finished:
-            # The table message names whoever must act now.
-            key = "table.turn" if hand.phase == "play" else "table.servant_turn"
-            assert table.content == t(key, user=f"<@{session.seats[hand.actors()[0]]}>")
+            # The table message marks whoever must act now (and says nothing else: the
+            # turn's signal is a message of its own).
+            assert table.content == ""
+            assert f"<@{session.seats[hand.actors()[0]]}>" in acting(table)
     hand = hand_of(session)
     assert hand.finished and hand.result is not None
     assert hand.result.event == "masters"
@@ -284,7 +291,10 @@ async def test_four_users_play_a_whole_hand(h: Harness, game: str) -> None:
         in posted.text
     table = h.table_message()
     assert table.content == ""
-    assert table.button_by_label(t("btn.next_hand"))["custom_id"] == f"fc:next:{session.id}:1"
+    # One Next hand, on the result (where everybody looks once the hand is over).
+    assert posted.button_by_label(t("btn.next_hand"))["custom_id"] == f"fc:next:{session.id}:1"
+    assert t("btn.next_hand") not in {b["label"] for b in table.buttons}
+    assert t("table.trick") not in table.text and t("table.trick_empty") not in table.text
     assert t("table.points_line", a=a, b=b) in table.text
     await check_stored(h, session)
     # The hidden-card check really looked at the messages of the hand.
@@ -304,12 +314,12 @@ async def test_a_user_not_seated_cannot_play(h: Harness) -> None:
     before = state(h, session)
     r = await h.press(eve, t("btn.my_hand"))
     assert r.rejected_with(t("err.not_seated"))
-    # A hand-made click on a card of the player to move.
+    # A hand-made click on a card of the player to move, put on the table message.
     seat = hand_of(session).to_move
     assert seat is not None
     c = next(a.value for a in hand_of(session).legal_actions(seat))
     r = await h.click(eve, card_id(session, c), forge=True, message=h.table_message())
-    assert r.rejected_with(t("err.not_seated"))
+    assert r.rejected_with(t("err.bad_button"))
     assert state(h, session) == before
     # Looking is allowed: the rules and the last trick.
     r = await h.press(eve, t("btn.last_trick"))
@@ -350,11 +360,19 @@ async def test_forged_and_damaged_buttons_are_refused(h: Harness) -> None:
         (f"fc:servant:{tid}:1:1", t("illegal.wrong_phase")),  # Filicău has no Servant
         (f"fc:zap:{tid}", t("err.bad_button")),  # no such operation
         (f"fc:hand:{tid + 7}", t("err.gone")),  # no such table
+        (f"fc:join:{tid}:0", t("err.bad_button")),  # the lobby's button, on a hand view
+        (f"fc:next:{tid}:1", t("err.bad_button")),  # a result's button, on a hand view
+    ]:
+        r = await h.click(mover, custom_id, message=view, forge=True)
+        assert r.rejected_with(text), (custom_id, r.text)
+    table = h.table_message()
+    for custom_id, text in [
         (f"fc:join:{tid}:5", t("err.bad_button")),  # no such team
         (f"fc:join:{tid}:0", t("err.hand_in_progress")),  # seats change between hands
         (f"fc:next:{tid}:1", t("err.hand_in_progress")),
+        (f"fc:card:{tid}:1:0:{code(other)}", t("err.bad_button")),  # a hand's, on the table
     ]:
-        r = await h.click(mover, custom_id, message=view, forge=True)
+        r = await h.click(mover, custom_id, message=table, forge=True)
         assert r.rejected_with(text), (custom_id, r.text)
     assert state(h, session) == before
 
@@ -407,9 +425,11 @@ async def test_lobby_refusals(h: Harness) -> None:
     assert r.rejected_with(t("err.already_seated"))
     r = await h.press(eve, t("btn.leave"))
     assert r.rejected_with(t("err.not_seated"))
-    r = await h.press(eve, t("btn.remove_cpu"))
+    # No computer sits: no Remove computer button, and a forged one changes nothing.
+    assert not [b for b in lobby.buttons if b["custom_id"].startswith("fc:uncpu:")]
+    r = await h.click(eve, f"fc:uncpu:{session.id}", message=lobby, forge=True)
     assert r.rejected_with(t("err.not_manager"))
-    r = await h.press(ana, t("btn.remove_cpu"))
+    r = await h.click(ana, f"fc:uncpu:{session.id}", message=lobby, forge=True)
     assert r.rejected_with(t("err.no_computer"))
     r = await h.press(eve, t("btn.cancel"))
     assert r.rejected_with(t("err.not_manager"))
@@ -495,9 +515,9 @@ async def test_next_hand_and_buttons_from_the_previous_hand(h: Harness) -> None:
     old_card = next(b["custom_id"] for row in old_view["components"]
                     for b in row["components"] if not b.get("disabled"))
     await play_until(h, session, [ana], random.Random(6))
-    finished = h.snapshot(h.table_message())
-    r = await h.press(ana, t("btn.next_hand"))
-    assert r.type == UPDATE_MESSAGE
+    finished = h.snapshot(h.result_post())
+    r = await h.press(ana, t("btn.next_hand"), message=h.result_post())
+    assert r.type == CHANNEL_MESSAGE  # the new hand's table, below the result
     assert r.message.embeds[0]["title"] == t("table.title", game="Filicău", number=2)
     assert session.hand_number == 2 and not hand_of(session).finished
     before = state(h, session)
@@ -536,7 +556,7 @@ async def test_restart_restores_a_table_in_the_middle_of_a_trick(h: Harness) -> 
             restored.id) == before
     assert restored.state == "playing" and restored.message_id == session.message_id
     # The table message was redrawn by the new process, naming whoever must act.
-    assert h.table_message().content == t("table.turn", user=mover.mention)
+    assert mover.mention in acting(h.table_message())
     # A button sent before the restart still works: the dynamic item is persistent.
     r = await h.click(mover, pre_restart_view.moves()[0], message=pre_restart_view)
     assert r.type == UPDATE_MESSAGE and len(hand.actions) == 7
@@ -728,7 +748,7 @@ async def test_a_failed_table_edit_is_tried_again(h: Harness,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Discord refuses one edit of the table message (rate limited past discord.py's
     retries, or a server error): the table must not keep showing an old turn."""
-    import bot.runner as runner_module
+    import bot.discord_surface as runner_module
 
     session, users = await four_players(h)
     monkeypatch.setattr(runner_module, "EDIT_RETRY_SECONDS", 0)
@@ -746,12 +766,12 @@ async def test_a_failed_table_edit_is_tried_again(h: Harness,
 
     monkeypatch.setattr(fake, "_write", failing_once)
     await play_turn(h, session, users, random.Random(2))
-    await h.until(lambda: bool(failures) and not h.runner(session).dirty)
+    await h.until(lambda: bool(failures) and not h.table(session).discord.dirty)
     await h.settle()
     hand = hand_of(session)
     assert failures == [session.message_id]
     # The table message shows the move after all: whose turn it is now.
-    assert h.table_message().content == t("table.turn", user=users[hand.to_move or 0].mention)
+    assert users[hand.to_move or 0].mention in acting(h.table_message())
     assert card_label(hand.trick[-1]) in h.table_message().text
 
 
@@ -838,8 +858,10 @@ async def test_the_turn_timer_warns_then_the_computer_plays(h: Harness) -> None:
     session.row = row
     await h.settle()
     slow = users[seat]
-    assert [m.content for m in h.public() if "left to play" in m.content] == [
-        t("turn.warning", user=slow.mention, seconds=0)]
+    # The warning was the turn's one signal, and went once the computer had played.
+    warned = [m for m in h.discord.messages.values() if "left to play" in m.content]
+    assert [m.content for m in warned] == [t("turn.warning", user=slow.mention, seconds=0)]
+    assert warned[0].deleted and warned[0] not in h.public()
     assert hand.actions[0][0] == seat and stored_actions(h, session)[0] == (0, None, 1)
     assert session.timeouts[seat] == 1
 
@@ -864,12 +886,12 @@ async def test_next_hand_clicked_twice_deals_once(h: Harness) -> None:
     session, ana = await one_human(h, seed=4)
     bob = h.user("bob", manager=True)  # a manager may press it too
     await play_until(h, session, [ana], random.Random(4))
-    table = h.table_message()
-    custom_id = table.button_by_label(t("btn.next_hand"))["custom_id"]
-    first, s1 = h.click_payload(ana, custom_id, message=table)
-    second, s2 = h.click_payload(bob, custom_id, message=table)
+    result = h.result_post()
+    custom_id = result.button_by_label(t("btn.next_hand"))["custom_id"]
+    first, s1 = h.click_payload(ana, custom_id, message=result)
+    second, s2 = h.click_payload(bob, custom_id, message=result)
     await h.dispatch(first, second)
-    assert s1.type == UPDATE_MESSAGE
+    assert s1.type == CHANNEL_MESSAGE
     assert s2.ephemeral and s2.message.content in {t("err.stale_hand"),
                                                     t("err.hand_in_progress")}
     assert session.hand_number == 2

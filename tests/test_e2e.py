@@ -155,10 +155,13 @@ def stored_actions(db: Database, table_id: int, hands: list[StoredHand]) -> list
 
 
 async def finished_table(e2e: E2E, table: Table) -> Message:
-    """Wait until the table message shows the finished hand (its Next hand button)."""
+    """Wait until the table message shows the finished hand (no Leave the table: the
+    hand is not in play)."""
     def shown() -> Message | None:
         m = table.table_message()
-        return m if m is not None and m.button_by_label(t("btn.next_hand")) else None
+        if m is None or not m.embeds or m.button_by_label(t("btn.my_hand")) is None:
+            return None
+        return None if m.button_by_label(t("btn.leave_hand")) else m
 
     found: Message = await e2e.standin.wait_for(shown, 10, "the finished table")
     return found
@@ -173,7 +176,7 @@ async def test_four_players_filicau_then_the_same_pairs_resume(e2e: E2E) -> None
     await table.open(ana, [(ana, 0), (bo, 1), (cy, 0), (di, 1)], game="filicau")
     await table.start(ana)
     assert await table.play_hand(1) is not None
-    # Next hand, from the button on the finished table.
+    # Next hand, from the button under the result.
     await table.next_hand(bo)
     assert table.number() == 2
     assert await table.play_hand(2) is not None
@@ -406,7 +409,7 @@ async def test_refusals_change_nothing(e2e: E2E) -> None:
     assert await table.play_hand(1) is not None
     await table.next_hand(di)
     assert table.number() == 2
-    finished = table.table_message()
+    finished = table.result(1)
     assert finished is not None
     finished_version = next(v for v in reversed(finished.versions)
                             if t("btn.next_hand") in message_text(v))

@@ -97,7 +97,7 @@ class World:
 
     @property
     def table_ids(self) -> list[int]:
-        return sorted(self.h.tables.runners)
+        return sorted(self.h.tables.open)
 
 
 # -- building the worlds ------------------------------------------------------------------------
@@ -226,7 +226,7 @@ def all_logs() -> Iterator[_Everything]:
 def memory(world: World) -> list[tuple[Any, ...]]:
     """The open tables as the bot holds them."""
     out = []
-    for tid, runner in sorted(world.h.tables.runners.items()):
+    for tid, runner in sorted(world.h.tables.open.items()):
         s = runner.session
         out.append((tid, s.state, list(s.seats), s.hand_number,
                     None if s.hand is None else len(s.hand.actions),

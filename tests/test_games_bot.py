@@ -135,7 +135,7 @@ async def test_one_person_and_computers_play_two_hands(h: Harness, game: str) ->
     assert stored is not None
     assert session.stored_status(stored) == (result.status, result.next_dealer)
     # The next hand starts from the status the first one left.
-    await h.press(ana, t("btn.next_hand"))
+    await h.press(ana, t("btn.next_hand"), message=h.result_post())
     assert hand_of(session) is not hand
     assert hand_of(session).status == result.status
     assert hand_of(session).dealer == result.next_dealer

@@ -94,14 +94,16 @@ async def test_only_the_opener_or_a_manager_adds_or_removes_computers(h: Harness
     for level in ("easy", "normal", "hard"):
         r = await h.add_computer(bob, level)
         assert r.rejected_with(t("err.not_manager")), level
-    r = await h.press(bob, t("btn.remove_cpu"))
+    r = await h.click(bob, f"fc:uncpu:{session.id}", message=h.table_message(), forge=True)
     assert r.rejected_with(t("err.not_manager"))
     assert session.seats == [bob.member, None, None, None]
     r = await h.add_computer(mia, "easy")
     assert r.type == UPDATE_MESSAGE
     r = await h.add_computer(ana)
     assert r.type == UPDATE_MESSAGE
-    r = await h.press(ana, t("btn.remove_cpu"))
+    # The button names the computer it removes: the last one seated.
+    last = max(seat for seat, m in enumerate(session.seats) if m and m.startswith("cpu:"))
+    r = await h.press(ana, t("btn.remove_cpu_seat", seat=last + 1))
     assert r.type == UPDATE_MESSAGE
     assert sum(m is not None for m in session.seats) == 2
 
@@ -201,7 +203,7 @@ async def test_an_answer_discord_no_longer_takes_is_a_warning_not_a_traceback(
             await h.dispatch(payload)
     assert any("too late" in r.getMessage() for r in caplog.records)
     assert not [r for r in caplog.records if r.exc_info]
-    assert h.tables.session_in(CHANNEL_ID) is None and h.tables.runners == {}
+    assert h.tables.session_in(CHANNEL_ID) is None and h.tables.open == {}
     # Answered in time, the same command opens the table.
     r = await h.command(ana, "table new", game="filicau")
     assert not r.ephemeral and h.tables.session_in(CHANNEL_ID) is not None
@@ -251,3 +253,48 @@ async def test_ids_and_locales_discord_would_not_send_are_refused_without_a_trac
         assert sent.rejected_with(t("err.bad_button"))
     assert h.session().seats == [None] * 4
     assert not [r for r in caplog.records if r.exc_info]
+
+
+# -- a click answered on the message it came from (issue 32) ------------------------------------
+
+
+async def test_a_card_click_forged_onto_the_table_message_changes_nothing(h: Harness) -> None:
+    """The player whose turn it is puts a legal card's id on the public table message: the
+    move is not made, and the table message never becomes that player's hand."""
+    from test_cogs import card_id, hand_of
+
+    from bot.texts import card_label
+
+    session, users = await four_players(h)
+    hand = hand_of(session)
+    seat = hand.to_move
+    assert seat is not None
+    mover = users[seat]
+    legal = hand.legal_actions(seat)[0].value
+    table = h.table_message()
+    before, shown = state(h, session), table.text
+    r = await h.click(mover, card_id(session, legal), message=table, forge=True)
+    assert r.rejected_with(t("err.bad_button"))
+    assert state(h, session) == before
+    assert table.text == shown
+    assert not any(card_label(c) in table.text for c in hand.hands[seat])
+
+
+async def test_a_review_forged_onto_the_result_changes_nothing(h: Harness) -> None:
+    """The review's step button (private: every hand open) put on the public result: not
+    drawn there, and the result keeps its buttons for everybody."""
+    import random
+
+    from test_cogs import one_human, play_until
+
+    session, ana = await one_human(h)
+    await play_until(h, session, [ana], random.Random(4))
+    await h.settle()
+    result = h.result_post()
+    shown, buttons = result.text, list(result.buttons)
+    r = await h.click(ana, f"fc:review:{session.id}:1:1", message=result, forge=True)
+    assert r.rejected_with(t("err.bad_button"))
+    assert result.text == shown and result.buttons == buttons
+    # The result's own Review button still answers, privately.
+    r = await h.press(ana, t("btn.review"), message=result)
+    assert r.ephemeral and result.buttons == buttons

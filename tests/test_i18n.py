@@ -20,6 +20,7 @@ import pytest
 from fake_discord import CHANNEL_ID, Harness, User, running
 from standin.schema import SchemaCheck
 
+from bot.courier import Signal
 from bot.render import TRUMP_MARK
 from bot.texts import (
     CATALOGS,
@@ -287,7 +288,7 @@ async def test_a_server_locale_is_remembered_for_messages_sent_later(german: Har
     session = h.session()
     assert h.bot is not None and h.bot.public_language(session.row.guild_id) == "de"
     assert session.waiting_for_human() == [session.seat_of(ana.id)]
-    await h.runner(session).warn(30)
+    await h.runner(session).courier.signal(Signal.WARNING, 30)
     warning = h.public()[-1]
     assert warning.content == de("turn.warning", user=ana.mention, seconds=30)
     # A restart keeps it (the store has it).

@@ -12,6 +12,7 @@ from fake_discord import UPDATE_MESSAGE, Harness, Message
 from test_cogs import four_players, play_until
 from test_games_bot import fris_table, hand_of, sit_with_computers
 
+from bot.courier import Signal
 from bot.texts import SUIT_EMOJI, speaking, t
 from engine.cards import card, code
 
@@ -48,8 +49,9 @@ async def test_a_card_label_is_one_word_of_rank_that_cannot_read_as_zero(h: Harn
     # The table message writes the cards of the trick the same way.
     await play_until(h, session, users, first_legal, stop=lambda hand: len(hand.trick) == 2)
     await h.settle()
+    hand = hand_of(session)
     [trick] = [f["value"] for f in h.table_message().embeds[0]["fields"]
-               if f["name"] == t("table.trick")]
+               if f["name"] == t("table.trick_of", trick=len(hand.tricks) + 1, tricks=8)]
     played = [p.rsplit(" ", 1)[0] for p in trick.split(" · ")]
     assert len(played) == 2 and all(CARD.match(p) for p in played), trick
 
@@ -145,13 +147,17 @@ async def test_the_lobby_fits_a_phone_and_drops_seat_buttons_once_full(h: Harnes
 
 
 async def test_the_fris_prompt_addresses_only_the_people_who_may_act(h: Harness) -> None:
-    """Ana and the computer dealer may act in the fris window: the table names Ana, not the
-    computer (which needs no prompt)."""
+    """Ana and the computer dealer may act in the fris window: the table says what it waits
+    for, and the window's signal pings Ana, not the computer (which needs no prompt)."""
     ana = h.user("ana")
     session = await fris_table(h, ana)
     hand = hand_of(session)
     assert sorted(hand.actors()) == [0, 1]
     await h.settle()
-    content = h.table_message().content
-    assert content == t("table.phase_turn", users=ana.mention, phase=t("phase.fris"))
-    assert t("lobby.computer") not in content
+    table = h.table_message()
+    assert table.content == ""
+    assert t("table.phase_now", phase=t("phase.fris")) in table.embeds[0]["description"]
+    await h.runner(session).courier.signal(Signal.TURN, 20)
+    [signal] = [m for m in h.public() if m.id != table.id]
+    assert signal.content in {t("turn.ping", user=ana.mention),
+                              t("turn.ping_view", user=ana.mention, button=t("btn.my_hand"))}

@@ -17,7 +17,7 @@ import pytest
 from fake_discord import CHANNEL_ID, GUILD_ID, Harness, Message, User
 from standin.schema import SchemaCheck
 
-from bot import cardart
+from bot import cardart, present
 from bot.pictures import HAND_FILE, TABLE_FILE, digest, table_trick, trick_winner
 from bot.session import TableSession
 from bot.texts import t
@@ -133,15 +133,16 @@ async def test_an_unchanged_picture_is_not_uploaded_again(h: Harness) -> None:
     ana, mia = h.user("ana"), h.user("mia", manager=True)
     await pictures_on(h, mia)
     session = await start(h, ana)
-    runner = h.runner(session)
+    surface = h.table(session).discord
     assert session.hand is not None
     view = public_view(session.hand)
     table = h.table_message()
     before = picture(h, table, TABLE_FILE)[0]
     for content in ("one", "two"):
         mark = h.mark()
-        await runner.edit_table_message(content=content, embed=None, view=None,
-                                        picture=await runner.table_picture(view))
+        message = await present.table_message(session, view, None, h.bot.config(GUILD_ID))
+        message.content = content
+        await surface._edit_table(message)
         [edit] = [c for c in h.calls_since(mark) if c.method == "PATCH"]
         assert edit.files == [] and "attachments" not in edit.body
         assert table.content == content and picture(h, table, TABLE_FILE)[0] == before

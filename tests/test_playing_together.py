@@ -71,13 +71,14 @@ async def test_a_player_whose_view_expired_is_told_to_press_my_hand(h: Harness) 
     mover = to_move(session, users)
     runner = h.runner(session)
     # The view's token is older than Discord lets the bot use it.
-    runner.hand_views[mover.id].since -= 15 * 60
+    h.table(session).discord.hand_views[mover.id].since -= 15 * 60
     pinging(h)
     runner.kick()
     await h.until(lambda: bool(pings(h, mover)))
     [ping] = pings(h, mover)
     assert ping.content == t("turn.ping_view", user=mover.mention, button=t("btn.my_hand"))
-    assert mover.id not in runner.hand_views or runner.hand_views[mover.id].expired
+    views = h.table(session).discord.hand_views
+    assert mover.id not in views or views[mover.id].expired
 
 
 async def test_no_pings_at_a_table_opened_without_them(h: Harness) -> None:
@@ -190,7 +191,7 @@ async def test_between_hands_a_person_takes_a_computers_seat(h: Harness) -> None
     r = await h.press(bob, t("btn.join_b"))
     assert r.type == UPDATE_MESSAGE and session.seats[1] == bob.member
     assert bob.mention in h.table_message().text
-    r = await h.press(bob, t("btn.next_hand"))
+    r = await h.press(bob, t("btn.next_hand"), message=h.result_post())
     assert session.hand_number == 2 and session.seats[1] == bob.member
     hand = session.hand
     assert hand is not None
@@ -202,7 +203,12 @@ async def test_a_player_leaving_mid_hand_hands_the_seat_to_the_computer(h: Harne
     session, users = await four_players(h)
     ana = users[0]
     r = await h.press(ana, t("btn.leave_hand"))
-    assert r.ephemeral and r.message.content == t("hand.left")
+    # First a question only Ana sees: nothing has changed yet.
+    assert r.ephemeral and r.message.content == t("hand.leave_ask")
+    assert 0 not in session.autoplay and not session.leaving
+    r = await h.press(ana, t("btn.leave_yes"), message=r.message)
+    assert r.type == UPDATE_MESSAGE and r.message.content == t("hand.left")
+    assert r.message.buttons == []
     notice = t("turn.left", user=ana.mention)
     assert [m.content for m in h.public() if m.content == notice] == [notice]
     assert 0 in session.autoplay and 0 in session.leaving
@@ -360,7 +366,7 @@ async def test_history_of_an_older_hand_offers_its_review_to_its_players(h: Harn
     ana = users[0]
     await play_until(h, session, users, random.Random(8))
     await h.settle()
-    r = await h.press(ana, t("btn.next_hand"))
+    r = await h.press(ana, t("btn.next_hand"), message=h.result_post())
     assert session.hand_number == 2
     # The hand in play has no record to show, and so no review.
     r = await h.command(ana, "history", hand=2)

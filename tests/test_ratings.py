@@ -14,7 +14,7 @@ import pytest
 from bot.ratings import calibrate
 from bot.ratings.levels import LEVELS_FILE, calibrated, prior
 from bot.ratings.model import MU, SIGMA, Rating, default_prior, placings, player_of, replay, update
-from bot.session import computer_level
+from bot.seats import computer_level
 from bot.store import ResultRow
 
 A, B = ["1", "3"], ["2", "4"]

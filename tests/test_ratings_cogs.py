@@ -21,7 +21,6 @@ from test_cogs import one_human, play_until
 
 from bot import ratings
 from bot.pictures import digest
-from bot.protocol import Op, parse
 from bot.store import ResultRow, Store, canonical
 from bot.texts import t
 
@@ -66,25 +65,6 @@ def top_drawn(h: Harness, monkeypatch: pytest.MonkeyPatch) -> TopDrawn:
 
     monkeypatch.setattr(cog, "top_chart", noted)
     return drawn
-
-
-@pytest.fixture(autouse=True)
-def tables_leave_leaderboard_clicks(h: Harness) -> None:
-    """What the lead folds into ``Tables.on_interaction``: leaderboard pages are the ratings
-    cog's clicks, the tables cog answers the others."""
-    bot, tables = h.bot, h.tables
-    assert bot is not None
-    answer = tables.on_interaction
-
-    async def on_interaction(interaction: Any) -> None:
-        data = interaction.data if isinstance(interaction.data, dict) else {}
-        click = parse(str(data.get("custom_id", "")))
-        if click is not None and click.op is Op.LEADERBOARD:
-            return
-        await answer(interaction)
-
-    bot.remove_listener(answer, "on_interaction")
-    bot.add_listener(on_interaction, "on_interaction")
 
 
 async def rated_hands(store: Store, count: int, players: list[str] = PLAYERS) -> None:

@@ -16,7 +16,8 @@ from bot_fixtures import CPU, HUMANS, OPENER, first_legal, seat_all, started_tab
 from bot import ratings
 from bot.ratings.__main__ import main as ratings_main
 from bot.ratings.model import placings
-from bot.session import TableSession, is_computer
+from bot.seats import is_computer
+from bot.session import TableSession
 from bot.store import MIGRATIONS, RATINGS_VERSION, ResultRow, SqliteStore, Store
 
 GUILD = 1

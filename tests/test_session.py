@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
+from bot.seats import is_computer
 from bot.session import (
     DEFAULT_TURN_SECONDS,
     Actor,
     Outcome,
     SessionError,
     TableSession,
-    is_computer,
 )
 from bot.store import Member, SqliteStore
 from engine import FINISHED, Action, Hand, IllegalAction, Status, replay, seat_view, to_record

@@ -20,9 +20,10 @@ CHANNELS = [CHANNEL_ID + 100 + i for i in range(4)]
 
 
 def runner_tasks() -> list[asyncio.Task[object]]:
-    """Tasks still running a table runner's work."""
+    """Tasks still running a table's work (its runner's or its surface's)."""
     return [task for task in asyncio.all_tasks()
-            if getattr(task.get_coro(), "__qualname__", "").startswith("TableRunner.")]
+            if getattr(task.get_coro(), "__qualname__", "").startswith(
+                ("TableRunner.", "DiscordSurface."))]
 
 
 def kept_by_discord_py(h: Harness) -> int:
@@ -62,12 +63,13 @@ async def test_closing_tables_leaves_nothing_behind(h: Harness) -> None:
                           message=r.message)
         assert r.ephemeral
     lobby = await h.command(mia, "table new", game="filko", channel_id=CHANNELS[3])
-    assert len(h.tables.runners) == 4 and TableRunner.alive == live + 4
+    assert len(h.tables.open) == 4 and TableRunner.alive == live + 4
     played = h.tables.session_in(CHANNELS[0])
     assert played is not None
     await play_until(h, played, [ana], random.Random(3))
-    runner = h.tables.runner(played.id)
-    assert runner is not None and runner.hand_views and runner.tasks()
+    table = h.table(played)
+    runner, surface = table.runner, table.discord
+    assert surface.hand_views and runner.tasks()
 
     # Ended by a manager (two of them), the lobby cancelled, the last one's lobby expired.
     for channel in CHANNELS[:2]:
@@ -79,9 +81,9 @@ async def test_closing_tables_leaves_nothing_behind(h: Harness) -> None:
     await h.command(mia, "admin end", channel_id=CHANNELS[2])
     await h.settle()
 
-    assert h.tables.runners == {} and h.tables.by_channel == {}
+    assert h.tables.open == {} and h.tables.by_channel == {}
     assert TableRunner.alive == live
-    assert runner.hand_views == {} and runner.tasks() == []
+    assert surface.hand_views == {} and runner.tasks() == [] and surface.tasks() == []
     leftover = runner_tasks()
     if leftover:  # cancelled, finishing their cancellation
         await asyncio.wait(leftover, timeout=10)
@@ -93,9 +95,9 @@ async def test_an_expired_lobby_leaves_nothing_behind(h: Harness) -> None:
     live = TableRunner.alive
     ana = h.user("ana")
     await h.command(ana, "table new", game="filicau")
-    runner = h.tables.runner(h.session().id)
-    assert runner is not None and runner.lobby_timer is not None
+    runner = h.runner(h.session())
+    assert runner.lobby_timer is not None
     await runner.expire_lobby(0)
     assert h.table_message().content == t("lobby.expired")
-    assert h.tables.runners == {} and h.tables.by_channel == {}
+    assert h.tables.open == {} and h.tables.by_channel == {}
     assert TableRunner.alive == live and runner.tasks() == []

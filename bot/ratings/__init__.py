@@ -11,7 +11,8 @@
 
 from bot.ratings.keeping import compute, finish, rebuild, record, season_of
 from bot.ratings.levels import prior
-from bot.ratings.model import Rating, placings, player_of, update
+from bot.ratings.model import Rating, placings, update
+from bot.seats import player_of
 
 __all__ = ["Rating", "compute", "finish", "placings", "player_of", "prior", "rebuild", "record",
            "season_of", "update"]

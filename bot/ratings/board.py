@@ -7,7 +7,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from bot.ratings.model import placings, player_of
+from bot.ratings.model import placings
+from bot.seats import player_of
 from bot.store import Member, RatingChange, RatingRow, ResultRow
 
 #: The trend is the move of the ranked rating over a player's last this many hands.

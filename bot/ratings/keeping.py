@@ -10,7 +10,8 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
 from bot.ratings.levels import prior
-from bot.ratings.model import Change, Prior, Rating, player_of, replay, update
+from bot.ratings.model import Change, Prior, Rating, replay, update
+from bot.seats import player_of
 from bot.store import RatingChange, RatingRow, ResultRow, Season, Store
 
 #: Ratings are read, moved and written back: one hand at a time in this process (two tables

@@ -36,25 +36,19 @@ True
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 
 from openskill.models import PlackettLuce
 
+from bot.seats import parse_member, player_of
 from bot.store import Member, ResultRow
 
 #: OpenSkill's defaults: a new player is 25 ± 25/3.
 MU = 25.0
 SIGMA = 25.0 / 3.0
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
-
-#: A computer member as the tables write it: ``cpu:LEVEL``, then ``@a``/``@b`` (its team at
-#: fixed-partnership tables) and ``#N`` (its rank among the table's computers of its level).
-#: ``tests/test_ratings.py`` checks this agrees with ``bot.session.computer_level``.
-_COMPUTER = re.compile(r"cpu:(?P<level>[^@#]*)(?:@(?P<team>[ab]))?(?:#[0-9]+)?")
-
 
 @dataclass(frozen=True)
 class Rating:
@@ -78,17 +72,6 @@ def default_prior(game: str, player: str) -> Rating:
     return Rating()
 
 
-def player_of(member: Member) -> str:
-    """The rated player behind a seat's member: the member for a person, ``cpu:LEVEL`` for
-    a computer (whatever its team and rank marks).
-
-    >>> player_of("cpu:hard@b#1"), player_of("1234")
-    ('cpu:hard', '1234')
-    """
-    m = _COMPUTER.fullmatch(member)
-    return member if m is None else f"cpu:{m['level']}"
-
-
 def is_computer_player(player: str) -> bool:
     return player.startswith("cpu:")
 
@@ -101,9 +84,9 @@ def _status_value(masters: str | None, side: str) -> int:
 
 def _side(member: Member, row: ResultRow) -> str | None:
     """A member's partnership ("a"/"b") at a fixed-partnership table."""
-    m = _COMPUTER.fullmatch(member)
-    if m is not None and m["team"]:
-        return m["team"]
+    team = parse_member(member).team
+    if team:
+        return team
     if member in row.team_a:
         return "a"
     return "b" if member in row.team_b else None

@@ -146,17 +146,19 @@ class Table:
                 await self.my_hand(p)
 
     async def next_hand(self, p: Player, *, my_hand: bool = True) -> Interaction:
-        """Wait for the finished table to show **Next hand**, press it, press My hand."""
+        """Wait for the result to offer **Next hand**, press it, press My hand."""
         label = t("btn.next_hand")
 
         def shown() -> Message | None:
-            m = self.table_message()
-            return m if m is not None and m.button_by_label(label) is not None else None
+            offering = [m for m in self.public() if m.button_by_label(label) is not None]
+            return offering[-1] if offering else None
 
         msg = await self.standin.wait_for(shown, self.timeout, "the Next hand button",
                                           channel_id=self.channel_id)
         inter = await p.press(label, msg)
-        assert inter.type == UPDATE_MESSAGE, p.refused(inter)
+        # Under the result: the new hand's table is posted below it (or, in the table's
+        # thread, the result says the hand is dealt and the table is redrawn in place).
+        assert inter.type in (CHANNEL_MESSAGE, UPDATE_MESSAGE), p.refused(inter)
         if my_hand:
             for q in self.players:
                 await self.my_hand(q)

@@ -1,0 +1,91 @@
+"""The courier: the one way a table's updates leave it, to every surface that shows it.
+
+A *surface* is somewhere people see the table: its Discord messages (``DiscordSurface``), a
+web page, the Activity. The runner (``bot.runner``) says what happened — the table changed,
+a hand was dealt, a turn needs a signal, the table closed — and the courier hands it to each
+surface, which decides how (and whether) to show it. The runner never knows which surfaces
+there are; a surface that fails is logged and the others still get the news.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from enum import Enum
+from typing import Protocol
+
+from bot.session import Outcome
+
+log = logging.getLogger(__name__)
+
+
+class Signal(Enum):
+    """What a turn's one live signal says, as the turn goes on."""
+
+    #: A few seconds in: it is your turn.
+    TURN = "turn"
+    #: At two thirds of the turn: the computer plays for you soon.
+    WARNING = "warning"
+
+
+class Surface(Protocol):
+    """Where a table is shown. Every method is called in the order things happened."""
+
+    async def changed(self, outcome: Outcome | None) -> None:
+        """The table moved: a move (``outcome``), a change of seats, a refresh asked for."""
+
+    async def dealt(self) -> None:
+        """A new hand was dealt."""
+
+    async def signal(self, signal: Signal, seconds: int) -> None:
+        """The people to act now are waited for (``seconds`` left of their turn)."""
+
+    async def notice(self, key: str, seat: int) -> None:
+        """A public notice about a seat (``turn.autoplay``, ``turn.left``)."""
+
+    async def closed(self, key: str) -> None:
+        """The table closed; ``key`` says why, in a sentence of the catalogs."""
+
+    def stop(self) -> None:
+        """Drop everything held (the table is closed, or the bot is stopping)."""
+
+
+class Courier:
+    """Hands each update of one table to every surface showing it."""
+
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        self.surfaces: list[Surface] = []
+
+    def add(self, surface: Surface) -> None:
+        self.surfaces.append(surface)
+
+    async def _each(self, what: str, call: Callable[[Surface], Awaitable[None]]) -> None:
+        for surface in list(self.surfaces):
+            try:
+                await call(surface)
+            except Exception:
+                # One surface failing (a bug in it) must not keep the news from the others,
+                # nor stop the table.
+                log.exception("table %s: %s could not show %s", self.table_id,
+                              type(surface).__name__, what)
+
+    async def changed(self, outcome: Outcome | None = None) -> None:
+        await self._each("a change", lambda s: s.changed(outcome))
+
+    async def dealt(self) -> None:
+        await self._each("a new hand", lambda s: s.dealt())
+
+    async def signal(self, signal: Signal, seconds: int) -> None:
+        await self._each(f"the {signal.value} signal", lambda s: s.signal(signal, seconds))
+
+    async def notice(self, key: str, seat: int) -> None:
+        await self._each(key, lambda s: s.notice(key, seat))
+
+    async def closed(self, key: str) -> None:
+        await self._each("the end of the table", lambda s: s.closed(key))
+
+    def stop(self) -> None:
+        for surface in self.surfaces:
+            surface.stop()
+        self.surfaces.clear()

@@ -1,0 +1,487 @@
+"""A table's Discord messages: the table message, results, the players' hand views, and the
+turn's one live signal.
+
+Public messages speak the server's language whoever's click caused them (``@public``, the one
+place that sets it); a hand view speaks its holder's. Delivery — tokens first, channel routes
+after, every failure handled — is ``bot.delivery``'s; what a message shows is
+``bot.present``'s and ``bot.render``'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
+
+import discord
+
+from bot import names, present, render
+from bot.courier import Signal
+from bot.delivery import FAILURES, Delivery, Edit, Message, Token, describe
+from bot.seats import is_computer
+from bot.session import Outcome, TableSession
+from bot.texts import language_of, speaking, t
+from engine import HandResult, public_view, seat_view
+
+if TYPE_CHECKING:
+    from bot.client import FilicauBot
+
+log = logging.getLogger(__name__)
+
+#: A failed table edit is tried again after this pause (and the usual edit interval).
+EDIT_RETRY_SECONDS = 2.0
+
+
+class Clock(Protocol):
+    """The table's times, kept by its runner."""
+
+    def deadline(self) -> float | None: ...
+    def next_deal_at(self) -> float | None: ...
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def public(method: Callable[Concatenate[DiscordSurface, P], Coroutine[Any, Any, R]]
+           ) -> Callable[Concatenate[DiscordSurface, P], Coroutine[Any, Any, R]]:
+    """A method that draws public messages: in the server's language, whoever clicked."""
+    @functools.wraps(method)
+    async def speaking_publicly(self: DiscordSurface, /, *args: P.args,
+                                **kwargs: P.kwargs) -> R:
+        with speaking(self.bot.public_language(self.session.guild_id)):
+            return await method(self, *args, **kwargs)
+    return speaking_publicly
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A turn: the hand and how many actions it has seen."""
+
+    hand: int
+    actions: int
+
+
+@dataclass
+class ResultPost:
+    """The latest result post while it offers Next hand."""
+
+    number: int
+    result: HandResult
+    message: Message
+
+
+class DiscordSurface:
+    """The Discord side of one table (see the module docstring)."""
+
+    def __init__(self, session: TableSession, bot: FilicauBot, clock: Clock,
+                 edit_interval: Callable[[], float]) -> None:
+        self.session = session
+        self.bot = bot
+        self.clock = clock
+        self._edit_interval = edit_interval
+        self.delivery = Delivery(bot, session.id, session.channel_id)
+        self.delivery.thread_id = session.thread_id
+        self.stopped = False
+        self.refresher: asyncio.Task[None] | None = None
+        self.dirty = False
+        self.last_edit = -1e9
+        self.shown: present.Shown | None = None
+        #: The digest of the picture the table message carries ("unknown" after a restart).
+        self.picture: str | None = "unknown"
+        #: The last hand whose result was posted.
+        self.posted = 0
+        self.result_post: ResultPost | None = None
+        #: The players' open hand views, by user id.
+        self.hand_views: dict[int, Token] = {}
+        #: The turn's one live signal: (the turn, the message).
+        self.signal_sent: tuple[Turn, Message] | None = None
+        #: The closing words the table message shows already (a click answered with them).
+        self.final: str | None = None
+
+    @property
+    def config(self) -> Any:
+        return self.bot.config(self.session.guild_id)
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self.refresher is not None and self.refresher is not asyncio.current_task():
+            self.refresher.cancel()
+        self.refresher = None
+        self.hand_views.clear()
+        self.delivery.forget()
+        self.shown = None
+
+    def tasks(self) -> list[asyncio.Task[None]]:
+        return [] if self.refresher is None or self.refresher.done() else [self.refresher]
+
+    # -- the courier's news --------------------------------------------------------------------
+
+    async def changed(self, outcome: Outcome | None) -> None:
+        """Show a change: the table message, the result, the views it touched."""
+        s = self.session
+        await self.unsignal()
+        # A computer move followed by another computer's turn is folded into the edit that
+        # shows the next one: a run of computer moves costs one table edit, not one each.
+        by_computer = outcome is not None and all(p.by_computer for p in outcome.played)
+        hand = s.hand
+        if not (by_computer and hand is not None and not hand.finished
+                and not s.waiting_for_human()):
+            self.request_refresh()
+        finished = outcome is not None and outcome.result is not None
+        if finished:
+            await self.post_result()
+        # The computer may have played for a person (timed out): their view changes too.
+        played_for = [p.seat for p in (outcome.played if outcome else [])
+                      if p.by_computer and not is_computer(s.seats[p.seat])]
+        if outcome is not None and finished:
+            # The hand is over: every person's open view says so (the one who clicked last
+            # saw it in the answer to the click).
+            clicked = {p.seat for p in outcome.played if not p.by_computer}
+            played_for += [seat for seat, m in enumerate(s.seats)
+                           if m is not None and not is_computer(m)
+                           and seat not in clicked and seat not in played_for]
+        await self.refresh_hand_views(played_for)
+
+    @public
+    async def dealt(self) -> None:
+        """A new hand: the last result stops offering Next hand (its button would only be
+        refused now) and no longer counts down."""
+        await self.unsignal()
+        posted, self.result_post = self.result_post, None
+        if posted is None:
+            return
+        s = self.session
+        embed = render.result_embed(s, posted.result, posted.number, dealt=True)
+        view = render.result_view(s, posted.number)
+        await self.delivery.edit_sent(
+            posted.message, what=f"take Next hand off the result of hand {posted.number}",
+            embed=embed, view=view)
+
+    @public
+    async def answer_dealt(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer Next hand pressed under the result by saying, on the result, that the
+        next hand is dealt (the table message is redrawn where it is)."""
+        posted, self.result_post = self.result_post, None
+        number = posted.number if posted is not None else self.session.hand_number - 1
+        result = posted.result if posted is not None else None
+        if result is None:
+            await interaction.response.defer()
+        else:
+            await interaction.response.edit_message(
+                embed=render.result_embed(self.session, result, number, dealt=True),
+                view=render.result_view(self.session, number))
+        self.request_refresh()
+
+    @public
+    async def signal(self, signal: Signal, seconds: int) -> None:
+        """The turn's one live signal: a message that mentions only the people to act,
+        replaced (never added to) when the warning comes, removed once they have acted."""
+        s = self.session
+        people = [int(m) for seat in s.waiting_for_human()
+                  if (m := s.seats[seat]) is not None and not is_computer(m)]
+        if not people:
+            return
+        lines = []
+        for user_id in people:
+            if signal is Signal.WARNING:
+                lines.append(t("turn.warning", user=f"<@{user_id}>", seconds=seconds))
+                continue
+            view = self.hand_views.get(user_id)
+            key = "turn.ping" if view is not None and not view.expired else "turn.ping_view"
+            lines.append(t(key, user=f"<@{user_id}>", button=t("btn.my_hand")))
+        turn = self.turn()
+        old = self.signal_sent
+        sent = await self.delivery.post(content="\n".join(lines),
+                                        allowed_mentions=only_users(people),
+                                        what="signal a turn")
+        if sent is not None:
+            self.signal_sent = (turn, sent)
+        if old is not None:
+            await self.delivery.delete(old[1], what="remove a signal")
+
+    @public
+    async def notice(self, key: str, seat: int) -> None:
+        await self.delivery.post(content=t(key, user=names.seat_mention(self.session, seat)),
+                                 what="post a notice")
+
+    @public
+    async def closed(self, key: str) -> None:
+        """The table message says the table is over; its thread is archived."""
+        await self.unsignal(force=True)
+        s = self.session
+        if s.message_id is not None and self.final != key:
+            await self.delivery.edit_table(s.message_id, content=t(key), embed=None,
+                                           view=None, attachments=[])
+        await self.close_thread()
+
+    @public
+    async def answer_closed(self, interaction: discord.Interaction[Any], key: str) -> None:
+        """Answer the click that closes the table with the closing words, on its message."""
+        await interaction.response.edit_message(content=t(key), embed=None, view=None,
+                                                attachments=[])
+        self.final = key
+
+    # -- the turn's signal ---------------------------------------------------------------------
+
+    def turn(self) -> Turn:
+        hand = self.session.hand
+        return Turn(self.session.hand_number, 0 if hand is None else len(hand.actions))
+
+    @property
+    def signalled(self) -> bool:
+        """Whether the turn in play has its signal already."""
+        return self.signal_sent is not None and self.signal_sent[0] == self.turn()
+
+    async def unsignal(self, *, force: bool = False) -> None:
+        """Remove the signal of a turn that has moved on (``force``: any)."""
+        sent = self.signal_sent
+        if sent is None or (sent[0] == self.turn() and not force):
+            return
+        self.signal_sent = None
+        await self.delivery.delete(sent[1], what="remove a signal")
+
+    # -- the table message ---------------------------------------------------------------------
+
+    def request_refresh(self) -> None:
+        """The table changed: its message is edited soon (at most once per edit interval)."""
+        if self.stopped or self.session.state == "closed":
+            return
+        self.dirty = True
+        if self.refresher is None or self.refresher.done():
+            self.refresher = asyncio.get_running_loop().create_task(self._refresh_loop())
+
+    @public
+    async def _refresh_loop(self) -> None:
+        s = self.session
+        while self.dirty and not self.stopped and s.state != "closed":
+            wait = self.last_edit + self._edit_interval() - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.dirty = False
+            hand = s.hand
+            if hand is None or self.stopped:
+                return  # no hand yet, or the table was ended meanwhile
+            message = await present.table_message(s, public_view(hand), self.clock.deadline(),
+                                                  self.config)
+            edited = await self._edit_table(message)
+            self.last_edit = time.monotonic()
+            if not edited:
+                self.dirty = True
+                await asyncio.sleep(EDIT_RETRY_SECONDS)
+
+    def _attachments(self, picture: tuple[str, discord.File] | None) -> dict[str, Any]:
+        """Upload the picture only when it changed; remove one no longer wanted."""
+        digest = picture[0] if picture else None
+        if picture is not None and digest != self.picture:
+            return {"attachments": [picture[1]]}
+        if picture is None and self.picture is not None:
+            return {"attachments": []}
+        return {}
+
+    async def _edit_table(self, message: present.TableMessage) -> bool:
+        """Edit the table message, unless it shows exactly this already. False: the edit
+        failed and should be tried again."""
+        s = self.session
+        if s.message_id is None:
+            return True
+        shown = message.shown
+        if self.shown == shown:
+            return True
+        fields = dict(content=message.content, embed=message.embed, view=message.view,
+                      **self._attachments(message.picture))
+        done = await self.delivery.edit_table(s.message_id, **fields)
+        if done is Edit.FAILED:
+            return False
+        if done is Edit.GONE:
+            # The table message was deleted: post a new one and keep playing there.
+            if message.picture is not None:
+                message.picture[1].reset()
+            sent = await self.delivery.send(
+                s.channel_id, content=message.content or None, embed=message.embed,
+                view=message.view, file=message.picture[1] if message.picture else None,
+                what="post the table again")
+            if sent is None:
+                return False
+            s.message_id = sent.id
+            await s.store.update_table(s.id, message_id=sent.id)
+        self.shown = shown
+        self.picture = shown.picture
+        return True
+
+    def _answered(self, interaction: discord.Interaction[Any],
+                  message: present.TableMessage | None) -> None:
+        self.delivery.keep(interaction)
+        self.last_edit = time.monotonic()
+        if message is not None:
+            self.picture = message.picture[0] if message.picture else None
+            self.shown = message.shown
+
+    @public
+    async def answer_with_lobby(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer a lobby click by redrawing the lobby on its message."""
+        s = self.session
+        await interaction.response.edit_message(embed=render.lobby_embed(s),
+                                                view=render.lobby_view(s))
+        self.delivery.keep(interaction)
+
+    @public
+    async def answer_with_table(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer a click on the table message by redrawing it (a new hand, the start, a
+        change of seats between hands)."""
+        s = self.session
+        if s.hand is None:
+            await self.answer_with_lobby(interaction)
+            return
+        message = await present.table_message(s, public_view(s.hand), self.clock.deadline(),
+                                              self.config)
+        extra = self._attachments(message.picture)
+        if self.picture == "unknown" and message.picture is None:
+            extra = {}  # the lobby never carries a picture
+        await interaction.response.edit_message(content=message.content, embed=message.embed,
+                                                view=message.view, **extra)
+        self._answered(interaction, message)
+
+    @public
+    async def post_again(self, interaction: discord.Interaction[Any]) -> None:
+        """Post the table again as the answer to ``interaction`` (``/table show``, Next hand
+        under a result): play goes on there, and the old message says where it went."""
+        s = self.session
+        old_id, old_token = s.message_id, self.delivery.token
+        message = None
+        if s.hand is None:
+            sent = await interaction.response.send_message(embed=render.lobby_embed(s),
+                                                           view=render.lobby_view(s))
+        else:
+            message = await present.table_message(s, public_view(s.hand),
+                                                  self.clock.deadline(), self.config)
+            sent = await interaction.response.send_message(
+                message.content or None, embed=message.embed, view=message.view,
+                file=message.picture[1] if message.picture else discord.utils.MISSING)
+        message_id = sent.message_id
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        s.message_id = message_id
+        self._answered(interaction, message)
+        if message is None:
+            self.shown, self.picture = None, None
+        await s.store.update_table(s.id, message_id=message_id)
+        if old_id is None:
+            return
+        link = f"https://discord.com/channels/{s.guild_id}/{s.channel_id}/{message_id}"
+        await self.delivery.edit(old_id, token=old_token, what="point the old table on",
+                                 content=t("table.moved", link=link), embed=None, view=None,
+                                 attachments=[])
+
+    # -- results -------------------------------------------------------------------------------
+
+    @public
+    async def post_result(self) -> None:
+        s = self.session
+        hand = s.hand
+        if self.posted >= s.hand_number or hand is None or hand.result is None:
+            return
+        self.posted = s.hand_number
+        embed = render.result_embed(s, hand.result, s.hand_number,
+                                    next_at=self.clock.next_deal_at())
+        view = render.result_view(s, s.hand_number, next_hand=True)
+        message = await self.delivery.post(embed=embed, view=view, what="post a result")
+        if message is not None:
+            self.result_post = ResultPost(s.hand_number, hand.result, message)
+
+    # -- hand views ----------------------------------------------------------------------------
+
+    def keep_hand_view(self, interaction: discord.Interaction[Any]) -> None:
+        """The latest interaction behind a player's hand view, to refresh it on their turn."""
+        self.hand_views[interaction.user.id] = Token.of(interaction)
+
+    async def hand_message(self, seat: int) -> present.HandMessage:
+        """A seat's hand view now, in the language in force (its holder's)."""
+        hand = self.session.hand
+        assert hand is not None
+        return await present.hand_message(self.session, seat_view(hand, seat),
+                                          self.clock.deadline(), self.config)
+
+    async def refresh_hand_views(self, also: list[int] | None = None, *,
+                                 only: list[int] | None = None) -> None:
+        """Enable the cards of whoever must act now, in their open hand view (and redraw the
+        views of the seats in ``also``; ``only``: just these seats)."""
+        s = self.session
+        if s.hand is None:
+            return
+        seats = s.waiting_for_human()
+        for seat in seats + [x for x in also or [] if x not in seats]:
+            if self.stopped:
+                return  # stopping: the HTTP session is about to close
+            if only is not None and seat not in only:
+                continue
+            member = s.seats[seat]
+            if member is None or is_computer(member):
+                continue
+            user_id = int(member)
+            token = self.hand_views.get(user_id)
+            if token is None or token.expired:
+                self.hand_views.pop(user_id, None)
+                continue
+            # The view is that player's: in their language, of the hand in play now (the
+            # next one may have been dealt while earlier views were being edited).
+            with speaking(language_of(token.interaction.locale)):
+                message = await self.hand_message(seat)
+            done = await self.delivery.edit(None, token=token, what="refresh a hand view",
+                                            content=message.content, view=message.view,
+                                            attachments=message.files)
+            if done is Edit.GONE:
+                # An expired token or a deleted view: the player presses "My hand".
+                self.hand_views.pop(user_id, None)
+
+    # -- the table's thread --------------------------------------------------------------------
+
+    @public
+    async def open_thread(self) -> None:
+        """Start the table's own public thread on its message: results, signals and notices
+        go there, so the channel keeps only the table. Without the permission (or on any
+        failure) the table plays in the channel as usual (logged)."""
+        s = self.session
+        if s.message_id is None:
+            return
+        name = t("table.thread_name", game=render.title(s), number=s.id)
+        try:
+            thread = await self.bot.http.start_thread_with_message(
+                s.channel_id, s.message_id, name=name[:100], auto_archive_duration=1440)
+        except FAILURES as e:
+            log.warning("table %s: could not open its thread (%s); playing in the channel",
+                        s.id, describe(e))
+            return
+        await s.keep_setting("thread_id", int(thread["id"]))
+        self.delivery.thread_id = int(thread["id"])
+
+    async def close_thread(self) -> None:
+        """The table closed: its thread is archived (and locked: play there is over)."""
+        thread_id = self.session.thread_id
+        if thread_id is None:
+            return
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=True, locked=True)
+        except FAILURES as e:
+            log.info("table %s: its thread was not archived (%s)", self.session.id,
+                     describe(e))
+
+
+@dataclass(frozen=True)
+class _SnowflakeText:
+    """A user id spelt as Discord's API schema spells snowflakes, a string of digits:
+    discord.py sends ``AllowedMentions`` users as the ``.id`` it finds, and an int there
+    is outside the schema (``SnowflakeType``)."""
+
+    id: str
+
+
+def only_users(user_ids: list[int]) -> discord.AllowedMentions:
+    """Mentions that ping these users and nobody else (no role, no @everyone)."""
+    users = cast(list[discord.abc.Snowflake], [_SnowflakeText(str(u)) for u in user_ids])
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=users)
