@@ -35,21 +35,22 @@ gives the same bytes.
   the seat to move on a blue pill with an arrow, and frames the card that takes the trick so
   far in gold.
 
-Speed (``python -m bot.cardart --bench``: CPU time per image, median of 15, Pillow 13 on the
+Speed (``tools/card_pictures.py --bench``: CPU time per image, median of 15, Pillow 13 on the
 project's 2-core VM; CPU time, because wall time on this shared VM drifted up to 3x while
 other jobs ran):
 
 ======================================  ======  ===========  =======
 image                                     cold  cards known   cached
 ======================================  ======  ===========  =======
-``hand_png``, 8 cards (one row)          78 ms        12 ms  0.03 ms
-``hand_png``, 16 cards (two rows)       101 ms        21 ms  0.03 ms
-``table_png``, 4 seats, 3 cards played   77 ms        20 ms  0.03 ms
-``card_image``, one face                  6 ms            -        -
+``hand_png``, 8 cards (one row)          54 ms         9 ms  0.02 ms
+``hand_png``, 16 cards (two rows)        90 ms        18 ms  0.02 ms
+``table_png``, 4 seats, 3 cards played   53 ms        15 ms  0.03 ms
+``table_png``, 6 seats, 5 cards played   65 ms        19 ms  0.04 ms
+``card_image``, one face                  4 ms            -        -
 ======================================  ======  ===========  =======
 
 *cold*: nothing cached, every card face drawn (happens once per face, theme and language:
-64 faces, about 0.4 s in all); *cards known*: the faces are cached but the picture is new
+64 faces, about 0.25 s in all); *cards known*: the faces are cached but the picture is new
 (the usual case: a card less, another set of playable cards); *cached*: the same picture
 again.
 """
@@ -86,8 +87,8 @@ from engine.cards import (
     suit_of,
 )
 
-__all__ = ["CARD_H", "CARD_W", "THEMES", "card_image", "corner_label", "hand_png", "suit_sign",
-           "table_png"]
+__all__ = ["CARD_H", "CARD_W", "THEMES", "card_image", "clear_caches", "corner_label", "hand_png",
+           "ranking_png", "suit_sign", "table_png"]
 
 THEMES: Final = ("light", "dark", "fourcolour")
 #: One card face at full size (a 2x picture: shown at about 60x90 on screen).
@@ -1069,161 +1070,13 @@ def _ranking_png(rows: tuple[tuple[str, tuple[int, ...]], ...], theme: str, lang
     return _png(canvas)
 
 
-# -- timing -----------------------------------------------------------------------------------
+# -- caches ---------------------------------------------------------------------------------
 
 
-def _clear_caches() -> None:
-    for fn in (_face, _dimmed, _shadow, _pill, _hand_png, _table_base, _trump_badge,
-               _table_png, _frame, _ranking_png):
+def clear_caches(*, faces: bool = True) -> None:
+    """Forget the pictures drawn so far and, with ``faces``, the card faces too (for timing
+    the first picture of a kind, ``tools/card_pictures.py --bench``)."""
+    pictures = (_hand_png, _table_png, _ranking_png)
+    drawn = (_face, _dimmed, _shadow, _pill, _table_base, _trump_badge, _frame)
+    for fn in pictures + (drawn if faces else ()):
         fn.cache_clear()
-
-
-def _bench(runs: int = 15) -> None:  # pragma: no cover - run by hand
-    import random
-    import statistics
-    import time
-
-    from engine.cards import PACK_32
-
-    rng = random.Random(1)
-
-    def hand_call(k: int) -> Callable[[], bytes]:
-        cards = tuple(rng.sample(PACK_32, k))
-        return lambda: hand_png(cards, playable=cards[::2])
-
-    def table_call() -> Callable[[], bytes]:
-        c = rng.sample(PACK_32, 4)
-        trump = rng.randrange(4)
-        return lambda: table_png(seats=("Ana", "Béla", "Ștefan", "Jürgen"),
-                                 trick=[(0, c[0]), (1, c[1]), (2, c[2])], trump=trump,
-                                 shown=[c[3]])
-
-    cases: list[tuple[str, Callable[[], Callable[[], bytes]]]] = [
-        ("hand_png, 8 cards", lambda: hand_call(8)),
-        ("hand_png, 16 cards", lambda: hand_call(16)),
-        ("table_png, 4 seats", table_call),
-    ]
-
-    def ms(call: Callable[[], bytes]) -> float:
-        start = time.process_time()
-        call()
-        return (time.process_time() - start) * 1000
-
-    print(f"CPU ms per image, median of {runs}")
-    print(f"{'image':<20} {'cold':>8} {'cards known':>12} {'cached':>8}")
-    for name, make in cases:
-        cold, known, cached = [], [], []
-        for _ in range(runs):
-            call = make()
-            _clear_caches()
-            cold.append(ms(call))
-            _hand_png.cache_clear()
-            _table_png.cache_clear()
-            known.append(ms(call))
-            cached.append(ms(call))
-        print(f"{name:<20} {statistics.median(cold):8.1f} {statistics.median(known):12.1f}"
-              f" {statistics.median(cached):8.3f}")
-    faces = []
-    for _ in range(5):
-        _clear_caches()
-        start = time.process_time()
-        for c in PACK_32:
-            _card_face(c, "dark", 1.0, "en")
-        faces.append((time.process_time() - start) * 1000 / len(PACK_32))
-    print(f"{'card_image':<20} {statistics.median(faces):8.1f}")
-
-
-def _samples(out: str) -> None:  # pragma: no cover - run by hand
-    from pathlib import Path
-
-    from engine.cards import PACK_32
-
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    names = ("Ana", "Béla", "Ștefan", "Jürgen", "Zsófia Kovács-Nagy", "🂡 Őrs")
-    for th in THEMES:
-        (folder / f"pack_{th}.png").write_bytes(hand_png(PACK_32, theme=th))
-        (folder / f"hand_{th}.png").write_bytes(hand_png(
-            PACK_32[3:32:4], theme=th, playable=PACK_32[3:16:4]))
-        for n in range(2, 7):
-            trick = [(s, PACK_32[5 * s + 3]) for s in range(1, n)]
-            (folder / f"table{n}_{th}.png").write_bytes(table_png(
-                seats=names[:n], trick=trick, trump=HEARTS if n % 2 else None,
-                shown=PACK_32[20:20 + n - 1], theme=th, to_move=0))
-
-
-#: Discord scales an attached picture down to fit the message column: on a desktop to at most
-#: about 550 x 350 px, on a phone to the chat's width, about 340 px (so a card of an 8-card hand
-#: is about 50 px wide there).
-_DISPLAY: Final = {"desktop": (550, 350), "phone": (340, 10_000)}
-
-
-def _docs(out: str) -> None:  # pragma: no cover - run by hand for docs/pictures.md
-    from pathlib import Path
-
-    from bot.pictures import table_trick, trick_winner
-    from engine import Match, make_rules, public_view
-    from engine.cards import cards
-
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-
-    def save(name: str, png: bytes) -> None:
-        img = Image.open(io.BytesIO(png)).convert("RGB")
-        for where, (w, h) in _DISPLAY.items():
-            f = min(1.0, w / img.width, h / img.height)
-            small = img.resize((round(img.width * f), round(img.height * f)),
-                               Image.Resampling.LANCZOS)
-            # 256 colours: a quarter of the bytes, and no difference a player would see.
-            small.quantize(256, dither=Image.Dither.NONE).save(
-                folder / f"{name}_{where}.png", optimize=True)
-
-    hand = cards(["EO", "GO", "HU", "SA", "H10", "GK", "E9", "S7"])
-    ok = cards(["EO", "GO", "HU"])
-    for th in THEMES:
-        save(f"hand_{th}", hand_png(hand, theme=th, playable=ok, labels=False))
-    save("hand_hu_dark", hand_png(hand, theme="dark", playable=ok, labels=False, lang="hu"))
-    # A table from a real deal: trump known, cards shown, a trick two cards in.
-    match = Match(make_rules("filicau"), seed=3)
-    game = match.deal()
-    while True:
-        v = public_view(game)
-        if v.trump is not None and len(v.trick) == 2:
-            break
-        seat = game.actors()[0]
-        game.apply(seat, game.legal_actions(seat)[0])
-    names = ["Ana", "Béla", "Ștefan", "Őrs"]
-    for th, lang in (("dark", "en"), ("light", "en"), ("fourcolour", "en"), ("dark", "hu")):
-        save(f"table_{lang}_{th}", table_png(
-            seats=names, trick=table_trick(v), trump=v.trump, shown=v.shown, theme=th,
-            to_move=v.to_move, winner=trick_winner(v), lang=lang))
-    _docs_rankings(save)
-
-
-def _docs_rankings(save: Callable[[str, bytes], None]) -> None:  # pragma: no cover - by hand
-    """The card ranking of ``/rules`` and ``/help game:`` for two games, for docs/pictures.md
-    (which shows the phone size)."""
-    from bot.how import ranking_of, ranking_rows
-
-    for game, lang in (("filicau", "ro"), ("schafkopf3", "en")):
-        with texts.speaking(lang):
-            save(f"ranking_{game}_{lang}", ranking_png(ranking_rows(ranking_of(game)),
-                                                       theme="dark", lang=lang))
-
-
-if __name__ == "__main__":  # pragma: no cover
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m bot.cardart",
-                                     description="Card pictures: timing and samples.")
-    parser.add_argument("--bench", action="store_true", help="time the pictures")
-    parser.add_argument("--out", metavar="DIR", help="write sample pictures to DIR")
-    parser.add_argument("--docs", metavar="DIR",
-                        help="write the pictures of docs/pictures.md, at Discord's sizes, to DIR")
-    args = parser.parse_args()
-    if args.bench:
-        _bench()
-    if args.out:
-        _samples(args.out)
-    if args.docs:
-        _docs(args.docs)

@@ -8,6 +8,7 @@ look at them before committing.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import io
 import itertools
 import math
@@ -16,9 +17,10 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
+from colour_vision import CVD, ciede2000, delta_e00, seen, simulate
 from PIL import Image, ImageChops, ImageStat
 
 from bot import cardart
@@ -221,7 +223,7 @@ def test_cards_that_cannot_be_played_stay_legible(theme: str) -> None:
 
 def test_the_same_input_gives_the_same_bytes() -> None:
     first = hand_png(HAND, theme="light", playable=PLAYABLE), table()
-    cardart._clear_caches()
+    cardart.clear_caches()
     again = hand_png(HAND, theme="light", playable=PLAYABLE), table()
     assert first == again
     # And in another process, with another hash seed.
@@ -495,110 +497,6 @@ def luma(c: RGB) -> float:
     return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
 
 
-# Colour vision: the suits as a colour-blind player sees them. Machado, Oliveira and Fernandes
-# (2009), "A physiologically-based model for simulation of color vision deficiency", severity
-# 1.0 (dichromacy): matrices on linear sRGB.
-CVD: dict[str, tuple[tuple[float, float, float], ...]] = {
-    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
-                   (-0.003882, -0.048116, 1.051998)),
-    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
-                     (-0.011820, 0.042940, 0.968881)),
-    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
-                   (0.004733, 0.691367, 0.303900)),
-}
-
-
-def to_linear(v: float) -> float:
-    x = v / 255
-    return x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4
-
-
-def to_srgb(x: float) -> int:
-    x = min(1.0, max(0.0, x))
-    return round(255 * (12.92 * x if x <= 0.0031308 else 1.055 * x ** (1 / 2.4) - 0.055))
-
-
-Lab = tuple[float, float, float]
-
-
-def simulate(img: Image.Image, vision: str) -> Image.Image:
-    """``img`` as seen with ``vision`` ("normal" or a key of ``CVD``), pixel by pixel."""
-    if vision == "normal":
-        return img.copy()
-    m = CVD[vision]
-    lut: dict[RGB, RGB] = {}
-    out = img.convert("RGB").copy()
-    px = out.load()
-    assert px is not None
-    for x in range(out.width):
-        for y in range(out.height):
-            c = cast(RGB, px[x, y])
-            if c not in lut:
-                lin = [to_linear(v) for v in c]
-                r, g, b = (to_srgb(sum(row[i] * lin[i] for i in range(3))) for row in m)
-                lut[c] = (r, g, b)
-            px[x, y] = lut[c]
-    return out
-
-
-def lab(c: RGB) -> Lab:
-    """CIELAB (D65) of an sRGB colour."""
-    r, g, b = (to_linear(v) for v in c)
-    xyz = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b,
-           0.2126729 * r + 0.7151522 * g + 0.0721750 * b,
-           0.0193339 * r + 0.1191920 * g + 0.9503041 * b)
-    white = (0.95047, 1.0, 1.08883)
-
-    def f(t: float) -> float:
-        return t ** (1 / 3) if t > (6 / 29) ** 3 else t / (3 * (6 / 29) ** 2) + 4 / 29
-
-    fx, fy, fz = (f(v / w) for v, w in zip(xyz, white, strict=True))
-    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
-
-
-def ciede2000(c1: RGB, c2: RGB) -> float:
-    """The CIEDE2000 colour difference of two sRGB colours: about 2 is just noticeable side
-    by side."""
-    return delta_e00(lab(c1), lab(c2))
-
-
-def delta_e00(first: Lab, second: Lab) -> float:
-    """CIEDE2000 of two CIELAB colours (Sharma, Wu and Dalal 2005)."""
-    (l1, a1, b1), (l2, a2, b2) = first, second
-    c_mean = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
-    g = 0.5 * (1 - math.sqrt(c_mean ** 7 / (c_mean ** 7 + 25 ** 7)))
-    a1, a2 = (1 + g) * a1, (1 + g) * a2
-    ch1, ch2 = math.hypot(a1, b1), math.hypot(a2, b2)
-    h1 = math.degrees(math.atan2(b1, a1)) % 360 if ch1 else 0.0
-    h2 = math.degrees(math.atan2(b2, a2)) % 360 if ch2 else 0.0
-    dh = h2 - h1
-    if ch1 * ch2 == 0:
-        dh = 0.0
-    elif dh > 180:
-        dh -= 360
-    elif dh < -180:
-        dh += 360
-    d_l, d_c = l2 - l1, ch2 - ch1
-    d_h = 2 * math.sqrt(ch1 * ch2) * math.sin(math.radians(dh / 2))
-    l_mean, ch_mean = (l1 + l2) / 2, (ch1 + ch2) / 2
-    if ch1 * ch2 == 0:
-        h_mean = h1 + h2
-    elif abs(h1 - h2) <= 180:
-        h_mean = (h1 + h2) / 2
-    else:
-        h_mean = (h1 + h2 + 360) / 2 if h1 + h2 < 360 else (h1 + h2 - 360) / 2
-    t = (1 - 0.17 * math.cos(math.radians(h_mean - 30)) + 0.24 * math.cos(math.radians(2 * h_mean))
-         + 0.32 * math.cos(math.radians(3 * h_mean + 6))
-         - 0.20 * math.cos(math.radians(4 * h_mean - 63)))
-    s_l = 1 + 0.015 * (l_mean - 50) ** 2 / math.sqrt(20 + (l_mean - 50) ** 2)
-    s_c = 1 + 0.045 * ch_mean
-    s_h = 1 + 0.015 * ch_mean * t
-    r_c = 2 * math.sqrt(ch_mean ** 7 / (ch_mean ** 7 + 25 ** 7))
-    r_t = -math.sin(math.radians(60 * math.exp(-(((h_mean - 275) / 25) ** 2)))) * r_c
-    return math.sqrt((d_l / s_l) ** 2 + (d_c / s_c) ** 2 + (d_h / s_h) ** 2
-                     + r_t * (d_c / s_c) * (d_h / s_h))
-
-
 def test_ciede2000_matches_the_published_test_data() -> None:
     """Pairs from Sharma, Wu and Dalal's table of test data (given in CIELAB)."""
     pairs = [((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
@@ -609,6 +507,16 @@ def test_ciede2000_matches_the_published_test_data() -> None:
     for first, second, expected in pairs:
         assert delta_e00(first, second) == pytest.approx(expected, abs=1e-4)
         assert delta_e00(second, first) == pytest.approx(expected, abs=1e-4)
+
+
+def test_the_colour_blind_simulation_confuses_red_and_green_but_keeps_grey() -> None:
+    red, green = (222, 44, 52), (62, 163, 74)
+    assert ciede2000(red, green) > 60
+    assert ciede2000(seen(red, "deuteranopia"), seen(green, "deuteranopia")) < 10
+    assert ciede2000(seen(red, "tritanopia"), seen(green, "tritanopia")) > 40
+    for vision in CVD:
+        for grey in ((255, 255, 255), (128, 128, 128), (0, 0, 0)):
+            assert ciede2000(seen(grey, vision), grey) < 1.5
 
 
 #: The least CIEDE2000 difference between any two suits' colours, for every vision: more than
@@ -623,15 +531,15 @@ def test_four_suits_stay_apart_for_colour_blind_players(theme: str, vision: str)
     """The suit signs as a colour-blind player sees them, simulated on the drawn cards: every
     two suits' colours (the commonest colour in the middle of the Ace) stay apart in every
     theme, the default dark one included."""
-    seen = {}
+    colours = {}
     for s in SUITS:
         ace = on_background(card_image(make(s, 0), theme), theme).crop((45, 75, 75, 105))
-        seen[s] = cast(RGB, max(simulate(ace, vision).getcolors(maxcolors=1 << 16) or ())[1])
-    for a, b in itertools.combinations(SUITS, 2):
-        apart = ciede2000(seen[a], seen[b])
-        assert apart >= SUITS_APART, (
-            f"{theme}, {vision}: suits {a} and {b} are {apart:.1f} apart "
-            f"({seen[a]} and {seen[b]})")
+        colours[s] = cast(RGB, max(simulate(ace, vision).getcolors(maxcolors=1 << 16) or ())[1])
+    apart, a, b = min((ciede2000(colours[a], colours[b]), a, b)
+                      for a, b in itertools.combinations(SUITS, 2))
+    assert apart >= SUITS_APART, (
+        f"{theme}, {vision}: suits {a} and {b} are {apart:.1f} apart "
+        f"({colours[a]} and {colours[b]})")
 
 
 def test_the_four_colour_theme_differs_in_lightness() -> None:
@@ -648,16 +556,10 @@ def test_the_four_colour_theme_differs_in_lightness() -> None:
                      decode(hand_png(HAND, theme="dark"))) > 10
 
     def grey(theme: str) -> float:
-        seen = [grey_of(sign_colour(s, theme)) for s in SUITS]
-        return min(ciede2000(a, b) for a, b in itertools.combinations(seen, 2))
+        greys = [seen(sign_colour(s, theme), "grey") for s in SUITS]
+        return min(ciede2000(a, b) for a, b in itertools.combinations(greys, 2))
 
     assert grey("fourcolour") >= SUITS_APART > max(grey("light"), grey("dark"))
-
-
-def grey_of(c: RGB) -> RGB:
-    """The grey of the same relative luminance."""
-    y = luminance(c)
-    return (to_srgb(y),) * 3
 
 
 # -- table labels -----------------------------------------------------------------------------
@@ -726,3 +628,38 @@ def test_golden_image(name: str) -> None:
     diff = mean_diff(got, expected)
     assert diff < 2, f"{name} drifted from its golden image (mean difference {diff:.2f}); " \
                      "if intended, regenerate with UPDATE_GOLDEN=1 and look at the result"
+
+
+# -- the developers' tool ---------------------------------------------------------------------
+
+
+def load_tool() -> Any:
+    """``tools/card_pictures.py`` (a script, not a package)."""
+    path = Path(__file__).resolve().parent.parent / "tools" / "card_pictures.py"
+    spec = importlib.util.spec_from_file_location("card_pictures", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_card_pictures_tool_says_what_it_wrote(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    tool = load_tool()
+    root = Path(__file__).resolve().parent.parent
+    assert root not in tool.DEFAULT_OUT.parents  # no stray folder in the checkout by default
+    for option, count in (("--out", 5 * len(THEMES) + 2 * len(THEMES)), ("--docs", 23)):
+        folder = tmp_path / option.strip("-")
+        assert tool.main([option, str(folder)]) == 0
+        printed = capsys.readouterr().out.splitlines()
+        written = sorted(folder.iterdir())
+        assert len(written) == count
+        assert sorted(printed[:-1]) == [str(p) for p in written]
+        assert printed[-1] == f"{count} pictures in {folder}"
+        for p in written:
+            assert p.read_bytes().startswith(b"\x89PNG")
+    assert tool.main(["--bench", "--runs", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "CPU ms per image, median of 1"
+    assert [line.split()[0] for line in lines[2:]] == [
+        "hand_png,", "hand_png,", "table_png,", "table_png,", "card_image"]
