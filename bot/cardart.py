@@ -5,13 +5,16 @@ face, ``hand_png`` a player's hand with the index numbers of its buttons, ``tabl
 trick in progress around a table. Everything is drawn by this module from polygons, ellipses
 and lines, supersampled (4x for cards, 2x for the table) and scaled down so the edges are
 smooth. Text is set in DejaVu Sans, shipped in ``bot/fonts`` (a subset: Latin with every
-accent, Greek, Cyrillic; licence beside it), so names keep their accents ("Ștefan", "Őrs");
-what it lacks (an emoji) is dropped. The same input always gives the same bytes.
+accent, Greek, Cyrillic), so names keep their accents ("Ștefan", "Őrs"), and the emoji of
+names in Noto Emoji (monochrome, shipped beside it; licences in ``bot/fonts/LICENSE.txt``):
+"Ana 🌻" keeps her sunflower. What neither font has (🂡) is dropped. The same input always
+gives the same bytes.
 
-- Suit signs: acorns (E) a brown nut in a cup, leaves (G) a green leaf with veins, hearts (H)
-  a red heart, bells (S) a golden bell. Small signs (the corners and the pips: 8 to 10 px on a
-  phone) are bold silhouettes that differ by shape, not only by colour: the acorn a T (a
-  narrow nut under a wide cup), the bell an O with a slot, the leaf a spade on a stem.
+- Suit signs: acorns (E) a brown nut in a cup, leaves (G) a blue-green leaf with veins,
+  hearts (H) a red heart, bells (S) a golden bell. Small signs (the corners and the pips: 8
+  to 10 px on a phone) are bold silhouettes that differ by shape, not only by colour: the
+  acorn a T (a narrow nut under a wide cup), the bell an O with a slot, the leaf a spade on
+  a stem.
 - Ranks: the rank in the two corners as the reader's language names it (``corner_label``,
   from the catalogs: Á K F A in Hungarian, where "A" is the Under, *alsó*) above the suit sign;
   the Ace a large sign, the Ten to the Seven as many signs as they count. The figures: the
@@ -20,28 +23,34 @@ what it lacks (an emoji) is dropped. The same input always gives the same bytes.
 - Sizes are for a 2x screen (a card is 120x180 px and is shown about 60x90), so that pictures
   stay sharp on phones and desktops when Discord scales them down.
 - Themes: ``"light"`` (white cards on Discord's light grey), ``"dark"`` (slate cards on
-  Discord's dark grey) and ``"fourcolour"`` (white cards on dark grey; black acorns, dark
-  blue-green leaves, vermilion hearts, yellow bells: colours apart in lightness, for
-  colour-blind players); the picture is opaque, so it reads in either client theme. Cards
-  that cannot be played are half greyed and lowered, their corners kept above 3:1 contrast.
-- The table labels the trump sign and the shown cards, puts the name of the seat to move on
-  a blue pill with an arrow, and frames the card that takes the trick so far in gold.
+  Discord's dark grey, the default) and ``"fourcolour"`` (white cards on dark grey; black
+  acorns, dark blue-green leaves, vermilion hearts, yellow bells); the picture is opaque, so
+  it reads in either client theme. In every theme a colour-blind player (red-green or
+  blue-yellow) tells the four suits apart by colour: the leaves are blue-green and the acorns
+  differ from the hearts in lightness. The four-colour theme goes further: its suits differ in
+  lightness alone, so they stay apart in grey too. Cards that cannot be played are half
+  greyed and lowered, their corners kept above 3:1 contrast.
+- The table labels the trump sign and the shown cards, puts each name by its own card (at
+  five and six seats the side seats' names beside their cards, toward the rim), the name of
+  the seat to move on a blue pill with an arrow, and frames the card that takes the trick so
+  far in gold.
 
-Speed (``python -m bot.cardart --bench``: CPU time per image, median of 15, Pillow 13 on the
+Speed (``tools/card_pictures.py --bench``: CPU time per image, median of 15, Pillow 13 on the
 project's 2-core VM; CPU time, because wall time on this shared VM drifted up to 3x while
 other jobs ran):
 
 ======================================  ======  ===========  =======
 image                                     cold  cards known   cached
 ======================================  ======  ===========  =======
-``hand_png``, 8 cards (one row)          78 ms        12 ms  0.03 ms
-``hand_png``, 16 cards (two rows)       101 ms        21 ms  0.03 ms
-``table_png``, 4 seats, 3 cards played   77 ms        20 ms  0.03 ms
-``card_image``, one face                  6 ms            -        -
+``hand_png``, 8 cards (one row)          54 ms         9 ms  0.02 ms
+``hand_png``, 16 cards (two rows)        90 ms        18 ms  0.02 ms
+``table_png``, 4 seats, 3 cards played   53 ms        15 ms  0.03 ms
+``table_png``, 6 seats, 5 cards played   65 ms        19 ms  0.04 ms
+``card_image``, one face                  4 ms            -        -
 ======================================  ======  ===========  =======
 
 *cold*: nothing cached, every card face drawn (happens once per face, theme and language:
-64 faces, about 0.4 s in all); *cards known*: the faces are cached but the picture is new
+64 faces, about 0.25 s in all); *cards known*: the faces are cached but the picture is new
 (the usual case: a card less, another set of playable cards); *cached*: the same picture
 again.
 """
@@ -78,8 +87,8 @@ from engine.cards import (
     suit_of,
 )
 
-__all__ = ["CARD_H", "CARD_W", "THEMES", "card_image", "corner_label", "hand_png", "suit_sign",
-           "table_png"]
+__all__ = ["CARD_H", "CARD_W", "THEMES", "card_image", "clear_caches", "corner_label", "hand_png",
+           "ranking_png", "suit_sign", "table_png"]
 
 THEMES: Final = ("light", "dark", "fourcolour")
 #: One card face at full size (a 2x picture: shown at about 60x90 on screen).
@@ -110,21 +119,36 @@ class _Palette:
     robe: tuple[RGB, RGB, RGB, RGB]  # per suit
 
 
-#: The cards' own colours: brown acorns, green leaves, red hearts, golden bells.
-_GERMAN: Final = _Palette(
-    nut=((172, 106, 46), (100, 60, 24), (232, 190, 130)), cup=((126, 80, 38), (74, 46, 18)),
-    leaf=((62, 163, 74), (24, 88, 34)), heart=((222, 44, 52), (140, 18, 26), (255, 150, 150)),
-    bell=((242, 186, 44), (132, 86, 10), (190, 122, 18), (255, 232, 150)),
-    robe=((164, 100, 42), (58, 150, 72), (204, 48, 56), (226, 170, 38)),
+#: The cards' own colours, shifted so that a colour-blind player still tells four suits apart:
+#: the leaves are blue-green (teal), which stays blue for a red-green colour-blind eye, where
+#: the old grass green turned the same olive-brown as the acorns and the hearts; the acorns are
+#: far darker than the hearts on white cards (lighter on the dark theme's slate cards), so that
+#: those two, both yellowish to such an eye, still differ in lightness. Every two suits stay at
+#: least 15 CIEDE2000 apart under simulated protanopia, deuteranopia and tritanopia
+#: (``tests/test_cardart.py``; before: 1.2 between acorns and hearts for a deuteranope).
+_GERMAN: Final = _Palette(  # on white cards
+    nut=((72, 48, 24), (36, 22, 8), (156, 118, 80)), cup=((128, 94, 56), (36, 22, 8)),
+    leaf=((0, 144, 144), (0, 78, 80)), heart=((216, 80, 48), (128, 30, 10), (255, 172, 150)),
+    bell=((240, 200, 0), (128, 90, 0), (196, 140, 0), (255, 236, 150)),
+    robe=((112, 74, 38), (0, 122, 124), (196, 64, 40), (232, 184, 20)),
 )
-#: Four colours far apart in lightness as well as hue, so that they stay apart for every kind
-#: of colour blindness (lightness survives them all): black acorns, dark blue-green leaves,
-#: light vermilion hearts, yellow bells (after the Okabe-Ito palette).
+#: The same on the dark theme's slate cards: light tan acorns, lighter gold bells.
+_GERMAN_DARK: Final = _Palette(
+    nut=((184, 144, 120), (96, 66, 44), (236, 212, 192)), cup=((124, 92, 66), (70, 48, 30)),
+    leaf=((0, 144, 160), (0, 70, 82)), heart=((208, 56, 24), (112, 20, 0), (255, 150, 128)),
+    bell=((248, 216, 104), (122, 90, 10), (200, 150, 40), (255, 246, 200)),
+    robe=((150, 112, 82), (0, 120, 134), (186, 48, 26), (236, 196, 80)),
+)
+#: Four colours far apart in lightness as well as hue, on white cards: black acorns, dark
+#: blue-green leaves, light vermilion hearts, yellow bells (after the Okabe-Ito palette). Where
+#: the cards' own colours above keep the suits apart for red-green and blue-yellow colour
+#: blindness, these keep them apart by lightness alone: in grey (no colour vision at all, a
+#: phone's screen in the sun or set to greyscale) they stay at least 15 CIEDE2000 apart too.
 _FOUR: Final = _Palette(
     nut=((28, 26, 26), (0, 0, 0), (120, 112, 106)), cup=((12, 12, 12), (0, 0, 0)),
-    leaf=((0, 120, 94), (0, 56, 44)), heart=((235, 80, 30), (120, 30, 0), (255, 180, 150)),
+    leaf=((0, 100, 80), (0, 48, 38)), heart=((235, 80, 30), (120, 30, 0), (255, 180, 150)),
     bell=((246, 212, 40), (96, 72, 0), (150, 110, 0), (255, 244, 170)),
-    robe=((70, 68, 72), (0, 132, 104), (222, 74, 30), (232, 190, 30)),
+    robe=((70, 68, 72), (0, 112, 90), (222, 74, 30), (232, 190, 30)),
 )
 
 
@@ -155,7 +179,7 @@ _THEMES: Final = {
     "light": _Theme(
         bg=(242, 243, 245), text=(49, 51, 56), muted=(128, 132, 142),
         face=(255, 255, 255), edge=(148, 152, 160), line=(60, 50, 48),
-        ink=((125, 72, 22), (28, 110, 44), (200, 30, 36), (160, 108, 0)),
+        ink=((72, 48, 24), (0, 116, 118), (196, 58, 28), (156, 110, 0)),
         shadow=70, felt=(46, 125, 82), felt_line=(98, 168, 126), rim=(122, 84, 52),
         label_bg=(255, 255, 255), label_text=(32, 34, 38),
         accent=(88, 101, 242), accent_text=(255, 255, 255),
@@ -163,16 +187,16 @@ _THEMES: Final = {
     "dark": _Theme(
         bg=(43, 45, 49), text=(219, 222, 225), muted=(148, 152, 162),
         face=(64, 67, 75), edge=(128, 132, 142), line=(22, 22, 26),
-        ink=((232, 164, 92), (110, 210, 120), (255, 108, 108), (250, 206, 72)),
+        ink=((214, 178, 152), (80, 200, 214), (255, 112, 84), (250, 214, 100)),
         shadow=120, felt=(28, 78, 52), felt_line=(58, 118, 84), rim=(70, 50, 36),
         label_bg=(30, 31, 34), label_text=(230, 232, 235),
-        accent=(88, 101, 242), accent_text=(255, 255, 255), veil=0.06,
+        accent=(88, 101, 242), accent_text=(255, 255, 255), palette=_GERMAN_DARK, veil=0.06,
     ),
     # White cards (the four colours need a light face) on Discord's dark grey.
     "fourcolour": _Theme(
         bg=(43, 45, 49), text=(219, 222, 225), muted=(148, 152, 162),
         face=(255, 255, 255), edge=(150, 154, 162), line=(60, 50, 48),
-        ink=((24, 22, 22), (0, 104, 82), (204, 60, 16), (150, 108, 0)),
+        ink=((24, 22, 22), (0, 96, 76), (204, 60, 16), (150, 108, 0)),
         shadow=120, felt=(28, 78, 52), felt_line=(58, 118, 84), rim=(70, 50, 36),
         label_bg=(30, 31, 34), label_text=(230, 232, 235),
         accent=(88, 101, 242), accent_text=(255, 255, 255), palette=_FOUR,
@@ -251,6 +275,18 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     keep their accents: "Ștefan", "Őrs"."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(str(_FONTS / name), size)
+
+
+#: Noto Emoji's glyphs fill the whole em where DejaVu's capitals fill three quarters of it:
+#: set this much smaller, an emoji stands a little above the capitals beside it, as in a chat.
+_EMOJI_SCALE: Final = 0.9
+
+
+@lru_cache(maxsize=64)
+def _emoji_font(size: int) -> ImageFont.FreeTypeFont:
+    """Noto Emoji (monochrome, shipped in ``bot/fonts``) for the emoji in names: "Ana 🌻"."""
+    return ImageFont.truetype(str(_FONTS / "NotoEmoji-SemiBold.ttf"),
+                              max(1, round(size * _EMOJI_SCALE)))
 
 
 def _curve(fx: Callable[[float], float], fy: Callable[[float], float], n: int = 72,
@@ -376,6 +412,7 @@ _HAIR: Final = (112, 72, 40)
 _TRIM: Final = (246, 240, 226)
 _GOLD: Final = ((244, 198, 52), (150, 104, 8))
 _HAT: Final = (72, 92, 176)
+_RUBY: Final = (222, 44, 52)  # the jewel of the King's crown
 _CAP: Final = (96, 98, 110)
 _BOOT: Final = (60, 46, 40)
 
@@ -401,7 +438,7 @@ def _figure(pen: _Pen, rank: int, suit: int, t: _Theme) -> None:
         gold, gold_line = _GOLD
         pen.poly([(46, 49), (44, 31), (52, 40), (60, 26), (68, 40), (76, 31), (74, 49)],
                  gold, gold_line, 1.0)  # crown
-        pen.ellipse(60, 43, 2.4, 2.4, _GERMAN.heart[0])
+        pen.ellipse(60, 43, 2.4, 2.4, _RUBY)
         pen.ellipse(60, 109, 15, 15, t.face, line, 1.0)  # the sign on the chest
         _suit_sign(pen, suit, 60, 109, 20, pal)
     elif rank == OVER:
@@ -568,53 +605,129 @@ def _png(canvas: Image.Image) -> bytes:
     return out.getvalue()
 
 
-# -- text the font can show ------------------------------------------------------------------
+# -- text the fonts can show -----------------------------------------------------------------
+
+#: Characters that belong to the emoji before them: the zero-width joiner of a sequence (👨‍👩‍👧),
+#: the variation selectors (❤️), skin tones (👍🏽), the keycap (1️⃣) and the tags of a subdivision
+#: flag. They travel with their emoji and are dropped where no emoji precedes them.
+_EMOJI_MARKS: Final = frozenset(
+    ["\u200d", "\ufe0e", "\ufe0f", "\u20e3"]
+    + [chr(c) for c in range(0x1F3FB, 0x1F400)] + [chr(c) for c in range(0xE0020, 0xE0080)])
+
+#: A piece of text and whether it is set in the emoji font.
+Run = tuple[str, bool]
 
 
-@lru_cache(maxsize=1)
-def _notdef() -> bytes:
-    return bytes(_font(20).getmask("\uffff"))
+@lru_cache(maxsize=2)
+def _notdef(emoji: bool) -> bytes:
+    font = _emoji_font(20) if emoji else _font(20)
+    return bytes(font.getmask("\uffff"))
 
 
-@lru_cache(maxsize=2048)
-def _has_glyph(ch: str) -> bool:
-    return ch == " " or bytes(_font(20).getmask(ch)) != _notdef()
+@lru_cache(maxsize=4096)
+def _has_glyph(ch: str, emoji: bool = False) -> bool:
+    if emoji:
+        return bytes(_emoji_font(20).getmask(ch)) != _notdef(True)
+    return ch == " " or bytes(_font(20).getmask(ch)) != _notdef(False)
+
+
+@lru_cache(maxsize=1024)
+def _runs(text: str) -> tuple[Run, ...]:
+    """``text`` as the fonts can show it, in runs of text (DejaVu Sans) and emoji (Noto Emoji).
+
+    DejaVu covers Latin (accents included: "Ștefan", "Őrs"), Greek and Cyrillic; a character it
+    lacks is drawn from the emoji font if that has it (😀, 🌰, ❤️: an emoji asked for by U+FE0F
+    comes from there even where DejaVu has the symbol), else loses its accent if that helps,
+    else goes (🂡). Spaces are collapsed and trimmed.
+    """
+    chars: list[Run] = []  # one character at a time, then merged
+    text = unicodedata.normalize("NFC", " ".join(text.split()))
+    for i, ch in enumerate(text):
+        if ch in _EMOJI_MARKS:
+            if chars and chars[-1][1]:
+                chars.append((ch, True))
+            continue
+        asks_emoji = text[i + 1:i + 2] == "\ufe0f"
+        if (asks_emoji or not _has_glyph(ch)) and _has_glyph(ch, emoji=True):
+            chars.append((ch, True))
+        elif _has_glyph(ch):
+            chars.append((ch, False))
+        else:
+            chars.extend((c, False) for c in unicodedata.normalize("NFKD", ch)
+                         if not unicodedata.combining(c) and _has_glyph(c))
+    # What was dropped may leave two spaces side by side, or one at an end.
+    kept = [run for i, run in enumerate(chars)
+            if run[0] != " " or (0 < i < len(chars) - 1 and chars[i - 1][0] != " ")]
+    while kept and kept[-1][0] == " ":
+        kept.pop()
+    return _merge(kept)
 
 
 def _printable(text: str) -> str:
-    """``text`` with what the font cannot show spelled without accents or dropped.
+    """``text`` with what the fonts cannot show spelled without accents or dropped."""
+    return "".join(run for run, _ in _runs(text))
 
-    The font covers Latin (accents included: "Ștefan", "Őrs"), Greek and Cyrillic; a letter
-    beyond it loses its accent if that helps, and an emoji goes.
-    """
-    out = []
-    for ch in unicodedata.normalize("NFC", text):
-        if _has_glyph(ch):
-            out.append(ch)
+
+def _run_font(size: int, bold: bool, emoji: bool) -> ImageFont.FreeTypeFont:
+    return _emoji_font(size) if emoji else _font(size, bold)
+
+
+def _text_width(runs: Sequence[Run], size: int, bold: bool = False) -> float:
+    return sum(_run_font(size, bold, emoji).getlength(run) for run, emoji in runs)
+
+
+def _ellipsize(runs: tuple[Run, ...], size: int, max_w: int,
+               bold: bool = False) -> tuple[Run, ...]:
+    """``runs`` cut short with "…" to fit ``max_w`` pixels."""
+    if _text_width(runs, size, bold) <= max_w:
+        return runs
+    chars = [(ch, emoji) for run, emoji in runs for ch in run]
+    while chars:
+        chars.pop()
+        while chars and (chars[-1][0] in _EMOJI_MARKS or chars[-1][0] == " "):
+            chars.pop()  # no half of an emoji sequence, no space before the "…"
+        cut = _merge([*chars, ("…", False)])
+        if _text_width(cut, size, bold) <= max_w:
+            return cut
+    return (("…", False),)
+
+
+def _merge(chars: Sequence[Run]) -> tuple[Run, ...]:
+    runs: list[Run] = []
+    for ch, emoji in chars:
+        if runs and runs[-1][1] == emoji:
+            runs[-1] = (runs[-1][0] + ch, emoji)
         else:
-            out.extend(c for c in unicodedata.normalize("NFKD", ch)
-                       if not unicodedata.combining(c) and _has_glyph(c))
-    return " ".join("".join(out).split())
+            runs.append((ch, emoji))
+    return tuple(runs)
 
 
-def _ellipsize(text: str, size: int, max_w: int, bold: bool = False) -> str:
+def _draw_runs(draw: ImageDraw.ImageDraw, x: float, cy: float, runs: Sequence[Run], size: int,
+               fill: RGB, bold: bool = False, centre: bool = True) -> None:
+    """``runs`` on one line, vertically centred on ``cy`` as DejaVu's anchor "m" does (between
+    its ascender and descender), starting at ``x`` or, with ``centre``, centred on it; the
+    emoji sit on the same baseline."""
     font = _font(size, bold)
-    if font.getlength(text) <= max_w:
-        return text
-    while text and font.getlength(text + "…") > max_w:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    ascent, descent = font.getmetrics()
+    baseline = cy + (ascent - descent) / 2
+    if centre:
+        x -= _text_width(runs, size, bold) / 2
+    for run, emoji in runs:
+        run_font = _run_font(size, bold, emoji)
+        draw.text((x, baseline), run, font=run_font, fill=fill, anchor="ls")
+        x += run_font.getlength(run)
 
 
-def _label(canvas: Image.Image, cx: int, cy: int, text: str, size: int, fill: RGB,
-           ink: RGB, max_w: int, bold: bool = False) -> tuple[int, int]:
-    """A text on a pill centred on (cx, cy); its width and height."""
-    text = _ellipsize(text, size, max_w, bold)
-    w = round(_font(size, bold).getlength(text)) + size
+def _label(canvas: Image.Image, x: int, cy: int, text: str, size: int, fill: RGB,
+           ink: RGB, max_w: int, bold: bool = False, align: str = "centre") -> None:
+    """A text on a pill at height ``cy``: centred on ``x``, or with ``align`` "left" starting
+    there, "right" ending there."""
+    runs = _ellipsize(_runs(text), size, max_w, bold)
+    w = round(_text_width(runs, size, bold)) + size
     h = round(size * 1.5)
+    cx = x if align == "centre" else x + w // 2 if align == "left" else x - (w - w // 2)
     canvas.alpha_composite(_pill(w, h, fill), (cx - w // 2, cy - h // 2))
-    ImageDraw.Draw(canvas).text((cx, cy), text, font=_font(size, bold), fill=ink, anchor="mm")
-    return w, h
+    _draw_runs(ImageDraw.Draw(canvas), cx, cy, runs, size, ink, bold)
 
 
 # -- the hand ---------------------------------------------------------------------------------
@@ -689,18 +802,52 @@ _TABLE_W: Final = 800
 _TABLE_H: Final = 620
 _SHOWN_SCALE: Final = 0.5
 _NAME_SIZE: Final = 20
-#: By number of seats: the size of the trick's cards and the half-axes of the ellipse their
-#: centres lie on, so that no two cards overlap and every name stays on the table.
-_LAYOUT: Final = {2: (1.0, 232, 140), 3: (1.0, 232, 150), 4: (1.0, 232, 150),
-                  5: (0.9, 240, 156), 6: (0.8, 232, 150)}
+@dataclass(frozen=True)
+class _Seat:
+    """Where a seat's card lies on the table (its centre), on which side of it the name goes
+    ("above", "below", "left", "right") and where "★ takes" goes when it takes the trick
+    ("left top": beside it on the left, level with its top)."""
+
+    x: float
+    y: float
+    name: str
+    takes: str
 
 
-def _seat_xy(seat: int, n: int) -> tuple[float, float, float]:
-    """Centre of the card of ``seat`` and the sine of its direction: seat 0 at the bottom, the
-    next seat to its right (anticlockwise, as these games are played)."""
-    _, rx, ry = _LAYOUT[n]
+#: Two to four seats: cards of full size on an ellipse (these half-axes), so that no two
+#: cards overlap; names below the cards, above them at the top; "★ takes" beside the card on
+#: the side facing the middle, level with its top.
+_ELLIPSE: Final = {2: (232, 140), 3: (232, 150), 4: (232, 150)}
+#: Five and six seats: smaller cards closer together, so that the names of the seats at the
+#: sides go beside their cards, toward the rim where those players sit (on an ellipse the side
+#: seats' cards stack two high, and their names, above and below the pair, sat as near the
+#: other card of the pair or the shown cards as their own). "★ takes" goes on the side facing
+#: the middle, opposite the name, where the felt is free.
+_CLOSE: Final = {
+    5: (_Seat(400, 460, "below", "above"), _Seat(540, 360, "right", "left top"),
+        _Seat(500, 170, "above", "below"), _Seat(300, 170, "above", "below"),
+        _Seat(260, 360, "left", "right top")),
+    6: (_Seat(400, 460, "below", "above"), _Seat(520, 392, "right", "left top"),
+        _Seat(520, 228, "right", "left bottom"), _Seat(400, 160, "above", "below"),
+        _Seat(280, 228, "left", "right bottom"), _Seat(280, 392, "left", "right top")),
+}
+_CLOSE_SCALE: Final = 0.8
+
+
+def _card_scale(n: int) -> float:
+    return 1.0 if n in _ELLIPSE else _CLOSE_SCALE
+
+
+def _seat(seat: int, n: int) -> _Seat:
+    """Where ``seat`` sits at a table of ``n``: seat 0 at the bottom, the next seat to its
+    right (anticlockwise, as these games are played)."""
+    if n not in _ELLIPSE:
+        return _CLOSE[n][seat]
+    rx, ry = _ELLIPSE[n]
     a = math.pi / 2 - seat * 2 * math.pi / n
-    return _TABLE_W / 2 + rx * math.cos(a), _TABLE_H / 2 + ry * math.sin(a), math.sin(a)
+    x, y = _TABLE_W / 2 + rx * math.cos(a), _TABLE_H / 2 + ry * math.sin(a)
+    toward_middle = "right" if x <= _TABLE_W / 2 + 1 else "left"
+    return _Seat(x, y, "below" if math.sin(a) > -0.3 else "above", toward_middle + " top")
 
 
 @lru_cache(maxsize=16)
@@ -712,10 +859,10 @@ def _table_base(n: int, theme: str) -> Image.Image:
     pen = _Pen(big, ss)
     pen.rect(6, 6, _TABLE_W - 6, _TABLE_H - 6, t.rim, radius=120)
     pen.rect(18, 18, _TABLE_W - 18, _TABLE_H - 18, t.felt, t.felt_line, 2, radius=108)
-    scale = _LAYOUT[n][0]
+    scale = _card_scale(n)
     cw, ch = CARD_W * scale, CARD_H * scale
     for seat in range(n):
-        x, y, _ = _seat_xy(seat, n)
+        x, y = _seat(seat, n).x, _seat(seat, n).y
         pen.rect(x - cw / 2, y - ch / 2, x + cw / 2, y + ch / 2, None, t.felt_line, 1.6,
                  radius=_RADIUS * scale)
     # The trump badge's ring, top left.
@@ -796,44 +943,70 @@ def _table_png(seats: tuple[str, ...], trick: tuple[tuple[int, int], ...], trump
                     76 + i * step, _TABLE_H - 40 - sh)
     if shown:
         span = (len(shown) - 1) * step + round(CARD_W * _SHOWN_SCALE)
-        # Above the cards; with five or six seats a name sits there, so over their lower edge.
-        cy = _TABLE_H - 40 - sh - 18 if n <= 4 else _TABLE_H - 40 - 6
+        # Over their lower edge: above them it sat by the name of the seat on the left.
+        cy = _TABLE_H - 40 - 6
         _label(canvas, 76 + span // 2, cy, word("picture.shown"), _CAPTION_SIZE, t.label_bg,
                t.label_text, 170, bold=True)
-    scale = _LAYOUT[n][0]
+    scale = _card_scale(n)
     cw, ch = round(CARD_W * scale), round(CARD_H * scale)
     for seat, c in trick:
-        x, y, _ = _seat_xy(seat, n)
-        x0, y0 = round(x - cw / 2), round(y - ch / 2)
+        place = _seat(seat, n)
+        x0, y0 = round(place.x - cw / 2), round(place.y - ch / 2)
         if seat == winner:  # a gold frame round the card that takes the trick so far
             frame = _frame(cw, ch, scale)
             canvas.alpha_composite(frame, (x0 - 5, y0 - 5))
         _paste_card(canvas, _card_face(c, theme, scale, lang), theme, scale, x0, y0)
         if seat == winner:
-            _takes_label(canvas, word("picture.takes"), x0, y0, cw)
-    label_h = round(_NAME_SIZE * 1.5)
+            _takes_label(canvas, word("picture.takes"), place.takes, (x0, y0, x0 + cw, y0 + ch))
     for seat, name in enumerate(seats):
-        x, y, sin_a = _seat_xy(seat, n)
-        below = sin_a > -0.3
-        ly = y + ch / 2 + 4 + label_h / 2 if below else y - ch / 2 - 4 - label_h / 2
+        place = _seat(seat, n)
         text = _printable(name) or f"#{seat + 1}"
         if seat == to_move:
-            _label(canvas, round(x), round(ly), "▶ " + text, _NAME_SIZE, t.accent,
-                   t.accent_text, 190, bold=True)
+            _name_label(canvas, place, cw, ch, "▶ " + text, t.accent, t.accent_text, bold=True)
         else:
-            _label(canvas, round(x), round(ly), text, _NAME_SIZE, t.label_bg, t.label_text, 170)
+            _name_label(canvas, place, cw, ch, text, t.label_bg, t.label_text)
     return _png(canvas)
 
 
-def _takes_label(canvas: Image.Image, word: str, x0: int, y0: int, cw: int) -> None:
-    """"★ takes" beside the card that takes the trick so far, level with its top, on the side
-    that faces the middle of the table (the felt is free there: names are above or below the
-    cards, and the cards of five or six seats nearly touch above and below)."""
-    text = _ellipsize("★ " + word, _CAPTION_SIZE, 150, bold=True)
-    w = round(_font(_CAPTION_SIZE, True).getlength(text)) + _CAPTION_SIZE
-    right = x0 + cw / 2 <= _TABLE_W / 2 + 1
-    cx = x0 + cw + 6 + w // 2 if right else x0 - 6 - w // 2
-    _label(canvas, cx, y0 + 18, text, _CAPTION_SIZE, _GOLD[0], (40, 30, 0), 150, bold=True)
+#: Names are cut short to this width (a seat to play: to the second; a name beside a card,
+#: which has less room: to the last two).
+_NAME_W: Final = (170, 190)
+_NAME_W_BESIDE: Final = (160, 180)
+#: The gap between a card and its name.
+_NAME_GAP: Final = 4
+
+
+def _name_label(canvas: Image.Image, place: _Seat, cw: int, ch: int, text: str, fill: RGB,
+                ink: RGB, bold: bool = False) -> None:
+    h = round(_NAME_SIZE * 1.5)
+    if place.name in ("above", "below"):
+        dy = ch / 2 + _NAME_GAP + h / 2
+        y = place.y + dy if place.name == "below" else place.y - dy
+        _label(canvas, round(place.x), round(y), text, _NAME_SIZE, fill, ink,
+               _NAME_W[bold], bold)
+    else:
+        dx = cw / 2 + _NAME_GAP + 2
+        x = place.x + dx if place.name == "right" else place.x - dx
+        _label(canvas, round(x), round(place.y), text, _NAME_SIZE, fill, ink,
+               _NAME_W_BESIDE[bold], bold, align="left" if place.name == "right" else "right")
+
+
+def _takes_label(canvas: Image.Image, word: str, where: str, card: tuple[int, int, int, int]
+                 ) -> None:
+    """"★ takes" beside the card that takes the trick so far (the box ``card``), ``where`` its
+    seat says: on the side that faces the middle of the table, where the felt is free."""
+    x0, y0, x1, y1 = card
+    h = round(_CAPTION_SIZE * 1.5)
+    side, _, level = where.partition(" ")
+    if side in ("above", "below"):
+        y = y0 - 6 - h // 2 if side == "above" else y1 + 6 + h // 2
+        _label(canvas, (x0 + x1) // 2, y, "★ " + word, _CAPTION_SIZE, _GOLD[0], (40, 30, 0),
+               150, bold=True)
+        return
+    y = y0 + 18 if level == "top" else y1 - 18
+    x, align = (x1 + 6, "left") if side == "right" else (x0 - 6, "right")
+    _label(canvas, x, y, "★ " + word, _CAPTION_SIZE, _GOLD[0], (40, 30, 0), 150, bold=True,
+           align=align)
 
 
 @lru_cache(maxsize=8)
@@ -887,8 +1060,8 @@ def _ranking_png(rows: tuple[tuple[str, tuple[int, ...]], ...], theme: str, lang
     y = _MARGIN
     for title, cards in lines:
         if title is not None:
-            draw.text((_MARGIN, y + title_h // 2), _printable(title), font=_font(_RANK_TITLE, True),
-                      fill=t.text, anchor="lm")
+            _draw_runs(draw, _MARGIN, y + title_h // 2, _runs(title), _RANK_TITLE, t.text,
+                       bold=True, centre=False)
             y += title_h
         for i, c in enumerate(cards):
             face = _face(c, theme, _RANK_SCALE, corner_label(rank_of(c), lang))
@@ -897,161 +1070,13 @@ def _ranking_png(rows: tuple[tuple[str, tuple[int, ...]], ...], theme: str, lang
     return _png(canvas)
 
 
-# -- timing -----------------------------------------------------------------------------------
+# -- caches ---------------------------------------------------------------------------------
 
 
-def _clear_caches() -> None:
-    for fn in (_face, _dimmed, _shadow, _pill, _hand_png, _table_base, _trump_badge,
-               _table_png, _frame, _ranking_png):
+def clear_caches(*, faces: bool = True) -> None:
+    """Forget the pictures drawn so far and, with ``faces``, the card faces too (for timing
+    the first picture of a kind, ``tools/card_pictures.py --bench``)."""
+    pictures = (_hand_png, _table_png, _ranking_png)
+    drawn = (_face, _dimmed, _shadow, _pill, _table_base, _trump_badge, _frame)
+    for fn in pictures + (drawn if faces else ()):
         fn.cache_clear()
-
-
-def _bench(runs: int = 15) -> None:  # pragma: no cover - run by hand
-    import random
-    import statistics
-    import time
-
-    from engine.cards import PACK_32
-
-    rng = random.Random(1)
-
-    def hand_call(k: int) -> Callable[[], bytes]:
-        cards = tuple(rng.sample(PACK_32, k))
-        return lambda: hand_png(cards, playable=cards[::2])
-
-    def table_call() -> Callable[[], bytes]:
-        c = rng.sample(PACK_32, 4)
-        trump = rng.randrange(4)
-        return lambda: table_png(seats=("Ana", "Béla", "Ștefan", "Jürgen"),
-                                 trick=[(0, c[0]), (1, c[1]), (2, c[2])], trump=trump,
-                                 shown=[c[3]])
-
-    cases: list[tuple[str, Callable[[], Callable[[], bytes]]]] = [
-        ("hand_png, 8 cards", lambda: hand_call(8)),
-        ("hand_png, 16 cards", lambda: hand_call(16)),
-        ("table_png, 4 seats", table_call),
-    ]
-
-    def ms(call: Callable[[], bytes]) -> float:
-        start = time.process_time()
-        call()
-        return (time.process_time() - start) * 1000
-
-    print(f"CPU ms per image, median of {runs}")
-    print(f"{'image':<20} {'cold':>8} {'cards known':>12} {'cached':>8}")
-    for name, make in cases:
-        cold, known, cached = [], [], []
-        for _ in range(runs):
-            call = make()
-            _clear_caches()
-            cold.append(ms(call))
-            _hand_png.cache_clear()
-            _table_png.cache_clear()
-            known.append(ms(call))
-            cached.append(ms(call))
-        print(f"{name:<20} {statistics.median(cold):8.1f} {statistics.median(known):12.1f}"
-              f" {statistics.median(cached):8.3f}")
-    faces = []
-    for _ in range(5):
-        _clear_caches()
-        start = time.process_time()
-        for c in PACK_32:
-            _card_face(c, "dark", 1.0, "en")
-        faces.append((time.process_time() - start) * 1000 / len(PACK_32))
-    print(f"{'card_image':<20} {statistics.median(faces):8.1f}")
-
-
-def _samples(out: str) -> None:  # pragma: no cover - run by hand
-    from pathlib import Path
-
-    from engine.cards import PACK_32
-
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    names = ("Ana", "Béla", "Ștefan", "Jürgen", "Zsófia Kovács-Nagy", "🂡 Őrs")
-    for th in THEMES:
-        (folder / f"pack_{th}.png").write_bytes(hand_png(PACK_32, theme=th))
-        (folder / f"hand_{th}.png").write_bytes(hand_png(
-            PACK_32[3:32:4], theme=th, playable=PACK_32[3:16:4]))
-        for n in range(2, 7):
-            trick = [(s, PACK_32[5 * s + 3]) for s in range(1, n)]
-            (folder / f"table{n}_{th}.png").write_bytes(table_png(
-                seats=names[:n], trick=trick, trump=HEARTS if n % 2 else None,
-                shown=PACK_32[20:20 + n - 1], theme=th, to_move=0))
-
-
-#: Discord scales an attached picture down to fit the message column: on a desktop to at most
-#: about 550 x 350 px, on a phone to the chat's width, about 340 px (so a card of an 8-card hand
-#: is about 50 px wide there).
-_DISPLAY: Final = {"desktop": (550, 350), "phone": (340, 10_000)}
-
-
-def _docs(out: str) -> None:  # pragma: no cover - run by hand for docs/pictures.md
-    from pathlib import Path
-
-    from bot.pictures import table_trick, trick_winner
-    from engine import Match, make_rules, public_view
-    from engine.cards import cards
-
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-
-    def save(name: str, png: bytes) -> None:
-        img = Image.open(io.BytesIO(png)).convert("RGB")
-        for where, (w, h) in _DISPLAY.items():
-            f = min(1.0, w / img.width, h / img.height)
-            small = img.resize((round(img.width * f), round(img.height * f)),
-                               Image.Resampling.LANCZOS)
-            # 256 colours: a quarter of the bytes, and no difference a player would see.
-            small.quantize(256, dither=Image.Dither.NONE).save(
-                folder / f"{name}_{where}.png", optimize=True)
-
-    hand = cards(["EO", "GO", "HU", "SA", "H10", "GK", "E9", "S7"])
-    ok = cards(["EO", "GO", "HU"])
-    for th in THEMES:
-        save(f"hand_{th}", hand_png(hand, theme=th, playable=ok, labels=False))
-    save("hand_hu_dark", hand_png(hand, theme="dark", playable=ok, labels=False, lang="hu"))
-    # A table from a real deal: trump known, cards shown, a trick two cards in.
-    match = Match(make_rules("filicau"), seed=3)
-    game = match.deal()
-    while True:
-        v = public_view(game)
-        if v.trump is not None and len(v.trick) == 2:
-            break
-        seat = game.actors()[0]
-        game.apply(seat, game.legal_actions(seat)[0])
-    names = ["Ana", "Béla", "Ștefan", "Őrs"]
-    for th, lang in (("dark", "en"), ("light", "en"), ("fourcolour", "en"), ("dark", "hu")):
-        save(f"table_{lang}_{th}", table_png(
-            seats=names, trick=table_trick(v), trump=v.trump, shown=v.shown, theme=th,
-            to_move=v.to_move, winner=trick_winner(v), lang=lang))
-    _docs_rankings(save)
-
-
-def _docs_rankings(save: Callable[[str, bytes], None]) -> None:  # pragma: no cover - by hand
-    """The card ranking of ``/rules`` and ``/help game:`` for two games, for docs/pictures.md
-    (which shows the phone size)."""
-    from bot.how import ranking_of, ranking_rows
-
-    for game, lang in (("filicau", "ro"), ("schafkopf3", "en")):
-        with texts.speaking(lang):
-            save(f"ranking_{game}_{lang}", ranking_png(ranking_rows(ranking_of(game)),
-                                                       theme="dark", lang=lang))
-
-
-if __name__ == "__main__":  # pragma: no cover
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m bot.cardart",
-                                     description="Card pictures: timing and samples.")
-    parser.add_argument("--bench", action="store_true", help="time the pictures")
-    parser.add_argument("--out", metavar="DIR", help="write sample pictures to DIR")
-    parser.add_argument("--docs", metavar="DIR",
-                        help="write the pictures of docs/pictures.md, at Discord's sizes, to DIR")
-    args = parser.parse_args()
-    if args.bench:
-        _bench()
-    if args.out:
-        _samples(args.out)
-    if args.docs:
-        _docs(args.docs)

@@ -25,6 +25,7 @@ from bot.seats import is_computer
 from bot.session import COMPUTER_LEVELS, TableSession
 from bot.store import PartnershipStatus
 from bot.texts import (
+    SUIT_EMOJI,
     card_label,
     date_text,
     game_title,
@@ -45,7 +46,7 @@ from engine import (
     replay,
 )
 from engine.ai.analysis import Chance, Decision, Hint, Outcome
-from engine.cards import card, code
+from engine.cards import RANK_CODES, card, code, rank_of, suit_of
 from engine.trumps import TrumpOrder
 
 if TYPE_CHECKING:
@@ -465,10 +466,10 @@ def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
         per_row = PER_ROW
     items: list[discord.ui.Item[Any]] = []
     for i, c in enumerate(cards):
-        # The cards that may be played are the primary action; a trump says so in words
+        # The cards that may be played are the primary action; a trump says so in its label
         # (a colour alone would draw the eye to trumps that may not be played).
         items.append(button(
-            Op.CARD, tid, number, len(v.tricks), code(c), label=card_button_label(v, c),
+            Op.CARD, tid, number, len(v.tricks), code(c), label=card_key_label(v, c),
             style=discord.ButtonStyle.primary if c in legal_cards
             else discord.ButtonStyle.secondary,
             disabled=c not in legal_cards, row=min(i // per_row, ROWS - 1),
@@ -613,6 +614,24 @@ def card_button_label(v: PublicView, c: int) -> str:
     order: TrumpOrder | None = v.order
     return f"{TRUMP_MARK}{card_label(c)}" if order is not None and order.is_trump(c) \
         else card_label(c)
+
+
+#: Marks a trump on its button in the hand: after the rank, and narrower than ``TRUMP_MARK``.
+TRUMP_KEY_MARK = "*"
+
+
+def card_key_label(v: PublicView, c: int) -> str:
+    """A card on its button in the hand: the suit sign and the rank as the cards' corners show
+    it (``corner.*``), a trump marked with a star after it: "🌰O*", "🍃10"; Hungarian "🌰F*",
+    Romanian "🌰D". No space at all, so that it never breaks, and four buttons a row fit a
+    phone 400 px wide in every language (with the rank in words and "★ " before it,
+    "★ 🌰 Ober", rows of four wrapped 3+1). Menus, hints and the table, which have the room,
+    name the card in words (``card_button_label``, ``card_label``)."""
+    rank = RANK_CODES[rank_of(c)]
+    corner = t(f"corner.{rank}") if has_text(f"corner.{rank}") else rank
+    order: TrumpOrder | None = v.order
+    mark = TRUMP_KEY_MARK if order is not None and order.is_trump(c) else ""
+    return f"{SUIT_EMOJI[suit_of(c)]}{corner}{mark}"
 
 
 def chosen_together(action: Action) -> bool:

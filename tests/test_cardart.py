@@ -8,16 +8,19 @@ look at them before committing.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import io
 import itertools
+import math
 import os
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
+from colour_vision import CVD, ciede2000, delta_e00, seen, simulate
 from PIL import Image, ImageChops, ImageStat
 
 from bot import cardart
@@ -220,7 +223,7 @@ def test_cards_that_cannot_be_played_stay_legible(theme: str) -> None:
 
 def test_the_same_input_gives_the_same_bytes() -> None:
     first = hand_png(HAND, theme="light", playable=PLAYABLE), table()
-    cardart._clear_caches()
+    cardart.clear_caches()
     again = hand_png(HAND, theme="light", playable=PLAYABLE), table()
     assert first == again
     # And in another process, with another hash seed.
@@ -302,11 +305,124 @@ def test_names_keep_their_accents(accented: str, plain: str) -> None:
     assert cardart._printable(accented) == accented
 
 
-def test_a_name_beyond_the_font_loses_only_what_it_cannot_show() -> None:
-    assert cardart._printable("🂡 Őrs") == "Őrs"
+def test_a_name_beyond_the_fonts_loses_only_what_they_cannot_show() -> None:
+    assert cardart._printable("🂡 Őrs") == "Őrs"  # a playing card: in neither font
     assert cardart._printable("S\u0326tefan") == "Ștefan"  # a decomposed comma below
+    assert cardart._printable("Ana  \u200d 🌻") == "Ana 🌻"  # a stray joiner goes
     assert table(seats=["Ana", "Béla", "🂡 Őrs", "Jörg"]) == table(
         seats=["Ana", "Béla", "Őrs", "Jörg"])
+
+
+def ink(png: bytes, box: Box, theme: str = "dark") -> set[tuple[int, int]]:
+    """The pixels of ``box`` drawn in (nearly) the labels' text colour."""
+    colour = cardart._THEMES[theme].label_text
+    img = decode(png).crop(box)
+    return {(x, y) for x in range(img.width) for y in range(img.height)
+            if close(cast(RGB, img.getpixel((x, y))), colour) <= 60}
+
+
+@pytest.mark.parametrize("emoji", ["🌻", "😀", "❤️", "👍🏽", "🇷🇴", "🌰"])
+def test_an_emoji_in_a_name_is_drawn(emoji: str) -> None:
+    """Seat 2's name (above its card, at the top) with an emoji after it: past the letters'
+    ink there is an emoji's worth more, a glyph at least 10 px high and wide, where before the
+    emoji was dropped and the picture was the same as without it."""
+    top_label = (250, 25, 550, 75)
+    plain = ink(table(seats=["Ana", "Béla", "Őrs", "Jörg"]), top_label)
+    with_emoji = ink(table(seats=["Ana", "Béla", f"Őrs {emoji}", "Jörg"]), top_label)
+    left = min(x for x, _ in with_emoji)
+    letters_end = left + max(x for x, _ in plain) - min(x for x, _ in plain)
+    glyph = {(x, y) for x, y in with_emoji if x > letters_end + 3}
+    assert len(glyph) >= 30, f"{emoji}: {len(glyph)} px of ink where the emoji should be"
+    xs, ys = [x for x, _ in glyph], [y for _, y in glyph]
+    assert max(xs) - min(xs) >= 10 and max(ys) - min(ys) >= 10
+    # The letters are the same letters: the name is shifted, not redrawn otherwise.
+    assert len(with_emoji) - len(glyph) == pytest.approx(len(plain), rel=0.1)
+
+
+# -- whose card is whose ----------------------------------------------------------------------
+
+Box = tuple[int, int, int, int]
+#: The felt inside the table's rim.
+FELT: Box = (18, 18, cardart._TABLE_W - 18, cardart._TABLE_H - 18)
+
+
+def changed(a: bytes, b: bytes, outside: Box | None = None) -> Box:
+    """Where two light-theme pictures clearly differ (a card on the felt, a pill that turns
+    blue; not a card's soft shadow), optionally leaving out one box."""
+    diff = ImageChops.difference(decode(a), decode(b))
+    mask = ImageChops.lighter(ImageChops.lighter(*diff.split()[:2]), diff.split()[2])
+    mask = mask.point(lambda v: 255 if v > 60 else 0)
+    if outside is not None:
+        mask.paste(0, outside)
+    box = mask.getbbox()
+    assert box is not None, "no difference"
+    return box
+
+
+def gap(a: Box, b: Box) -> float:
+    """The distance between two boxes; 0 when they touch or overlap."""
+    dx = max(0, b[0] - a[2], a[0] - b[2])
+    dy = max(0, b[1] - a[3], a[1] - b[3])
+    return math.hypot(dx, dy)
+
+
+def overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def grow(box: Box, by: int) -> Box:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
+#: Names as long as a label holds (they are cut short with "…").
+LONG_NAMES = tuple(f"Wilhelmina Kovács-Nagy {i}" for i in range(6))
+
+
+@pytest.mark.parametrize("n", range(2, 7))
+def test_each_name_is_by_its_own_card(n: int) -> None:
+    """With every seat's card on the table and cards shown: each name (drawn as it is when that
+    seat is to play, the widest) is beside its own card, clearly nearer it than any other card
+    or the shown cards, overlaps no card and no other label; the same for "★ takes" beside the
+    card that takes the trick; everything on the felt. (Before: with six seats the names of the
+    two seats on each side sat above and below their stacked pair of cards, and the lower
+    left name on the shown cards.)"""
+    names = LONG_NAMES[:n]
+    trick = [(s, PACK_32[4 * s + 1]) for s in range(n)]
+    shown = cards(["HO", "H9", "H8", "SA"])
+
+    def draw(*, trick: Sequence[tuple[int, int]] = trick, shown: Sequence[int] = shown,
+             to_move: int | None = None, winner: int | None = None,
+             trump: int = HEARTS) -> bytes:
+        return table_png(seats=names, trick=trick, trump=trump, shown=shown, theme="light",
+                         to_move=to_move, winner=winner)
+
+    base = draw()
+    card_at = {s: changed(base, draw(trick=[p for p in trick if p[0] != s])) for s in range(n)}
+    name_at = {s: changed(base, draw(to_move=s)) for s in range(n)}
+    shown_at = changed(base, draw(shown=()))
+    badge = changed(base, draw(trump=BELLS))
+    obstacles = [*card_at.values(), shown_at, badge]
+    for s in range(n):
+        label = name_at[s]
+        own = gap(label, card_at[s])
+        others = min(gap(label, c) for c in [*obstacles[:n], shown_at] if c != card_at[s])
+        assert own <= 10, f"seat {s}: name {own:.0f} px from its card"
+        assert others >= 2 * own + 20, (
+            f"seat {s}: name {own:.0f} px from its card, {others:.0f} px from another")
+        for box in obstacles:
+            assert not overlap(label, box), f"seat {s}: name {label} over {box}"
+        for t in range(s + 1, n):
+            assert not overlap(label, name_at[t]), f"names of seats {s} and {t} overlap"
+        assert gap(label, FELT) == 0 and label[0] >= FELT[0] and label[2] <= FELT[2]
+        assert FELT[1] <= label[1] and label[3] <= FELT[3], f"seat {s}: name off the felt"
+        # "★ takes" beside the card that takes the trick (its gold frame left out).
+        takes = changed(base, draw(winner=s), outside=grow(card_at[s], 8))
+        assert gap(takes, card_at[s]) <= 16
+        for box in [*obstacles, *name_at.values()]:
+            if box != card_at[s]:
+                assert not overlap(takes, box), f"seat {s}: 'takes' {takes} over {box}"
+        assert FELT[0] <= takes[0] and takes[2] <= FELT[2]
+        assert FELT[1] <= takes[1] and takes[3] <= FELT[3]
 
 
 def test_table_checks_its_arguments() -> None:
@@ -381,10 +497,55 @@ def luma(c: RGB) -> float:
     return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
 
 
+def test_ciede2000_matches_the_published_test_data() -> None:
+    """Pairs from Sharma, Wu and Dalal's table of test data (given in CIELAB)."""
+    pairs = [((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
+             ((50.0, -1.0, 2.0), (50.0, 0.0, 0.0), 2.3669),
+             ((50.0, 2.5, 0.0), (73.0, 25.0, -18.0), 27.1492),
+             ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+             ((22.7233, 20.0904, -46.6940), (23.0331, 14.9730, -42.5619), 2.0373)]
+    for first, second, expected in pairs:
+        assert delta_e00(first, second) == pytest.approx(expected, abs=1e-4)
+        assert delta_e00(second, first) == pytest.approx(expected, abs=1e-4)
+
+
+def test_the_colour_blind_simulation_confuses_red_and_green_but_keeps_grey() -> None:
+    red, green = (222, 44, 52), (62, 163, 74)
+    assert ciede2000(red, green) > 60
+    assert ciede2000(seen(red, "deuteranopia"), seen(green, "deuteranopia")) < 10
+    assert ciede2000(seen(red, "tritanopia"), seen(green, "tritanopia")) > 40
+    for vision in CVD:
+        for grey in ((255, 255, 255), (128, 128, 128), (0, 0, 0)):
+            assert ciede2000(seen(grey, vision), grey) < 1.5
+
+
+#: The least CIEDE2000 difference between any two suits' colours, for every vision: more than
+#: seven times the just noticeable difference. (The cards' own brown, green and red were 1.2
+#: to 6.2 apart for a deuteranope, 10.0 for a protanope: three olive-browns.)
+SUITS_APART = 15.0
+
+
+@pytest.mark.parametrize("vision", ["normal", *CVD])
+@pytest.mark.parametrize("theme", THEMES)
+def test_four_suits_stay_apart_for_colour_blind_players(theme: str, vision: str) -> None:
+    """The suit signs as a colour-blind player sees them, simulated on the drawn cards: every
+    two suits' colours (the commonest colour in the middle of the Ace) stay apart in every
+    theme, the default dark one included."""
+    colours = {}
+    for s in SUITS:
+        ace = on_background(card_image(make(s, 0), theme), theme).crop((45, 75, 75, 105))
+        colours[s] = cast(RGB, max(simulate(ace, vision).getcolors(maxcolors=1 << 16) or ())[1])
+    apart, a, b = min((ciede2000(colours[a], colours[b]), a, b)
+                      for a, b in itertools.combinations(SUITS, 2))
+    assert apart >= SUITS_APART, (
+        f"{theme}, {vision}: suits {a} and {b} are {apart:.1f} apart "
+        f"({colours[a]} and {colours[b]})")
+
+
 def test_the_four_colour_theme_differs_in_lightness() -> None:
-    """The four-colour theme is for colour-blind players: its suit colours differ in lightness,
-    which every kind of colour blindness keeps (the cards' own colours do not: brown acorns
-    and green leaves are equally light)."""
+    """The four-colour theme keeps the suits apart by lightness alone, so that they stay apart
+    in grey too (no colour vision at all, a screen set to greyscale); the cards' own colours
+    keep them apart by hue for colour-blind players (the test above) but not in grey."""
     assert "fourcolour" in THEMES
     four = [luma(sign_colour(s, "fourcolour")) for s in SUITS]
     for a, b in itertools.combinations(four, 2):
@@ -393,6 +554,12 @@ def test_the_four_colour_theme_differs_in_lightness() -> None:
     assert min(abs(a - b) for a, b in itertools.combinations(german, 2)) < 30
     assert mean_diff(decode(hand_png(HAND, theme="fourcolour")),
                      decode(hand_png(HAND, theme="dark"))) > 10
+
+    def grey(theme: str) -> float:
+        greys = [seen(sign_colour(s, theme), "grey") for s in SUITS]
+        return min(ciede2000(a, b) for a, b in itertools.combinations(greys, 2))
+
+    assert grey("fourcolour") >= SUITS_APART > max(grey("light"), grey("dark"))
 
 
 # -- table labels -----------------------------------------------------------------------------
@@ -416,12 +583,14 @@ def test_table_shows_whose_turn_and_who_takes_the_trick() -> None:
                             winner=3))
     left_card = (100, 210, 240, 410)
     assert count_near(wins, gold, left_card) > 300 > count_near(base, gold, left_card)
-    # Captions for trump and the shown cards, in the reader's language.
-    captions = (30, 110, 240, 500)
-    assert mean_diff(decode(table(shown=())).crop(captions), base.crop(captions)) > 1
-    hu = decode(table_png(seats=SEATS, trick=TRICK, trump=HEARTS, shown=(card("HO"),),
-                          lang="hu"))
-    assert mean_diff(hu.crop((20, 120, 120, 150)), base.crop((20, 120, 120, 150))) > 3
+    # Captions for trump and the shown cards (over their lower edge), in the reader's language
+    # (a Nine is shown: its corners are the same in both).
+    en, hu = (decode(table_png(seats=SEATS, trick=TRICK, trump=HEARTS, shown=(card("H9"),),
+                               lang=lang)) for lang in ("en", "hu"))
+    trump_caption, shown_caption = (20, 120, 120, 150), (60, 560, 200, 588)
+    assert mean_diff(hu.crop(trump_caption), en.crop(trump_caption)) > 3
+    assert mean_diff(hu.crop(shown_caption), en.crop(shown_caption)) > 3
+    assert mean_diff(decode(table(shown=())).crop(shown_caption), en.crop(shown_caption)) > 3
     with pytest.raises(ValueError):
         table_png(seats=SEATS, trick=TRICK, trump=None, winner=0)  # seat 0 played nothing
     with pytest.raises(ValueError):
@@ -436,9 +605,9 @@ GOLDEN_CASES = {
     "hand16_dark": lambda: hand_png(PACK_32[::2], theme="dark"),
     "table_dark": lambda: table(theme="dark"),
     "table6_light": lambda: table_png(
-        seats=("Ana", "Béla", "Cami", "Dorin", "Ede", "Fanni"),
+        seats=("Ana", "Béla 🌻", "Cami", "Dorin", "Ede", "Fanni"),
         trick=[(4, card("SO")), (5, card("GU")), (0, card("HA"))], trump=None,
-        theme="light"),
+        shown=(card("S9"), card("G7")), theme="light", winner=5),
     "hand_fourcolour": lambda: hand_png(HAND, theme="fourcolour", playable=PLAYABLE),
     "table_hu_fourcolour": lambda: table_png(
         seats=("Ana", "Béla", "Ștefan", "Őrs"), trick=TRICK, trump=HEARTS,
@@ -459,3 +628,38 @@ def test_golden_image(name: str) -> None:
     diff = mean_diff(got, expected)
     assert diff < 2, f"{name} drifted from its golden image (mean difference {diff:.2f}); " \
                      "if intended, regenerate with UPDATE_GOLDEN=1 and look at the result"
+
+
+# -- the developers' tool ---------------------------------------------------------------------
+
+
+def load_tool() -> Any:
+    """``tools/card_pictures.py`` (a script, not a package)."""
+    path = Path(__file__).resolve().parent.parent / "tools" / "card_pictures.py"
+    spec = importlib.util.spec_from_file_location("card_pictures", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_card_pictures_tool_says_what_it_wrote(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    tool = load_tool()
+    root = Path(__file__).resolve().parent.parent
+    assert root not in tool.DEFAULT_OUT.parents  # no stray folder in the checkout by default
+    for option, count in (("--out", 5 * len(THEMES) + 2 * len(THEMES)), ("--docs", 23)):
+        folder = tmp_path / option.strip("-")
+        assert tool.main([option, str(folder)]) == 0
+        printed = capsys.readouterr().out.splitlines()
+        written = sorted(folder.iterdir())
+        assert len(written) == count
+        assert sorted(printed[:-1]) == [str(p) for p in written]
+        assert printed[-1] == f"{count} pictures in {folder}"
+        for p in written:
+            assert p.read_bytes().startswith(b"\x89PNG")
+    assert tool.main(["--bench", "--runs", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "CPU ms per image, median of 1"
+    assert [line.split()[0] for line in lines[2:]] == [
+        "hand_png,", "hand_png,", "table_png,", "table_png,", "card_image"]

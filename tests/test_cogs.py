@@ -32,11 +32,12 @@ from fake_discord import (
     file_json,
 )
 
+from bot.render import card_key_label
 from bot.seats import is_computer
 from bot.session import TIMEOUTS_BEFORE_AUTOPLAY, TableSession
 from bot.store import ResultRow, canonical
 from bot.texts import card_label, option_text, t
-from engine import Action, Hand, replay, report
+from engine import Action, Hand, public_view, replay, report
 from engine.cards import Card, code
 
 TITLES = {"filicau": "Filicău", "filko": "Filkó"}
@@ -142,7 +143,8 @@ async def my_hand(h: Harness, session: TableSession, user: User) -> Message:
     assert seat is not None
     held = hand_of(session).hands[seat]
     assert sorted(view_cards(r.message)) == sorted(code(c) for c in held)
-    assert all(card_label(c) in r.text for c in held)
+    labels = {b["label"] for b in r.message.buttons}
+    assert all(card_key_label(public_view(hand_of(session)), c) in labels for c in held)
     assert set(r.message.enabled()) == expected_buttons(session, seat)
     return r.message
 

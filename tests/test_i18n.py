@@ -21,7 +21,7 @@ from fake_discord import CHANNEL_ID, Harness, User, running
 from standin.schema import SchemaCheck
 
 from bot.courier import Signal
-from bot.render import TRUMP_MARK
+from bot.render import card_key_label
 from bot.texts import (
     CATALOGS,
     EN,
@@ -41,6 +41,7 @@ from bot.texts import (
     suit_label,
     t,
 )
+from engine import public_view
 from engine.cards import ALL_CARDS, card, code
 from engine.rules import GAMES
 
@@ -249,7 +250,8 @@ async def test_a_romanian_user_at_a_german_server(german: Harness) -> None:
     table = h.table_message()
     assert table.embeds[0]["title"].startswith("Filicău — Spiel 1")
     assert de("btn.my_hand") in table.text and de("table.seats") in table.text
-    # Ana's hand view speaks Romanian, with Romanian card words on the buttons.
+    # Ana's hand view speaks Romanian, with the Romanian cards' corner letters on the buttons
+    # ("🌰D": doiar).
     view = (await h.press(ana, de("btn.my_hand"))).message
     assert view.audience == ana.id
     assert view.content.startswith("**" + ro("hand.title", game="Filicău", number=1))
@@ -257,9 +259,8 @@ async def test_a_romanian_user_at_a_german_server(german: Harness) -> None:
     seat = session.seat_of(ana.id)
     assert seat is not None and session.hand is not None
     with speaking("ro"):
-        labels = {card_label(c) for c in session.hand.hands[seat]}
-    assert {b["label"].removeprefix(TRUMP_MARK) for b in view.buttons
-            if b["custom_id"].startswith("fc:card:")} == labels
+        labels = {card_key_label(public_view(session.hand), c) for c in session.hand.hands[seat]}
+    assert {b["label"] for b in view.buttons if b["custom_id"].startswith("fc:card:")} == labels
     assert h.hand_view(ana).id == view.id
     # A refusal is its user's: Hungarian for Bob.
     bob = h.user("bob", locale="hu")

@@ -56,7 +56,8 @@ def test_every_readme_command_is_run_or_has_a_reason() -> None:
     assert any("engine replay tests/golden/<file>.json" in c for c in commands)
     for line in commands:
         if runs(line):
-            assert re.search(r"\.venv/bin/python -m (engine|bot\.cardart)\b", line), (
+            assert re.search(r"\.venv/bin/python (-m engine\b|tools/card_pictures\.py )",
+                             line), (
                 f"README command {line!r}: run it in this test or say in NOT_RUN why not")
 
 
@@ -93,5 +94,5 @@ def test_readme_command_runs(line: str, tmp_path: Path) -> None:
         assert reports and all(r["hands_per_second"] > 0 for r in reports)
     if " engine play " in line:
         assert "Points: your team" in done.stdout
-    if " bot.cardart " in line:
+    if " tools/card_pictures.py " in line:
         assert any(p.suffix == ".png" for p in (tmp_path / "out").iterdir())
