@@ -31,6 +31,7 @@ from bot.texts import (
     game_title,
     has_text,
     option_text,
+    points_text,
     suit_label,
     t,
     team_name,
@@ -280,14 +281,17 @@ def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
     embed = discord.Embed(title=t("table.title", game=title(s), number=s.hand_number),
                           colour=GAME_COLOUR, description="\n".join(lines) or None)
     if v.trump is not None:
+        # A game that fixes trump shows no card for it: the suit alone, no "(shown: —)".
         embed.add_field(name=t("table.trump"), value=t(
-            "table.trump_line", suit=suit_label(v.trump), shown=_cards(v.shown)), inline=False)
+            "table.trump_line", suit=suit_label(v.trump), shown=_cards(v.shown))
+            if v.shown else suit_label(v.trump), inline=False)
     per_seat = not s.fixed_teams
     embed.add_field(name=t("table.seats"), value="\n".join(
         f"{'▶ ' if seat in v.actors else ''}{seat_prefix(s, v, seat)}{seat + 1} "
         f"{seat_mention(s, seat)}{seat_badges(s, v, seat)}"
         + (countdown(deadline) if seat in v.actors else "")
-        + (f" — {t('n.points', count=v.taken[seat])}" if per_seat and v.taken else "")
+        + (f" — {points_text('n.points', s.rules.points, count=v.taken[seat])}"
+           if per_seat and v.taken else "")
         for seat in range(v.players)), inline=False)
     facts = info_lines(s, v)
     if facts:
@@ -303,7 +307,8 @@ def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
         embed.add_field(name=t("table.last_trick"), value=last_trick_text(s, last), inline=True)
     if s.fixed_teams and len(v.team_points) == 2:
         a, b = v.team_points[0], v.team_points[1]
-        embed.add_field(name=t("table.points"), value=t("table.points_line", a=a, b=b),
+        embed.add_field(name=points_text("table.points", s.rules.points),
+                        value=t("table.points_line", a=a, b=b),
                         inline=False)
     status = v.result.status if v.result else v.status
     if status.score is not None:
@@ -706,7 +711,7 @@ def result_embed(s: TableSession, result: HandResult, number: int, *,
         title = t("result.title", number=number, a=result.points[0], b=result.points[1])
     else:
         title = t("result.hand_title", number=number)
-        lines.append(t("result.points_line", points=" · ".join(
+        lines.append(points_text("result.points_line", s.rules.points, points=" · ".join(
             f"{team_name(team)} {p}" for team, p in enumerate(result.points))))
     scores = result.extra.get("scores")
     if scores is not None:

@@ -918,7 +918,7 @@ async def test_the_same_partnerships_keep_their_status_at_a_new_table(h: Harness
     new = await open_table(h, bob, [(bob, 0), (ana, 1), (dan, 0), (cid, 1)])
     slaves_team = "A" if ana.member in masters else "B"  # Ana sits in team B
     lobby = h.table_message().text
-    assert f"Team {slaves_team} are slaves since " in lobby
+    assert f"Team {slaves_team} have been slaves since " in lobby
     assert f"<@{dealer}> deals" in lobby
     await h.press(bob, t("btn.start"))
     hand = hand_of(new)

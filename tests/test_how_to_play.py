@@ -108,8 +108,8 @@ def test_the_ranking_text_lists_the_trumps_in_order() -> None:
     with speaking("en"):
         text = ranking_text(ranking_of("schafkopf3"))
         assert text.splitlines()[0] == (
-            "**Trumps:** Over of acorns, Over of leaves, Over of hearts, Over of bells, "
-            "Under of acorns, Under of leaves, Under of hearts, Under of bells")
+            "**Trumps:** Ober of acorns, Ober of leaves, Ober of hearts, Ober of bells, "
+            "Unter of acorns, Unter of leaves, Unter of hearts, Unter of bells")
         assert "then 🔔 bells: A 10 K 9 8 7" in text
         assert "🌰 acorns: A 10 K 9 8 7" in text
     with speaking("ro"):

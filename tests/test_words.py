@@ -136,7 +136,7 @@ def test_the_article_is_asked_for_in_a_placeholder() -> None:
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("en", ["Over of acorns", "Seven of hearts", "Ten of bells", "Under of leaves"]),
+    ("en", ["Ober of acorns", "Seven of hearts", "Ten of bells", "Unter of leaves"]),
     ("ro", ["filicău de ghindă", "șeptar de roșu", "zece de dubă", "doiar de verde"]),
     ("hu", ["makk felső", "piros hetes", "tök tízes", "zöld alsó"]),
     ("de", ["Eichel-Ober", "Herz-Sieben", "Schellen-Zehn", "Gras-Unter"]),
@@ -148,7 +148,7 @@ def test_a_card_in_words(lang: str, words: list[str]) -> None:
 
 
 @pytest.mark.parametrize(("lang", "name", "value", "deals"), [
-    ("en", "early end", "the Over's suit", "no set length"),
+    ("en", "early end", "the Ober's suit", "no set length"),
     ("ro", "oprire devreme", "culoarea filicăului", "fără limită"),
     ("hu", "korai vég", "a felső színe", "korlátlan"),
     ("de", "frühes Ende", "die Farbe des Obers", "ohne feste Länge"),
@@ -335,3 +335,13 @@ def test_a_refusal_names_the_suit_in_the_readers_language(lang: str, trump: str,
                 text.strip(".()").replace("(", " ").split()), text
         assert refusal("illegal.must_follow", {"card": "E7", "suit": "trumps"}) == trump
         assert refusal("illegal.must_follow", {"card": "E7", "suit": "hearts"}) == hearts
+
+
+def test_the_texts_modules_examples_hold() -> None:
+    """bot/ is outside the doctest paths: the examples in ``bot.texts`` are run here."""
+    import doctest
+
+    import bot.texts
+
+    result = doctest.testmod(bot.texts)
+    assert result.attempted >= 3 and result.failed == 0

@@ -59,8 +59,8 @@ class Dreiwendsch(WidowGame):
         "deal passes to the left; the highest total wins the match.",
         "early_end (default on): a solo stops once its score is decided.",
         "skat_to option: old_one (default: the EO holder may take the skat) or forehand (the "
-        "seat after the dealer may take it, whoever holds EO; the seed's pre-agreed variant).",
-        "Project choices (the seed is silent): all for themselves, the most card points wins 1 "
+        "seat after the dealer may take it, whoever holds EO; a variant agreed before play).",
+        "House rules: all for themselves, the most card points wins 1 "
         "from each player with fewer; with sharp cards the skat is laid after the second "
         "packet; a match as in Schafkopf for three.",
     )

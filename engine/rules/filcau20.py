@@ -207,14 +207,14 @@ class Filcau20(Rules):
         "Follow suit; if void, trump if able; otherwise any card. Aces and Tens 1 point each "
         "(8 in all).",
         "The seat before the dealer cuts or knocks. Knock: 5 cards each, then binding (legare).",
-        "Cut: 3 cards each, then the fris window: the first to show an Over makes fris and "
+        "Cut: 3 cards each, then the fris window: the first to show an Ober makes fris and "
         "names trump; the dealer may deal on at any time, and any other player who looks at "
         "his last two cards (also after passing) closes the window for all. Then 2 more each; "
         "no fris: binding.",
-        "Fris trick: the fris Over leads; each must play an Under or King; one who has none "
-        "gets his last two cards face up; then he must play an Under or King if one of his "
-        "five cards is one, else any card but an Over. Nobody plays an Over on it.",
-        "Binding (legare): each in turn binds (3 or 4 trumps with at least one Over: the count "
+        "Fris trick: the fris Ober leads; each must play an Unter or King; one who has none "
+        "gets his last two cards face up; then he must play an Unter or King if one of his "
+        "five cards is one, else any card but an Ober. Nobody plays an Ober on it.",
+        "Binding (legare): each in turn binds (3 or 4 trumps with at least one Ober: the count "
         "and the lowest trump), says închis (closed) with five trumps, or passes. Never bind "
         "5, nor 4 with an Ace as the fifth card. One must bind one's strongest binding.",
         "Most trumps wins the binding; equal: the higher lowest trump; still equal: earlier "
@@ -225,11 +225,11 @@ class Filcau20(Rules):
         "to 11 wins the match (then 0-0, both even).",
         "Both even: the deal passes to the next seat; otherwise the two servants deal in turn.",
         "fris_trump option: free (default: the fris maker names any suit) or over_suit (the "
-        "suit of the fris Over).",
+        "suit of the fris Ober).",
         "early_end (default on): the hand stops once no remaining play can change its outcome.",
-        "Project choices (the seed is silent): a player with five trumps says închis and counts "
-        "as a pass; a seat that passed the fris window can no longer make fris (it may still "
-        "look); after a match is won both teams start even at 0-0.",
+        "House rules: a player with five trumps says închis and counts as a pass; a seat that "
+        "passed the fris window can no longer make fris (it may still look); after a match is "
+        "won both teams start even at 0-0.",
     )
 
     players = 4

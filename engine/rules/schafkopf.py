@@ -63,7 +63,7 @@ class Schafkopf3(WidowGame):
         "A match is a set number of deals, a multiple of 3 (deals option, default 9); the "
         "deal passes to the left; the highest total wins the match.",
         "early_end (default on): a declarer game stops once its score is decided.",
-        "Project choices (the seed is silent): in least the widow counts for the winner of the "
+        "House rules: in least the widow counts for the winner of the "
         "last trick (Skat's Ramsch rule); a declarer's score is his alone, not paid by each "
         "opponent.",
     )

@@ -138,18 +138,18 @@ class Wendish(Rules):
         "must play it as soon as it is legal), or says 'the first trick is with me' (the first "
         "other player to take a trick is his partner), or says nothing: a quiet solo.",
         "Before play, from the seat after the dealer, anyone may announce a Lust Solo and name "
-        "the trump suit (Overs and Unders stay the top trumps); the first to announce plays it.",
+        "the trump suit (Obers and Unters stay the top trumps); the first to announce plays it.",
         "61+ wins. Score 1, +1 schneider (loser under 30), +1 schwarz (loser took no trick); "
         "a solo wins or loses that from each of the three others.",
         "deals option (default 0, open-ended): a match of that many deals, a multiple of 4.",
         "early_end (default on): the hand stops once no remaining play can change its score.",
-        "muss_solo option (default 0; the seed's Muss-Solo agreement): each player must "
-        "announce that many Lust Solos in a match; project choice: a solo still owed when the "
+        "muss_solo option (default 0; a Muss-Solo agreement): each player must "
+        "announce that many Lust Solos in a match; house rule: a solo still owed when the "
         "match ends is paid as a lost simple solo, 1 to each of the other three.",
-        "counters option (default 0; the seed's kitty of counters): each player starts the "
-        "match with that many counters and pays and is paid in them; project choice: the "
+        "counters option (default 0; a kitty of counters): each player starts the "
+        "match with that many counters and pays and is paid in them; house rule: the "
         "match ends as soon as a player has none left, the most counters wins.",
-        "Project choices (the seed is silent): the first Lust Solo announced is played, even "
+        "House rules: the first Lust Solo announced is played, even "
         "over an earlier call; with 24 cards the packets are of 3; a match is open-ended unless "
         "the deals option sets its length.",
     )
