@@ -34,7 +34,7 @@ class Dreiwendsch(WidowGame):
     game = "dreiwendsch"
     title = "Dreiwendsch"
     goal = (
-        "The holder of the Over of acorns may take the widow (the skat) and play alone against "
+        "The holder of the Ober of acorns may take the widow (the skat) and play alone against "
         "the other two for 61 or more of the 120 card points; if he declines, everybody plays "
         "alone and the most card points win."
     )

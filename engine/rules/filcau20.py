@@ -104,7 +104,7 @@ def _parse_fris(v: Any) -> Fris:
         over = parse_card(v)
         return Fris(over, suit_of(over))
     if not isinstance(v, Mapping) or set(v) != {"over", "trump"}:
-        raise NotationError(f"fris is an Over (\"GO\") or {{over, trump}}, not {v!r}")
+        raise NotationError(f"fris is an Ober (\"GO\") or {{over, trump}}, not {v!r}")
     return Fris(parse_card(v["over"]), parse_suit_value(v["trump"]))
 
 
@@ -524,7 +524,7 @@ class Filcau20(Rules):
         if phase == FRIS and kind == "fris" and seat in self.actors(hand):
             return IllegalAction(
                 "fris_without_over", f"seat {seat} cannot make fris with that "
-                f"{'' if self.free_trump else '(the Over names its own suit) '}card",
+                f"{'' if self.free_trump else '(the Ober names its own suit) '}card",
                 seat=seat,
             )
         if phase == FRIS and seat in hand.pending.get("fris_passed", ()):
@@ -545,7 +545,7 @@ class Filcau20(Rules):
                 )
             return IllegalAction(
                 "bind_not_strongest", "one may only bind one's strongest binding "
-                "(3 or 4 trumps with an Over, not 4 with an Ace beside)",
+                "(3 or 4 trumps with an Ober, not 4 with an Ace beside)",
             )
         if phase == FRIS_TRICK and kind == "card":
             c = action.value
@@ -553,18 +553,18 @@ class Filcau20(Rules):
                 return IllegalAction("not_your_card", f"seat {seat} does not hold {code(c)}",
                                      seat=seat, card=code(c))
             if not hand.trick:
-                return IllegalAction("must_lead_fris_over", "the fris Over leads the fris trick")
+                return IllegalAction("must_lead_fris_over", "the fris Ober leads the fris trick")
             if c in _OVER_SET:
-                return IllegalAction("no_over_on_fris", "nobody may play an Over on the fris")
+                return IllegalAction("no_over_on_fris", "nobody may play an Ober on the fris")
             if FACE_UP in self.phase_legal(hand, seat):
                 return IllegalAction(
-                    "must_turn_face_up", "without Under or King, ask for the last two cards "
+                    "must_turn_face_up", "without Unter or King, ask for the last two cards "
                     "face up first",
                 )
-            return IllegalAction("fris_small_card", "on the fris one must play an Under or King",
+            return IllegalAction("fris_small_card", "on the fris one must play an Unter or King",
                                  card=code(c))
         if phase == FRIS_TRICK and kind == "face_up":
-            return IllegalAction("face_up_has_small", "only a player without Under or King may "
+            return IllegalAction("face_up_has_small", "only a player without Unter or King may "
                                  "ask for his cards face up")
         return IllegalAction(
             "wrong_phase", f"{action} is not allowed now ({phase})", phase=phase

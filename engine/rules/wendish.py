@@ -122,7 +122,7 @@ class Wendish(Rules):
     game = "wendish"
     title = "Wendish Schafkopf"
     goal = (
-        "The holders of the Overs of acorns and leaves (the Old Ones) play together, secretly "
+        "The holders of the Obers of acorns and leaves (the Old Ones) play together, secretly "
         "until the cards show it, against the other two; a side needs 61 or more of the 120 "
         "card points."
     )
