@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 
-    # -- running at scale (README "Running at scale") --
+    # -- running at scale (docs/scale.md) --
     #: ``postgresql://user:password@host/db`` to share one PostgreSQL among several bot
     #: processes, or ``sqlite:///path``; unset: the SQLite file ``database_path``.
     database_url: SecretStr | None = None

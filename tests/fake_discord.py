@@ -8,7 +8,8 @@ responses for everybody, ephemeral ones for one user only, each with its latest 
 
 Users act through real ``INTERACTION_CREATE`` payloads handed to discord.py's own
 ``ConnectionState.parse_interaction_create``: slash commands reach the command tree, button
-clicks the persistent ``GameButton``. A click names a ``custom_id`` that the user can see in a
+clicks and menu choices the tables cog's one listener (``Tables.on_interaction``), which parses
+their ``custom_id``. A click names a ``custom_id`` that the user can see in a
 message (enabled, unless the test says the client misbehaves); the message as the user sees it
 travels with the interaction, as it does from Discord.
 
@@ -16,7 +17,8 @@ Synchronisation is by tasks, never by time: ``Harness.dispatch`` awaits the task
 discord.py created for the interaction, then ``settle`` awaits the bot's work that needs no
 clock: table-message refreshes, and drivers whose next move is a computer's (the settings make
 ``computer_delay`` 0). Drivers waiting for a person (the turn timer) or for the next hand are
-left alone; tests call ``TableRunner.turn_timeout`` for the timer.
+left alone; tests call the table runner's ``turn_timeout`` for the timer
+(``h.runner(session).turn_timeout(stamp)``).
 
 Two invariants are checked on every message the bot creates or edits, for every test:
 

@@ -54,6 +54,7 @@ async def check_log(store: PostgresStore, table: Table, channel_id: int) -> int:
     return row.id
 
 
+@pytest.mark.slow
 async def test_two_shard_processes_share_one_postgresql(
     standin: StandIn, tmp_path: Path, pg_url: str
 ) -> None:

@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from fake_discord import (
     CHANNEL_ID,
     CHANNEL_MESSAGE,
@@ -496,6 +497,7 @@ FAMILIES: dict[str, Callable[[World], st.SearchStrategy[tuple[dict[str, Any], Us
 # -- the tests ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_hostile_clicks_on_a_lobby_and_a_table_in_play(h: Harness) -> None:
     world = await lobby_and_play(h)
     for name, family in FAMILIES.items():
@@ -503,6 +505,7 @@ async def test_hostile_clicks_on_a_lobby_and_a_table_in_play(h: Harness) -> None
         await fuzz(world, family(world))
 
 
+@pytest.mark.slow
 async def test_hostile_clicks_on_a_finished_hand(h: Harness) -> None:
     world = await finished_hand(h)
     for name, family in FAMILIES.items():

@@ -115,6 +115,7 @@ async def play_a_hand(h: Harness, session: TableSession, ana: User, rng: random.
     raise AssertionError("the hand did not end")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", OTHER_GAMES)
 async def test_one_person_and_computers_play_two_hands(h: Harness, game: str) -> None:
     ana = h.user("ana")

@@ -145,6 +145,7 @@ async def test_a_hand_that_does_not_replay_leaves_the_target_empty(
         await target.close()
 
 
+@pytest.mark.slow
 async def test_the_command_copies_and_says_what(tmp_path: Path, pg_url: str) -> None:
     path = tmp_path / "bot.sqlite3"
     await fill(path)

@@ -9,6 +9,7 @@ import re
 import time
 from typing import Any
 
+import pytest
 from fake_discord import OTHER_CHANNEL_ID, UPDATE_MESSAGE, Harness, Message, User
 from test_cogs import four_players, my_hand, play_turn, to_move
 
@@ -247,6 +248,7 @@ async def test_no_hint_at_a_table_opened_without_hints(h: Harness) -> None:
     assert r.rejected_with(t("err.no_hints"))
 
 
+@pytest.mark.slow
 async def test_a_review_comes_after_the_hand_and_only_to_the_asker(h: Harness) -> None:
     import random
 
@@ -355,6 +357,7 @@ async def test_an_automatic_deal_takes_next_hand_off_the_result(h: Harness) -> N
     assert t("result.next_in") not in result.text and countdowns(result.text) == []
 
 
+@pytest.mark.slow
 async def test_history_of_an_older_hand_offers_its_review_to_its_players(h: Harness) -> None:
     import random
 
@@ -390,6 +393,7 @@ async def test_history_of_an_older_hand_offers_its_review_to_its_players(h: Harn
     assert r.ephemeral and r.message.buttons == []
 
 
+@pytest.mark.slow
 async def test_a_review_shows_a_picture_of_each_trick_when_pictures_are_on(
         h: Harness) -> None:
     import random
@@ -421,6 +425,7 @@ async def test_a_review_shows_a_picture_of_each_trick_when_pictures_are_on(
     assert cards == frozenset(tricks[1].cards)
 
 
+@pytest.mark.slow
 async def test_a_review_has_no_picture_when_pictures_are_off(h: Harness) -> None:
     import random
 

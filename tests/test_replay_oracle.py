@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 try:
     from tests.oracle import model
 except ImportError:  # run with plain `pytest`, where tests/ itself is on sys.path
@@ -375,6 +377,7 @@ def test_model_anchors() -> None:
     assert not model.outcome_fixed("filko", {"masters": 0, "servant": 1}, [2, 0])
 
 
+@pytest.mark.slow
 def test_generator_covers_the_kinds() -> None:
     kinds = {kind for kind, _ in generate()}
     for kind in (
@@ -401,6 +404,7 @@ def test_generator_covers_the_kinds() -> None:
     )
 
 
+@pytest.mark.slow
 def test_replay_matches_model() -> None:
     cases = generate()
     records = [r for _, r in cases]
@@ -424,6 +428,7 @@ def test_replay_matches_model() -> None:
     assert code == 1, f"exit code {code} with erroneous records in the batch"
 
 
+@pytest.mark.slow
 def test_exit_code_zero_without_errors() -> None:
     cases = generate()
     valid = [r for kind, r in cases if kind == "legal"][:200]

@@ -295,6 +295,7 @@ async def test_processes_starting_together_migrate_once(backend: Backend) -> Non
             await s.close()
 
 
+@pytest.mark.slow
 async def test_sqlite_processes_starting_together_never_find_the_database_locked(
         tmp_path: Path) -> None:
     """Switching a new file to write-ahead logging while another process switches or

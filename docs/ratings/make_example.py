@@ -1,4 +1,4 @@
-"""The README's leaderboard and profile: ``python docs/ratings/make_example.py``.
+"""The leaderboard and profile of docs/ratings.md: ``python docs/ratings/make_example.py``.
 
 A small server plays Filicău: six members and the computer levels. The members' cards are
 played by the engine's computer players, one level per member and never told to anyone (so
