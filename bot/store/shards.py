@@ -6,7 +6,7 @@ share guilds: a guild is on shard ``a`` of ``N`` and shard ``b`` of ``M`` for so
 exactly when ``a ≡ b (mod gcd(N, M))`` (Chinese remainder theorem), so that is the test.
 
 >>> shard_of(175928847299117063, 4)
-1
+0
 >>> overlaps(0, 2, 2, 4), overlaps(0, 2, 1, 4), overlaps(1, 1, 5, 8)
 (True, False, True)
 >>> parse_shard_ids("0-2,5")
