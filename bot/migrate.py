@@ -74,7 +74,9 @@ async def upgrade(url: str) -> list[str]:
     store = store_at(url)
     await store.open()  # applies the missing steps
     try:
-        lines = [f"schema version {store.upgraded_from} -> {await store.schema_version()}"]
+        before, after = store.upgraded_from, await store.schema_version()
+        lines = [f"schema version {before} -> {after}" if before != after
+                 else f"schema version {after}: nothing to do"]
         rated = await rebuild_if_stale(store)
         if rated is not None:
             lines.append(f"ratings rebuilt from the results: {rated} rated hands")

@@ -20,7 +20,7 @@ import asyncpg
 import pytest
 
 from bot import ratings
-from bot.migrate import TABLES, MigrateError, migrate
+from bot.migrate import TABLES, MigrateError, migrate, upgrade
 from bot.session import TableSession
 from bot.store import GuildSettings, PostgresStore, SqliteStore, Store, migrations
 
@@ -112,6 +112,8 @@ async def test_an_sqlite_file_of_the_bot_before_is_upgraded_in_place(tmp_path: P
         await goes_on(store)
     finally:
         await store.close()
+    assert await upgrade(f"sqlite:///{path}") == [
+        f"schema version {len(migrations.MIGRATIONS)}: nothing to do"]
 
 
 async def test_a_postgresql_database_of_the_bot_before_is_upgraded_in_place(
