@@ -6,7 +6,9 @@
 Plays whole Filicău hands into a store, as a table does: ``start_hand``, one ``append_action``
 per move (28), ``finish_hand`` and ``update_table`` (the seats), and reports for each call the
 CPU time of this process (``time.process_time``: the event loop and aiosqlite's connection
-thread together; PostgreSQL's own server is not counted) and the wall time, per call. The
+thread together; PostgreSQL's own server is not counted), the part of it spent on the event
+loop's thread (``time.thread_time``: what the store's own layer adds shows here, without the
+noise of the driver's thread) and the wall time, per call. The
 named peer, in the same run: the database driver alone (aiosqlite, asyncpg) executing the same
 ``INSERT`` of an action on the same database, so that the store's own cost per move is the
 difference. ``--database postgresql`` starts a throwaway server (``pgserver``, the ``[dev]``
@@ -53,15 +55,17 @@ class Clock:
 
     def __init__(self) -> None:
         self.cpu: dict[str, float] = defaultdict(float)
+        self.loop: dict[str, float] = defaultdict(float)
         self.wall: dict[str, float] = defaultdict(float)
         self.calls: dict[str, int] = defaultdict(int)
         self.on = False
 
     async def time(self, name: str, call: Callable[[], Awaitable[Any]]) -> Any:
-        cpu, wall = time.process_time(), time.perf_counter()
+        cpu, loop, wall = time.process_time(), time.thread_time(), time.perf_counter()
         result = await call()
         if self.on:
             self.cpu[name] += time.process_time() - cpu
+            self.loop[name] += time.thread_time() - loop
             self.wall[name] += time.perf_counter() - wall
             self.calls[name] += 1
         return result
@@ -124,13 +128,14 @@ async def measure(store: Store, insert: Insert, hands: int) -> Clock:
 
 def report(name: str, clock: Clock) -> None:
     peer = clock.cpu[PEER] / clock.calls[PEER]
-    print(f"{name}: CPU µs per call (this process) · wall µs per call · CPU against the "
-          f"driver's own INSERT")
+    print(f"{name}: per call, CPU µs of this process (of it on the event loop's thread) · "
+          f"wall µs · CPU against the driver's own INSERT")
     for call in (*CALLS, PEER):
         cpu = clock.cpu[call] / clock.calls[call]
+        loop = clock.loop[call] / clock.calls[call]
         wall = clock.wall[call] / clock.calls[call]
-        print(f"  {call:<14} {cpu * 1e6:7.1f} µs CPU  {wall * 1e6:7.1f} µs wall  "
-              f"{cpu / peer:5.2f}× ({clock.calls[call]} calls)")
+        print(f"  {call:<14} {cpu * 1e6:7.1f} µs CPU ({loop * 1e6:5.1f} on the loop)  "
+              f"{wall * 1e6:7.1f} µs wall  {cpu / peer:5.2f}× ({clock.calls[call]} calls)")
     per_hand = sum(clock.cpu[c] for c in CALLS) / (clock.calls["start_hand"])
     print(f"  a hand's store calls: {per_hand * 1e3:.2f} ms CPU")
 

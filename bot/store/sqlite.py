@@ -53,6 +53,11 @@ def statements(script: str) -> list[str]:
     return found
 
 
+def _conflict(e: sqlite3.IntegrityError) -> Exception:
+    """A second row with the same key is a ``Conflict``; any other refusal stays as it is."""
+    return Conflict(str(e)) if e.sqlite_errorname in UNIQUE else e
+
+
 class SqliteSql:
     """Statements on the one connection. Outside a transaction each waits while another
     coroutine's transaction is open, so that it neither joins that transaction nor is rolled
@@ -65,7 +70,14 @@ class SqliteSql:
         self._guard = guard
 
     async def execute(self, sql: str, *args: Any) -> None:
-        await self._run(self.database.con.execute, sql, args)
+        # The moves' path: one coroutine over aiosqlite's, unless a transaction is open.
+        if self._guard is not None and self._guard.locked():
+            await self._run(self.database.con.execute, sql, args)
+            return
+        try:
+            await self.database.con.execute(sql, args)
+        except sqlite3.IntegrityError as e:
+            raise _conflict(e) from None
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self._run(self.database.con.executemany, sql, rows)
@@ -89,9 +101,7 @@ class SqliteSql:
                     return await call(sql, args)
             return await call(sql, args)
         except sqlite3.IntegrityError as e:
-            if e.sqlite_errorname in UNIQUE:
-                raise Conflict(str(e)) from None
-            raise
+            raise _conflict(e) from None
 
     def transaction(self) -> AbstractAsyncContextManager[Sql]:
         """(Not nested: the connection has one transaction at a time.)"""
