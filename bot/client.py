@@ -14,7 +14,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot import diagnostics, errors, thinking
+from bot import diagnostics, errors, ratings, thinking
 from bot.gateway import guard_parsers
 from bot.settings import Settings
 from bot.store import GuildSettings, Store, make_store
@@ -118,6 +118,7 @@ class FilicauBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        await ratings.rebuild_if_stale(self.store)  # a migration may have marked them
         await self.claim_shards()
         self.guild_config = {g.guild_id: g for g in await self.store.guild_settings()}
         await self.tree.set_translator(CatalogTranslator())

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks import soak
+from benchmarks import store as store_bench
+from bot.store import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,6 +42,24 @@ async def test_the_soak_plays_its_tables_and_finds_nothing_left_after_closing() 
     # The bot collects before it reports, so open tables cost memory in every report pair
     # (without that, garbage left from the wave before could make the cost come out below 0).
     assert report["bytes_per_open_table"] > 0
+
+
+async def test_the_store_benchmark_times_each_call_of_its_hands(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bench.sqlite3"
+    store = SqliteStore(path)
+    await store.open()
+    insert, close = await store_bench.driver_insert(None, path)
+    try:
+        clock = await store_bench.measure(store, insert, 2)  # and one to warm up
+    finally:
+        await close()
+        await store.close()
+    _, actions = store_bench.a_hand()
+    assert clock.calls["append_action"] == clock.calls[store_bench.PEER] == 2 * len(actions)
+    assert [clock.calls[c] for c in ("start_hand", "finish_hand", "update_table")] == [2] * 3
+    store_bench.report("sqlite", clock)
+    assert "a hand's store calls: " in capsys.readouterr().out
 
 
 @pytest.mark.slow

@@ -319,7 +319,7 @@ async def test_killed_mid_trick_and_restarted(e2e: E2E) -> None:
 
 async def settled(e2e: E2E, table: Table) -> None:
     """Wait until the table message shows the state the database holds: the player to move is
-    named, with as many cards in the trick."""
+    marked, with as many cards in the trick."""
     tid = e2e.table_id(table)
 
     def shows() -> bool:
@@ -332,9 +332,11 @@ async def settled(e2e: E2E, table: Table) -> None:
             return not msg.content
         mover = hand.header["members"][h.actors()[0]]
         fields = {f["name"]: f["value"] for f in msg.embeds[0].get("fields", [])}
-        cards = fields.get(t("table.trick"), "")
+        name = t("table.trick_of", trick=len(h.tricks) + 1, tricks=len(h.dealt[0]))
+        cards = fields.get(name, "")
         n = 0 if cards == t("table.trick_empty") else cards.count(" · ") + 1
-        return f"<@{mover}>" in msg.content and n == len(h.trick)
+        acting = "\n".join(x for x in msg.text.splitlines() if x.startswith("▶"))
+        return f"<@{mover}>" in acting and n == len(h.trick) and name in fields
 
     await e2e.standin.wait_for(shows, 10, "the table message to settle")
 
@@ -443,7 +445,7 @@ async def play_recovering_views(e2e: E2E, table: Table, players: list[Player],
             return None
         for p in players:
             view = table.hand_view(p, number)
-            if p.mention in msg.content and p not in recovered and view is not None \
+            if p.mention in table.acting() and p not in recovered and view is not None \
                     and not view.enabled() and view.token is not None \
                     and e2e.standin.interactions[view.token].born < e2e.standin.now() - 900:
                 return p
@@ -685,7 +687,10 @@ async def test_seats_changed_during_and_between_hands_keep_every_hand_replayable
     table_message = table.table_message()
     assert table_message is not None
     inter = await ana.press(t("btn.leave_hand"), table_message)
-    assert inter.type == CHANNEL_MESSAGE and ana.response(inter).content == t("hand.left")
+    question = ana.response(inter)
+    assert inter.type == CHANNEL_MESSAGE and question.content == t("hand.leave_ask")
+    inter = await ana.press(t("btn.leave_yes"), question)
+    assert inter.type == UPDATE_MESSAGE and ana.response(inter).content == t("hand.left")
     table.players = [bo]
     assert await table.play_hand(1) is not None
     # Between hands Cy takes her seat on team A; Bo deals the next hand from the result.

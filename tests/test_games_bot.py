@@ -190,7 +190,7 @@ async def test_lobby_options_are_offered_and_changed_by_the_opener(h: Harness,
     r = await h.choose(ana, menu["custom_id"], [entry])
     assert r.type == UPDATE_MESSAGE
     assert session.rules.options.model_dump()[name] == json.loads(value)
-    row = await h.bot.store.get_table(session.id)  # type: ignore[union-attr]
+    [row] = [r for r in await h.bot.store.open_tables() if r.id == session.id]  # type: ignore[union-attr]
     assert row is not None and row.options[name] == json.loads(value)
 
 

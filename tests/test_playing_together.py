@@ -158,7 +158,7 @@ async def test_table_show_posts_the_table_again_and_play_goes_on_there(h: Harnes
     assert hand is not None and hand.trick
     from bot.texts import card_label
     assert card_label(hand.trick[-1]) in h.table_message().text
-    row = await h.bot.store.get_table(session.id)  # type: ignore[union-attr]
+    [row] = [r for r in await h.bot.store.open_tables() if r.id == session.id]  # type: ignore[union-attr]
     assert row is not None and row.message_id == r.message.id
     r = await h.command(users[1], "table show", channel_id=OTHER_CHANNEL_ID)
     assert r.rejected_with(t("err.no_table"))

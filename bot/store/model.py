@@ -1,27 +1,13 @@
-"""What the bot remembers: the rows, and ``Store``, the one interface both databases implement.
-
-``SqliteStore`` (``bot.store.sqlite``: one process, one file, the default) and
-``PostgresStore`` (``bot.store.postgres``: several processes sharing one server) keep the same
-things with the same guarantees; ``bot.store.make_store`` picks one from ``DATABASE_URL``.
-
-What is kept:
-
-- **tables**: one row per table ever opened; at most one open table per channel.
-- **hands**: one row per hand with its record header (game, options, dealer, status, pack and
-  the seated members) and, once finished, its result.
-- **actions**: every action of every hand, appended before the bot answers the click that made
-  it, so an open table is rebuilt exactly from its log after a restart or a crash.
-- **partnerships**: the master/servant status and dealing duty of two partnerships in a server,
-  keyed by their members, not by table or channel.
-- **results**: one row per finished hand, for the standings.
+"""What the bot remembers: the rows the store gives back (``Store``, its interface, is in
+``bot.store.protocols``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -240,116 +226,3 @@ def canonical(
     """The two teams in canonical order, and whether they were swapped."""
     a, b = sorted(team0), sorted(team1)
     return (a, b, False) if a <= b else (b, a, True)
-
-
-class Store(Protocol):
-    async def open(self) -> None: ...
-    async def close(self) -> None: ...
-    async def schema_version(self) -> int: ...
-
-    async def create_table(
-        self, *, guild_id: int, channel_id: int, game: str, options: dict[str, Any],
-        opener_id: int, seats: list[Member | None], settings: dict[str, Any] | None = None,
-    ) -> TableRow: ...
-    async def update_table(
-        self, table_id: int, *, seats: list[Member | None] | None = None,
-        state: TableState | None = None, message_id: int | None = None,
-        options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
-    ) -> None: ...
-    async def get_table(self, table_id: int) -> TableRow | None: ...
-    async def open_tables(self) -> list[TableRow]: ...
-    async def open_table_in(self, channel_id: int) -> TableRow | None: ...
-
-    async def start_hand(self, table_id: int, number: int, header: dict[str, Any]) -> int:
-        """Store hand ``number`` of a table and return its id. A table in its lobby is in
-        play from its first hand on: the same write marks it so (one round trip on
-        PostgreSQL), and a closed table stays closed."""
-        ...
-    async def append_action(
-        self, hand_id: int, index: int, action: dict[str, Any], *, user_id: int | None,
-        by_computer: bool,
-    ) -> None: ...
-    async def finish_hand(self, hand_id: int, result: dict[str, Any]) -> None: ...
-    async def current_hand(self, table_id: int) -> HandRow | None: ...
-    async def hands(self, table_id: int, limit: int = 10) -> list[HandRow]: ...
-    async def hand(self, hand_id: int) -> HandRow | None: ...
-
-    async def get_status(
-        self, guild_id: int, game: str, team0: Sequence[Member], team1: Sequence[Member]
-    ) -> PartnershipStatus | None: ...
-    async def put_status(self, status: PartnershipStatus) -> None: ...
-    async def statuses(self, guild_id: int) -> list[PartnershipStatus]: ...
-    async def reset_status(self, guild_id: int, game: str, member: Member) -> int: ...
-
-    async def add_result(self, result: ResultRow) -> None: ...
-    async def results(self, guild_id: int, game: str | None = None) -> list[ResultRow]: ...
-
-    async def guild_settings(self) -> list[GuildSettings]: ...
-    async def put_guild_settings(self, settings: GuildSettings) -> None: ...
-
-    # Which process drives which tables (see ``bot.store.shards``).
-    async def claim_shards(self, shard_ids: Sequence[int], shard_count: int) -> bool:
-        """Take ownership of the guilds of these shards for as long as this process (its
-        database connection) lives: all of them, or none (False) while another process holds
-        any guild of theirs, under this or another shard count."""
-        ...
-    def owns(self, guild_id: int) -> bool:
-        """Whether this process drives the tables of this guild."""
-        ...
-    async def owned_tables(self) -> list[TableRow]:
-        """The open tables of the guilds this process owns: the ones it restores at start."""
-        ...
-    async def ownership_lost(self) -> None:
-        """Returns when this process's ownership has ended without being asked to (its
-        database connection died): the process must stop driving tables at once."""
-        ...
-
-    # Hand reviews (issue 17): one JSON document per finished hand and seat.
-    async def put_review(self, hand_id: int, seat: int, review: dict[str, Any]) -> None: ...
-    async def get_review(self, hand_id: int, seat: int) -> dict[str, Any] | None: ...
-
-    # -- ratings (derived from the results; bot.ratings) -----------------------------------
-    async def rated_results(self, guild_id: int | None = None) -> list[tuple[ResultRow, bool]]:
-        """Every stored result (of one server, or all), each with whether it moves ratings
-        (``counts_for_ratings``: a rated table, no seat handed to the computer mid-hand)
-        and with the ``hand_winners`` its hand's stored result names."""
-        ...
-    async def ratings(self, guild_id: int, game: str, season: int,
-                      players: Collection[str] | None = None) -> list[RatingRow]:
-        """A season's ratings, by player; only ``players``' when given."""
-        ...
-    async def rating_history(
-        self, guild_id: int, game: str, season: int, player: str | None = None
-    ) -> list[RatingChange]:
-        """The changes in the order they were made (of one player, or everyone's)."""
-        ...
-    async def last_rating_change(self, guild_id: int, game: str) -> RatingChange | None: ...
-    async def rated_hand(self, hand_id: int) -> bool: ...
-    async def save_ratings(self, ratings: list[RatingRow], changes: list[RatingChange]) -> None:
-        """Put these ratings and append these changes, at once."""
-        ...
-    async def replace_ratings(
-        self, guild_id: int, ratings: list[RatingRow], changes: list[RatingChange]
-    ) -> None:
-        """A server's ratings and their history replaced by these, at once (a rebuild)."""
-        ...
-    async def seasons(self, guild_id: int) -> list[Season]: ...
-    async def start_season(self, guild_id: int, started_at: str) -> Season: ...
-
-
-async def reset_members_status(store: Store, guild_id: int, game: str, member: Member) -> int:
-    """Make every partnership of ``member`` in this game even again; returns how many
-    changed. (Both stores: a rare admin command, not worth a query of its own.)"""
-    changed = 0
-    for st in await store.statuses(guild_id):
-        if st.game == game and member in (*st.team_a, *st.team_b) and (
-            st.masters is not None or st.next_dealer is not None or st.extra
-        ):
-            await store.put_status(st.model_copy(update={
-                "masters": None, "servant": None, "next_dealer": None, "since": None,
-                "updated_at": now(), "extra": {},
-            }))
-            changed += 1
-    return changed
-
-

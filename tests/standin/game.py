@@ -93,14 +93,23 @@ class Table:
                 return m
         return None
 
+    def acting(self) -> str:
+        """The seats the table message marks to act now (▶), one a line."""
+        table = self.table_message()
+        if table is None:
+            return ""
+        return "\n".join(line for line in table.text.splitlines() if line.startswith("▶"))
+
     def to_act(self) -> tuple[Player, Message] | None:
-        """The player the table message names, with the enabled buttons of their hand view."""
+        """The player the table message marks to act (▶), with the enabled buttons of their
+        hand view."""
         table = self.table_message()
         number = self.number()
         if table is None or number is None:
             return None
+        acting = self.acting()
         for p in self.players:
-            if p.mention in table.content:
+            if p.mention in acting:
                 view = self.hand_view(p, number)
                 if view is not None and (view.moves() or view.selects):
                     return p, view
