@@ -61,7 +61,8 @@ async def _read_postgres(url: str) -> dict[str, list[dict[str, Any]]]:
     try:
         order = {"actions": "hand_id, idx", "partnerships": "guild_id, game, pair_key",
                  "results": "hand_id", "guild_settings": "guild_id",
-                 "reviews": "hand_id, seat", "seasons": "guild_id, number"}
+                 "reviews": "hand_id, seat", "seasons": "guild_id, number",
+                 "web_keys": "guild_id"}
         return {name: [dict(r) for r in await store.pool.fetch(
             f"SELECT * FROM {name} ORDER BY {order.get(name, 'id')}")] for name in TABLES}
     finally:

@@ -184,6 +184,19 @@ class GuildSettings(BaseModel):
     theme: Literal["light", "dark", "fourcolour"] = "dark"
 
 
+class WebKey(BaseModel):
+    """A server's key for its web pages (``bot.web``): every link to a page of the server is
+    signed with ``secret``, so a new secret (``/admin web rotate``) revokes them all, and
+    ``enabled`` off (``/admin web off``) refuses them while it lasts."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    #: Random bytes as hex (the HMAC key of the server's links).
+    secret: str
+    enabled: bool = True
+
+
 class RatingRow(BaseModel):
     """A player's rating in one server, game and season (``bot.ratings``): ``player`` is a
     member for a person, ``cpu:LEVEL`` for a computer level."""
@@ -286,6 +299,14 @@ class Store(Protocol):
 
     async def guild_settings(self) -> list[GuildSettings]: ...
     async def put_guild_settings(self, settings: GuildSettings) -> None: ...
+
+    # The web pages' key of each server (``bot.web.keys``).
+    async def web_key(self, guild_id: int) -> WebKey | None: ...
+    async def add_web_key(self, key: WebKey) -> WebKey:
+        """Keep ``key`` unless the server has one already; the one kept comes back (two
+        processes making the server's first link at once agree on one secret)."""
+        ...
+    async def put_web_key(self, key: WebKey) -> None: ...
 
     # Which process drives which tables (see ``bot.store.shards``).
     async def claim_shards(self, shard_ids: Sequence[int], shard_count: int) -> bool:

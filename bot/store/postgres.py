@@ -38,6 +38,7 @@ from bot.store.model import (
     StoreError,
     TableRow,
     TableState,
+    WebKey,
     canonical,
     counts_for_ratings,
     now,
@@ -196,6 +197,15 @@ MIGRATIONS: list[str] = [
     """
     CREATE INDEX rating_history_latest ON rating_history (guild_id, game, seq);
     """,
+    # 5: each server's key for its web pages (SQLite's 7; bot.web): links are signed with it.
+    """
+    CREATE TABLE web_keys (
+        guild_id bigint PRIMARY KEY,
+        secret text NOT NULL,
+        enabled boolean NOT NULL DEFAULT true,
+        updated_at text NOT NULL
+    );
+    """,
 ]
 #: The schema version that added the ratings: opening a store from before it builds them.
 RATINGS_VERSION = 3
@@ -203,7 +213,7 @@ RATINGS_VERSION = 3
 #: Tables in the order they can be filled (foreign keys), for ``bot.migrate``: everything
 #: but the ratings and their history, which the target rebuilds from the results.
 TABLES = ("tables", "hands", "actions", "partnerships", "results", "guild_settings",
-          "reviews", "seasons")
+          "reviews", "seasons", "web_keys")
 
 
 def _loads(text: str | None) -> Any:
@@ -541,6 +551,32 @@ class PostgresStore:
             "updated_at = excluded.updated_at",
             settings.guild_id, settings.locale, settings.pictures, settings.theme, now(),
         )
+
+    # -- the web pages' keys (bot.web.keys) ------------------------------------------------
+
+    async def web_key(self, guild_id: int) -> WebKey | None:
+        row = await self.pool.fetchrow("SELECT * FROM web_keys WHERE guild_id = $1", guild_id)
+        return None if row is None else WebKey(guild_id=row["guild_id"], secret=row["secret"],
+                                               enabled=row["enabled"])
+
+    async def add_web_key(self, key: WebKey) -> WebKey:
+        row = await self.pool.fetchrow(
+            "INSERT INTO web_keys (guild_id, secret, enabled, updated_at) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO NOTHING RETURNING *",
+            key.guild_id, key.secret, key.enabled, now())
+        if row is None:
+            kept = await self.web_key(key.guild_id)
+            assert kept is not None
+            return kept
+        return WebKey(guild_id=row["guild_id"], secret=row["secret"], enabled=row["enabled"])
+
+    async def put_web_key(self, key: WebKey) -> None:
+        await self.pool.execute(
+            "INSERT INTO web_keys (guild_id, secret, enabled, updated_at) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET "
+            "secret = excluded.secret, enabled = excluded.enabled, "
+            "updated_at = excluded.updated_at",
+            key.guild_id, key.secret, key.enabled, now())
 
     # -- hand reviews (issue 17) -----------------------------------------------------------
 

@@ -31,6 +31,7 @@ from bot.store.model import (
     StoreError,
     TableRow,
     TableState,
+    WebKey,
     canonical,
     counts_for_ratings,
     now,
@@ -175,6 +176,15 @@ MIGRATIONS: list[str] = [
     # tables that finish together, once a server has some thousand hands).
     """
     CREATE INDEX rating_history_latest ON rating_history (guild_id, game, seq);
+    """,
+    # 7: each server's key for its web pages (bot.web): links are signed with it.
+    """
+    CREATE TABLE web_keys (
+        guild_id INTEGER PRIMARY KEY,
+        secret TEXT NOT NULL,
+        enabled INTEGER NOT NULL DEFAULT 1,
+        updated_at TEXT NOT NULL
+    );
     """,
 ]
 #: The schema version that added the ratings: opening a store from before it builds them.
@@ -537,6 +547,28 @@ class SqliteStore:
             "updated_at) VALUES (?, ?, ?, ?, ?)",
             (settings.guild_id, settings.locale, int(settings.pictures), settings.theme, now()),
         )
+
+    # -- the web pages' keys (bot.web.keys) ------------------------------------------------
+
+    async def web_key(self, guild_id: int) -> WebKey | None:
+        async with self.db.execute("SELECT * FROM web_keys WHERE guild_id = ?",
+                                   (guild_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else WebKey(guild_id=row["guild_id"], secret=row["secret"],
+                                               enabled=bool(row["enabled"]))
+
+    async def add_web_key(self, key: WebKey) -> WebKey:
+        await self.db.execute(
+            "INSERT OR IGNORE INTO web_keys (guild_id, secret, enabled, updated_at) "
+            "VALUES (?, ?, ?, ?)", (key.guild_id, key.secret, int(key.enabled), now()))
+        kept = await self.web_key(key.guild_id)
+        assert kept is not None
+        return kept
+
+    async def put_web_key(self, key: WebKey) -> None:
+        await self.db.execute(
+            "INSERT OR REPLACE INTO web_keys (guild_id, secret, enabled, updated_at) "
+            "VALUES (?, ?, ?, ?)", (key.guild_id, key.secret, int(key.enabled), now()))
 
     # -- ownership -------------------------------------------------------------------------
 
