@@ -325,7 +325,10 @@ class Feed:
     async def stop(self) -> None:
         await self.bus.stop()
         for tf in list(self.tables.values()):
-            tf._all_gone("closed")
+            # Not "gone": the table lives on; its pages connect to another process.
+            for sub in tf.subscribers:
+                sub.send(None)
+            tf.subscribers.clear()
             tf.stop()
         self.tables.clear()
 
