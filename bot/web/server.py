@@ -388,7 +388,9 @@ class WebServer:
         guild_id, user_id = found
         game, season, current = await self._game_season(request, guild_id, "filicau")
         lang = await self.guilds.language(guild_id)
-        names = await self._names(guild_id, [str(user_id)])
+        # The player and everyone they may have partnered (the best partner is named).
+        names = await self._names(guild_id, {str(user_id), *(
+            r.player for r in await self.store.ratings(guild_id, game, season))})
         with speaking(lang):
             shown = await profile(self.store, guild_id, user_id, game, season, names.get)
             heading = t("profile.title", name=shown["name"], game=game_name(game))

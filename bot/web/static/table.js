@@ -29,6 +29,7 @@
   function logMove(m) {
     if (m.move) {
       const li = el("li", null, m.move.text);
+      li.value = m.at;
       li.dataset.hand = m.hand;
       li.dataset.at = m.at;
       moves.append(li);
