@@ -375,3 +375,33 @@ async def test_the_bus_carries_a_change_to_another_process_quickly(pg_url: str) 
     finally:
         await one.stop()
         await two.stop()
+
+
+async def test_a_page_weighs_under_300_kb_before_its_card_pictures(site: Any,
+                                                                   store: Store) -> None:
+    server, _, client = site
+    session = await demo.open_table(store, guild_id=GUILD, watch="public")
+    while await demo.move(session):
+        pass
+    assert session.hand_id is not None
+    for link in (await server.table_link(GUILD, session.id),
+                 await server.hand_link(GUILD, session.hand_id), await server.board_link(GUILD)):
+        status, html = await get(client, path_of(link))
+        assert status == 200
+        total = len(html.encode())
+        for ref in re.findall(r'(?:href|src)="(/static/[^"]+)"', html):
+            async with client.get(ref.replace("&amp;", "&")) as r:
+                assert r.status == 200 and "immutable" in r.headers["Cache-Control"]
+                total += len(await r.read())
+        assert total < 300_000, (link, total)
+
+
+async def test_no_web_server_without_web_url(sqlite: SqliteStore,
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    from web_helpers import WebSettings
+
+    from bot.web.server import start_web
+
+    caplog.set_level("INFO")
+    assert await start_web(WebSettings(web_url=None), sqlite) is None  # type: ignore[arg-type]
+    assert [r.getMessage() for r in caplog.records] == ["web pages off: WEB_URL is not set"]

@@ -159,6 +159,10 @@ class TableFeed:
         self.task: asyncio.Task[None] | None = None
         #: Set once the first round has loaded the table (sockets wait for it).
         self.loaded = asyncio.Event()
+        #: A round is under way.
+        self.busy = False
+        #: Step messages made lately, by (hand, at, snapshot, deadline, watch).
+        self._made: dict[tuple[int, int, bool, float | None, str], str] = {}
 
     def kick(self) -> None:
         self.wake.set()
@@ -168,6 +172,7 @@ class TableFeed:
     async def _run(self) -> None:
         while self.subscribers:
             self.wake.clear()
+            self.busy = True
             try:
                 await self.refresh()
             except asyncio.CancelledError:
@@ -175,6 +180,7 @@ class TableFeed:
             except Exception:
                 log.exception("web: table %s could not be brought up to date", self.table_id)
             finally:
+                self.busy = False
                 self.loaded.set()
             if not self.wake.is_set():
                 await self.wake.wait()
@@ -234,6 +240,16 @@ class TableFeed:
     # -- sending -------------------------------------------------------------------------
 
     def message(self, hs: HandSteps, at: int, *, snapshot: bool) -> str:
+        """A step as sent (made once for all the table's sockets)."""
+        key = (hs.id, at, snapshot, self.deadline, self.watch)
+        text = self._made.get(key)
+        if text is None:
+            if len(self._made) > 64:
+                self._made.clear()
+            text = self._made[key] = self._message(hs, at, snapshot=snapshot)
+        return text
+
+    def _message(self, hs: HandSteps, at: int, *, snapshot: bool) -> str:
         s = hs.steps[at]
         delayed = self.watch == WATCH_DELAYED
         return protocol.dump(protocol.StepMessage(

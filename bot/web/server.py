@@ -424,6 +424,17 @@ class WebServer:
         return out
 
 
+async def start_web(settings: WebSettings, store: Store, *, names: Names | None = None
+                    ) -> WebServer | None:
+    """The bot's web server, started; or None, said in one line, when ``WEB_URL`` is unset."""
+    if not settings.web_url:
+        log.info("web pages off: WEB_URL is not set")
+        return None
+    server = WebServer(settings, store, names=names)
+    await server.start()
+    return server
+
+
 async def _write(ws: web.WebSocketResponse, sub: Subscriber) -> None:
     """Send a socket's queued messages in order; None closes it."""
     while True:
