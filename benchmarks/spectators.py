@@ -2,6 +2,7 @@
 
     python -m benchmarks.spectators                       # 200 spectators on 50 tables, 30 s
     python -m benchmarks.spectators --database postgresql # the same through LISTEN/NOTIFY
+    python -m benchmarks.spectators --pages               # first paint and weight of the pages
 
 This process plays ``--tables`` tables of four (``bot.web.demo``: each move stored through
 ``TableSession.act`` and announced with ``Feed.changed``, as the bot's courier does), a move
@@ -200,6 +201,67 @@ async def serve_and_play(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+async def pages(runs: int) -> dict[str, Any]:
+    """Each page's first contentful paint in Debian's Chromium (median of ``runs`` loads, a
+    new page each time, the cache cold) and its weight before card pictures."""
+    from playwright.async_api import async_playwright
+
+    from bot.store import SqliteStore
+    from bot.web import demo
+    from bot.web.server import WebServer
+
+    folder = Path(tempfile.mkdtemp(prefix="pages-"))
+    store = SqliteStore(folder / "pages.sqlite3")
+    await store.open()
+    server = WebServer(WebSettings(), store)
+    await server.start()
+    base = f"http://127.0.0.1:{server.port}"
+    session = await demo.open_table(store, watch="public", seed=1)
+    while await demo.move(session):
+        pass
+    hand_id = session.hand_id
+    assert hand_id is not None
+    await demo.next_hand(session)
+    for _ in range(6):
+        await demo.move(session)
+    links = {"table": await server.table_link(1, session.id),
+             "replay": await server.hand_link(1, hand_id),
+             "leaderboard": await server.board_link(1, "filicau")}
+    out: dict[str, Any] = {}
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--no-first-run"]
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path="/usr/bin/chromium", args=flags)
+        for name, link in links.items():
+            url = base + (link or "").split("127.0.0.1:0")[1]
+            paints, weight = [], 0
+            for _ in range(runs):
+                context = await browser.new_context(viewport={"width": 400, "height": 860})
+                page = await context.new_page()
+                sizes: list[int] = []
+
+                async def on_response(r: Any, sizes: list[int] = sizes) -> None:
+                    if "/cards/" not in r.url:
+                        sizes.append(len(await r.body()))
+
+                page.on("response", on_response)
+                await page.goto(url, wait_until="load")
+                fcp = await page.evaluate(
+                    "() => new Promise((done) => new PerformanceObserver((l) => done("
+                    "l.getEntries().find((e) => e.name === 'first-contentful-paint')"
+                    ".startTime)).observe({type: 'paint', buffered: true}))")
+                paints.append(fcp)
+                weight = sum(sizes)
+                await context.close()
+            out[name] = {"first_paint_ms": round(statistics.median(paints)),
+                         "first_paint_max_ms": round(max(paints)),
+                         "bytes_before_card_pictures": weight}
+        await browser.close()
+    await server.stop()
+    await store.close()
+    return {"pages": out, "runs": runs, "width": 400}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
@@ -208,6 +270,8 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=1.0,
                         help="seconds between two moves at one table")
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--pages", action="store_true",
+                        help="measure the pages' first paint and weight instead")
     parser.add_argument("--client", help=argparse.SUPPRESS)
     parser.add_argument("--links", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
@@ -216,6 +280,9 @@ def main() -> None:
         asyncio.run(client(args.client, json.loads(args.links), args.seconds, Path(args.out)))
         return
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    if args.pages:
+        print(json.dumps(asyncio.run(pages(10)), indent=1))
+        return
     print(json.dumps(asyncio.run(serve_and_play(args)), indent=1))
 
 

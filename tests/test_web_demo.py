@@ -3,6 +3,7 @@ itself, and says where they are."""
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import subprocess
@@ -41,3 +42,16 @@ def test_the_demo_plays_a_hand_and_prints_working_links(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_the_spectators_benchmark_delivers_every_move_once() -> None:
+    """``python -m benchmarks.spectators`` at a tiny size: its figures add up (the delays
+    themselves are measurements, not asserted)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.spectators", "--tables", "2", "--spectators", "4",
+         "--seconds", "2", "--interval", "0.2"], cwd=ROOT, capture_output=True, text=True,
+        timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout)
+    assert report["moves"] > 0 and report["deliveries"] == 2 * report["moves"]
+    assert (report["missed"], report["doubled"]) == (0, 0)
