@@ -405,3 +405,27 @@ async def test_no_web_server_without_web_url(sqlite: SqliteStore,
     caplog.set_level("INFO")
     assert await start_web(WebSettings(web_url=None), sqlite) is None  # type: ignore[arg-type]
     assert [r.getMessage() for r in caplog.records] == ["web pages off: WEB_URL is not set"]
+
+
+async def test_two_processes_making_a_servers_first_link_agree_on_one_key(store: Store
+                                                                         ) -> None:
+    from bot.store import WebKey
+
+    first = await store.add_web_key(WebKey(guild_id=5, secret="aa" * 32))
+    second = await store.add_web_key(WebKey(guild_id=5, secret="bb" * 32))
+    assert first == second == await store.web_key(5)
+    await store.put_web_key(first.model_copy(update={"enabled": False}))
+    assert await store.web_key(5) == WebKey(guild_id=5, secret="aa" * 32, enabled=False)
+
+
+async def test_the_result_post_links_its_replay_and_history_links_each_hand(
+        sqlite: SqliteStore) -> None:
+    from bot import render
+
+    session = await demo.open_table(sqlite, guild_id=GUILD)
+    view = render.result_view(session, 1, replay_url="https://cards.example.org/hand/x")
+    links = [(b.label, b.url) for b in view.children if getattr(b, "url", None)]
+    assert links == [("Replay", "https://cards.example.org/hand/x")]
+    assert not [b for b in render.result_view(session, 1).children if getattr(b, "url", None)]
+    assert render.history_line(3, "6–2", "https://x/hand/y") == "[Hand 3](https://x/hand/y): 6–2"
+    assert render.history_line(3, "6–2") == "Hand 3: 6–2"
