@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -138,7 +139,7 @@ async def snapshot(store: Store, table: TableRow, lang: str,
     delayed = watch == WATCH_DELAYED
     return asdict(protocol.StepMessage(
         hand=hs.id, number=hs.number, at=at, state=hs.steps[at].state, move=None,
-        delayed=delayed, deadline=None if delayed or at != hs.at else deadline))
+        delayed=delayed, now=time.time(), deadline=None if delayed or at != hs.at else deadline))
 
 
 class TableFeed:
@@ -161,7 +162,8 @@ class TableFeed:
         self.loaded = asyncio.Event()
         #: A round is under way.
         self.busy = False
-        #: Step messages made lately, by (hand, at, snapshot, deadline, watch).
+        #: Step messages made in this round of sending, by (hand, at, snapshot, deadline,
+        #: watch).
         self._made: dict[tuple[int, int, bool, float | None, str], str] = {}
 
     def kick(self) -> None:
@@ -244,8 +246,6 @@ class TableFeed:
         key = (hs.id, at, snapshot, self.deadline, self.watch)
         text = self._made.get(key)
         if text is None:
-            if len(self._made) > 64:
-                self._made.clear()
             text = self._made[key] = self._message(hs, at, snapshot=snapshot)
         return text
 
@@ -254,7 +254,7 @@ class TableFeed:
         delayed = self.watch == WATCH_DELAYED
         return protocol.dump(protocol.StepMessage(
             hand=hs.id, number=hs.number, at=at, state=s.state,
-            move=None if snapshot else s.move, delayed=delayed,
+            move=None if snapshot else s.move, delayed=delayed, now=time.time(),
             deadline=None if delayed or at != hs.at else self.deadline))
 
     def lobby_message(self) -> str:
@@ -274,6 +274,7 @@ class TableFeed:
         """Send every ready socket what it lacks."""
         targets = [only] if only is not None else list(self.subscribers)
         hs = self.current
+        self._made.clear()  # made for this round only: their ``now`` is the server's now
         for sub in targets:
             if not sub.ready:
                 continue
@@ -285,7 +286,7 @@ class TableFeed:
             upto = hs.visible(self.watch)
             if sub.hand == hs.id and sub.at >= upto:
                 if only is None and sub.at == hs.at and self.watch != WATCH_DELAYED:
-                    sub.send(protocol.dump(protocol.Clock(self.deadline)))
+                    sub.send(protocol.dump(protocol.Clock(self.deadline, time.time())))
                 continue
             self._send_steps(sub, hs, upto)
 

@@ -111,6 +111,9 @@ class StepMessage:
     deadline: float | None
     #: True when the page sees the table one trick behind.
     delayed: bool = False
+    #: The server's clock when the message was made: a page counts the deadline down by
+    #: the server's clock, not by its own (a phone's may be off by minutes).
+    now: float = 0.0
     v: int = VERSION
     type: str = "step"
 
@@ -118,6 +121,7 @@ class StepMessage:
 @dataclass(frozen=True)
 class Clock:
     deadline: float | None
+    now: float = 0.0
     v: int = VERSION
     type: str = "clock"
 

@@ -9,6 +9,8 @@
   F.setBase(root.dataset.cards);
   let cur = JSON.parse($("first").textContent);
   let deadline = cur.deadline;
+  // The server's clock minus the page's: deadlines are the server's.
+  let skew = cur.now ? cur.now - Date.now() / 1000 : 0;
   let gone = false;
   let delay = 250;
   const moves = $("moves");
@@ -44,7 +46,7 @@
   }
 
   function tick() {
-    const left = deadline ? Math.max(0, Math.ceil(deadline - Date.now() / 1000)) : null;
+    const left = deadline ? Math.max(0, Math.ceil(deadline - skew - Date.now() / 1000)) : null;
     const turn = (cur.state.turn || []);
     for (const li of $("seats").children) {
       const clock = li.children[2];
@@ -74,6 +76,7 @@
     ws.onmessage = (e) => {
       const m = JSON.parse(e.data);
       if (m.v !== 1) return;
+      if (m.now) skew = m.now - Date.now() / 1000;
       if (m.type === "step") show(m);
       else if (m.type === "clock") { deadline = m.deadline; tick(); }
       else if (m.type === "gone") {
