@@ -221,9 +221,12 @@ class TableFeed:
         if row is None:
             return
         old.extend(row.actions)
+        # Over, surely (a hand is dealt only after the last one ended) — but only what the
+        # watch mode allows is sent if it were not.
+        upto = old.at if old.hand.finished else old.visible(self.watch)
         for sub in self.subscribers:
-            if sub.ready and sub.hand == old.id:
-                self._send_steps(sub, old, old.at)
+            if sub.ready and sub.hand == old.id and sub.at < upto:
+                self._send_steps(sub, old, upto)
 
     async def _check_tokens(self) -> None:
         keys = self.feed.keys

@@ -5,20 +5,13 @@ them. Waits are on conditions in the page, never on time."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, async_playwright
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
-#: Where the screenshots for the docs go.
-PICTURES = Path(__file__).resolve().parents[2] / "docs" / "pictures" / "web"
-#: Generous: a loaded 2-core machine; a wait ends as soon as its condition holds.
-WAIT_MS = 30_000
+from browser.chromium import CHROMIUM, FLAGS
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PICTURES, WAIT_MS
 from playwright.async_api import Browser, Page, ViewportSize, WebSocket
 from web_helpers import WebSettings, hidden_cards_in, path_of, serve
 
@@ -20,6 +19,7 @@ from bot.store import SqliteStore
 from bot.texts import card_label
 from bot.web import demo
 from bot.web.server import WebServer
+from browser.chromium import PICTURES, WAIT_MS
 from engine import replay
 from engine.cards import code
 
