@@ -594,6 +594,12 @@ def replay_button(url: str) -> discord.ui.Button[Any]:
                              url=url)
 
 
+def watch_button(url: str) -> discord.ui.Button[Any]:
+    """A link button to the table's live page (``bot.web``), for the table message."""
+    return discord.ui.Button(label=t("btn.watch")[:80], style=discord.ButtonStyle.link,
+                             url=url)
+
+
 def history_line(number: int, summary: str, url: str | None = None) -> str:
     """A line of ``/history``: the hand's number links to its replay when there is one."""
     if url is None:

@@ -358,20 +358,19 @@ async def test_any_process_serves_a_table_another_drives(pg_url: str) -> None:
 
 
 async def test_the_bus_carries_a_change_to_another_process_quickly(pg_url: str) -> None:
-    heard: asyncio.Queue[str] = asyncio.Queue()
+    heard_by_one: asyncio.Queue[str] = asyncio.Queue()
+    heard_by_two: asyncio.Queue[str] = asyncio.Queue()
     one, two = PgBus(pg_url), PgBus(pg_url)
-    mine: list[str] = []
-    await one.start(mine.append)
-    await two.start(heard.put_nowait)
+    await one.start(heard_by_one.put_nowait)
+    await two.start(heard_by_two.put_nowait)
     try:
         await one.publish("t:7:123.5")
-        assert await asyncio.wait_for(heard.get(), 10) == "t:7:123.5"
-        # Its own message reached it once, at once, and not again through PostgreSQL: a
-        # later message from the other bus comes after the echo would have.
+        assert heard_by_one.get_nowait() == "t:7:123.5"  # its own: at once, in the process
+        assert await asyncio.wait_for(heard_by_two.get(), 30) == "t:7:123.5"
+        # Not a second time through PostgreSQL: a later message of the other bus comes
+        # after the echo would have.
         await two.publish("k:9")
-        while mine[-1] != "k:9":
-            await asyncio.wait_for(heard.get(), 10)
-        assert mine == ["t:7:123.5", "k:9"]
+        assert await asyncio.wait_for(heard_by_one.get(), 30) == "k:9"
     finally:
         await one.stop()
         await two.stop()
@@ -429,3 +428,5 @@ async def test_the_result_post_links_its_replay_and_history_links_each_hand(
     assert not [b for b in render.result_view(session, 1).children if getattr(b, "url", None)]
     assert render.history_line(3, "6–2", "https://x/hand/y") == "[Hand 3](https://x/hand/y): 6–2"
     assert render.history_line(3, "6–2") == "Hand 3: 6–2"
+    watch = render.watch_button("https://x/table/y")
+    assert (watch.label, watch.url) == ("Watch", "https://x/table/y")
