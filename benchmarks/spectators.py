@@ -130,8 +130,9 @@ async def serve_and_play(args: argparse.Namespace) -> dict[str, Any]:
         sys.executable, "-m", "benchmarks.spectators", "--client", base, "--links",
         json.dumps(links), "--out", str(out), stdin=asyncio.subprocess.PIPE,
         cwd=Path(__file__).resolve().parents[1])
-    # The spectators connect before the moves begin.
-    while server.feed.sockets < args.spectators:
+    # The spectators connect, and have their first step, before the moves begin.
+    while sum(sub.ready for tf in server.feed.tables.values()
+              for sub in tf.subscribers) < args.spectators:
         await asyncio.sleep(0.05)
     moved: dict[tuple[int, int, int], float] = {}
     cpu0, wall0 = _cpu(), time.perf_counter()
@@ -196,8 +197,10 @@ async def serve_and_play(args: argparse.Namespace) -> dict[str, Any]:
         "missed": missed, "doubled": data["doubled"],
         "server_cpu_share": round(cpu / wall, 3),
         "cpu_ms_per_delivery": round(1000 * cpu / max(1, len(delays)), 3),
-        "note": "one process plays the tables and serves the pages (two web servers on "
-                "PostgreSQL); the spectators run in another",
+        "note": ("one process plays the tables and serves the pages through a second web "
+                 "server with its own store and LISTEN connection" if args.database ==
+                 "postgresql" else "one process plays the tables and serves the pages")
+                + "; the spectators run in another",
     }
 
 
