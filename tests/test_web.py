@@ -430,3 +430,24 @@ async def test_the_result_post_links_its_replay_and_history_links_each_hand(
     assert render.history_line(3, "6–2") == "Hand 3: 6–2"
     watch = render.watch_button("https://x/table/y")
     assert (watch.label, watch.url) == ("Watch", "https://x/table/y")
+
+
+async def test_the_web_surface_tells_the_pages_of_every_change_with_its_deadline(
+        sqlite: SqliteStore) -> None:
+    from bot.web.surface import WebSurface
+
+    server, _ = await serve(sqlite)
+    heard: list[str] = []
+    server.feed.observers.append(heard.append)
+    try:
+        clock = [None, 1234.5]
+        surface = WebSurface(server.feed, 7, lambda: clock[-1])
+        await surface.changed(None)
+        await surface.dealt()
+        await surface.signal(object(), 30)
+        await surface.notice("turn.left", 0)
+        await surface.closed("table.closed")
+        surface.stop()
+        assert heard == ["t:7:1234.500"] * 3 + ["t:7"]
+    finally:
+        await server.stop()

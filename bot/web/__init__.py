@@ -5,7 +5,7 @@ What the bot uses:
 
 - ``WebServer(settings, store, names=...)`` with ``start()`` / ``stop()`` (``bot.web.server``);
 - ``server.feed.changed(table_id, deadline)`` after every stored change of a table
-  (``bot.web.live``);
+  (``bot.web.live``) — or ``WebSurface`` (``bot.web.surface``) added to the table's courier;
 - ``server.hand_link(guild_id, hand_id)`` and the other links, ``replay_button(url)`` for a
   result post (``bot.render``), ``history_line`` for ``/history``;
 - the table setting ``watch`` (``bot.web.watch``), and ``server.rotate`` / ``server.switch``
