@@ -42,7 +42,7 @@ from engine import replay
 TABLES = {"tables": "id", "hands": "id", "actions": "hand_id, idx",
           "partnerships": "guild_id, game, pair_key", "results": "hand_id",
           "guild_settings": "guild_id", "reviews": "hand_id, seat",
-          "seasons": "guild_id, number"}
+          "seasons": "guild_id, number", "web_keys": "guild_id"}
 #: The tables whose ids the database gives: new rows go on after the copied ones.
 WITH_IDS = ("tables", "hands")
 

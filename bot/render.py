@@ -598,16 +598,39 @@ def review_page(s: TableSession, record: dict[str, Any], number: int, seat: int,
     return "\n".join(lines)[:2000], view
 
 
-def result_view(s: TableSession, number: int, *, next_hand: bool = False
-                ) -> discord.ui.View:
-    """The buttons under a hand's result: a review of one's own play in it, and Next hand
-    until the next hand is dealt (the same button as the table's: the first click deals)."""
+def result_view(s: TableSession, number: int, *, next_hand: bool = False,
+                replay_url: str | None = None) -> discord.ui.View:
+    """The buttons under a hand's result: a review of one's own play in it, Next hand
+    until the next hand is dealt (the same button as the table's: the first click deals),
+    and the hand's replay page when the bot serves pages (``bot.web``)."""
     items: list[discord.ui.Item[Any]] = [
         button(Op.REVIEW, s.id, number, label=t("btn.review"))]
     if next_hand:
         items.insert(0, button(Op.NEXT, s.id, number, label=t("btn.next_hand"),
                                style=discord.ButtonStyle.green))
+    if replay_url is not None:
+        items.append(replay_button(replay_url))
     return _view(*items)
+
+
+def replay_button(url: str) -> discord.ui.Button[Any]:
+    """A link button to a hand's replay page: Discord opens it in the browser, and no
+    interaction reaches the bot (it has no custom_id)."""
+    return discord.ui.Button(label=t("btn.replay")[:80], style=discord.ButtonStyle.link,
+                             url=url)
+
+
+def watch_button(url: str) -> discord.ui.Button[Any]:
+    """A link button to the table's live page (``bot.web``), for the table message."""
+    return discord.ui.Button(label=t("btn.watch")[:80], style=discord.ButtonStyle.link,
+                             url=url)
+
+
+def history_line(number: int, summary: str, url: str | None = None) -> str:
+    """A line of ``/history``: the hand's number links to its replay when there is one."""
+    if url is None:
+        return t("history.line", number=number, summary=summary)
+    return t("history.line_link", number=number, summary=summary, url=url)
 
 
 #: Marks a trump on its card button.

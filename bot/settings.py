@@ -53,6 +53,14 @@ class Settings(BaseSettings):
     #: The shards this process runs (``0-3``, ``0,2``); unset: all of them.
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
 
+    # -- web pages (bot.web, docs/web.md) --
+    #: The address people open the pages at (``https://cards.example.org``, or
+    #: ``http://127.0.0.1:8080`` locally); unset: no web server, no links.
+    web_url: str | None = None
+    #: Where this process's web server listens.
+    web_host: str = "127.0.0.1"
+    web_port: int = Field(default=8080, ge=0, le=65535)
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _level(cls, v: object) -> object:
@@ -68,6 +76,15 @@ class Settings(BaseSettings):
                 raise ValueError("DATABASE_URL must look like postgresql://user:password@host/"
                                  "database or sqlite:///data/filicau.sqlite3") from None
         return v
+
+    @field_validator("web_url")
+    @classmethod
+    def _web_url(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        if not v.startswith(("http://", "https://")) or " " in v:
+            raise ValueError("WEB_URL must be the pages' address, like https://cards.example.org")
+        return v.rstrip("/")
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -48,6 +48,9 @@ NOT_RUN = {
     "sudo ": "installs a system service (needs root and systemd; the units are checked by "
              "systemd-analyze where systemd runs)",
     "journalctl ": "reads a system service's log",
+    "apt-get install": "installs a system package (.ci/run runs it)",
+    ".venv/bin/python -m bot.web": "serves pages until stopped (tests/test_web_demo.py runs it "
+                                   "for one hand)",
 }
 
 #: What a documented command may run here: the engine, and the card pictures' tools.

@@ -172,6 +172,15 @@ MIGRATIONS: list[str] = [
     INSERT INTO stale (what) SELECT 'ratings'
         WHERE EXISTS (SELECT 1 FROM results) AND NOT EXISTS (SELECT 1 FROM rating_history);
     """,
+    # 8: each server's key for its web pages (bot.web): every link is signed with it.
+    """
+    CREATE TABLE web_keys (
+        guild_id $bigint PRIMARY KEY,
+        secret TEXT NOT NULL,
+        enabled $bool NOT NULL DEFAULT $true,
+        updated_at TEXT NOT NULL
+    );
+    """,
 ]
 #: The step that added the ratings.
 RATINGS_VERSION = 5

@@ -170,6 +170,19 @@ class GuildSettings(BaseModel):
     theme: Literal["light", "dark", "fourcolour"] = "dark"
 
 
+class WebKey(BaseModel):
+    """A server's key for its web pages (``bot.web``): every link to a page of the server is
+    signed with ``secret``, so a new secret (``/admin web rotate``) revokes them all, and
+    ``enabled`` off (``/admin web off``) refuses them while it lasts."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    #: Random bytes as hex (the HMAC key of the server's links).
+    secret: str
+    enabled: bool = True
+
+
 class RatingRow(BaseModel):
     """A player's rating in one server, game and season (``bot.ratings``): ``player`` is a
     member for a person, ``cpu:LEVEL`` for a computer level."""

@@ -1,8 +1,9 @@
-"""Each server's own settings: the language of its public messages and its card pictures."""
+"""Each server's own settings: the language of its public messages, its card pictures, and
+the key its web pages' links are signed with."""
 
 from __future__ import annotations
 
-from bot.store.model import GuildSettings, now
+from bot.store.model import GuildSettings, WebKey, now
 from bot.store.sql import Sql
 
 
@@ -21,3 +22,23 @@ class ServerSql:
             "locale = excluded.locale, pictures = excluded.pictures, theme = excluded.theme, "
             "updated_at = excluded.updated_at",
             settings.guild_id, settings.locale, settings.pictures, settings.theme, now())
+
+    async def web_key(self, guild_id: int) -> WebKey | None:
+        row = await self.db.fetchrow("SELECT * FROM web_keys WHERE guild_id = ?", guild_id)
+        return None if row is None else WebKey(guild_id=row["guild_id"], secret=row["secret"],
+                                               enabled=bool(row["enabled"]))
+
+    async def add_web_key(self, key: WebKey) -> WebKey:
+        await self.db.execute(
+            "INSERT INTO web_keys (guild_id, secret, enabled, updated_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (guild_id) DO NOTHING", key.guild_id, key.secret, key.enabled, now())
+        kept = await self.web_key(key.guild_id)
+        assert kept is not None
+        return kept
+
+    async def put_web_key(self, key: WebKey) -> None:
+        await self.db.execute(
+            "INSERT INTO web_keys (guild_id, secret, enabled, updated_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET secret = excluded.secret, "
+            "enabled = excluded.enabled, updated_at = excluded.updated_at",
+            key.guild_id, key.secret, key.enabled, now())

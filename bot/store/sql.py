@@ -64,7 +64,7 @@ class Database(Sql, Protocol):
 
     #: The words that differ in the migrations' DDL (``bot.store.migrations``): ``id`` (an
     #: integer primary key given by the database), ``bigint``, ``json``, ``bool``,
-    #: ``false``, ``real``.
+    #: ``false``, ``true``, ``real``.
     words: Mapping[str, str]
     #: Where the database is, for messages (an SQLite path, a PostgreSQL host and name).
     where: str

@@ -34,7 +34,7 @@ SQLITE_NEEDED = (3, 35)
 WAL_ATTEMPTS = 30
 
 WORDS = {"id": "INTEGER PRIMARY KEY", "bigint": "INTEGER", "json": "TEXT", "bool": "INTEGER",
-         "false": "0", "real": "REAL"}
+         "false": "0", "true": "1", "real": "REAL"}
 
 
 def statements(script: str) -> list[str]:

@@ -74,6 +74,10 @@ class TableSql:
             await self.db.execute(f"UPDATE tables SET {', '.join(sets)} WHERE id = ?",
                                   *args, table_id)
 
+    async def get_table(self, table_id: int) -> TableRow | None:
+        row = await self.db.fetchrow("SELECT * FROM tables WHERE id = ?", table_id)
+        return None if row is None else table_row(row)
+
     async def open_tables(self) -> list[TableRow]:
         return await self.tables_where("TRUE")
 
