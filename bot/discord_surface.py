@@ -100,6 +100,9 @@ class DiscordSurface:
         self.hand_views: dict[int, Token] = {}
         #: The turn's one live signal: (the turn, the message).
         self.signal_sent: tuple[Turn, Message] | None = None
+        #: A signal an earlier process sent (its id, channel and turn, kept with the table):
+        #: whichever process drives the table removes it once its turn has moved.
+        self.signal_kept: tuple[Turn, int, int] | None = kept_signal(session)
         #: The closing words the table message shows already (a click answered with them).
         self.final: str | None = None
 
@@ -195,14 +198,19 @@ class DiscordSurface:
             key = "turn.ping" if view is not None and not view.expired else "turn.ping_view"
             lines.append(t(key, user=f"<@{user_id}>", button=t("btn.my_hand")))
         turn = self.turn()
-        old = self.signal_sent
+        old, kept = self.signal_sent, self.signal_kept
         sent = await self.delivery.post(content="\n".join(lines),
                                         allowed_mentions=only_users(people),
                                         what="signal a turn")
         if sent is not None:
-            self.signal_sent = (turn, sent)
+            self.signal_sent, self.signal_kept = (turn, sent), None
+            await self.session.keep(signal={"message": sent.id, "channel": sent.channel.id,
+                                            "hand": turn.hand, "actions": turn.actions,
+                                            "stage": signal.value})
         if old is not None:
             await self.delivery.delete(old[1], what="remove a signal")
+        if kept is not None:
+            await self.delivery.delete(kept[1], kept[2], what="remove a signal")
 
     @public
     async def notice(self, key: str, seat: int) -> None:
@@ -238,12 +246,18 @@ class DiscordSurface:
         return self.signal_sent is not None and self.signal_sent[0] == self.turn()
 
     async def unsignal(self, *, force: bool = False) -> None:
-        """Remove the signal of a turn that has moved on (``force``: any)."""
-        sent = self.signal_sent
-        if sent is None or (sent[0] == self.turn() and not force):
-            return
-        self.signal_sent = None
-        await self.delivery.delete(sent[1], what="remove a signal")
+        """Remove the signal of a turn that has moved on (``force``: any), this process's
+        or one an earlier process left."""
+        sent, kept, turn = self.signal_sent, self.signal_kept, self.turn()
+        gone = False
+        if sent is not None and (sent[0] != turn or force):
+            self.signal_sent = None
+            gone = await self.delivery.delete(sent[1], what="remove a signal")
+        if kept is not None and (kept[0] != turn or force):
+            self.signal_kept = None
+            gone = await self.delivery.delete(kept[1], kept[2], what="remove a signal")
+        if gone and self.signal_sent is None and self.session.state != "closed":
+            await self.session.keep(signal=None)
 
     # -- the table message ---------------------------------------------------------------------
 
@@ -456,7 +470,7 @@ class DiscordSurface:
             log.warning("table %s: could not open its thread (%s); playing in the channel",
                         s.id, describe(e))
             return
-        await s.keep_setting("thread_id", int(thread["id"]))
+        await s.keep(thread_id=int(thread["id"]))
         self.delivery.thread_id = int(thread["id"])
 
     async def close_thread(self) -> None:
@@ -469,6 +483,17 @@ class DiscordSurface:
         except FAILURES as e:
             log.info("table %s: its thread was not archived (%s)", self.session.id,
                      describe(e))
+
+
+def kept_signal(session: TableSession) -> tuple[Turn, int, int] | None:
+    """The turn's signal as the table keeps it (``TableSession.keep``): its turn, message
+    and channel."""
+    kept: Any = session.row.runtime.get("signal")
+    try:
+        return (Turn(int(kept["hand"]), int(kept["actions"])), int(kept["message"]),
+                int(kept["channel"]))
+    except (TypeError, KeyError, ValueError):
+        return None
 
 
 @dataclass(frozen=True)

@@ -58,9 +58,15 @@ class TableRunner:
         #: When the wait for people began (wall clock): a turn, or an open window (the fris
         #: window). The timers and the countdowns people see both run from it.
         self.clock: tuple[tuple[Any, ...], float] | None = None
-        #: The waits whose signal and warning were given.
+        #: The waits whose signal and warning were given (by an earlier process too: the table
+        #: keeps its signal).
         self.signalled: tuple[Any, ...] | None = None
         self.warned: tuple[Any, ...] | None = None
+        kept = session.row.runtime.get("signal")
+        if isinstance(kept, dict):
+            self.signalled = ("turn", kept.get("hand"), kept.get("actions"))
+            if kept.get("stage") == Signal.WARNING.value:
+                self.warned = self.signalled
         #: When the finished hand ended (its number, wall clock): the next deal counts from it.
         self.finished_at: tuple[int, float] | None = None
         TableRunner.alive += 1

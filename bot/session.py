@@ -147,7 +147,7 @@ class TableSession:
         self.dealt_with: list[Member | None] = list(row.seats)
         #: Display names seen at join time, for button labels (which cannot show mentions);
         #: kept with the table's settings so that they survive a restart.
-        self.names: dict[Member, str] = dict(row.settings.get("names", {}))
+        self.names: dict[Member, str] = dict(row.runtime.get("names", {}))
 
     # -- identity ----------------------------------------------------------------------------
 
@@ -345,28 +345,30 @@ class TableSession:
             self.rules = rules
 
     async def _set_leaving(self, seats: set[int]) -> None:
-        """The seats handed to the computer until the hand ends (kept with the table's
-        settings, so that a restart keeps playing them)."""
-        settings = {k: v for k, v in self.row.settings.items() if k != "leaving"}
-        if seats:
-            settings["leaving"] = sorted(seats)
-        await self.store.update_table(self.id, settings=settings)
-        self.row = self.row.model_copy(update={"settings": settings})
+        """The seats handed to the computer until the hand ends (kept in the table's runtime
+        state, so that a restart keeps playing them)."""
+        await self._put_runtime(leaving=sorted(seats) or None)
         self.leaving = set(seats)
 
-    async def keep_setting(self, name: str, value: Any) -> None:
-        """Store one more table setting (the table's thread), under the table's lock: a
-        change of seats meanwhile writes the settings too."""
+    async def keep(self, **values: Any) -> None:
+        """Keep values in the table's runtime state (its thread, the turn's signal), under
+        the table's lock: a change of seats meanwhile writes that state too. None removes."""
         async with self.lock:
-            settings = {**self.row.settings, name: value}
-            await self.store.update_table(self.id, settings=settings)
-            self.row = self.row.model_copy(update={"settings": settings})
+            await self._put_runtime(**values)
+
+    async def _put_runtime(self, *, seats: list[Member | None] | None = None,
+                           **values: Any) -> None:
+        runtime = {**self.row.runtime, **values}
+        runtime = {k: v for k, v in runtime.items() if v is not None}
+        await self.store.update_table(self.id, seats=seats, runtime=runtime)
+        update: dict[str, Any] = {"runtime": runtime}
+        if seats is not None:
+            update["seats"] = seats
+        self.row = self.row.model_copy(update=update)
 
     async def _seats_changed(self) -> None:
         seated = {m: n for m, n in self.names.items() if m in self.seats}
-        settings = {**self.row.settings, "names": seated}
-        await self.store.update_table(self.id, seats=list(self.seats), settings=settings)
-        self.row = self.row.model_copy(update={"seats": list(self.seats), "settings": settings})
+        await self._put_runtime(seats=list(self.seats), names=seated)
         self.known = None
         if self.full:
             team0, team1 = self.team_members()
@@ -621,7 +623,7 @@ class TableSession:
     @property
     def thread_id(self) -> int | None:
         """The table's own thread (opened with ``thread: True``), where it posts."""
-        value = self.row.settings.get("thread_id")
+        value = self.row.runtime.get("thread_id")
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     @property
@@ -718,7 +720,7 @@ class TableSession:
         hand = replay(last.record())
         members = last.header.get("members")
         session.dealt_with = list(members) if isinstance(members, list) else list(row.seats)
-        session.leaving = {int(x) for x in row.settings.get("leaving", [])}
+        session.leaving = {int(x) for x in row.runtime.get("leaving", [])}
         session.autoplay |= session.leaving
         session.hand = hand
         session.hand_id = last.id

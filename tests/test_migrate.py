@@ -48,25 +48,56 @@ def as_set(rows: Sequence[Sequence[Any]]) -> list[str]:
     return sorted(repr(tuple(r)) for r in rows)
 
 
-def sqlite_contents(path: Path) -> dict[str, list[str]]:
-    """Every row of every table of the file, read directly."""
+def sqlite_columns(path: Path) -> dict[str, list[str]]:
+    """Every table of the file and its columns."""
     con = sqlite3.connect(path)
     try:
         names = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        return {n: as_set(con.execute(f"SELECT * FROM {n}").fetchall()) for n in names}
+        return {n: [c[1] for c in con.execute(f"PRAGMA table_info({n})")] for n in names}
     finally:
         con.close()
 
 
-async def postgres_contents(url: str, names: Sequence[str] | None = None
+def sqlite_contents(path: Path, columns: dict[str, list[str]] | None = None
+                    ) -> dict[str, list[str]]:
+    """Every row of every table of the file (of these columns: those a database had before
+    an upgrade added others), read directly."""
+    columns = columns or sqlite_columns(path)
+    con = sqlite3.connect(path)
+    try:
+        return {n: as_set(con.execute(f"SELECT {', '.join(cols)} FROM {n}").fetchall())
+                for n, cols in columns.items()}
+    finally:
+        con.close()
+
+
+async def postgres_columns(url: str) -> dict[str, list[str]]:
+    """Every table of the schema and its columns."""
+    con = await asyncpg.connect(url)
+    try:
+        rows = await con.fetch(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position")
+    finally:
+        await con.close()
+    out: dict[str, list[str]] = {}
+    for r in rows:
+        out.setdefault(r["table_name"], []).append(r["column_name"])
+    return out
+
+
+async def postgres_contents(url: str, names: Sequence[str] | None = None,
+                            columns: dict[str, list[str]] | None = None
                             ) -> dict[str, list[str]]:
-    """Every row of these tables (all of the schema's), read directly."""
+    """Every row of these tables (all of the schema's; of these columns: those a database had
+    before an upgrade added others), read directly."""
+    columns = columns or await postgres_columns(url)
     con = await asyncpg.connect(url)
     try:
         if names is None:
-            names = [r[0] for r in await con.fetch(
-                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")]
-        return {n: as_set(await con.fetch(f"SELECT * FROM {n}")) for n in names}
+            names = list(columns)
+        return {n: as_set(await con.fetch(f"SELECT {', '.join(columns[n])} FROM {n}"))
+                for n in names}
     finally:
         await con.close()
 
@@ -95,7 +126,8 @@ async def test_an_sqlite_file_of_the_bot_before_is_upgraded_in_place(tmp_path: P
     was, and its tables go on."""
     path = tmp_path / "bot.sqlite3"
     shutil.copy(OLD_SQLITE, path)
-    before = sqlite_contents(path)
+    columns = sqlite_columns(path)
+    before = sqlite_contents(path, columns)
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.migrate", cwd=ROOT,
         env={**os.environ, "DATABASE_PATH": str(path), "DATABASE_URL": ""},
@@ -103,7 +135,7 @@ async def test_an_sqlite_file_of_the_bot_before_is_upgraded_in_place(tmp_path: P
     out, err = await proc.communicate()
     assert (proc.returncode, err.decode()) == (0, "")
     assert out.decode() == f"schema version 6 -> {len(migrations.MIGRATIONS)}\n"
-    after = sqlite_contents(path)
+    after = sqlite_contents(path, columns)
     assert {n: after[n] for n in before} == before
     store = SqliteStore(path)
     await store.open()
@@ -126,14 +158,15 @@ async def test_a_postgresql_database_of_the_bot_before_is_upgraded_in_place(
         await con.execute(OLD_POSTGRES.read_text())
     finally:
         await con.close()
-    before = await postgres_contents(pg_url)
+    columns = await postgres_columns(pg_url)
+    before = await postgres_contents(pg_url, columns=columns)
     store = PostgresStore(pg_url)
     await store.open()
     try:
         assert store.upgraded_from == 6  # its version 4 is SQLite's 6
         assert await store.schema_version() == len(migrations.MIGRATIONS)
         kept = [n for n in before if n not in OLD_VERSIONS]
-        assert await postgres_contents(pg_url, kept) == {n: before[n] for n in kept}
+        assert await postgres_contents(pg_url, kept, columns) == {n: before[n] for n in kept}
         assert await ratings.rebuild_if_stale(store) is None
         await goes_on(store)
     finally:

@@ -774,3 +774,18 @@ async def test_a_table_is_in_play_from_its_first_stored_hand(store: Store) -> No
     await store.start_hand(table_id, 2, {"game": "filicau"})
     assert await open_table(store, table_id) is None
     assert [h.number for h in await store.hands(table_id)] == [2, 1]
+
+
+def test_a_table_row_from_before_keeps_its_runtime_state_apart_from_its_settings() -> None:
+    """Rows written before the runtime column kept names, seats leaving and the thread among
+    their settings: read now, they are the table's runtime state, and the settings are the
+    settings it was opened with."""
+    from bot.store.model import TableRow
+
+    row = TableRow(id=1, guild_id=2, channel_id=3, message_id=None, game="filicau",
+                   options={}, opener_id=4, seats=["4", None, None, None], state="playing",
+                   created_at="2026-11-01T00:00:00+00:00",
+                   settings={"turn_seconds": 60, "names": {"4": "Ana"}, "leaving": [0],
+                             "thread_id": 9})
+    assert row.settings == {"turn_seconds": 60}
+    assert row.runtime == {"names": {"4": "Ana"}, "leaving": [0], "thread_id": 9}

@@ -230,3 +230,22 @@ async def test_the_lobby_says_what_kind_of_table_it_is(h: Harness) -> None:
     text = h.table_message().text
     assert t("lobby.casual") in text and t("lobby.hints_on") in text
     assert t("lobby.pings_off") in text
+
+
+async def test_a_signal_sent_before_a_restart_goes_with_its_turn(h: Harness) -> None:
+    """The process that sent a turn's signal stops; the next one drives the table: it does
+    not signal the same turn again, and removes the old signal once the turn moves."""
+    session, users = await four_players(h)
+    seat = hand_of(session).to_move
+    assert seat is not None
+    await h.runner(session).courier.signal(Signal.TURN, 60)
+    [ping] = signals(h)
+    await h.restart()
+    restored = h.session()
+    runner = h.runner(restored)
+    key = ("turn", restored.hand_number, len(hand_of(restored).actions))
+    assert runner.signalled == key  # the turn has its signal: no second one
+    assert signals(h) == [ping]
+    await play_turn(h, restored, users, random.Random(1))
+    assert ping.deleted and signals(h) == []
+    assert "signal" not in restored.row.runtime

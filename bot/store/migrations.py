@@ -181,6 +181,12 @@ MIGRATIONS: list[str] = [
         updated_at TEXT NOT NULL
     );
     """,
+    # 9: what a table keeps while it lives (names, seats leaving, its thread, the turn's
+    # signal) apart from the settings it was opened with. Rows from before keep it among their
+    # settings; TableRow moves it when it reads them.
+    """
+    ALTER TABLE tables ADD COLUMN runtime $json NOT NULL DEFAULT '{}';
+    """,
 ]
 #: The step that added the ratings.
 RATINGS_VERSION = 5

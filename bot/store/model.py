@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 TableState = Literal["lobby", "playing", "closed"]
 
@@ -45,6 +45,10 @@ class StoreError(RuntimeError):
     """The store cannot do what was asked (a second open table in a channel, a corrupt row)."""
 
 
+#: What older rows kept among a table's settings and belongs to its runtime state.
+RUNTIME_KEYS = ("names", "leaving", "thread_id")
+
+
 class TableRow(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -59,8 +63,24 @@ class TableRow(BaseModel):
     seats: list[Member | None]
     state: TableState
     created_at: str
-    #: The bot's own per-table settings (the turn timer), apart from the game's options.
+    #: The table's settings as opened (the turn timer, pings, rated...), apart from the game's
+    #: options.
     settings: dict[str, Any] = {}
+    #: What the table keeps while it lives, to carry on after a restart or in another process:
+    #: the players' names for labels, the seats leaving at the hand's end, its thread, the turn's
+    #: signal message.
+    runtime: dict[str, Any] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _runtime_out_of_settings(cls, data: Any) -> Any:
+        """Rows written before ``runtime`` existed kept it among the settings."""
+        if isinstance(data, dict) and not data.get("runtime"):
+            settings = dict(data.get("settings") or {})
+            moved = {k: settings.pop(k) for k in RUNTIME_KEYS if k in settings}
+            if moved:
+                data = {**data, "settings": settings, "runtime": moved}
+        return data
 
 
 class HandRow(BaseModel):

@@ -23,6 +23,7 @@ class Tables(Protocol):
         self, table_id: int, *, seats: list[Member | None] | None = None,
         state: TableState | None = None, message_id: int | None = None,
         options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
+        runtime: dict[str, Any] | None = None,
     ) -> None:
         """Change what is given (closing a table stamps when)."""
         ...

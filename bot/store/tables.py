@@ -17,6 +17,7 @@ def table_row(row: Row) -> TableRow:
         message_id=row["message_id"], game=row["game"], options=json.loads(row["options"]),
         opener_id=row["opener_id"], seats=json.loads(row["seats"]), state=row["state"],
         created_at=row["created_at"], settings=json.loads(row["settings"]),
+        runtime=json.loads(row["runtime"] or "{}"),
     )
 
 
@@ -49,6 +50,7 @@ class TableSql:
         self, table_id: int, *, seats: list[Member | None] | None = None,
         state: TableState | None = None, message_id: int | None = None,
         options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
+        runtime: dict[str, Any] | None = None,
     ) -> None:
         sets: list[str] = []
         args: list[Any] = []
@@ -70,6 +72,9 @@ class TableSql:
         if settings is not None:
             sets.append("settings = ?")
             args.append(json.dumps(settings))
+        if runtime is not None:
+            sets.append("runtime = ?")
+            args.append(json.dumps(runtime))
         if sets:
             await self.db.execute(f"UPDATE tables SET {', '.join(sets)} WHERE id = ?",
                                   *args, table_id)

@@ -254,7 +254,7 @@ class WebServer:
             raise web.HTTPNotFound()
         config = await self.guilds.get(guild_id)
         lang = await self.guilds.language(guild_id)
-        self._learn(guild_id, table.settings.get("names"))
+        self._learn(guild_id, table.runtime.get("names"))
         watch = watch_of(table.settings)
         first = None
         if watch != WATCH_OFF:
@@ -319,7 +319,7 @@ class WebServer:
             raise web.HTTPNotFound()
         config = await self.guilds.get(guild_id)
         lang = await self.guilds.language(guild_id)
-        self._learn(guild_id, table.settings.get("names"))
+        self._learn(guild_id, table.runtime.get("names"))
         with speaking(lang):
             title = game_name(table.game)
             if row.result is None:

@@ -74,7 +74,7 @@ def seating(row: TableRow, hand: HandRow | None, store: Store) -> PageNames:
     session = TableSession(row.model_copy(update={"seats": seats}), store)
     if hand is not None:
         session.hand_number = hand.number
-    names = row.settings.get("names", {})
+    names = row.runtime.get("names", {})
     return PageNames(session, names if isinstance(names, dict) else {})
 
 
