@@ -16,11 +16,13 @@ from discord.ext import commands
 
 from bot import diagnostics, errors, ratings, thinking
 from bot.gateway import guard_parsers
+from bot.members import MemberNames
 from bot.settings import Settings
 from bot.store import GuildSettings, Store, make_store
 from bot.tables import Tables
 from bot.texts import language_of, set_language
 from bot.translator import CatalogTranslator
+from bot.web.server import WebServer, start_web
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +117,10 @@ class FilicauBot(commands.Bot):
         self.guild_config: dict[int, GuildSettings] = {}
         #: The open tables of this process.
         self.tables = Tables(self)
+        #: Members' display names, kept a while (the leaderboard's picture, the web pages).
+        self.member_names = MemberNames()
+        #: The web pages (``bot.web``), when ``WEB_URL`` is set.
+        self.web: WebServer | None = None
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -125,6 +131,7 @@ class FilicauBot(commands.Bot):
         processes = self.settings.ai_processes
         thinking.start(thinking.default_processes() if processes is None else processes)
         diagnostics.install(self)
+        self.web = await start_web(self.settings, self.store, names=self.web_name)
         await self.tables.restore()
         for ext in EXTENSIONS:
             await self.load_extension(ext)
@@ -205,6 +212,11 @@ class FilicauBot(commands.Bot):
                      "so that no table is driven by two processes")
         await self.close()
 
+    async def web_name(self, guild_id: int, member: str) -> str | None:
+        """A member's name for the web pages, as Discord shows it in their server."""
+        guild = self.get_guild(guild_id)
+        return None if guild is None else await self.member_names.display_name(guild, member)
+
     # -- languages and server settings ---------------------------------------------------------
 
     def config(self, guild_id: int | None) -> GuildSettings:
@@ -243,6 +255,8 @@ class FilicauBot(commands.Bot):
         if ready is not None and not ready.done():
             ready.cancel()
         await self.tables.stop()
+        if self.web is not None:
+            await self.web.stop()
         await super().close()
         thinking.stop()
         await self.store.close()

@@ -25,6 +25,7 @@ from bot.delivery import FAILURES, Delivery, Edit, Message, Token, describe
 from bot.seats import is_computer
 from bot.session import Outcome, TableSession
 from bot.texts import language_of, speaking, t
+from bot.watch import WATCH_OFF, watch_of
 from engine import HandResult, public_view, seat_view
 
 if TYPE_CHECKING:
@@ -73,6 +74,8 @@ class ResultPost:
     number: int
     result: HandResult
     message: Message
+    #: The hand's replay page, when the bot serves pages.
+    replay_url: str | None = None
 
 
 class DiscordSurface:
@@ -105,6 +108,7 @@ class DiscordSurface:
         self.signal_kept: tuple[Turn, int, int] | None = kept_signal(session)
         #: The closing words the table message shows already (a click answered with them).
         self.final: str | None = None
+        self._watch_url: str | None = None
 
     @property
     def config(self) -> Any:
@@ -160,7 +164,7 @@ class DiscordSurface:
             return
         s = self.session
         embed = render.result_embed(s, posted.result, posted.number, dealt=True)
-        view = render.result_view(s, posted.number)
+        view = render.result_view(s, posted.number, replay_url=posted.replay_url)
         await self.delivery.edit_sent(
             posted.message, what=f"take Next hand off the result of hand {posted.number}",
             embed=embed, view=view)
@@ -170,14 +174,14 @@ class DiscordSurface:
         """Answer Next hand pressed under the result by saying, on the result, that the
         next hand is dealt (the table message is redrawn where it is)."""
         posted, self.result_post = self.result_post, None
-        number = posted.number if posted is not None else self.session.hand_number - 1
-        result = posted.result if posted is not None else None
-        if result is None:
+        if posted is None:
             await interaction.response.defer()
         else:
             await interaction.response.edit_message(
-                embed=render.result_embed(self.session, result, number, dealt=True),
-                view=render.result_view(self.session, number))
+                embed=render.result_embed(self.session, posted.result, posted.number,
+                                          dealt=True),
+                view=render.result_view(self.session, posted.number,
+                                        replay_url=posted.replay_url))
         self.request_refresh()
 
     @public
@@ -281,7 +285,7 @@ class DiscordSurface:
             if hand is None or self.stopped:
                 return  # no hand yet, or the table was ended meanwhile
             message = await present.table_message(s, public_view(hand), self.clock.deadline(),
-                                                  self.config)
+                                                  self.config, await self.watch_url())
             edited = await self._edit_table(message)
             self.last_edit = time.monotonic()
             if not edited:
@@ -352,7 +356,7 @@ class DiscordSurface:
             await self.answer_with_lobby(interaction)
             return
         message = await present.table_message(s, public_view(s.hand), self.clock.deadline(),
-                                              self.config)
+                                              self.config, await self.watch_url())
         extra = self._attachments(message.picture)
         if self.picture == "unknown" and message.picture is None:
             extra = {}  # the lobby never carries a picture
@@ -372,7 +376,8 @@ class DiscordSurface:
                                                            view=render.lobby_view(s))
         else:
             message = await present.table_message(s, public_view(s.hand),
-                                                  self.clock.deadline(), self.config)
+                                                  self.clock.deadline(), self.config,
+                                                  await self.watch_url())
             sent = await interaction.response.send_message(
                 message.content or None, embed=message.embed, view=message.view,
                 file=message.picture[1] if message.picture else discord.utils.MISSING)
@@ -391,6 +396,16 @@ class DiscordSurface:
                                  content=t("table.moved", link=link), embed=None, view=None,
                                  attachments=[])
 
+    async def watch_url(self) -> str | None:
+        """The table's live page while the bot serves pages and the table may be watched
+        (asked once a table: a link is signed with the server's key)."""
+        web = self.bot.web
+        if web is None or watch_of(self.session.row.settings) == WATCH_OFF:
+            return None
+        if self._watch_url is None:
+            self._watch_url = await web.table_link(self.session.guild_id, self.session.id)
+        return self._watch_url
+
     # -- results -------------------------------------------------------------------------------
 
     @public
@@ -400,12 +415,15 @@ class DiscordSurface:
         if self.posted >= s.hand_number or hand is None or hand.result is None:
             return
         self.posted = s.hand_number
+        web = self.bot.web
+        url = None if web is None or s.hand_id is None else await web.hand_link(
+            s.guild_id, s.hand_id)
         embed = render.result_embed(s, hand.result, s.hand_number,
                                     next_at=self.clock.next_deal_at())
-        view = render.result_view(s, s.hand_number, next_hand=True)
+        view = render.result_view(s, s.hand_number, next_hand=True, replay_url=url)
         message = await self.delivery.post(embed=embed, view=view, what="post a result")
         if message is not None:
-            self.result_post = ResultPost(s.hand_number, hand.result, message)
+            self.result_post = ResultPost(s.hand_number, hand.result, message, url)
 
     # -- hand views ----------------------------------------------------------------------------
 

@@ -340,7 +340,8 @@ def last_trick_text(s: TableSession, trick: Trick) -> str:
              user=player_mention(s, trick.winner))
 
 
-def table_view(s: TableSession, v: PublicView) -> discord.ui.View:
+def table_view(s: TableSession, v: PublicView, watch_url: str | None = None
+               ) -> discord.ui.View:
     """The table's own buttons; between hands, the seat changes under them (Next hand is on
     the result, where the hand's players look). Leaving is on a row of its own, away from
     the buttons pressed every hand."""
@@ -356,6 +357,9 @@ def table_view(s: TableSession, v: PublicView) -> discord.ui.View:
         # A player who must go hands the seat to the computer (after a yes).
         buttons.append(button(Op.LEAVE, tid, label=t("btn.leave_hand"),
                               style=discord.ButtonStyle.danger, row=1))
+    if watch_url is not None:
+        # The table's live page (bot.web), for whoever would rather watch it drawn.
+        buttons.insert(3, watch_button(watch_url))
     return _view(*buttons)
 
 

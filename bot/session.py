@@ -24,6 +24,7 @@ from bot.store import (
     TableRow,
 )
 from bot.texts import t
+from bot.watch import WATCH, WatchError, check_watch
 from engine import (
     Action,
     Hand,
@@ -78,10 +79,17 @@ class Actor:
     manager: bool = False
 
 
-def check_settings(settings: dict[str, Any]) -> dict[str, int | bool]:
-    """The table settings as integers within their ranges, or ``err.bad_setting``."""
-    out: dict[str, int | bool] = {}
+def check_settings(settings: dict[str, Any]) -> dict[str, int | bool | str]:
+    """The table settings: numbers within their ranges, switches, who may watch on the web;
+    or ``err.bad_setting`` / ``err.bad_command_input``."""
+    out: dict[str, int | bool | str] = {}
     for name, value in settings.items():
+        if name == WATCH:
+            try:
+                out[name] = check_watch(value)
+            except WatchError:
+                raise SessionError("err.bad_command_input") from None
+            continue
         if name in SETTING_SWITCHES:
             if not isinstance(value, bool):
                 raise SessionError("err.bad_command_input")

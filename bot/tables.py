@@ -19,6 +19,7 @@ from bot.discord_surface import DiscordSurface
 from bot.runner import TableRunner
 from bot.session import SessionError, TableSession
 from bot.store import StoreError
+from bot.web.surface import WebSurface
 
 if TYPE_CHECKING:
     from bot.client import FilicauBot
@@ -105,6 +106,8 @@ class Tables:
         runner = TableRunner(session, self.bot.settings, self._forget)
         surface = DiscordSurface(session, self.bot, runner, self.edit_interval)
         runner.courier.add(surface)
+        if self.bot.web is not None:
+            runner.courier.add(WebSurface(self.bot.web.feed, session.id, runner.deadline))
         table = OpenTable(runner, surface)
         self.open[session.id] = table
         self.by_channel[session.channel_id] = session.id

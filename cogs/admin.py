@@ -116,7 +116,7 @@ class Admin(commands.Cog, name="Admin"):
 
     def _web(self) -> WebServer | None:
         """The bot's web server, when it serves pages (``WEB_URL`` set)."""
-        server = getattr(self.bot, "web", None)
+        server = self.bot.web
         return server if isinstance(server, WebServer) else None
 
     @web.command(name=ls("cmdname.admin_web_rotate"), description=ls("cmd.admin_web_rotate"))

@@ -14,7 +14,7 @@ from bot.answers import send_how
 from bot.choices import GAME_CHOICES
 from bot.errors import answer as reply_error
 from bot.names import mention
-from bot.render import GAME_COLOUR, result_view, rules_embed
+from bot.render import GAME_COLOUR, history_line, result_view, rules_embed
 from bot.seats import user_member
 from bot.standings import badge_wearers, match_solos, standings
 from bot.texts import EN, date_text, game_title, speaking, t, team_name
@@ -201,7 +201,10 @@ class Standings(commands.Cog, name="Standings"):
                 summary = t("history.summary", a=pts[0], b=pts[1],
                             event=t(f"outcome.{event}") if f"outcome.{event}" in EN
                             else event.replace("_", " "))
-            lines.append(t("history.line", number=r.number, summary=summary))
+            web = self.bot.web
+            url = (await web.hand_link(session.guild_id, r.id)
+                   if web is not None and r.result is not None else None)
+            lines.append(history_line(r.number, summary, url))
         await interaction.response.send_message(
             embed=discord.Embed(title=t("history.title"), description="\n".join(lines)),
             ephemeral=True)

@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors, options, present, render, thinking
-from bot.choices import GAME_CHOICES, TOP_TRUMP_CHOICES
+from bot.choices import GAME_CHOICES, TOP_TRUMP_CHOICES, WATCH_CHOICES
 from bot.errors import answer as reply_error
 from bot.protocol import Click, Op, Place, parse
 from bot.session import (
@@ -36,6 +36,7 @@ from bot.session import (
 from bot.tables import OpenTable
 from bot.texts import EN, refusal, t
 from bot.translator import ls
+from bot.watch import DEFAULT_WATCH
 from engine import Action, RecordError, action_from_json, make_rules, seat_view
 from engine.cards import CardError, card
 from engine.errors import OptionsError
@@ -125,14 +126,16 @@ class Tables(commands.Cog, name="Tables"):
                            top_trumps=ls("cmd.top_trumps"), turn_seconds=ls("cmd.turn_seconds"),
                            window_seconds=ls("cmd.window_seconds"), pings=ls("cmd.pings"),
                            hints=ls("cmd.hints"), rated=ls("cmd.rated"),
-                           thread=ls("cmd.thread"))
+                           thread=ls("cmd.thread"), watch=ls("cmd.watch"))
     @app_commands.rename(game=ls("optname.game"), early_end=ls("optname.early_end"),
                          top_trumps=ls("optname.top_trumps"),
                          turn_seconds=ls("optname.turn_seconds"),
                          window_seconds=ls("optname.window_seconds"),
                          pings=ls("optname.pings"), hints=ls("optname.hints"),
-                         rated=ls("optname.rated"), thread=ls("optname.thread"))
-    @app_commands.choices(game=GAME_CHOICES, top_trumps=TOP_TRUMP_CHOICES)
+                         rated=ls("optname.rated"), thread=ls("optname.thread"),
+                         watch=ls("optname.watch"))
+    @app_commands.choices(game=GAME_CHOICES, top_trumps=TOP_TRUMP_CHOICES,
+                          watch=WATCH_CHOICES)
     async def table_new(
         self, interaction: discord.Interaction[Any], game: app_commands.Choice[str],
         early_end: bool = True, top_trumps: app_commands.Choice[str] | None = None,
@@ -141,11 +144,13 @@ class Tables(commands.Cog, name="Tables"):
         window_seconds: app_commands.Range[int, WINDOW_RANGE[0], WINDOW_RANGE[1]]
         = DEFAULT_WINDOW_SECONDS,
         pings: bool = True, hints: bool = True, rated: bool = True, thread: bool = False,
+        watch: app_commands.Choice[str] | None = None,
     ) -> None:
         try:
             await self._open(interaction, game.value, early_end, top_trumps, {
                 "turn_seconds": turn_seconds, "window_seconds": window_seconds,
-                "pings": pings, "hints": hints, "rated": rated, "thread": thread})
+                "pings": pings, "hints": hints, "rated": rated, "thread": thread,
+                "watch": watch.value if watch is not None else DEFAULT_WATCH})
         except SessionError as e:
             await reply_error(interaction, refusal(e.key, e.params))
 

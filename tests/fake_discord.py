@@ -574,8 +574,10 @@ class Picture:
 
 class Harness:
     def __init__(self, db_path: Path, *, next_hand_delay: float = 3600.0,
-                 guild_locale: str = "en-US") -> None:
+                 guild_locale: str = "en-US", web: bool = False) -> None:
         self.db_path = db_path
+        #: Whether the bot serves its web pages (on a free loopback port).
+        self.web = web
         self.next_hand_delay = next_hand_delay
         #: The server's Discord locale (sent with each interaction as ``guild_locale``).
         self.guild_locale = guild_locale
@@ -655,9 +657,11 @@ class Harness:
         """A new bot process on the same database: log in (REST only, no gateway), run
         ``setup_hook``, learn the guild as GUILD_CREATE would tell it, then be ready."""
         assert self.bot is None
+        web: dict[str, Any] = {"web_url": "http://127.0.0.1:0", "web_port": 0} \
+            if self.web else {}
         settings = Settings(discord_token=TOKEN, database_path=self.db_path,
                             computer_delay=0, edit_interval=0, ai_processes=0,
-                            next_hand_delay=self.next_hand_delay, ping_delay=3600)
+                            next_hand_delay=self.next_hand_delay, ping_delay=3600, **web)
         bot = FilicauBot(settings)
         before = asyncio.all_tasks()
         await bot.login(TOKEN)

@@ -8,11 +8,11 @@ What the bot uses:
   (``bot.web.live``) — or ``WebSurface`` (``bot.web.surface``) added to the table's courier;
 - ``server.hand_link(guild_id, hand_id)`` and the other links, ``replay_button(url)`` for a
   result post (``bot.render``), ``history_line`` for ``/history``;
-- the table setting ``watch`` (``bot.web.watch``), and ``server.rotate`` / ``server.switch``
+- the table setting ``watch`` (``bot.watch``), and ``server.rotate`` / ``server.switch``
   for ``/admin web``.
 """
 
-from bot.web.watch import (
+from bot.watch import (
     DEFAULT_WATCH,
     WATCH,
     WATCH_DELAYED,

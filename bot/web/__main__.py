@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.store import SqliteStore
+from bot.watch import WATCH_MODES, check_watch
 from bot.web import demo
 from bot.web.server import WebServer
-from bot.web.watch import WATCH_MODES, check_watch
 from engine.rules import GAMES
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from bot.session import TableSession
 from bot.store import Store
+from bot.watch import WATCH, WatchMode
 from bot.web.live import Feed
-from bot.web.watch import WATCH, WatchMode
 from engine import make_rules, seat_view
 from engine.players import SimplePlayer
 

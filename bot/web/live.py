@@ -26,13 +26,13 @@ from typing import Any
 
 from bot.store import HandRow, Store, TableRow
 from bot.texts import game_title, speaking, t
+from bot.watch import WATCH_DELAYED, WATCH_OFF, watch_of
 from bot.web import protocol
 from bot.web.bus import Bus
 from bot.web.guilds import GuildConfigs
 from bot.web.keys import Keys, Kind
 from bot.web.protocol import Viewer
 from bot.web.views import PageNames, Step, seating, step
-from bot.web.watch import WATCH_DELAYED, WATCH_OFF, watch_of
 from engine import Hand, action_from_json, make_rules
 from engine.hand import PLAYING
 from engine.record import start

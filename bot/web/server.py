@@ -35,6 +35,7 @@ from aiohttp import WSMsgType, web
 
 from bot.store import Store, is_postgres_url
 from bot.texts import speaking, t
+from bot.watch import WATCH_OFF, watch_of
 from bot.web import protocol
 from bot.web.bus import Bus, LocalBus, PgBus
 from bot.web.cards import card_png, known
@@ -43,7 +44,6 @@ from bot.web.keys import Keys, Kind, sign
 from bot.web.live import Feed, Subscriber, snapshot
 from bot.web.standings import board_lines, current_season, game_name, games, profile
 from bot.web.views import replay_steps, seating
-from bot.web.watch import WATCH_OFF, watch_of
 from engine.ai.analysis import review_from_json
 from engine.rules import GAMES
 
