@@ -251,5 +251,3 @@ class RichPoor(OldManGame):
             self._result(hand, before, before.servant, "not_freed", before.masters,
                          winner=winner)
 
-
-GAMES_5 = (FilkoFive, RichPoor, Kelebia)
