@@ -11,10 +11,9 @@ surfaces show it.
 
 from __future__ import annotations
 
-import json
 import logging
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -23,7 +22,7 @@ from discord.ext import commands
 from bot import errors, options, present, render, thinking
 from bot.choices import GAME_CHOICES, TOP_TRUMP_CHOICES
 from bot.errors import answer as reply_error
-from bot.protocol import Click, Op, Place, parse
+from bot.protocol import Click, Op, parse
 from bot.session import (
     COMPUTER_LEVELS,
     DEFAULT_TURN_SECONDS,
@@ -36,8 +35,8 @@ from bot.session import (
 from bot.tables import OpenTable
 from bot.texts import EN, refusal, t
 from bot.translator import ls
-from engine import Action, RecordError, action_from_json, make_rules, seat_view
-from engine.cards import CardError, card
+from bot.validate import came_from
+from engine import Action, make_rules, seat_view
 from engine.errors import OptionsError
 from engine.rules import GAMES
 
@@ -57,49 +56,7 @@ def actor(interaction: discord.Interaction[Any]) -> Actor:
     return Actor(interaction.user.id, bool(perms and perms.manage_guild))
 
 
-T = TypeVar("T")
-
-
-def place_of(message: discord.Message, table_message_id: int | None) -> Place:
-    """The kind of message a click came from."""
-    if message.flags.ephemeral:
-        return Place.PRIVATE
-    return Place.TABLE if message.id == table_message_id else Place.POST
-
-
-def custom_ids(components: Sequence[Any]) -> Iterator[str]:
-    for component in components:
-        custom_id = getattr(component, "custom_id", None)
-        if isinstance(custom_id, str):
-            yield custom_id
-        yield from custom_ids(getattr(component, "children", ()))
-
-
-def came_from(interaction: discord.Interaction[Any], click: Click,
-              table_message_id: int | None) -> bool:
-    """Whether the click carries an id of the message it came from, and that message is of
-    the kind its operation is drawn on. Discord checks the first for its own clients; a
-    forged interaction is checked here, before anything is answered by editing that message
-    (which must never turn a public message into somebody's hand)."""
-    message = interaction.message
-    if message is None:
-        return False
-    data: Any = interaction.data if isinstance(interaction.data, dict) else {}
-    if str(data.get("custom_id", "")) not in set(custom_ids(message.components)):
-        return False
-    return place_of(message, table_message_id) in click.places
-
-
-def parsed(read: Callable[[], T]) -> T:
-    """Read a custom_id's arguments or a menu's value: a forged or damaged one is refused as
-    such (and nothing changes); errors anywhere else are the bot's own and are logged."""
-    try:
-        return read()
-    except (ValueError, IndexError, KeyError, TypeError, CardError, RecordError):
-        raise SessionError("err.bad_button") from None
-
-
-Handler = Callable[[discord.Interaction[Any], OpenTable, Click, list[str]], Awaitable[None]]
+Handler = Callable[[discord.Interaction[Any], OpenTable, Click], Awaitable[None]]
 
 
 class Tables(commands.Cog, name="Tables"):
@@ -196,16 +153,16 @@ class Tables(commands.Cog, name="Tables"):
             return
         await self.bot.enter(interaction)
         data: Any = interaction.data if isinstance(interaction.data, dict) else {}
-        click = parse(str(data.get("custom_id", ""))) if errors.well_formed(interaction) \
-            else None
+        values = data.get("values")
+        # Every argument and menu value is read and checked here, once (bot.protocol).
+        click = parse(str(data.get("custom_id", "")),
+                      values if isinstance(values, list) else None) \
+            if errors.well_formed(interaction) else None
         if click is not None and click.op is Op.LEADERBOARD:
             return  # a leaderboard's pages belong to no table: cogs/ratings.py answers them
-        raw_values = data.get("values")
-        values = [str(v) for v in raw_values] if isinstance(raw_values, list) else []
-        await self.handle(interaction, click, values)
+        await self.handle(interaction, click)
 
-    async def handle(self, interaction: discord.Interaction[Any], click: Click | None,
-                     values: list[str]) -> None:
+    async def handle(self, interaction: discord.Interaction[Any], click: Click | None) -> None:
         """Answer one click: refusals become one short ephemeral answer in the user's
         language; a failure of the bot's own is logged and answered with the generic text."""
         table_id = click.table_id if click else None
@@ -227,7 +184,7 @@ class Tables(commands.Cog, name="Tables"):
                 raise SessionError("err.elsewhere")
             if not came_from(interaction, click, session.message_id):
                 raise SessionError("err.bad_button")
-            await self._handlers[click.op](interaction, table, click, values)
+            await self._handlers[click.op](interaction, table, click)
         except SessionError as e:
             await reply_error(interaction, refusal(e.key, e.params) if e.key in EN
                               else t("err.not_allowed"))
@@ -258,30 +215,27 @@ class Tables(commands.Cog, name="Tables"):
         table.runner.kick()
 
     async def _on_join(self, interaction: discord.Interaction[Any], table: OpenTable,
-                       click: Click, values: list[str]) -> None:
-        team = parsed(lambda: int(click.args[0]))
+                       click: Click) -> None:
+        team = click.get("team", int)
         await table.session.join(interaction.user.id, team, interaction.user.display_name)
         await self._seats_update(interaction, table)
 
     async def _on_sit(self, interaction: discord.Interaction[Any], table: OpenTable,
-                      click: Click, values: list[str]) -> None:
+                      click: Click) -> None:
         await table.session.join(interaction.user.id, None, interaction.user.display_name)
         await self._seats_update(interaction, table)
 
     async def _on_leave(self, interaction: discord.Interaction[Any], table: OpenTable,
-                        click: Click, values: list[str]) -> None:
+                        click: Click) -> None:
         """Leave: at once in the lobby and between hands; during a hand, after a yes to
         "Leave the table?" (``leave:HAND:yes|no``, on the question only its asker sees)."""
         session = table.session
-        if click.args:
-            number, sure = parsed(lambda: (int(click.args[0]), click.args[1]))
-            if sure not in ("yes", "no"):
-                raise SessionError("err.bad_button")
-            if sure == "no":
+        if click.has("answer"):
+            if click.get("answer", str) == "no":
                 await interaction.response.edit_message(content=t("hand.stay"), view=None)
                 return
             seat = session.require_seat(interaction.user.id)
-            if number != session.hand_number:
+            if click.get("hand", int) != session.hand_number:
                 raise SessionError("err.stale_hand")
             if not await session.leave(interaction.user.id):
                 await interaction.response.edit_message(content=t("hand.left_between"),
@@ -303,37 +257,34 @@ class Tables(commands.Cog, name="Tables"):
         await self._seats_update(interaction, table)
 
     async def _on_cpu(self, interaction: discord.Interaction[Any], table: OpenTable,
-                      click: Click, values: list[str]) -> None:
+                      click: Click) -> None:
         # The menu's choice is the level; an old button carries it, or adds a Normal one.
-        if click.kind == "fs":
-            level = parsed(lambda: values[0])
-        else:
-            level = click.args[0] if click.args else "normal"
+        level = click.get("level", str) if click.has("level") else "normal"
         if level not in COMPUTER_LEVELS:
             raise SessionError("err.bad_level", level=level[:40])
         await table.session.add_computer(level=level, by=actor(interaction))
         await self._seats_update(interaction, table)
 
     async def _on_uncpu(self, interaction: discord.Interaction[Any], table: OpenTable,
-                        click: Click, values: list[str]) -> None:
+                        click: Click) -> None:
         await table.session.remove_computer(by=actor(interaction))
         await self._seats_update(interaction, table)
 
     async def _on_option(self, interaction: discord.Interaction[Any], table: OpenTable,
-                         click: Click, values: list[str]) -> None:
-        name, value = parsed(lambda: options.decode(values[0]))
+                         click: Click) -> None:
+        name, value = click.get("option", tuple)
         by = actor(interaction)
         await table.session.set_option(by.user_id, name, value, is_admin=by.manager)
         await self._seats_update(interaction, table)
 
     async def _on_cancel(self, interaction: discord.Interaction[Any], table: OpenTable,
-                         click: Click, values: list[str]) -> None:
+                         click: Click) -> None:
         await table.session.cancel(actor(interaction))
         await table.discord.answer_closed(interaction, "lobby.cancelled")
         await self.tables.close(table, "lobby.cancelled")
 
     async def _on_start(self, interaction: discord.Interaction[Any], table: OpenTable,
-                        click: Click, values: list[str]) -> None:
+                        click: Click) -> None:
         by = actor(interaction)
         await table.session.start(by.user_id, is_admin=by.manager)
         table.runner.lobby_closed()
@@ -343,7 +294,7 @@ class Tables(commands.Cog, name="Tables"):
     # the table
 
     async def _on_hand(self, interaction: discord.Interaction[Any], table: OpenTable,
-                       click: Click, values: list[str]) -> None:
+                       click: Click) -> None:
         session = table.session
         seat = session.require_seat(interaction.user.id)
         if session.hand is None:
@@ -365,7 +316,7 @@ class Tables(commands.Cog, name="Tables"):
             table.runner.kick()
 
     async def _on_last(self, interaction: discord.Interaction[Any], table: OpenTable,
-                       click: Click, values: list[str]) -> None:
+                       click: Click) -> None:
         hand = table.session.hand
         if hand is None or not hand.tricks:
             text = t("table.no_last_trick")
@@ -374,15 +325,15 @@ class Tables(commands.Cog, name="Tables"):
         await interaction.response.send_message(text, ephemeral=True)
 
     async def _on_rules(self, interaction: discord.Interaction[Any], table: OpenTable,
-                        click: Click, values: list[str]) -> None:
+                        click: Click) -> None:
         s = table.session
         await interaction.response.send_message(embed=render.rules_embed(
             s.game, s.rules.title, s.rules.rulings, s.rules.options.model_dump()),
             ephemeral=True)
 
     async def _on_next(self, interaction: discord.Interaction[Any], table: OpenTable,
-                       click: Click, values: list[str]) -> None:
-        number = parsed(lambda: int(click.args[0]))
+                       click: Click) -> None:
+        number = click.get("hand", int)
         session = table.session
         await session.next_hand(actor(interaction), number)
         on = interaction.message
@@ -401,48 +352,38 @@ class Tables(commands.Cog, name="Tables"):
     # playing
 
     async def _on_card(self, interaction: discord.Interaction[Any], table: OpenTable,
-                       click: Click, values: list[str]) -> None:
-        number, trick, action = parsed(lambda: (
-            int(click.args[0]), int(click.args[1]), Action("card", card(click.args[2]))))
-        await self._act(interaction, table, action, number, trick)
+                       click: Click) -> None:
+        await self._act(interaction, table, Action("card", click.get("card", int)),
+                        click.get("hand", int), click.get("trick", int))
 
     async def _on_act(self, interaction: discord.Interaction[Any], table: OpenTable,
-                      click: Click, values: list[str]) -> None:
+                      click: Click) -> None:
         """Any choice that is not a card: a button ``act:HAND:KIND:JSON``, or a menu
         ``act:HAND`` whose value is ``KIND:JSON``."""
-        def read() -> tuple[int, Action]:
-            if click.kind == "fs":
-                kind, _, raw = values[0].partition(":")
-            else:
-                kind, raw = click.args[1], ":".join(click.args[2:])
-            return int(click.args[0]), action_from_json({kind: json.loads(raw)})
-        number, action = parsed(read)
-        await self._act(interaction, table, action, number, None)
+        await self._act(interaction, table, click.get("action", Action), click.get("hand", int),
+                        None)
 
     async def _on_together(self, interaction: discord.Interaction[Any], table: OpenTable,
-                           click: Click, values: list[str]) -> None:
+                           click: Click) -> None:
         """Cards chosen together in a menu (burying)."""
-        if not values:
-            raise SessionError("err.bad_button")
-        number, action = parsed(lambda: (
-            int(click.args[0]), action_from_json({click.args[1]: values})))
-        await self._act(interaction, table, action, number, None)
+        await self._act(interaction, table, click.get("action", Action), click.get("hand", int),
+                        None)
 
     async def _on_servant(self, interaction: discord.Interaction[Any], table: OpenTable,
-                          click: Click, values: list[str]) -> None:
-        number, seat = parsed(lambda: (int(click.args[0]), int(click.args[1])))
-        await self._act(interaction, table, Action("servant", seat), number, None)
+                          click: Click) -> None:
+        await self._act(interaction, table, Action("servant", click.get("seat", int)),
+                        click.get("hand", int), None)
 
     # hints and reviews
 
     async def _on_hint(self, interaction: discord.Interaction[Any], table: OpenTable,
-                       click: Click, values: list[str]) -> None:
+                       click: Click) -> None:
         """"What would you play?": Normal's choice for the asker's position and each legal
         action's chances, from the asker's own view, computed off the event loop; only the
         asker sees it."""
-        number, trick = parsed(lambda: (int(click.args[0]), int(click.args[1])))
         session = table.session
-        seat = session.hint_seat(interaction.user.id, number, trick)
+        seat = session.hint_seat(interaction.user.id, click.get("hand", int),
+                                 click.get("trick", int))
         assert session.hand is not None
         view = seat_view(session.hand, seat)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -450,15 +391,15 @@ class Tables(commands.Cog, name="Tables"):
         await interaction.edit_original_response(content=render.hint_text(session, view, hint))
 
     async def _on_review(self, interaction: discord.Interaction[Any], table: OpenTable,
-                         click: Click, values: list[str]) -> None:
+                         click: Click) -> None:
         """A finished hand, trick by trick with every hand open, and Hard's view of each
         decision the asker made: from a result (a new message only the asker sees) or its
         own ◀ ▶ buttons (that message, redrawn)."""
-        number = parsed(lambda: int(click.args[0]))
-        step = parsed(lambda: int(click.args[1])) if len(click.args) > 1 else 0
+        number = click.get("hand", int)
+        step = click.get("step", int) if click.has("step") else 0
         session = table.session
         row, seat = await session.finished_hand(interaction.user.id, number)
-        if len(click.args) > 1:
+        if click.has("step"):
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)

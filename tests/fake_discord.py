@@ -65,6 +65,7 @@ from visibility import hidden_from, holder
 from bot import cardart
 from bot.client import FilicauBot
 from bot.pictures import digest
+from bot.protocol import parse
 from bot.runner import TableRunner
 from bot.session import TableSession
 from bot.settings import Settings
@@ -572,8 +573,10 @@ class Picture:
 
 class Harness:
     def __init__(self, db_path: Path, *, next_hand_delay: float = 3600.0,
-                 guild_locale: str = "en-US") -> None:
+                 guild_locale: str = "en-US", database_url: str | None = None) -> None:
         self.db_path = db_path
+        #: A PostgreSQL to keep the bot's data in (``db_path`` is then unused).
+        self.database_url = database_url
         self.next_hand_delay = next_hand_delay
         #: The server's Discord locale (sent with each interaction as ``guild_locale``).
         self.guild_locale = guild_locale
@@ -581,6 +584,7 @@ class Harness:
         self.pictures: dict[str, Picture] = {}
         self.discord = FakeDiscord()
         self.discord.observers.append(self._check_hidden)
+        self.discord.observers.append(self._check_ids)
         self.bot: FilicauBot | None = None
         self.leaks: list[str] = []
         #: How many messages the hidden-card check looked at while a hand was being played.
@@ -654,6 +658,7 @@ class Harness:
         ``setup_hook``, learn the guild as GUILD_CREATE would tell it, then be ready."""
         assert self.bot is None
         settings = Settings(discord_token=TOKEN, database_path=self.db_path,
+                            database_url=self.database_url,
                             computer_delay=0, edit_interval=0, ai_processes=0,
                             next_hand_delay=self.next_hand_delay, ping_delay=3600)
         bot = FilicauBot(settings)
@@ -964,6 +969,24 @@ class Harness:
         """Click the button with this label on the table message (or on ``message``)."""
         msg = message or self.table_message()
         return await self.click(user, msg.button_by_label(label)["custom_id"], message=msg)
+
+    # -- the bot reads what it writes ----------------------------------------------------
+
+    def _check_ids(self, msg: Message) -> None:
+        """Every component the bot draws is one its own reader accepts (``bot.protocol``):
+        a button as it is, a menu with any value it offers (as many as it asks for)."""
+        for b in msg.buttons:
+            if "custom_id" in b and parse(b["custom_id"]) is None:
+                self.discord.invalid.append(f"a button the bot cannot read: {b['custom_id']}")
+        for menu in msg.selects:
+            values = [o["value"] for o in menu.get("options") or []]
+            size = max(menu.get("min_values", 1), 1)
+            picks = [values[i:i + size] for i in range(0, len(values) - size + 1)] \
+                if size > 1 else [[v] for v in values]
+            for pick in picks:
+                if parse(menu["custom_id"], pick) is None:
+                    self.discord.invalid.append(
+                        f"a menu value the bot cannot read: {menu['custom_id']} {pick}")
 
     # -- the hidden-card invariant ---------------------------------------------------------
 

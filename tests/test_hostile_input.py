@@ -5,12 +5,15 @@ logs no traceback (the harness fails a test on any logged error)."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import inspect
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fake_discord import CHANNEL_ID, OTHER_CHANNEL_ID, UPDATE_MESSAGE, Harness, HTTPError
+from fake_discord import CHANNEL_ID, OTHER_CHANNEL_ID, UPDATE_MESSAGE, Harness, HTTPError, Sent
 from test_cogs import four_players, state
 
 from bot.texts import speaking, t
@@ -298,3 +301,121 @@ async def test_a_review_forged_onto_the_result_changes_nothing(h: Harness) -> No
     # The result's own Review button still answers, privately.
     r = await h.press(ana, t("btn.review"), message=result)
     assert r.ephemeral and result.buttons == buttons
+
+
+# -- values out of their declared range (issue 32, item 3) --------------------------------------
+
+
+@contextlib.contextmanager
+def queries(store: Any) -> Iterator[list[str]]:
+    """Every call of the store's methods meanwhile, by name."""
+    calls: list[str] = []
+    originals = {}
+    for name in dir(type(store)):
+        method = getattr(store, name, None)
+        if name.startswith("_") or not inspect.iscoroutinefunction(method):
+            continue
+
+        def recording(*args: Any, _name: str = name, _method: Any = method,
+                      **kwargs: Any) -> Any:
+            calls.append(_name)
+            return _method(*args, **kwargs)
+
+        originals[name] = method
+        setattr(store, name, recording)
+    try:
+        yield calls
+    finally:
+        for name in originals:
+            delattr(store, name)
+
+
+async def refused_unread(h: Harness, payload: dict[str, Any], sent: Sent, text: str,
+                         caplog: pytest.LogCaptureFixture) -> None:
+    """The interaction is answered with exactly ``text``, privately, and the store is not
+    asked anything; nothing is logged above INFO and no traceback."""
+    assert h.bot is not None
+    with caplog.at_level(logging.INFO), queries(h.bot.store) as calls:
+        mark = h.mark()
+        await h.dispatch(payload)
+        sent.calls = h.calls_since(mark)
+    assert sent.rejected_with(text), sent.message.content if sent.answered else "no answer"
+    assert calls == []
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
+
+
+def out_of_range(option: str, low: int, high: int) -> str:
+    return t("err.bad_setting", option=t(f"optname.{option}"), low=low, high=high)
+
+
+@pytest.mark.parametrize("season", [-1, 0, "x", 10_001, True, 2**70])
+async def test_a_leaderboard_season_out_of_range_is_refused_before_any_query(
+        hs: Harness, caplog: pytest.LogCaptureFixture, season: Any) -> None:
+    """``/leaderboard season:-1`` posted a public board of "season -1", ``season:0`` showed
+    season 1, ``season:'x'`` ended in a traceback: a season is a whole number from 1 on."""
+    ana = hs.user("ana", locale="ro")
+    r = await hs.command(ana, "leaderboard", game="filicau", season=1)
+    assert not r.ephemeral  # season 1 is the current one: the board is posted
+    payload, sent = hs.command_payload(ana, "leaderboard", game="filicau", season=season)
+    with speaking("ro"):
+        await refused_unread(hs, payload, sent, out_of_range("season", 1, 10_000), caplog)
+
+
+@pytest.mark.parametrize("hand", [2**70, 2**31, 0, -3, "1", 1.5])
+async def test_a_history_hand_out_of_range_is_refused_before_any_query(
+        hs: Harness, caplog: pytest.LogCaptureFixture, hand: Any) -> None:
+    """``/history hand:2**70`` was an OverflowError on SQLite and a DataError on
+    PostgreSQL, answered "Something went wrong"."""
+    ana = hs.user("ana", locale="hu")
+    await hs.command(ana, "table new", game="filicau")
+    payload, sent = hs.command_payload(ana, "history", hand=hand)
+    with speaking("hu"):
+        await refused_unread(hs, payload, sent, out_of_range("hand", 1, 2**31 - 1), caplog)
+    # A hand within the range is looked up.
+    r = await hs.command(ana, "history", hand=2**31 - 1)
+    with speaking("hu"):
+        assert r.rejected_with(t("err.no_record"))
+
+
+async def test_a_profile_of_a_user_discord_did_not_resolve_is_refused(
+        hs: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """A user option names a user Discord resolved (picked in the client); one that is not
+    in ``resolved`` was an AttributeError."""
+    ana, bob = hs.user("ana", locale="de"), hs.user("bob")
+    r = await hs.command(ana, "profile", user=bob)
+    assert r.ephemeral and r.message.embeds
+    for value in (str(bob.id), "0", "x", str(2**64)):
+        payload, sent = hs.command_payload(ana, "profile", user=value)
+        with speaking("de"):
+            await refused_unread(hs, payload, sent, t("err.bad_command_input"), caplog)
+
+
+def with_button(message: dict[str, Any], custom_id: str) -> dict[str, Any]:
+    """A message as a forger sends it along: with one more button, carrying ``custom_id``."""
+    message = copy.deepcopy(message)
+    message.setdefault("components", []).append({"type": 1, "components": [
+        {"type": 2, "style": 2, "label": "▶", "custom_id": custom_id}]})
+    return message
+
+
+@pytest.mark.parametrize("args", ["filicau:2147483648:2", "filicau:1:2147483648",
+                                  f"filicau:{2**64}:1", "filicau:-1:1", "filicau:1:-2",
+                                  "bogus:1:2", "filicau:1", "filicau:1:2:3", "filicau:1:٣"])
+async def test_a_leaderboard_page_out_of_range_is_refused_before_any_query(
+        hs: Harness, caplog: pytest.LogCaptureFixture, args: str) -> None:
+    """A page button's season and page are whole numbers the store holds (32 bits): one
+    beyond was a DataError on PostgreSQL."""
+    ana = hs.user("ana", locale="ro")
+    board = (await hs.command(ana, "leaderboard", game="filicau")).message
+    custom_id = f"fc:board:0:{args}"
+    data = {"custom_id": custom_id, "component_type": 2}
+    payload, sent = hs._interaction(ana, 3, data, with_button(board.payload(), custom_id),
+                                    board.channel_id)
+    with speaking("ro"):
+        await refused_unread(hs, payload, sent, t("err.bad_button"), caplog)
+    # The same message's own page button (were there two pages) is read.
+    good = "fc:board:0:filicau:1:2"
+    payload, sent = hs._interaction(ana, 3, {"custom_id": good, "component_type": 2},
+                                    with_button(board.payload(), good), board.channel_id)
+    await hs.dispatch(payload)
+    assert sent.type == UPDATE_MESSAGE
