@@ -166,6 +166,7 @@ class Tables(commands.Cog, name="Tables"):
         """Answer one click: refusals become one short ephemeral answer in the user's
         language; a failure of the bot's own is logged and answered with the generic text."""
         table_id = click.table_id if click else None
+        table: OpenTable | None = None
         try:
             if click is None:
                 raise SessionError("err.bad_button")
@@ -196,8 +197,10 @@ class Tables(commands.Cog, name="Tables"):
                          click and click.op)
                 return
             if errors.too_late(e):
-                log.warning("table %s: click %s answered too late (Discord's 3 s passed)",
-                            table_id, click and click.op)
+                errors.answered_too_late(f"table {table_id}: click {click and click.op}")
+                if table is not None:
+                    # What the click stored is shown where the answer would have shown it.
+                    await table.discord.redraw()
                 return
             # E.g. the store failed: the session changed nothing, so the click can be retried.
             log.exception("table %s: %s %s failed", table_id,
@@ -211,8 +214,11 @@ class Tables(commands.Cog, name="Tables"):
                             table: OpenTable) -> None:
         """Answer a change of seats on the message it was made on: the lobby, or the table
         between hands (whose driver looks again: the table may have nobody left)."""
-        await table.discord.answer_with_table(interaction)
-        table.runner.kick()
+        try:
+            await table.discord.answer_with_table(interaction)
+        finally:
+            # What was stored goes on even when the answer could not be given (too late).
+            table.runner.kick()
 
     async def _on_join(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click) -> None:
@@ -238,15 +244,19 @@ class Tables(commands.Cog, name="Tables"):
             if click.get("hand", int) != session.hand_number:
                 raise SessionError("err.stale_hand")
             if not await session.leave(interaction.user.id):
-                await interaction.response.edit_message(content=t("hand.left_between"),
-                                                        view=None)
-                table.runner.kick()
-                table.discord.request_refresh()
+                try:
+                    await interaction.response.edit_message(content=t("hand.left_between"),
+                                                            view=None)
+                finally:
+                    table.runner.kick()
+                    table.discord.request_refresh()
                 return
-            await interaction.response.edit_message(content=t("hand.left"), view=None)
-            await table.discord.refresh_hand_views([seat], only=[seat])
-            await table.runner.courier.notice("turn.left", seat)
-            await table.runner.after(None)
+            try:
+                await interaction.response.edit_message(content=t("hand.left"), view=None)
+            finally:
+                await table.discord.refresh_hand_views([seat], only=[seat])
+                await table.runner.courier.notice("turn.left", seat)
+                await table.runner.after(None)
             return
         if session.state == "playing" and not session.between_hands:
             session.require_seat(interaction.user.id)
@@ -280,16 +290,20 @@ class Tables(commands.Cog, name="Tables"):
     async def _on_cancel(self, interaction: discord.Interaction[Any], table: OpenTable,
                          click: Click) -> None:
         await table.session.cancel(actor(interaction))
-        await table.discord.answer_closed(interaction, "lobby.cancelled")
-        await self.tables.close(table, "lobby.cancelled")
+        try:
+            await table.discord.answer_closed(interaction, "lobby.cancelled")
+        finally:
+            await self.tables.close(table, "lobby.cancelled")
 
     async def _on_start(self, interaction: discord.Interaction[Any], table: OpenTable,
                         click: Click) -> None:
         by = actor(interaction)
         await table.session.start(by.user_id, is_admin=by.manager)
         table.runner.lobby_closed()
-        await table.discord.answer_with_table(interaction)
-        table.runner.kick()
+        try:
+            await table.discord.answer_with_table(interaction)
+        finally:
+            table.runner.kick()
 
     # the table
 
@@ -304,16 +318,18 @@ class Tables(commands.Cog, name="Tables"):
         hand = session.hand
         moved = len(hand.actions)
         message = await table.discord.hand_message(seat)
-        await interaction.response.send_message(
-            message.content, view=message.view, ephemeral=True,
-            files=message.files or discord.utils.MISSING)
+        try:
+            await interaction.response.send_message(
+                message.content, view=message.view, ephemeral=True,
+                files=message.files or discord.utils.MISSING)
+        finally:
+            if was_auto:
+                table.runner.kick()  # the seat is the player's again
         table.discord.keep_hand_view(interaction)
         if session.hand is not hand or len(hand.actions) != moved:
             # The table moved while the view was on its way (a computer's move): its
             # refresh did not know this view yet, so draw it again now.
             await table.discord.refresh_hand_views([seat], only=[seat])
-        if was_auto:
-            table.runner.kick()
 
     async def _on_last(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click) -> None:
@@ -337,17 +353,19 @@ class Tables(commands.Cog, name="Tables"):
         session = table.session
         await session.next_hand(actor(interaction), number)
         on = interaction.message
-        if on is not None and on.id == session.message_id:
-            await table.discord.answer_with_table(interaction)  # an old table's button
-        elif interaction.channel_id == session.thread_id:
-            # Under the result in the table's thread: the result says the hand is dealt,
-            # and the table is redrawn where it is, in the channel.
-            await table.discord.answer_dealt(interaction)
-        else:
-            # Under the result: the new hand's table is posted there, at the bottom of the
-            # channel, and play goes on in it.
-            await table.discord.post_again(interaction)
-        await table.runner.dealt()
+        try:
+            if on is not None and on.id == session.message_id:
+                await table.discord.answer_with_table(interaction)  # an old table's button
+            elif interaction.channel_id == session.thread_id:
+                # Under the result in the table's thread: the result says the hand is
+                # dealt, and the table is redrawn where it is, in the channel.
+                await table.discord.answer_dealt(interaction)
+            else:
+                # Under the result: the new hand's table is posted there, at the bottom of
+                # the channel, and play goes on in it.
+                await table.discord.post_again(interaction)
+        finally:
+            await table.runner.dealt()
 
     # playing
 
@@ -416,12 +434,16 @@ class Tables(commands.Cog, name="Tables"):
         session = table.session
         outcome = await session.act(interaction.user.id, action, hand_number=number,
                                     trick=trick)
-        seat = session.require_seat(interaction.user.id)
-        message = await table.discord.hand_message(seat)
-        await interaction.response.edit_message(content=message.content, view=message.view,
-                                                attachments=message.files)
-        table.discord.keep_hand_view(interaction)
-        await table.runner.after(outcome)
+        try:
+            seat = session.require_seat(interaction.user.id)
+            message = await table.discord.hand_message(seat)
+            await interaction.response.edit_message(content=message.content,
+                                                    view=message.view, attachments=message.files)
+            table.discord.keep_hand_view(interaction)
+        finally:
+            # The move is stored: every surface shows it and the table goes on, even when
+            # the answer could not be given (too late).
+            await table.runner.after(outcome)
 
 
 async def setup(bot: FilicauBot) -> None:

@@ -17,6 +17,7 @@ from fake_discord import CHANNEL_ID, OTHER_CHANNEL_ID, UPDATE_MESSAGE, Harness, 
 from test_cogs import four_players, state
 
 from bot.texts import speaking, t
+from engine import Action
 
 OTHER_GUILD_ID = 810_000_000_000_000_777
 
@@ -419,3 +420,106 @@ async def test_a_leaderboard_page_out_of_range_is_refused_before_any_query(
                                     with_button(board.payload(), good), board.channel_id)
     await hs.dispatch(payload)
     assert sent.type == UPDATE_MESSAGE
+
+
+# -- answers that come too late (issue 32, item 4) -----------------------------------------------
+
+
+@contextlib.contextmanager
+def too_late_for(h: Harness, sent: Sent) -> Iterator[None]:
+    """Discord no longer takes an answer to ``sent`` (its 3 s passed): 404, code 10062."""
+    callback = h.discord._callback
+
+    def late(s: Sent, body: dict[str, Any], files: list[tuple[str, bytes]]) -> Any:
+        if s is sent:
+            raise HTTPError(404, 10062, "Unknown interaction")
+        return callback(s, body, files)
+
+    h.discord._callback = late  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del h.discord._callback
+
+
+async def answered_too_late(h: Harness, payload: dict[str, Any], sent: Sent,
+                            caplog: pytest.LogCaptureFixture) -> None:
+    """Send the interaction, whose answer comes too late: exactly one warning, no error."""
+    caplog.clear()
+    with caplog.at_level(logging.INFO), too_late_for(h, sent):
+        await h.dispatch(payload)
+    assert not sent.answered
+    loud = [(r.levelname, r.getMessage()) for r in caplog.records
+            if r.levelno >= logging.WARNING]
+    assert len(loud) == 1 and loud[0][0] == "WARNING" and "too late" in loud[0][1], loud
+    assert not [r for r in caplog.records if r.exc_info]
+
+
+async def test_a_refused_click_answered_too_late_is_one_warning(
+        h: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """A refusal Discord no longer takes was an unhandled NotFound: an ERROR with a
+    traceback."""
+    session, users = await four_players(h)
+    eve = h.user("eve")
+    before = state(h, session)
+    for who, label in ((eve, t("btn.my_hand")), (users[0], t("btn.rules"))):
+        custom_id = h.table_message().button_by_label(label)["custom_id"]
+        payload, sent = h.click_payload(who, custom_id, message=h.table_message())
+        await answered_too_late(h, payload, sent, caplog)
+    # A forged card, a stale one: refused, too late.
+    for custom_id in (f"fc:card:{session.id}:{2**40}:0:EO", f"fc:card:{session.id}:1:0:XX"):
+        payload, sent = h.click_payload(users[0], custom_id, message=h.table_message(),
+                                        forge=True)
+        await answered_too_late(h, payload, sent, caplog)
+    assert state(h, session) == before
+
+
+async def test_a_refused_command_answered_too_late_is_one_warning(
+        h: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    ana = h.user("ana")
+    await h.command(ana, "table new", game="filicau")
+    for name, options in (("history", {"hand": 0}), ("history", {"hand": 5}),
+                          ("admin end", {}), ("table new", {"game": "filicau"})):
+        payload, sent = h.command_payload(ana, name, **options)
+        await answered_too_late(h, payload, sent, caplog)
+    assert h.session().state == "lobby"
+
+
+async def test_an_accepted_click_answered_too_late_still_counts_and_shows(
+        h: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """The click is stored before it is answered: an answer that comes too late is one
+    warning, and the table shows the change and goes on as if it had come in time."""
+    from test_cogs import acting, card_id, hand_of
+
+    ana, bob = h.user("ana"), h.user("bob")
+    await h.command(ana, "table new", game="filicau", turn_seconds=900, pings=False)
+    session = h.session()
+    # A seat taken in the lobby: the lobby message shows it all the same.
+    custom_id = h.table_message().button_by_label(t("btn.join_a"))["custom_id"]
+    payload, sent = h.click_payload(bob, custom_id, message=h.table_message())
+    await answered_too_late(h, payload, sent, caplog)
+    assert session.seats[0] == bob.member
+    assert bob.mention in h.table_message().text
+    await h.press(ana, t("btn.join_b"))
+    for _ in range(2):
+        await h.add_computer(ana)
+    await h.press(ana, t("btn.start"))
+    assert session.state == "playing"
+    # A card played: stored, shown on the table, and the computers play on to the next
+    # person's turn.
+    for user in (ana, bob):
+        await h.press(user, t("btn.my_hand"))
+    hand = hand_of(session)
+    seat = hand.to_move
+    assert seat is not None and session.seats[seat] in (ana.member, bob.member)
+    mover = ana if session.seats[seat] == ana.member else bob
+    legal = hand.legal_actions(seat)[0].value
+    played = len(hand.actions)
+    payload, sent = h.click_payload(mover, card_id(session, legal), message=h.hand_view(mover))
+    await answered_too_late(h, payload, sent, caplog)
+    assert hand.actions[played] == (seat, Action("card", legal))
+    to_move = hand.to_move
+    assert to_move is not None and not session.seats[to_move].startswith("cpu:")
+    # The table says whose turn it is now (as drawn after the move and the computers').
+    assert f"<@{session.seats[to_move]}>" in acting(h.table_message())
+    assert mover.mention not in acting(h.table_message()) or to_move == seat
