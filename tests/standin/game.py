@@ -1,8 +1,8 @@
 """A table as its players see it: open, sit down, start, and play by clicking what is shown.
 
 Players read only messages they can see. Whose turn it is comes from the public table message
-("<@id>, your turn." / "...choose their Servant"); the named player plays one of the enabled
-buttons of their own hand view ("My hand"), chosen by a seeded random generator.
+(the seats to act are marked ▶); each of them may play one of the enabled buttons of their own
+hand view ("My hand"), chosen by a seeded random generator.
 """
 
 from __future__ import annotations
@@ -99,8 +99,10 @@ class Table:
         number = self.number()
         if table is None or number is None:
             return None
+        # The seats to act are marked ▶ (the table message has no text of its own).
+        acting = [line for line in table.text.splitlines() if line.startswith("▶")]
         for p in self.players:
-            if p.mention in table.content:
+            if any(p.mention in line for line in acting):
                 view = self.hand_view(p, number)
                 if view is not None and (view.moves() or view.selects):
                     return p, view
