@@ -172,7 +172,7 @@ class Tables(commands.Cog, name="Tables"):
                 raise SessionError("err.bad_button")
             table = self.tables.get(click.table_id)
             if table is None:
-                raise SessionError("err.gone")
+                raise SessionError(await self._not_open(interaction, click.table_id))
             session = table.session
             # A click belongs to its table's server and channel (a result or a review in the
             # table's own thread: there); anywhere else it is refused (a button copied into
@@ -207,6 +207,15 @@ class Tables(commands.Cog, name="Tables"):
                           "button" if click and click.kind == "fc" else "select",
                           click and click.op)
             await reply_error(interaction, t("err.internal"))
+
+    async def _not_open(self, interaction: discord.Interaction[Any], table_id: int) -> str:
+        """Why a click's table is not open in this process: closed, or a table of another
+        server (with shards, driven by another process: a click copied from there lands
+        here). One read of the store, only for clicks on tables not open here."""
+        row = await self.bot.store.get_table(table_id)
+        if row is not None and row.guild_id != interaction.guild_id:
+            return "err.other_server"
+        return "err.gone"
 
     # the lobby
 

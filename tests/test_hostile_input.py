@@ -523,3 +523,36 @@ async def test_an_accepted_click_answered_too_late_still_counts_and_shows(
     # The table says whose turn it is now (as drawn after the move and the computers').
     assert f"<@{session.seats[to_move]}>" in acting(h.table_message())
     assert mover.mention not in acting(h.table_message()) or to_move == seat
+
+
+# -- a table of another server, driven by another process (issue 32, item 5) ------------------
+
+
+async def test_a_click_on_a_table_of_another_server_says_so(hs: Harness) -> None:
+    """With shards, a table of another server is open in another process: a click copied
+    from there lands on this one, which does not have it open. It was told "This table is
+    closed."; it is told that the table is not one of this server. A table of this server
+    that is closed is still closed."""
+    assert hs.bot is not None
+    ana = hs.user("ana", locale="de")
+    await hs.command(ana, "table new", game="filicau")
+    lobby = hs.table_message()
+    # The other process's table, as the shared store holds it (not open in this process).
+    theirs = await hs.bot.store.create_table(
+        guild_id=OTHER_GUILD_ID, channel_id=OTHER_CHANNEL_ID + 7, game="filicau", options={},
+        opener_id=ana.id + 99, seats=[None] * 4)
+    assert hs.tables.get(theirs.id) is None
+    for custom_id in (f"fc:join:{theirs.id}:0", f"fc:hand:{theirs.id}",
+                      f"fc:card:{theirs.id}:1:0:EO"):
+        r = await hs.click(ana, custom_id, message=lobby, forge=True)
+        with speaking("de"):
+            assert r.rejected_with(t("err.other_server")), r.message.content
+    # A closed table of this server, and a table nobody ever opened.
+    boss = hs.user("boss", manager=True)
+    mine = lobby.button_by_label(t("btn.join_a"))["custom_id"]
+    await hs.command(boss, "admin end")
+    await hs.command(ana, "table new", game="filicau")
+    for custom_id in (mine, f"fc:join:{theirs.id + 1000}:0"):
+        r = await hs.click(ana, custom_id, message=hs.table_message(), forge=True)
+        with speaking("de"):
+            assert r.rejected_with(t("err.gone")), r.message.content
