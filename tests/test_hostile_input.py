@@ -9,12 +9,22 @@ import contextlib
 import copy
 import inspect
 import logging
+import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fake_discord import CHANNEL_ID, OTHER_CHANNEL_ID, UPDATE_MESSAGE, Harness, HTTPError, Sent
-from test_cogs import four_players, state
+from fake_discord import (
+    CHANNEL_ID,
+    CHANNEL_MESSAGE,
+    OTHER_CHANNEL_ID,
+    UPDATE_MESSAGE,
+    Harness,
+    HTTPError,
+    Sent,
+    Thread,
+)
+from test_cogs import acting, card_id, four_players, hand_of, one_human, play_until, state
 
 from bot.texts import speaking, t
 from engine import Action
@@ -489,7 +499,6 @@ async def test_an_accepted_click_answered_too_late_still_counts_and_shows(
         h: Harness, caplog: pytest.LogCaptureFixture) -> None:
     """The click is stored before it is answered: an answer that comes too late is one
     warning, and the table shows the change and goes on as if it had come in time."""
-    from test_cogs import acting, card_id, hand_of
 
     ana, bob = h.user("ana"), h.user("bob")
     await h.command(ana, "table new", game="filicau", turn_seconds=900, pings=False)
@@ -556,3 +565,141 @@ async def test_a_click_on_a_table_of_another_server_says_so(hs: Harness) -> None
         r = await hs.click(ana, custom_id, message=hs.table_message(), forge=True)
         with speaking("de"):
             assert r.rejected_with(t("err.gone")), r.message.content
+
+
+# -- tables in their own thread, under hostile input (issue 32, item 7) -------------------------
+
+QUIET: dict[str, Any] = {"turn_seconds": 900, "pings": False}
+
+
+def from_channel(payload: dict[str, Any], channel: dict[str, Any]) -> dict[str, Any]:
+    """The same interaction sent from ``channel`` (a thread's payload, or a channel's)."""
+    payload = copy.deepcopy(payload)
+    payload["channel_id"] = channel["id"]
+    payload["channel"] = channel
+    if "message" in payload:
+        payload["message"]["channel_id"] = channel["id"]
+    return payload
+
+
+async def sent_from(h: Harness, user: Any, custom_id: str, message: Any,
+                    channel: dict[str, Any], guild: int | None = None) -> Sent:
+    payload, sent = h.click_payload(user, custom_id, message=message)
+    payload = from_channel(payload, channel)
+    if guild is not None:
+        payload = elsewhere(payload, guild=guild)
+    mark = h.mark()
+    await h.dispatch(payload)
+    sent.calls = h.calls_since(mark)
+    return sent
+
+
+def thread_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+async def test_clicks_from_forged_threads_are_refused(h: Harness) -> None:
+    """Only a table's own thread counts as its place, and only for what it posts there (a
+    result's Next hand and Review): a card or My hand sent from the thread, a result's
+    button sent from a thread that is not the table's (another table's, a made-up one) are
+    refused, and change nothing."""
+
+    session, ana = await one_human(h, thread=True, **QUIET)
+    assert session.thread_id is not None
+    thread = h.discord.threads[session.thread_id]
+    assert thread.parent_id == CHANNEL_ID and thread.id == h.table_message().id
+    made_up = Thread(thread.id + 17, CHANNEL_ID, "made up").payload()
+    hand = hand_of(session)
+    legal = hand.legal_actions(0)[0].value
+    before = state(h, session)
+    for custom_id, message in ((card_id(session, legal), h.hand_view(ana)),
+                               (f"fc:hand:{session.id}", h.table_message())):
+        for channel in (thread.payload(), made_up):
+            r = await sent_from(h, ana, custom_id, message, channel)
+            assert r.rejected_with(t("err.elsewhere")), r.message.content
+    assert state(h, session) == before
+    # The hand is played out: its result is posted in the thread, not in the channel.
+    await play_until(h, session, [ana], random.Random(4))
+    await h.settle()
+    result = h.result_post(thread.id)
+    assert [m.id for m in h.public(CHANNEL_ID)] == [h.table_message().id]
+    # Another table in another channel, in its own thread too.
+    lea = h.user("lea")
+    await h.command(lea, "table new", channel_id=OTHER_CHANNEL_ID, game="filicau",
+                    thread=True, **QUIET)
+    other = h.tables.session_in(OTHER_CHANNEL_ID)
+    assert other is not None and other.thread_id is not None
+    theirs = h.discord.threads[other.thread_id].payload()
+    next_id = result.button_by_label(t("btn.next_hand"))["custom_id"]
+    for channel, guild in ((theirs, None), (made_up, None), (thread.payload(), OTHER_GUILD_ID)):
+        r = await sent_from(h, ana, next_id, result, channel, guild)
+        assert r.rejected_with(t("err.elsewhere")), r.message.content
+    assert session.hand_number == 1 and hand_of(session).finished
+    # From the table's own thread, the same button deals the next hand.
+    r = await h.click(ana, next_id, message=result)
+    assert r.type == UPDATE_MESSAGE and session.hand_number == 2
+
+
+async def test_a_thread_deleted_mid_hand_the_table_plays_on_in_the_channel(
+        h: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """A moderator deletes the table's thread during a hand: the result comes in the channel
+    (one warning says why), Next hand works there, and no card leaks."""
+
+    session, ana = await one_human(h, thread=True, **QUIET)
+    assert session.thread_id is not None
+    thread = h.discord.threads[session.thread_id]
+    await play_until(h, session, [ana], random.Random(4), lambda hand: len(hand.tricks) >= 2)
+    assert not hand_of(session).finished
+    thread.deleted = True
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        await play_until(h, session, [ana], random.Random(5))
+        await h.settle()
+        result = h.result_post(CHANNEL_ID)
+        r = await h.press(ana, t("btn.next_hand"), message=result)
+        assert r.type == CHANNEL_MESSAGE and not r.ephemeral and session.hand_number == 2
+        await play_until(h, session, [ana], random.Random(6))
+        await h.settle()
+    assert len([m for m in h.public(CHANNEL_ID) if m.embeds and m.buttons
+                and m.embeds[0].get("title", "").startswith(t("result.title", number=2, a=0,
+                                                                b=0).split(":")[0])]) == 1
+    warnings = thread_warnings(caplog)
+    assert len(warnings) == 1 and str(thread.id) in warnings[0], warnings
+
+
+async def test_a_thread_the_bot_may_not_post_in_the_table_plays_in_the_channel(
+        h: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """The bot's permission to post in the table's thread is taken away (or the thread is
+    locked) before the first result: results come in the channel, with one warning."""
+
+    for lock in (False, True):
+        session, ana = await one_human(h, thread=True, **QUIET)
+        assert session.thread_id is not None
+        thread = h.discord.threads[session.thread_id]
+        thread.forbidden, thread.locked = not lock, lock
+        caplog.clear()
+        with caplog.at_level(logging.WARNING):
+            await play_until(h, session, [ana], random.Random(4))
+            await h.settle()
+            result = h.result_post(CHANNEL_ID)
+        assert [m for m in h.public(thread.id) if m.embeds] == []
+        warnings = thread_warnings(caplog)
+        assert len(warnings) == 1 and str(thread.id) in warnings[0], warnings
+        assert result.channel_id == CHANNEL_ID
+        boss = h.user("boss", manager=True)
+        await h.command(boss, "admin end")
+
+
+async def test_a_thread_the_bot_may_not_open_the_table_plays_in_the_channel(
+        h: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """Without the permission to start threads, ``thread:True`` is one warning and the
+    table plays in the channel."""
+    h.discord.refuse_threads = (403, 50013)
+    with caplog.at_level(logging.WARNING):
+        session, ana = await one_human(h, thread=True, **QUIET)
+        await play_until(h, session, [ana], random.Random(4))
+        await h.settle()
+        h.result_post(CHANNEL_ID)
+    assert session.thread_id is None and h.discord.threads == {}
+    warnings = thread_warnings(caplog)
+    assert len(warnings) == 1 and "thread" in warnings[0], warnings
