@@ -97,7 +97,8 @@ PLACES: dict[Op, frozenset[Place]] = {
     **dict.fromkeys((Op.CARD, Op.ACT, Op.TOGETHER, Op.SERVANT, Op.HINT), _PRIVATE),
     # Under a result (the table's own Next hand of older versions too).
     Op.NEXT: _POST | _TABLE,
-    Op.LEADERBOARD: _POST | _PRIVATE,
+    # /leaderboard answers in public: its pages turn there.
+    Op.LEADERBOARD: _POST,
 }
 
 

@@ -156,7 +156,10 @@ def place_of(message: discord.Message, table_message_id: int | None) -> Place:
     interaction says of it."""
     if message.id == table_message_id:
         return Place.TABLE
-    return Place.PRIVATE if message.flags.ephemeral else Place.POST
+    # Read as Discord writes flags (an integer); anything else is no message of the bot's.
+    flags = message.flags.value
+    ephemeral = isinstance(flags, int) and bool(flags & discord.MessageFlags.ephemeral.flag)
+    return Place.PRIVATE if ephemeral else Place.POST
 
 
 def custom_ids(components: Sequence[Any]) -> Iterator[str]:
