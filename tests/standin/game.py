@@ -27,6 +27,12 @@ _VIEW_NUMBER = re.compile(r", hand (\d+)\*\*")
 _VIEW_PREFIX = "**" + t("hand.title", game="", number=0).split(" —")[0]
 
 
+def acting(table: Message) -> str:
+    """The lines of the table message's seats marked to act now (▶): whose turn it is (the
+    table message has no text of its own)."""
+    return "\n".join(line for line in table.text.splitlines() if line.startswith("▶"))
+
+
 @dataclass
 class Click:
     player: Player
@@ -99,10 +105,9 @@ class Table:
         number = self.number()
         if table is None or number is None:
             return None
-        # The seats to act are marked ▶ (the table message has no text of its own).
-        acting = [line for line in table.text.splitlines() if line.startswith("▶")]
+        marked = acting(table)
         for p in self.players:
-            if any(p.mention in line for line in acting):
+            if p.mention in marked:
                 view = self.hand_view(p, number)
                 if view is not None and (view.moves() or view.selects):
                     return p, view
