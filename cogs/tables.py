@@ -214,7 +214,8 @@ class Tables(commands.Cog, name="Tables"):
         here). One read of the store, only for clicks on tables not open here."""
         row = await self.bot.store.get_table(table_id)
         if row is not None and row.guild_id != interaction.guild_id:
-            return "err.other_server"
+            # From a DM (no server): it belongs somewhere else, as for an open table.
+            return "err.other_server" if interaction.guild_id else "err.elsewhere"
         return "err.gone"
 
     # the lobby

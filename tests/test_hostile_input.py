@@ -556,6 +556,13 @@ async def test_a_click_on_a_table_of_another_server_says_so(hs: Harness) -> None
         r = await hs.click(ana, custom_id, message=lobby, forge=True)
         with speaking("de"):
             assert r.rejected_with(t("err.other_server")), r.message.content
+    # The same from a direct message: not this place's either.
+    payload, sent = hs.click_payload(ana, f"fc:hand:{theirs.id}", message=lobby, forge=True)
+    mark = hs.mark()
+    await hs.dispatch(as_dm(payload))
+    sent.calls = hs.calls_since(mark)
+    with speaking("de"):
+        assert sent.rejected_with(t("err.elsewhere")), sent.message.content
     # A closed table of this server, and a table nobody ever opened.
     boss = hs.user("boss", manager=True)
     mine = lobby.button_by_label(t("btn.join_a"))["custom_id"]
