@@ -14,7 +14,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot import diagnostics, errors, ratings, thinking
+from bot import diagnostics, errors, ratings, thinking, validate
 from bot.gateway import guard_parsers
 from bot.members import MemberNames
 from bot.settings import Settings
@@ -64,12 +64,15 @@ def point_at(api_base: str | None, gateway: str | None) -> None:
 class Tree(app_commands.CommandTree["FilicauBot"]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Every slash command: answer in the user's language, and remember the server's. A
-        server command from a DM is refused here (Discord should not send one)."""
+        server command from a DM is refused here (Discord should not send one), and so are
+        options the command does not declare (``bot.validate``), before discord.py reads
+        them and before any query."""
         await self.client.enter(interaction)
         if not errors.well_formed(interaction):
             raise errors.MalformedInteraction()
         if interaction.guild_id is None and errors.guild_only(interaction.command):
             raise app_commands.NoPrivateMessage()
+        validate.check_options(interaction)
         return True
 
 

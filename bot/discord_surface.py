@@ -340,6 +340,19 @@ class DiscordSurface:
             self.shown = message.shown
 
     @public
+    async def redraw(self) -> None:
+        """Show the table as it is now on its message without an interaction to answer: a
+        click changed it, and its answer (the redrawn message) came too late for Discord."""
+        s = self.session
+        if self.stopped or s.state == "closed" or s.message_id is None:
+            return
+        if s.hand is not None:
+            self.request_refresh()  # edited unless it shows this already
+            return
+        await self.delivery.edit_table(s.message_id, embed=render.lobby_embed(s),
+                                       view=render.lobby_view(s))
+
+    @public
     async def answer_with_lobby(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a lobby click by redrawing the lobby on its message."""
         s = self.session

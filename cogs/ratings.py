@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import errors
 from bot.choices import GAME_CHOICES
 from bot.errors import answer as reply_error
 from bot.names import mention
@@ -23,6 +24,7 @@ from bot.seats import user_member
 from bot.store import now
 from bot.texts import game_title, speaking, t
 from bot.translator import ls
+from bot.validate import came_from
 from engine import make_rules
 from engine.rules import GAMES
 
@@ -158,19 +160,21 @@ class Ratings(commands.Cog, name="Ratings"):
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data if isinstance(interaction.data, dict) else {}
-        click = parse(str(data.get("custom_id", "")))
+        # Read and checked as the tables cog reads it, which answers every click this one
+        # does not (an id or argument out of range too).
+        click = parse(str(data.get("custom_id", ""))) if errors.well_formed(interaction) \
+            else None
         if click is None or click.op is not Op.LEADERBOARD:
             return
         await self.turn_page(interaction, click)
 
     async def turn_page(self, interaction: discord.Interaction[Any], click: Click) -> None:
         await self.bot.enter(interaction)
-        try:
-            game, season, number = click.args[0], int(click.args[1]), int(click.args[2])
-        except (IndexError, ValueError):
-            await reply_error(interaction, t("err.bad_button"))
-            return
-        if interaction.guild_id is None or game not in GAMES:
+        game, season, number = (click.get("game", str), click.get("season", int),
+                                click.get("page", int))
+        table = self.bot.tables.in_channel(interaction.channel_id)
+        if interaction.guild_id is None or not came_from(
+                interaction, click, None if table is None else table.session.message_id):
             await reply_error(interaction, t("err.bad_button"))
             return
         try:
@@ -183,7 +187,10 @@ class Ratings(commands.Cog, name="Ratings"):
                 # The top ten stays on every page (the file is kept by the edit).
                 embed.set_image(url=f"attachment://{TOP_FILE}")
             await interaction.response.edit_message(embed=embed, view=view)
-        except Exception:
+        except Exception as e:
+            if errors.too_late(e):
+                errors.answered_too_late(errors.what_of(interaction))
+                return
             log.exception("leaderboard page %s failed", click.args)
             await reply_error(interaction, t("err.internal"))
 

@@ -14,6 +14,7 @@ from bot.answers import send_how
 from bot.choices import GAME_CHOICES
 from bot.errors import answer as reply_error
 from bot.names import mention
+from bot.protocol import INT32
 from bot.render import GAME_COLOUR, history_line, result_view, rules_embed
 from bot.seats import user_member
 from bot.standings import badge_wearers, match_solos, standings
@@ -164,7 +165,7 @@ class Standings(commands.Cog, name="Standings"):
     @app_commands.describe(hand=ls("cmd.history_hand"))
     @app_commands.rename(hand=ls("optname.hand"))
     async def history_cmd(self, interaction: discord.Interaction[Any],
-                          hand: int | None = None) -> None:
+                          hand: app_commands.Range[int, 1, INT32] | None = None) -> None:
         session = self.bot.tables.session_in(interaction.channel_id)
         if session is None:
             await reply_error(interaction, t("err.no_table"))

@@ -105,6 +105,23 @@ async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[An
         yield harness
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest) -> str | None:
+    """No URL (the harness's SQLite file), then a real PostgreSQL (tests/pg_server.py)."""
+    return None if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+async def hs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+             database_url: str | None) -> AsyncIterator[Any]:
+    """The bot against the in-process Discord fake, on each store: SQLite and PostgreSQL."""
+    from fake_discord import running
+
+    async with running(tmp_path / "bot.sqlite3", monkeypatch,
+                       database_url=database_url) as harness:
+        yield harness
+
+
 # -- a real PostgreSQL (tests/pg_server.py): defined here so that the whole session shares one
 # cluster (a fixture imported into several test modules would start one per module).
 
