@@ -48,7 +48,7 @@ class FilkoFive(OldManGame):
     game = "filko5"
     title = "5-player Filkó"
     goal = (
-        "The Old Man (who holds the Over of acorns) names trump and calls a card: its holder "
+        "The Old Man (who holds the Ober of acorns) names trump and calls a card: its holder "
         "is his secret partner. 6 or more of the 8 Aces and Tens make a side masters; the "
         "Servant's side frees itself with 6, or by taking none at all."
     )
@@ -180,10 +180,11 @@ class RichPoor(OldManGame):
     game = "rich_poor"
     title = "Rich and Poor"
     goal = (
-        "The Rich (the holders of the Overs of acorns and leaves) need 6 of the 8 Aces and "
+        "The Rich (the holders of the Obers of acorns and leaves) need 6 of the 8 Aces and "
         "Tens to win; the Poor need 3."
     )
     options_model: ClassVar[type[Options]] = RichPoorOptions
+    roles: ClassVar[tuple[str, str]] = ("rich", "poor")
     rulings = (
         "5 players, 30 cards (no G7, S7), dealt three at a time (6 each).",
         "The holders of EO and GO (the Rich) play against the three others (the Poor); one "
