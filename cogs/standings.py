@@ -10,9 +10,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import send_how
 from bot.choices import GAME_CHOICES
 from bot.errors import answer as reply_error
+from bot.how import ranking_picture
 from bot.names import mention
 from bot.render import GAME_COLOUR, result_view, rules_embed
 from bot.seats import user_member
@@ -155,9 +155,19 @@ class Standings(commands.Cog, name="Standings"):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules_cmd(self, interaction: discord.Interaction[Any],
                         game: app_commands.Choice[str]) -> None:
+        """The rules on one page, only to the asker, in their language: the rulings, the
+        cards high to low (as a picture too where the server has pictures on, not in a DM)
+        and the options. The short how-to-play is ``/help game:``'s."""
         rules = make_rules(game.value)
-        await send_how(self.bot, interaction, game.value, rules_embed(
-            game.value, rules.title, rules.rulings, rules.options.model_dump()))
+        config = self.bot.config(interaction.guild_id)
+        picture = config.pictures and interaction.guild_id is not None
+        embed = rules_embed(game.value, rules.title, rules.rulings,
+                            rules.options.model_dump(), picture=picture)
+        if picture:
+            file = await ranking_picture(game.value, config.theme)
+            await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name=ls("cmdname.history"), description=ls("cmd.history"))
     @app_commands.guild_only()
