@@ -14,11 +14,11 @@ from discord.ext import commands
 
 from bot.choices import GAME_CHOICES
 from bot.errors import answer as reply_error
+from bot.member_names import DisplayNames
 from bot.names import mention
 from bot.protocol import Click, Op, parse
 from bot.ratings import board, season_of
 from bot.ratings.chart import Labels, TopLabels, TopRow, rating_chart, top_chart
-from bot.ratings.model import is_computer_player
 from bot.render import GAME_COLOUR, button
 from bot.seats import user_member
 from bot.store import now
@@ -34,11 +34,6 @@ log = logging.getLogger(__name__)
 
 CHART_FILE = "rating.png"
 TOP_FILE = "top.png"
-#: How long a member's display name is kept for the top-ten picture (one REST call a member
-#: otherwise: the bot has no member cache).
-NAME_SECONDS = 600.0
-#: Names kept before the stale ones are dropped: the bot's memory stays flat over months.
-NAMES_KEPT = 1000
 
 
 def _number(x: float) -> str:
@@ -70,8 +65,7 @@ def board_buttons(game: str, season: int, number: int, pages: int) -> discord.ui
 class Ratings(commands.Cog, name="Ratings"):
     def __init__(self, bot: FilicauBot) -> None:
         self.bot = bot
-        #: (server, member) -> (display name or None if not a member, when it was looked up).
-        self._names: dict[tuple[int, str], tuple[str | None, float]] = {}
+        self.names = DisplayNames()
 
     async def current_season(self, guild_id: int) -> int:
         return season_of(await self.bot.store.seasons(guild_id), now())
@@ -139,30 +133,8 @@ class Ratings(commands.Cog, name="Ratings"):
         return await asyncio.to_thread(top_chart, rows, labels)
 
     async def display_name(self, guild: discord.Guild, player: str) -> str:
-        """A player as Discord shows them in this server: a member's display name (their
-        server nickname, else their global name, else their username); a computer by its
-        level, as the text names it."""
-        if is_computer_player(player) or not player.isdigit():
-            return mention(player)
-        key = (guild.id, player)
-        clock = asyncio.get_running_loop().time()
-        known = self._names.get(key)
-        if known is None or clock - known[1] > NAME_SECONDS:
-            member = guild.get_member(int(player))
-            if member is None:
-                try:
-                    member = await guild.fetch_member(int(player))
-                except discord.NotFound:
-                    member = None
-                except discord.HTTPException:
-                    log.warning("no name for member %s of server %s", player, guild.id)
-                    return t("chart.unknown_member")
-            known = (None if member is None else member.display_name, clock)
-            self._names[key] = known
-            if len(self._names) > NAMES_KEPT:
-                self._names = {k: v for k, v in self._names.items()
-                               if clock - v[1] <= NAME_SECONDS}
-        return known[0] or t("chart.unknown_member")
+        """A player as Discord shows them in this server (``bot.member_names``)."""
+        return await self.names.name(guild, player)
 
     async def leaderboard(self, guild_id: int, game: str, season: int,
                           number: int) -> tuple[discord.Embed, discord.ui.View | None]:
@@ -173,8 +145,8 @@ class Ratings(commands.Cog, name="Ratings"):
                   season=season)
         text = "\n".join(
             t("leaderboard.line", rank=line.rank, player=mention(line.rating.player),
-              rating=_number(line.conservative), mu=_number(line.rating.mu),
-              sigma=_number(line.rating.sigma), hands=t("n.hands", count=line.rating.hands),
+              rating=_number(line.conservative), hands=t("n.hands", count=line.rating.hands),
+              sure=t(f"rating.sure_short.{board.sureness(line.rating.sigma)}"),
               trend=_trend(line.trend))
             for line in board.page(lines, number))
         embed = discord.Embed(title=title, colour=GAME_COLOUR,
@@ -246,10 +218,13 @@ class Ratings(commands.Cog, name="Ratings"):
             embed.description = t("profile.unrated", game=title, season=season)
         else:
             r = mine.rating
+            # Said as players say it: a rating, a place, and how sure it is after so many
+            # hands (not "mu ± sigma, ranked by mu - 3 sigma").
             embed.description = t(
-                "profile.rating", rating=_number(mine.conservative), mu=_number(r.mu),
-                sigma=_number(r.sigma), rank=mine.rank, players=len(lines), season=season,
-                hands=t("n.hands", count=r.hands))
+                "profile.rating", rating=_number(mine.conservative), rank=mine.rank,
+                players=len(lines), season=season,
+                sure=t(f"rating.sure.{board.sureness(r.sigma)}",
+                       hands=t("n.hands", count=r.hands)))
         seasons = await store.seasons(guild_id)
         record = board.record_of(
             player, [r for r in await store.results(guild_id, key)

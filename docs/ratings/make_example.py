@@ -156,9 +156,10 @@ async def main() -> None:
         r = mine.rating
         text = "\n".join([
             f"**{t('profile.title', name=PEOPLE[who][0], game='Filicău')}**", "",
-            t("profile.rating", rating=f"{mine.conservative:.1f}", mu=f"{r.mu:.1f}",
-              sigma=f"{r.sigma:.1f}", rank=mine.rank, players=len(lines), season=1,
-              hands=t("n.hands", count=r.hands)), "",
+            t("profile.rating", rating=f"{mine.conservative:.1f}", rank=mine.rank,
+              players=len(lines), season=1,
+              sure=t(f"rating.sure.{board.sureness(r.sigma)}",
+                     hands=t("n.hands", count=r.hands))), "",
             f"**{t('profile.status')}**: " + " · ".join([
                 t("n.hands", count=record.hands),
                 t("n.became_masters", count=record.became_masters),
