@@ -868,8 +868,7 @@ def scores_line(s: TableSession, scores: list[int]) -> str:
         return t("result.scores_none")
     line = t("result.scores_line", scores=" · ".join(scored))
     if nothing:
-        line += " " + t("result.scores_nothing", users=", ".join(nothing),
-                        count=len(nothing))
+        line += " · " + t("result.scores_nothing", users=", ".join(nothing))
     return line
 
 

@@ -16,7 +16,7 @@ from bot.how import ranking_picture
 from bot.member_names import DisplayNames
 from bot.names import mention
 from bot.render import GAME_COLOUR, result_view, rules_embed
-from bot.seats import user_member
+from bot.seats import computer_level, is_computer, user_member
 from bot.standings import (
     PHONE_CHARS,
     PairLine,
@@ -28,7 +28,7 @@ from bot.standings import (
     standings,
     table,
 )
-from bot.texts import EN, date_text, game_title, speaking, t, team_name
+from bot.texts import EN, date_text, game_title, has_text, speaking, t, team_name
 from bot.translator import ls
 from engine import make_rules
 
@@ -138,7 +138,14 @@ class Standings(commands.Cog, name="Standings"):
         guild = interaction.guild
         out: dict[str, str] = {}
         for m in dict.fromkeys(members):
-            out[m] = await self.names.name(guild, m) if guild is not None else m
+            level = computer_level(m) if is_computer(m) else None
+            if level is not None and has_text(f"level.{level}"):
+                # A computer by its level alone: "🤖 Normal" fits a column.
+                out[m] = f"🤖 {t(f'level.{level}')}"
+            elif is_computer(m):
+                out[m] = mention(m)
+            else:
+                out[m] = await self.names.name(guild, m) if guild is not None else m
         return out
 
     @app_commands.command(name=ls("cmdname.status"), description=ls("cmd.status"))

@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import io
 import random
+import sys
+from typing import Any
 
 import pytest
-from fake_discord import GUILD_ID, User
+from fake_discord import GUILD_ID, Harness, Picture, User
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 from PIL import Image
 from test_cogs import one_human, play_until
-from test_ratings_cogs import PLAYERS, charts_are_known, rated_hands
+from test_ratings_cogs import PLAYERS, rated_hands
 
+from bot.pictures import digest
 from bot.ratings import board
 from bot.ratings.chart import (
     MIN_TEXT_PX,
@@ -43,11 +46,24 @@ from bot.texts import LANGUAGES, speaking, t
 from engine import GAMES, make_rules
 
 JARGON = ("μ", "σ", "±")
-__all__ = ["charts_are_known"]  # a fixture of test_ratings_cogs, used here
 
 
-async def test_a_profile_says_the_rating_and_how_sure_it_is(  # type: ignore[no-untyped-def]
-        h, charts_are_known) -> None:
+@pytest.fixture
+def charts_are_known(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The harness checks every picture is one the bot drew: note the rating charts."""
+    cog = sys.modules["cogs.ratings"]
+    draw = cog.rating_chart
+
+    def noted(*args: Any, **kwargs: Any) -> bytes:
+        data = draw(*args, **kwargs)
+        h.pictures[digest(data)] = Picture("chart", frozenset(), "dark", True)
+        return data
+
+    monkeypatch.setattr(cog, "rating_chart", noted)
+
+
+@pytest.mark.usefixtures("charts_are_known")
+async def test_a_profile_says_the_rating_and_how_sure_it_is(h: Harness) -> None:
     store = h.bot.store
     await rated_hands(store, 24, PLAYERS[:8])
     who = PLAYERS[0]
@@ -60,7 +76,7 @@ async def test_a_profile_says_the_rating_and_how_sure_it_is(  # type: ignore[no-
     assert f"**{mine.mu - 3 * mine.sigma:.1f}**" in text
 
 
-async def test_the_leaderboard_says_how_sure_each_rating_is(h) -> None:  # type: ignore[no-untyped-def]
+async def test_the_leaderboard_says_how_sure_each_rating_is(h: Harness) -> None:
     await rated_hands(h.bot.store, 48)
     r = await h.command(h.user("ana"), "leaderboard", game="filicau")
     embed = r.message.embeds[0]
@@ -146,7 +162,7 @@ def test_names_are_cut_to_the_table_by_the_columns_they_take() -> None:
         assert text_width(cut) <= NAME_CHARS and "`" not in cut and "\n" not in cut
 
 
-async def test_the_standings_are_a_table_that_fits_a_phone(h) -> None:  # type: ignore[no-untyped-def]
+async def test_the_standings_are_a_table_that_fits_a_phone(h: Harness) -> None:
     """After a hand of Filicău, /standings shows the players as a table in a code block
     (one row each, the numbers in columns), each line short enough for a phone, and under
     it what each column means; not "ran away 0 / times" wrapped across lines."""
