@@ -140,12 +140,13 @@ def badge_wearers(statuses: Iterable[PartnershipStatus], game: str) -> set[Membe
 # names; it fits a phone's width (``PHONE_CHARS`` characters of Discord's code font on a
 # 400 px screen) by shortening long names.
 
-#: Characters a code block shows on one line of a 400 px phone inside an embed.
-PHONE_CHARS = 34
+#: Characters a code block shows on one line of a 400 px phone inside an embed (Discord's
+#: 14 px code font, as ``tools/render_messages.py`` draws it, with a little to spare).
+PHONE_CHARS = 32
 #: The longest name kept whole; longer ones end in "…" (shorter still where the game's
 #: columns leave less room, down to ``MIN_NAME_CHARS``).
 NAME_CHARS = 12
-MIN_NAME_CHARS = 6
+MIN_NAME_CHARS = 5
 
 
 def text_width(text: str) -> int:
