@@ -14,12 +14,14 @@ from discord.ext import commands
 
 from bot import errors
 from bot.choices import GAME_CHOICES
+from bot.colours import GAME_COLOUR
 from bot.errors import answer as reply_error
 from bot.names import mention
 from bot.protocol import Click, Op, parse
 from bot.ratings import board, season_of
 from bot.ratings.chart import Labels, TopLabels, TopRow, rating_chart, top_chart
-from bot.render import GAME_COLOUR, button
+from bot.ratings.words import rating_sentence, rating_text, sure_short
+from bot.render import button
 from bot.seats import user_member
 from bot.store import now
 from bot.texts import game_title, speaking, t
@@ -35,10 +37,6 @@ log = logging.getLogger(__name__)
 
 CHART_FILE = "rating.png"
 TOP_FILE = "top.png"
-
-
-def _number(x: float) -> str:
-    return f"{x:.1f}"
 
 
 def _trend(x: float) -> str:
@@ -144,8 +142,8 @@ class Ratings(commands.Cog, name="Ratings"):
                   season=season)
         text = "\n".join(
             t("leaderboard.line", rank=line.rank, player=mention(line.rating.player),
-              rating=_number(line.conservative), mu=_number(line.rating.mu),
-              sigma=_number(line.rating.sigma), hands=t("n.hands", count=line.rating.hands),
+                rating=rating_text(line.conservative),
+              hands=t("n.hands", count=line.rating.hands), sure=sure_short(line.rating.sigma),
               trend=_trend(line.trend))
             for line in board.page(lines, number))
         embed = discord.Embed(title=title, colour=GAME_COLOUR,
@@ -222,10 +220,11 @@ class Ratings(commands.Cog, name="Ratings"):
             embed.description = t("profile.unrated", game=title, season=season)
         else:
             r = mine.rating
-            embed.description = t(
-                "profile.rating", rating=_number(mine.conservative), mu=_number(r.mu),
-                sigma=_number(r.sigma), rank=mine.rank, players=len(lines), season=season,
-                hands=t("n.hands", count=r.hands))
+            # Said as players say it: a rating, a place, and how sure it is after so many
+            # hands (not "mu ± sigma, ranked by mu - 3 sigma").
+            embed.description = rating_sentence(
+                rating=mine.conservative, rank=mine.rank, players=len(lines), season=season,
+                sigma=r.sigma, hands=r.hands)
         seasons = await store.seasons(guild_id)
         record = board.record_of(
             player, [r for r in await store.results(guild_id, key)

@@ -65,6 +65,12 @@ class HandResult:
     #: True when the hand stopped early because no remaining play could change the outcome.
     early: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    #: Each seat's team as the hand ended (``Hand.team``; set by ``Rules.finish``): a result
+    #: names who played with whom, also where the teams formed in the deal.
+    teams: tuple[int, ...] = ()
+    #: What each of those teams was (``Rules.side_roles``: ``("declarer", "defenders")``,
+    #: the Old Man's side and the others...); ``()`` where sides have no role.
+    sides: tuple[str, ...] = ()
 
 
 class Hand:

@@ -185,6 +185,15 @@ def test_english_rulings_are_the_engines() -> None:
         assert not has_text(f"rulings.{key}.{len(cls.rulings)}"), f"{key}: a line too many"
 
 
+def test_english_goals_are_the_engines() -> None:
+    """The goal a table shows (``goal.GAME``) is in English the engine's own ``Rules.goal``,
+    the sentence the terminal game starts with; every game has one."""
+    for key, cls in GAMES.items():
+        assert cls.goal, key
+        with speaking("en"):
+            assert t(f"goal.{key}") == cls.goal, key
+
+
 # -- choosing the language ---------------------------------------------------------------------
 
 
@@ -339,7 +348,7 @@ async def test_standings_are_public_and_german_rules_are_the_users(german: Harne
     r = await h.command(eva, "rules", game="filko")
     assert r.ephemeral and r.message.embeds[0]["title"] == "Filkó"
     with speaking("hu"):
-        assert r.message.embeds[0]["fields"][0]["name"] == t("rules.options")
+        assert r.message.embeds[0]["fields"][-1]["name"] == t("rules.options")
         # The rulings themselves in Hungarian, not the engine's English.
         assert r.message.embeds[0]["description"].splitlines() == [
             f"• {t(f'rulings.filko.{i}')}" for i in range(len(GAMES["filko"].rulings))]
@@ -585,7 +594,7 @@ def test_german_says_augen_only_for_card_points() -> None:
     assert not {"filicau", "filko", "filcau20"} & card_point_games
     wrong = {}
     for key, text in texts_of_lang("de").items():
-        game = key.split(".")[1] if key.startswith(("rulings.", "how.")) else None
+        game = key.split(".")[1] if key.startswith(("rulings.", "how.", "goal.")) else None
         allowed = key in CARD_POINT_KEYS or game in card_point_games
         if "Auge" in text and not allowed:
             wrong[key] = text

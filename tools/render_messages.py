@@ -71,6 +71,9 @@ body { margin: 0; background: #313338; color: #dbdee1;
 .content blockquote { margin: 0; padding: 0 8px 0 12px; border-left: 4px solid #4e5058; }
 code { font: 14px/1.2 "DejaVu Sans Mono", monospace; background: #2b2d31; padding: 1px 3px;
   border-radius: 3px; }
+pre { margin: 4px 0; }
+pre code { display: block; padding: 7px; background: #1e1f22; border: 1px solid #1e1f22;
+  border-radius: 4px; white-space: pre; overflow-x: auto; }
 .mention { background: rgba(88, 101, 242, 0.3); color: #c9cdfb; border-radius: 3px;
   padding: 0 2px; font-weight: 500; }
 .stamp { background: rgba(78, 80, 88, 0.48); border-radius: 3px; padding: 0 2px; }
