@@ -48,6 +48,10 @@ class Op(StrEnum):
     REVIEW = "review"  #: args: hand number[, trick to show]
     # a leaderboard (table id 0: it belongs to no table)
     LEADERBOARD = "board"  #: args: game, season, page
+    # finding a game: a seat at a table, from a list of tables or a call for one more
+    TAKE = "take"
+    # a tournament's announcement (the id is the tournament's): args: signup|withdraw|start
+    TOURNAMENT = "tour"
 
 
 BUTTON, SELECT = "fc", "fs"
@@ -67,7 +71,8 @@ class Place(StrEnum):
     #: A message only its user sees (a hand view, a review, a question): the only place
     #: private content is ever drawn.
     PRIVATE = "private"
-    #: A public message the table posted (a result).
+    #: A public message the table posted (a result), or the bot did for all (a call for one
+    #: more player, a tournament's announcement).
     POST = "post"
 
 
@@ -81,7 +86,14 @@ PLACES: dict[Op, frozenset[Place]] = {
     # Under a result (the table's own Next hand of older versions too).
     Op.NEXT: _POST | _TABLE,
     Op.LEADERBOARD: _POST | _PRIVATE,
+    # From /tables (only its asker sees it) or a call for one more (public): never drawn on
+    # the table message, which has its own Join.
+    Op.TAKE: _PRIVATE | _POST,
+    Op.TOURNAMENT: _POST,
 }
+#: Operations that no table's cog answers: their own cogs do (``cogs/ratings.py``,
+#: ``cogs/play.py``, ``cogs/tournaments.py``).
+ELSEWHERE = frozenset({Op.LEADERBOARD, Op.TAKE, Op.TOURNAMENT})
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot import ratings, results, thinking
+from bot import boards, holds, ratings, results, thinking
 from bot.options import describe as describe_options
 from bot.seats import Seating, computer, computer_level, is_computer, user_member
 from bot.store import (
@@ -265,6 +266,8 @@ class TableSession:
             team = None
         async with self.lock:
             self._require_seats_open()
+            if self.plan is not None:
+                raise SessionError("err.tournament_seats")
             member = user_member(user_id)
             current = self.seat_of(user_id)
             if current is not None and (team is None or current % 2 == team):
@@ -272,10 +275,18 @@ class TableSession:
             n = self.rules.players
             seats = range(n) if team is None else range(team, n, 2)
             free = [s for s in seats if self.seats[s] is None]
+            # Seats held for invited players (bot.holds) are not free for anybody else.
+            now, held = time.time(), None
+            if free and not holds.free_for(member, free=self.seats.count(None),
+                                           seated=self.seats, runtime=self.row.runtime,
+                                           now=now):
+                held, free = holds.until_of(member, self.seats, self.row.runtime, now), []
             if self.between_hands:
                 # A person may take a computer's seat between hands (free seats first).
                 free += [s for s in seats if is_computer(self.seats[s])]
             if not free:
+                if held is not None:
+                    raise SessionError("err.seat_held", until=f"<t:{int(held)}:t>")
                 if team is None:
                     raise SessionError("err.table_full")
                 raise SessionError("err.team_full", team="AB"[team])
@@ -300,6 +311,9 @@ class TableSession:
                 await self._set_leaving(self.leaving | {seat})
                 self.autoplay.add(seat)
                 return True
+            if self.plan is not None:
+                # The tournament seats its tables: a seat left empty would stop the round.
+                raise SessionError("err.tournament_seats")
             self._require_seats_open()
             self.seats[seat] = None
             await self._seats_changed()
@@ -450,9 +464,17 @@ class TableSession:
                 raise SessionError("err.hand_in_progress")
             return await self._deal()
 
+    @property
+    def plan(self) -> boards.Plan | None:
+        """The tournament's plan for this table (``bot.boards``), or None."""
+        return boards.plan_of(self.row.settings)
+
     async def _deal(self) -> Hand:
         if not self.full:
             raise SessionError("err.not_full")
+        plan = self.plan
+        if plan is not None and self.hand_number >= plan.hands:
+            raise SessionError("err.round_over")
         if self.leaving:
             for seat in sorted(self.leaving):
                 self.seats[seat] = computer(TIMEOUT_LEVEL)
@@ -460,10 +482,12 @@ class TableSession:
             await self._set_leaving(set())
             await self._seats_changed()
         if self.seats != self.dealt_with:
-            # New partnerships (or a new group): their own stored status and dealer, or even.
+            # New partnerships (or a new group): their own stored status and dealer, or even
+            # (a tournament is a match of its own).
             team0, team1 = self.team_members()
             self.known = await self.store.get_status(self.guild_id, self.game, team0, team1)
-            self.status, self.next_dealer = self.stored_status(self.known)
+            self.status, self.next_dealer = self.stored_status(
+                None if plan is not None and not self.dealt_with else self.known)
             self.timeouts = [0] * self.rules.players
         self.dealt_with = list(self.seats)
         dealer = self.next_dealer
@@ -471,6 +495,10 @@ class TableSession:
             dealer = self.rules.first_dealer(self.status, self.rng)
         pack = list(self.rules.pack)
         self.rng.shuffle(pack)
+        if plan is not None and plan.seed is not None:
+            # Duplicate: the round's board, from an even start, as at every other table.
+            pack, dealer = boards.board(self.rules, plan.seed, self.hand_number + 1)
+            self.status = Status()
         hand = Hand(self.rules, dealer, pack, self.status)
         header = to_record(hand)
         del header["actions"]
