@@ -87,7 +87,9 @@ class DirectMessages:
         try:
             channel_id = self.channels.get(user_id)
             if channel_id is None:
-                data = await self.bot.http.start_private_message(user_id)
+                # The id as Discord's schema spells snowflakes (discord.py sends what it is
+                # given).
+                data = await self.bot.http.start_private_message(str(user_id))
                 channel_id = int(data["id"])
                 self.channels[user_id] = channel_id
                 while len(self.channels) > KEEP_CHANNELS:

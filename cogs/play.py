@@ -153,14 +153,15 @@ class Play(commands.Cog, name="Play"):
         data: Any = interaction.data if isinstance(interaction.data, dict) else {}
         if message is None or str(data.get("custom_id")) not in custom_ids(message.components):
             raise SessionError("err.bad_button")
-        place = Place.PRIVATE if message.flags.ephemeral else Place.POST
-        if place not in click.places or click.args:
-            raise SessionError("err.bad_button")
         table = self.bot.tables.get(click.table_id)
         if table is None:
             raise SessionError("err.gone")
         s = table.session
-        if interaction.guild_id != s.guild_id or message.id == s.message_id:
+        place = Place.PRIVATE if message.flags.ephemeral else (
+            Place.TABLE if message.id == s.message_id else Place.POST)
+        if place not in click.places or click.args:
+            raise SessionError("err.bad_button")
+        if interaction.guild_id != s.guild_id:
             raise SessionError("err.elsewhere")
         if not quickplay.visible_to(interaction)(s.channel_id):
             raise SessionError("err.elsewhere")

@@ -214,8 +214,12 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
         elif action == "withdraw":
             await self.manager.withdraw(row.id, user.id)
         else:
-            # Answered first (the draw and the tables' threads take longer than Discord's
-            # 3 s): the announcement says the tournament is starting.
+            if user.id != row.organizer_id and not is_manager(interaction):
+                raise SessionError("err.tour_not_organizer")
+            if row.state != "signup":
+                raise SessionError("err.tour_not_signup")
+            # Answered first (the draw and the tables' threads may take longer than
+            # Discord's 3 s); the announcement is redrawn once the tournament has started.
             await interaction.response.defer()
             try:
                 await self.manager.start(row.id, by=user.id, manager=is_manager(interaction))

@@ -111,9 +111,9 @@ class Tournaments:
         except Exception:
             log.exception("a tournament's work failed")
 
-    def idle(self) -> bool:
-        """No work in flight (the tests wait for it)."""
-        return not self._tasks
+    def pending(self) -> list[asyncio.Task[None]]:
+        """The work in flight (what the in-process tests wait for)."""
+        return [task for task in self._tasks if not task.done()]
 
     # -- start-up and shut-down ----------------------------------------------------------------
 
