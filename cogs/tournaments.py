@@ -112,9 +112,15 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
             embed = drawing.announcement(row, entrants)
             view = drawing.announcement_view(row)
         assert view is not None
-        await interaction.response.send_message(embed=embed, view=view)
-        sent = await interaction.original_response()
-        await self.manager.announce(row, sent.id)
+        # Under the tournament's lock until its announcement is kept: a click on it waits
+        # for that (the announcement's buttons are checked against it).
+        async with self.manager.lock(row.id):
+            sent = await interaction.response.send_message(embed=embed, view=view)
+            message_id = sent.message_id
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+            await self.bot.store.update_tournament(row.id, message_id=message_id)
+        await self.manager.announce(row)
 
     # -- /tournament standings -----------------------------------------------------------
 
@@ -202,7 +208,8 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
             raise SessionError("err.bad_button")
         if (Place.PRIVATE if message.flags.ephemeral else Place.POST) not in click.places:
             raise SessionError("err.bad_button")
-        row = await self.bot.store.get_tournament(click.table_id)
+        async with self.manager.lock(click.table_id):  # announced in full (see above)
+            row = await self.bot.store.get_tournament(click.table_id)
         if row is None:
             raise SessionError("err.tour_gone")
         if interaction.guild_id != row.guild_id or message.id != row.message_id:

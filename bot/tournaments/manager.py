@@ -176,9 +176,8 @@ class Tournaments:
         self.arm(row)
         return row
 
-    async def announce(self, row: TournamentRow, message_id: int) -> None:
-        """The announcement was posted: keep where, and make the server's scheduled event."""
-        await self.store.update_tournament(row.id, message_id=message_id)
+    async def announce(self, row: TournamentRow) -> None:
+        """The announcement was posted: the server's scheduled event."""
         with speaking(self.bot.public_language(row.guild_id)):
             fields = drawing.event_fields(row, events.channel_link(row))
         end = (datetime.fromisoformat(row.starts_at)
