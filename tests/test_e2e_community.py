@@ -18,15 +18,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
-from standin import CHANNEL_MESSAGE, UPDATE_MESSAGE, Message, Player, StandIn
+from standin import CHANNEL_MESSAGE, UPDATE_MESSAGE, BotProcess, Message, Player, StandIn
 from standin.game import Table
 from standin.records import Database
 from standin.users import RoleOption
 from test_e2e import E2E, e2e  # noqa: F401 - the fixture, used by name
 
+from bot.store.postgres import PostgresStore
 from bot.texts import card_label, t
 from bot.tournaments import events, scoring
 from bot.tournaments.results import seat_values
@@ -348,3 +350,128 @@ async def test_a_tournament_killed_mid_round_loses_nothing(e2e: E2E) -> None:  #
     assert len(standin.threads) == 4
     expected = scoring.swiss(entrants, rounds, 2)
     assert len(final_lines(standin, boss.channel_id)) == len(expected) == 8
+
+
+# -- a tournament on PostgreSQL with shard processes ---------------------------------------------
+
+
+@pytest.fixture
+async def sharded() -> Any:
+    server = StandIn(channels=2, guilds=2, shards=2)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+    assert not server.problems, server.problems
+
+
+@pytest.mark.slow
+async def test_a_tournament_goes_on_under_the_process_that_takes_its_shard_over(
+        sharded: StandIn, tmp_path: Path, pg_url: str) -> None:
+    """Two bot processes share one PostgreSQL, each running one shard; the tournament is in
+    a server of the second, the first plays an ordinary table elsewhere. A tournament belongs
+    to its server, so to one process at a time: all its tables are that process's. What
+    spans processes is the store: the second process is killed in the middle of round 2,
+    both stop, and one process that now runs both shards finds the tournament, its tables
+    and their logs, and finishes it."""
+    standin = sharded
+    guild0, guild1 = (standin.guild_of[c] for c in standin.channel_ids)
+    assert standin.shard_of(guild0) != standin.shard_of(guild1)
+
+    def process(name: str, shards: list[int]) -> BotProcess:
+        return BotProcess(standin, tmp_path / "unused.sqlite3", tmp_path / f"{name}.log",
+                          database_url=pg_url, shard_ids=shards, shard_count=2)
+
+    procs = {s: process(f"shard{s}", [s]) for s in (0, 1)}
+    for p in procs.values():
+        await p.start()
+    store = PostgresStore(pg_url)
+    await store.open()
+    try:
+        here = standin.channel_ids[1]
+        boss = Player(standin, "boss", channel_id=here, manager=True)
+        people = [Player(standin, f"s{i}", channel_id=here) for i in range(6)]
+        inter = await boss.command("tournament new", game="filicau", format="swiss",
+                                   rounds=2, hands=1, computers=2, level="easy",
+                                   turn_seconds=900)
+        announcement = boss.response(inter)
+        [row] = await store.live_tournaments(guild1)
+        for p in people:
+            inter = await p.press(t("btn.sign_up"), announcement)
+            assert inter.type == UPDATE_MESSAGE, p.refused(inter)
+        await boss.press(t("btn.start_now"), standin.messages[announcement.id])
+        # Meanwhile an ordinary table in the other server, on the other process.
+        ana = Player(standin, "ana", channel_id=standin.channel_ids[0])
+        other = Table(standin, [ana], seed=5, timeout=60)
+        await other.open(ana, [(ana, 0)], game="filicau", computers=3)
+        await other.start(ana)
+
+        def shown(number: int) -> bool:
+            """Round ``number``'s two tables are up, each in its thread."""
+            threads = [int(th["id"]) for th in standin.threads.values()
+                       if th["name"].endswith(f"round {number} · table 1")
+                       or th["name"].endswith(f"round {number} · table 2")]
+            return len(threads) == 2 and all(
+                any(m.button_by_label(t("btn.my_hand")) for m in standin.public(tid))
+                for tid in threads)
+
+        async def tables_of(number: int) -> list[Any]:
+            await standin.wait_for(lambda: shown(number), 60, f"round {number}'s tables")
+            return list(await store.tournament_tables(row.id, number))
+
+        rows = await tables_of(1)
+        for i, r in enumerate(rows):
+            seated = [p.at(int(r.thread_id or 0)) for p in people if str(p.id) in r.seats]
+            table = Table(standin, seated, seed=40 + i, timeout=60)
+            for p in seated:
+                await table.my_hand(p)
+            assert await table.play_hand(1) is not None
+        assert await other.play_hand(1) is not None
+        rows = await tables_of(2)
+        first = rows[0]
+        seated = [p.at(int(first.thread_id or 0)) for p in people if str(p.id) in first.seats]
+        table = Table(standin, seated, seed=50, timeout=60)
+        for p in seated:
+            await table.my_hand(p)
+        await table.play_hand(1, moves=3)
+
+        await procs[standin.shard_of(guild1)].kill()
+        for p in procs.values():
+            await p.stop()
+        both = process("both", [0, 1])
+        await both.start()
+        try:
+            for p in seated:
+                await table.my_hand(p)
+            assert await table.play_hand(1) is not None
+            second = rows[1]
+            seated2 = [p.at(int(second.thread_id or 0)) for p in people
+                       if str(p.id) in second.seats]
+            table2 = Table(standin, seated2, seed=51, timeout=60)
+            for p in seated2:
+                await table2.my_hand(p)
+            assert await table2.play_hand(1) is not None
+            # The announcement says it is over once the tournament is stored as finished.
+            await standin.wait_for(
+                lambda: t("tour.over") in standin.messages[announcement.id].text, 60,
+                "the tournament to finish")
+            done = await store.get_tournament(row.id)
+            assert done is not None and (done.state, done.round, done.shown) == (
+                "finished", 2, 2)
+            every = await store.tournament_tables(row.id)
+            assert [(t_.round, len((t_.result or {}).get("hands", []))) for t_ in every] == [
+                (1, 1), (1, 1), (2, 1), (2, 1)]
+            for t_ in every:
+                assert t_.table_id is not None
+                for hand in await store.hands(t_.table_id):
+                    replay(hand.record())
+            assert both.errors() == [], both.log()[-3000:]
+            for p in procs.values():
+                assert p.errors() == [], p.log()[-3000:]
+        finally:
+            await both.stop()
+    finally:
+        await store.close()
+        for p in procs.values():
+            await p.stop()
