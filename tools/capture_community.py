@@ -5,7 +5,8 @@ A developer's tool (not a test, not a CI step), the companion of ``tools/capture
 (same ``messages.json``, drawn by ``tools/render_messages.py``):
 
     .venv/bin/python tools/capture_community.py --out /tmp/community
-    .venv/bin/python tools/render_messages.py /tmp/community/messages.json --out docs/pictures/messages
+    .venv/bin/python tools/render_messages.py /tmp/community/messages.json \\
+        --out docs/pictures/messages
 
 It keeps: ``tables`` (``/tables`` as Eve sees it: two tables in two channels), ``reminder``
 (the direct message Di gets when her turn has waited two thirds of its time),

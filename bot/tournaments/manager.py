@@ -287,6 +287,15 @@ class Tournaments:
         await events.set_status(self.bot, row.guild_id, row.event_id, events.CANCELED)
         with speaking(self.bot.public_language(row.guild_id)):
             await self._post(row.channel_id, content=t(key, title=drawing.title(row)))
+        self._forget(row.id)
+
+    def _forget(self, tournament_id: int) -> None:
+        """A tournament is over: nothing of it stays in memory (its lock's holders keep
+        theirs)."""
+        self._locks.pop(tournament_id, None)
+        timer = self._timers.pop(tournament_id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
 
     def _draw(self, row: TournamentRow, ranked: Sequence[str],
               met: pairing.Met) -> list[list[str]]:
@@ -427,6 +436,7 @@ class Tournaments:
                 await self._redraw_announcement(row, await self.store.entrants(row.id))
                 await events.set_status(self.bot, row.guild_id, row.event_id,
                                         events.COMPLETED)
+                self._forget(row.id)
                 return
             standings = await self.standings(row)
             ranked = [s.entrant for s in standings]
