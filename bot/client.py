@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -15,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import diagnostics, errors, ratings, thinking, validate
+from bot.community import Community
 from bot.gateway import guard_parsers
 from bot.members import MemberNames
 from bot.settings import Settings
@@ -26,15 +28,18 @@ from bot.web.server import WebServer, start_web
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tables", "cogs.standings", "cogs.admin", "cogs.help", "cogs.ratings")
+EXTENSIONS = ("cogs.tables", "cogs.standings", "cogs.admin", "cogs.help", "cogs.ratings",
+              "cogs.play", "cogs.tournaments")
 
 #: What the bot does in a channel: post and edit the table and results (View Channel, Send
 #: Messages), as embeds (Embed Links) with card pictures (Attach Files), and its slash
 #: commands (Use Application Commands); a table opened in its own thread needs Create Public
-#: Threads and Send Messages in Threads. It reads no messages.
+#: Threads and Send Messages in Threads; a tournament's scheduled event, Create Events. It reads
+#: no messages.
 PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, embed_links=True,
                                   attach_files=True, use_application_commands=True,
-                                  create_public_threads=True, send_messages_in_threads=True)
+                                  create_public_threads=True, send_messages_in_threads=True,
+                                  create_events=True)
 SCOPES = ("bot", "applications.commands")
 
 #: Interactions (slash commands, buttons) reach a bot whatever its intents: it needs only
@@ -120,6 +125,8 @@ class FilicauBot(commands.Bot):
         self.guild_config: dict[int, GuildSettings] = {}
         #: The open tables of this process.
         self.tables = Tables(self)
+        #: Finding a game and tournaments (issue 37): reminders, calls, tournaments.
+        self.community = Community(self)
         #: Members' display names, kept a while (the leaderboard's picture, the web pages).
         self.member_names = MemberNames()
         #: The web pages (``bot.web``), when ``WEB_URL`` is set.
@@ -136,6 +143,7 @@ class FilicauBot(commands.Bot):
         diagnostics.install(self)
         self.web = await start_web(self.settings, self.store, names=self.web_name)
         await self.tables.restore()
+        await self.community.restore()
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.sync_commands()
@@ -257,6 +265,9 @@ class FilicauBot(commands.Bot):
         ready: asyncio.Task[None] | None = getattr(self._connection, "_ready_task", None)
         if ready is not None and not ready.done():
             ready.cancel()
+        for task in self.community.stop():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         await self.tables.stop()
         if self.web is not None:
             await self.web.stop()

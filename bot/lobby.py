@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot import thinking
+from bot import boards, holds, thinking
 from bot.options import describe as describe_options
 from bot.seats import Seating, computer, is_computer, user_member
 from bot.store import (
@@ -180,6 +181,11 @@ class Lobby:
         their turns timed out)."""
         return [seat for seat in self.people_present() if seat not in self.autoplay]
 
+    @property
+    def plan(self) -> boards.Plan | None:
+        """The tournament's plan for this table (``bot.boards``), or None."""
+        return boards.plan_of(self.row.settings)
+
     def may_manage(self, user_id: int, *, is_admin: bool) -> bool:
         """The opener and the server's managers run the lobby: start, cancel, options and
         computers."""
@@ -222,6 +228,8 @@ class Lobby:
             team = None
         async with self.lock:
             self._require_seats_open()
+            if self.plan is not None:
+                raise SessionError("err.tournament_seats")
             member = user_member(user_id)
             current = self.seat_of(user_id)
             if current is not None and (team is None or current % 2 == team):
@@ -229,10 +237,18 @@ class Lobby:
             n = self.rules.players
             seats = range(n) if team is None else range(team, n, 2)
             free = [s for s in seats if self.seats[s] is None]
+            # Seats held for invited players (bot.holds) are not free for anybody else.
+            now, held = time.time(), None
+            if free and not holds.free_for(member, free=self.seats.count(None),
+                                           seated=self.seats, runtime=self.row.runtime,
+                                           now=now):
+                held, free = holds.until_of(member, self.seats, self.row.runtime, now), []
             if self.between_hands:
                 # A person may take a computer's seat between hands (free seats first).
                 free += [s for s in seats if is_computer(self.seats[s])]
             if not free:
+                if held is not None:
+                    raise SessionError("err.seat_held", until=f"<t:{int(held)}:t>")
                 if team is None:
                     raise SessionError("err.table_full")
                 raise SessionError("err.team_full", team="AB"[team])
@@ -257,6 +273,9 @@ class Lobby:
                 await self._set_leaving(self.leaving | {seat})
                 self.autoplay.add(seat)
                 return True
+            if self.plan is not None:
+                # The tournament seats its tables: a seat left empty would stop the round.
+                raise SessionError("err.tournament_seats")
             self._require_seats_open()
             self.seats[seat] = None
             await self._seats_changed()

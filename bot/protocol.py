@@ -65,6 +65,10 @@ class Op(StrEnum):
     REVIEW = "review"  #: args: hand number[, trick to show]
     # a leaderboard (table id 0: it belongs to no table)
     LEADERBOARD = "board"  #: args: game, season, page
+    # finding a game: a seat at a table, from a list of tables or a call for one more
+    TAKE = "take"
+    # a tournament's announcement (the id is the tournament's): args: signup|withdraw|start
+    TOURNAMENT = "tour"
 
 
 BUTTON, SELECT = "fc", "fs"
@@ -84,7 +88,8 @@ class Place(StrEnum):
     #: A message only its user sees (a hand view, a review, a question): the only place
     #: private content is ever drawn.
     PRIVATE = "private"
-    #: A public message the table posted (a result).
+    #: A public message the table posted (a result), or the bot did for all (a call for one
+    #: more player, a tournament's announcement).
     POST = "post"
 
 
@@ -99,7 +104,14 @@ PLACES: dict[Op, frozenset[Place]] = {
     Op.NEXT: _POST | _TABLE,
     # /leaderboard answers in public: its pages turn there.
     Op.LEADERBOARD: _POST,
+    # From /tables (only its asker sees it) or a call for one more (public): never drawn on
+    # the table message, which has its own Join.
+    Op.TAKE: _PRIVATE | _POST,
+    Op.TOURNAMENT: _POST,
 }
+#: Operations that no table's cog answers: their own cogs do (``cogs/ratings.py``,
+#: ``cogs/play.py``, ``cogs/tournaments.py``).
+ELSEWHERE = frozenset({Op.LEADERBOARD, Op.TAKE, Op.TOURNAMENT})
 
 
 @dataclass(frozen=True)
@@ -332,6 +344,11 @@ SHAPES: dict[tuple[str, Op], tuple[Shape, ...]] = {
     (BUTTON, Op.LEADERBOARD): (Shape((Arg("game", Word(frozenset(GAMES))),
                                       Arg("season", Int(1, INT32)),
                                       Arg("page", Int(0, INT32)))),),
+    # A seat at the table the id names (from /tables or a call for one more).
+    (BUTTON, Op.TAKE): NO_ARGS,
+    # A tournament's announcement (the id is the tournament's): sign up, withdraw, start.
+    (BUTTON, Op.TOURNAMENT): (Shape((Arg("action", Word(frozenset(
+        {"signup", "withdraw", "start"}))),)),),
 }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from bot import ratings, results, thinking
+from bot import boards, ratings, results, thinking
 from bot.lobby import (
     COMPUTER_LEVELS,
     DEFAULT_TURN_SECONDS,
@@ -28,7 +28,16 @@ from bot.lobby import (
 )
 from bot.seats import computer, computer_level, is_computer, user_member
 from bot.store import HandRow, Member, Store, TableRow
-from engine import Action, Hand, HandResult, IllegalAction, action_to_json, replay, to_record
+from engine import (
+    Action,
+    Hand,
+    HandResult,
+    IllegalAction,
+    Status,
+    action_to_json,
+    replay,
+    to_record,
+)
 from engine.view import seat_view
 
 __all__ = [
@@ -116,6 +125,9 @@ class TableSession(Lobby):
     async def _deal(self) -> Hand:
         if not self.full:
             raise SessionError("err.not_full")
+        plan = self.plan
+        if plan is not None and self.hand_number >= plan.hands:
+            raise SessionError("err.round_over")
         if self.leaving:
             for seat in sorted(self.leaving):
                 self.seats[seat] = computer(TIMEOUT_LEVEL)
@@ -123,10 +135,12 @@ class TableSession(Lobby):
             await self._set_leaving(set())
             await self._seats_changed()
         if self.seats != self.dealt_with:
-            # New partnerships (or a new group): their own stored status and dealer, or even.
+            # New partnerships (or a new group): their own stored status and dealer, or even
+            # (a tournament is a match of its own).
             team0, team1 = self.team_members()
             self.known = await self.store.get_status(self.guild_id, self.game, team0, team1)
-            self.status, self.next_dealer = self.stored_status(self.known)
+            self.status, self.next_dealer = self.stored_status(
+                None if plan is not None and not self.dealt_with else self.known)
             self.timeouts = [0] * self.rules.players
         self.dealt_with = list(self.seats)
         dealer = self.next_dealer
@@ -134,6 +148,10 @@ class TableSession(Lobby):
             dealer = self.rules.first_dealer(self.status, self.rng)
         pack = list(self.rules.pack)
         self.rng.shuffle(pack)
+        if plan is not None and plan.seed is not None:
+            # Duplicate: the round's board, from an even start, as at every other table.
+            pack, dealer = boards.board(self.rules, plan.seed, self.hand_number + 1)
+            self.status = Status()
         hand = Hand(self.rules, dealer, pack, self.status)
         header = to_record(hand)
         del header["actions"]

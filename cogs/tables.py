@@ -21,8 +21,9 @@ from discord.ext import commands
 
 from bot import errors, options, present, render, thinking
 from bot.choices import GAME_CHOICES, TOP_TRUMP_CHOICES, WATCH_CHOICES
+from bot.community import invitations
 from bot.errors import answer as reply_error
-from bot.protocol import Click, Op, parse
+from bot.protocol import ELSEWHERE, Click, Op, parse
 from bot.session import (
     COMPUTER_LEVELS,
     DEFAULT_TURN_SECONDS,
@@ -83,14 +84,17 @@ class Tables(commands.Cog, name="Tables"):
                            top_trumps=ls("cmd.top_trumps"), turn_seconds=ls("cmd.turn_seconds"),
                            window_seconds=ls("cmd.window_seconds"), pings=ls("cmd.pings"),
                            hints=ls("cmd.hints"), rated=ls("cmd.rated"),
-                           thread=ls("cmd.thread"), watch=ls("cmd.watch"))
+                           thread=ls("cmd.thread"), watch=ls("cmd.watch"),
+                           invite=ls("cmd.invite"), invite_2=ls("cmd.invite"),
+                           invite_3=ls("cmd.invite"))
     @app_commands.rename(game=ls("optname.game"), early_end=ls("optname.early_end"),
                          top_trumps=ls("optname.top_trumps"),
                          turn_seconds=ls("optname.turn_seconds"),
                          window_seconds=ls("optname.window_seconds"),
                          pings=ls("optname.pings"), hints=ls("optname.hints"),
                          rated=ls("optname.rated"), thread=ls("optname.thread"),
-                         watch=ls("optname.watch"))
+                         watch=ls("optname.watch"), invite=ls("optname.invite"),
+                         invite_2=ls("optname.invite_2"), invite_3=ls("optname.invite_3"))
     @app_commands.choices(game=GAME_CHOICES, top_trumps=TOP_TRUMP_CHOICES,
                           watch=WATCH_CHOICES)
     async def table_new(
@@ -102,18 +106,26 @@ class Tables(commands.Cog, name="Tables"):
         = DEFAULT_WINDOW_SECONDS,
         pings: bool = True, hints: bool = True, rated: bool = True, thread: bool = False,
         watch: app_commands.Choice[str] | None = None,
+        invite: discord.User | None = None, invite_2: discord.User | None = None,
+        invite_3: discord.User | None = None,
     ) -> None:
         try:
-            await self._open(interaction, game.value, early_end, top_trumps, {
+            table = await self._open(interaction, game.value, early_end, top_trumps, {
                 "turn_seconds": turn_seconds, "window_seconds": window_seconds,
                 "pings": pings, "hints": hints, "rated": rated, "thread": thread,
                 "watch": watch.value if watch is not None else DEFAULT_WATCH})
         except SessionError as e:
             await reply_error(interaction, refusal(e.key, e.params))
+            return
+        # Seats held for the invited, who are told (bot.community.invitations).
+        await invitations.invite(self.bot, self.bot.community.dms, table, interaction,
+                                 invitations.invited([invite, invite_2, invite_3],
+                                                     interaction.user.id,
+                                                     table.session.rules.players))
 
     async def _open(self, interaction: discord.Interaction[Any], game: str, early_end: bool,
                     top_trumps: app_commands.Choice[str] | None,
-                    settings: dict[str, Any]) -> None:
+                    settings: dict[str, Any]) -> OpenTable:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise SessionError("err.guild_only")
         if game not in GAMES:
@@ -139,6 +151,7 @@ class Tables(commands.Cog, name="Tables"):
         if checked.get("thread"):
             await table.discord.open_thread()
         table.runner.start_lobby_timer()
+        return table
 
     @table.command(name=ls("cmdname.table_show"), description=ls("cmd.table_show"))
     async def table_show(self, interaction: discord.Interaction[Any]) -> None:
@@ -163,8 +176,8 @@ class Tables(commands.Cog, name="Tables"):
         click = parse(str(data.get("custom_id", "")),
                       values if isinstance(values, list) else None) \
             if errors.well_formed(interaction) else None
-        if click is not None and click.op is Op.LEADERBOARD:
-            return  # a leaderboard's pages belong to no table: cogs/ratings.py answers them
+        if click is not None and click.op in ELSEWHERE:
+            return  # a leaderboard's pages, a seat from elsewhere, a tournament: other cogs
         await self.handle(interaction, click)
 
     async def handle(self, interaction: discord.Interaction[Any], click: Click | None) -> None:
@@ -232,8 +245,9 @@ class Tables(commands.Cog, name="Tables"):
         try:
             await table.discord.answer_with_table(interaction)
         finally:
-            # What was stored goes on even when the answer could not be given (too late).
-            table.runner.kick()
+            # What was stored goes on even when the answer could not be given (too late):
+            # every surface hears of it, and the driver looks again.
+            await table.runner.after(None)
 
     async def _on_join(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click) -> None:

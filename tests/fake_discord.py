@@ -128,6 +128,18 @@ class User:
                 "flags": 0, "pending": False, "permissions": str(perms.value)}
 
 
+@dataclass(frozen=True)
+class Role:
+    """A role of the server, as a slash command's option names it."""
+
+    id: int
+    name: str
+
+    @property
+    def mention(self) -> str:
+        return f"<@&{self.id}>"
+
+
 def bot_user_payload() -> dict[str, Any]:
     return {"id": str(BOT_USER_ID), "username": "filicau", "global_name": None,
             "discriminator": "0", "avatar": None, "bot": True, "public_flags": 0,
@@ -366,10 +378,15 @@ class FakeDiscord:
         self.observers: list[Any] = []
         #: The server's members by id (``Harness.user`` adds them): what GET member answers.
         self.members: dict[int, User] = {}
-        #: Public threads the bot started on a message (thread id = the message's id).
+        #: Public threads the bot started: on a message (thread id = the message's id), or
+        #: without one (a tournament's tables).
         self.threads: dict[int, Thread] = {}
         #: What Discord answers the bot starting a thread, when it refuses (status, code).
         self.refuse_threads: tuple[int, int] | None = None
+        #: Each user's direct-message channel with the bot (user id -> channel id).
+        self.dm_channels: dict[int, int] = {}
+        #: The server's scheduled events, by id.
+        self.events: dict[int, dict[str, Any]] = {}
 
     def new_id(self) -> int:
         return next(self._ids)
@@ -476,9 +493,17 @@ class FakeDiscord:
             if user is None:
                 raise HTTPError(404, 10007, "Unknown Member")
             return user.member_payload()
+        if (method, path) == ("POST", "/users/@me/channels"):
+            return self._dm_channel(int(body["recipient_id"]))
+        m = re.fullmatch(r"/guilds/(\d+)/scheduled-events(?:/(\d+))?", path)
+        if m and int(m.group(1)) == GUILD_ID:
+            return self._event(method, m.group(2), body)
         m = re.fullmatch(r"/channels/(\d+)/messages/(\d+)/threads", path)
         if m and method == "POST":
             return self._start_thread(self._message(int(m.group(2)), int(m.group(1))), body)
+        m = re.fullmatch(r"/channels/(\d+)/threads", path)
+        if m and method == "POST":
+            return self._new_thread(int(m.group(1)), body)
         m = re.fullmatch(r"/channels/(\d+)", path)
         if m and method == "PATCH" and int(m.group(1)) in self.threads:
             thread = self._thread(int(m.group(1)))
@@ -509,6 +534,37 @@ class FakeDiscord:
                 return None
         self.unexpected.append(f"{method} {path}")
         raise HTTPError(404, 0, f"the fake Discord does not know {method} {path}")
+
+    def _dm_channel(self, user_id: int) -> dict[str, Any]:
+        """The user's DM channel with the bot (the same one every time)."""
+        user = self.members.get(user_id)
+        if user is None:
+            raise HTTPError(400, 50033, "Invalid Recipient(s)")
+        cid = self.dm_channels.setdefault(user_id, self.new_id())
+        return {"id": str(cid), "type": 1, "last_message_id": None, "flags": 0,
+                "recipients": [user.payload()]}
+
+    def _new_thread(self, parent_id: int, body: dict[str, Any]) -> dict[str, Any]:
+        """A public thread without a starter message."""
+        if self.refuse_threads is not None:
+            status, code = self.refuse_threads
+            raise HTTPError(status, code, "Missing Permissions")
+        thread = Thread(self.new_id(), parent_id, str(body["name"]))
+        self.threads[thread.id] = thread
+        return thread.payload()
+
+    def _event(self, method: str, event_id: str | None, body: Any) -> dict[str, Any]:
+        if method == "POST" and event_id is None:
+            eid = self.new_id()
+            self.events[eid] = {
+                **body, "id": str(eid), "guild_id": str(GUILD_ID), "channel_id": None,
+                "creator_id": str(BOT_USER_ID), "status": 1, "entity_id": None,
+                "user_count": 0}
+            return self.events[eid]
+        if method == "PATCH" and event_id is not None and int(event_id) in self.events:
+            self.events[int(event_id)].update(body)
+            return self.events[int(event_id)]
+        raise HTTPError(404, 10070, "Unknown Guild Scheduled Event")
 
     # -- interaction tokens ----------------------------------------------------------------
 
@@ -826,6 +882,8 @@ class Harness:
         deadline = loop.time() + 30
         while loop.time() < deadline:
             pending = [task for table in cog for task in table.discord.tasks()]
+            assert self.bot is not None
+            pending += self.bot.community.tournaments.pending()
             if pending:
                 await asyncio.wait(pending, timeout=deadline - loop.time())
                 continue
@@ -859,6 +917,11 @@ class Harness:
     def ephemerals(self, user: User) -> list[Message]:
         return [m for m in self.discord.messages.values()
                 if not m.deleted and m.audience == user.id]
+
+    def dms(self, user: User) -> list[Message]:
+        """The direct messages the bot sent ``user``, oldest first."""
+        cid = self.discord.dm_channels.get(user.id)
+        return [] if cid is None else self.public(cid)
 
     def last_ephemeral(self, user: User, containing: str = "") -> Message:
         found = [m for m in self.ephemerals(user) if containing in m.text]
@@ -956,6 +1019,10 @@ class Harness:
                 member = value.member_payload()
                 del member["user"]
                 resolved.setdefault("members", {})[str(value.id)] = member
+                value = str(value.id)
+            elif isinstance(value, Role):
+                resolved.setdefault("roles", {})[str(value.id)] = role_payload(
+                    value.id, value.name, USER_PERMISSIONS)
                 value = str(value.id)
             opts.append({"name": key, "type": param.type.value, "value": value})
         for sub in reversed(names[1:]):

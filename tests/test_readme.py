@@ -37,6 +37,9 @@ NOT_RUN = {
                                               "pictures of docs/messages.md (by hand)",
     ".venv/bin/python tools/render_messages.py": "draws docs/messages.md's pictures in Chromium, "
                                                  "into the tree (by hand)",
+    ".venv/bin/python tools/capture_community.py": "finds a game and holds a tournament through "
+                                                   "the Discord fake for docs/messages.md's "
+                                                   "pictures (by hand)",
     ".venv/bin/python -m benchmarks.load": "minutes of load (its own figures in the docs)",
     ".venv/bin/python -m benchmarks.soak": "minutes of load (its own figures in the docs)",
     "bash .ci/flake-hunt": "the whole suite twenty times",

@@ -154,9 +154,12 @@ def _token_html(token: str, users: Mapping[str, str], now: float) -> str:
         style = parts[1] if len(parts) > 1 else "f"
         return f'<span class="stamp">{html.escape(timestamp(int(parts[0]), style, now))}</span>'
     if token.startswith("<#"):
-        return '<span class="mention">#channel</span>'
+        # ``users`` may name channels and roles too: "#ID" and "&ID".
+        name = users.get("#" + token[2:-1], "channel")
+        return f'<span class="mention">#{html.escape(name)}</span>'
     if token.startswith("<@&"):
-        return '<span class="mention">@role</span>'
+        name = users.get("&" + token[3:-1], "role")
+        return f'<span class="mention">@{html.escape(name)}</span>'
     if token.startswith("<@"):
         uid = token.strip("<@!>")
         return f'<span class="mention">@{html.escape(users.get(uid, "user"))}</span>'
