@@ -159,6 +159,11 @@ class DiscordSurface:
         """A new hand: the last result stops offering Next hand (its button would only be
         refused now) and no longer counts down."""
         await self.unsignal()
+        await self._retire_result()
+
+    async def _retire_result(self) -> None:
+        """The last result stops offering Next hand and counting down (a new hand was dealt,
+        or the table closed)."""
         posted, self.result_post = self.result_post, None
         if posted is None:
             return
@@ -225,6 +230,7 @@ class DiscordSurface:
     async def closed(self, key: str) -> None:
         """The table message says the table is over; its thread is archived."""
         await self.unsignal(force=True)
+        await self._retire_result()
         s = self.session
         if s.message_id is not None and self.final != key:
             await self.delivery.edit_table(s.message_id, content=t(key), embed=None,

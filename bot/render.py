@@ -393,7 +393,10 @@ def leave_question(s: TableSession) -> discord.ui.View:
 
 def between_hands_buttons(s: TableSession) -> list[discord.ui.Item[Any]]:
     """Changing seats between hands: sit down in a free seat or in place of a computer,
-    leave, or fill a free seat with a computer (row 1, under the table's own buttons)."""
+    leave, or fill a free seat with a computer (row 1, under the table's own buttons). A
+    tournament seats its tables itself: none of these there."""
+    if s.plan is not None:
+        return []
     tid, n = s.id, s.rules.players
     b = discord.ButtonStyle.blurple
 

@@ -244,6 +244,8 @@ class TableRunner:
         hand = s.hand
         if hand is None or not hand.finished or not s.full:
             return None
+        if s.plan is not None and s.hand_number >= s.plan.hands:
+            return None  # a tournament table's round is played out: it deals no more
         if self.finished_at is None or self.finished_at[0] != s.hand_number:
             self.finished_at = (s.hand_number, time.time())
         return self.finished_at[1] + self.timing.next_hand_delay

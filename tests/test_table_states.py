@@ -249,3 +249,14 @@ async def test_a_signal_sent_before_a_restart_goes_with_its_turn(h: Harness) -> 
     await play_turn(h, restored, users, random.Random(1))
     assert ping.deleted and signals(h) == []
     assert "signal" not in restored.row.runtime
+
+
+async def test_a_closed_table_s_last_result_no_longer_offers_next_hand(h: Harness) -> None:
+    session, ana = await one_human(h)
+    await play_until(h, session, [ana], random.Random(4))
+    await h.settle()
+    result = h.result_post()
+    mia = h.user("mia", manager=True)
+    await h.command(mia, "admin end")
+    assert not any(b["custom_id"].startswith("fc:next:") for b in result.buttons)
+    assert t("btn.review") in {b.get("label") for b in result.buttons}
