@@ -35,7 +35,8 @@ class Status:
     team of each seat while masters stand, with the ``trump`` suit and first ``leader`` they
     carry on with. Games played as a match keep ``score`` (game or victory points, per team or
     per seat as the game says) and ``deals`` played so far; Wendish with Muss-Solo keeps the
-    Lust Solos each seat has played in the match (``solos``)."""
+    Lust Solos each seat has played in the match (``solos``); Bavarian Schafkopf keeps each
+    seat's running balance (``score``) and the Stock's ``pot``."""
 
     masters: int | None = None
     servant: int | None = None
@@ -45,6 +46,9 @@ class Status:
     score: tuple[int, ...] | None = None
     deals: int | None = None
     solos: tuple[int, ...] | None = None
+    #: A pot carried from deal to deal (Bavarian Schafkopf's Stock): what the players paid in
+    #: and nobody has taken out yet, so that ``sum(score) + pot == 0``.
+    pot: int | None = None
 
     @property
     def even(self) -> bool:
@@ -54,7 +58,7 @@ class Status:
         """``masters`` and ``servant`` always (the 4-player records' shape), the rest only
         when set."""
         out: dict[str, Any] = {"masters": self.masters, "servant": self.servant}
-        for name in ("teams", "trump", "leader", "score", "deals", "solos"):
+        for name in ("teams", "trump", "leader", "score", "deals", "solos", "pot"):
             value = getattr(self, name)
             if value is not None:
                 out[name] = list(value) if isinstance(value, tuple) else value

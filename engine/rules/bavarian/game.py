@@ -1,0 +1,927 @@
+"""Bavarian Schafkopf, four players (RULINGS.md, "Bavarian Schafkopf", B1-B15).
+
+A deal goes through these phases (``Hand.phase``), each ruling named where it is applied:
+
+- ``knock`` (option ``klopfen``, B12.6): with the first packet in hand, each player from
+  forehand knocks (``{"klopfen": true}``) or not (``{"weiter": true}``);
+- ``announce`` (B4.1): each player from forehand says "Weiter" (``{"weiter": true}``) or
+  "I dad" (``{"dad": true}``);
+- ``clarify`` (B4.5): two or more said "I dad": they name classes of game
+  (``{"bid": "wenz"}``) or give way (``{"weiter": true}``) until one is left;
+- ``game`` (B4.6): the declarer names his game (``{"game": "sauspiel_G"}``: a Sauspiel with
+  the Gras Ace called; ``"solo_tout_H"``, ``"wenz"``...);
+- ``wedding`` and ``exchange`` (option ``hochzeit``, B12.5): the others accept
+  (``{"heiraten": true}``) or not; the first to accept takes the trump and gives back a
+  plain card (``{"give": "S7"}``, seen by the two only);
+- ``kontra`` and ``re`` (B10): the window for doubling. Every seat that may, by what the
+  table knows, double now acts at once (``{"stoss": 1}`` is Kontra, ``2`` Re, ``3`` Sup...;
+  ``{"weiter": true}`` declines); a hidden partner is asked like the opponents and may only
+  decline, so that nobody learns who he is. The window opens after the declaration (or
+  after forehand's first card, ``stoss_window = second_card``) and closes when every seat
+  asked has answered, or when the table's window time runs out;
+- ``lead`` (``second_card`` only): forehand's first card, before the window;
+- ``play``: the tricks (B7), with the called Ace's duties (B6.3); the player on lead may
+  claim the rest (``{"claim": true}``, B8.3) at the start of a trick.
+
+Team 0 is the declaring party, team 1 the opponents; before the declaration, and in a Ramsch,
+each seat is its own team (``Rules.teams`` is 4). ``public_team`` hides the Sauspiel partner
+until the called Ace is played or he says Re (B6.2).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+
+from engine.actions import (
+    PLAY,
+    Action,
+    IllegalAction,
+    NotationError,
+    choice,
+    parse_card,
+    parse_flag,
+    register_kind,
+    same,
+)
+from engine.cards import (
+    CARD_POINTS,
+    HEARTS,
+    PACK_24,
+    PACK_32,
+    SCHAFKOPF_TRUMPS,
+    SUIT_NAMES,
+    TRUMP,
+    Card,
+    code,
+    codes,
+)
+from engine.hand import FINISHED, PLAYING, HandResult
+from engine.rules.base import Options, Rules, flag_false
+from engine.rules.bavarian import scoring
+from engine.rules.bavarian.claims import claim_holds
+from engine.rules.bavarian.games import (
+    ALL_CONTRACTS,
+    BETTEL,
+    CLASS_RANK,
+    CLASSES,
+    GAME_NAMES,
+    HOCHZEIT,
+    OPTION_OF,
+    RAMSCH,
+    SAUSPIEL,
+    SIE,
+    Contract,
+    callable_aces,
+    holds_sie,
+    order_of,
+    trump_count,
+)
+from engine.rules.bavarian.options import SchafkopfOptions
+from engine.status import RecordError, Status
+
+if TYPE_CHECKING:
+    from engine.hand import Hand
+    from engine.view import SeatView
+
+# -- phases and action kinds -----------------------------------------------------------------
+
+KNOCK = "knock"
+ANNOUNCE = "announce"
+CLARIFY = "clarify"
+CHOOSE = "game"
+WEDDING = "wedding"
+EXCHANGE = "exchange"
+KONTRA = "kontra"
+RE = "re"
+LEAD = "lead"
+#: The doubling window's phases: ``kontra`` while the opponents may double (Kontra, Sup...),
+#: ``re`` while the declaring party may (Re...).
+WINDOWS = (KONTRA, RE)
+
+WEITER, DAD, KLOPFEN, BID, GAME = "weiter", "dad", "klopfen", "bid", "game"
+HEIRATEN, GIVE, STOSS, CLAIM = "heiraten", "give", "stoss", "claim"
+
+
+def _level(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
+        raise NotationError(f"{v!r} is not a doubling (1 Kontra, 2 Re, 3 Sup ... 6)")
+    return v
+
+
+for _kind in (WEITER, DAD, KLOPFEN, HEIRATEN, CLAIM):
+    register_kind(_kind, parse_flag, same)
+register_kind(BID, choice(*CLASSES), same)
+register_kind(GAME, choice(*sorted(GAME_NAMES)), same)
+register_kind(GIVE, parse_card, code)
+register_kind(STOSS, _level, same)
+
+_WEITER = Action(WEITER, True)
+_DAD = Action(DAD, True)
+
+DECLARING, OPPONENTS = 0, 1
+
+#: B10.2: what each doubling is called, from the first.
+STOSS_NAMES = ("kontra", "re", "sup", "hirsch", "stoss5", "stoss6")
+
+
+class _Clar(NamedTuple):
+    """The clarification (B4.5): the seats still to challenge, the seat holding and the class
+    it named, the seat challenging now and the class it named (None until it names one)."""
+
+    queue: tuple[int, ...]
+    holder: int | None
+    held: str | None
+    challenger: int | None
+    named: str | None
+
+
+class Schafkopf(Rules):
+    game = "schafkopf"
+    title = "Bavarian Schafkopf"
+    options_model = SchafkopfOptions
+    rulings = (
+        "B1-B3: 4 players, 32 cards (short_pack: 24, no 8s and 7s), dealt 4+4 (3+3) from "
+        "forehand, the seat after the dealer; card points A 11, 10 10, K 4, O 3, U 2, 120 in "
+        "all; the deal passes to the next seat; forehand leads to the first trick.",
+        "B2: Sauspiel trumps EO GO HO SO EU GU HU SU then hearts A 10 K 9 8 7; a Farbsolo puts "
+        "its suit in place of hearts; in a Wenz only the four Unters are trumps and the Obers "
+        "rank in their suits between K and 9. An Ober or Unter that is trump belongs to no "
+        "suit.",
+        "B4.1-B4.2: from forehand each says Weiter or I dad, once. Nobody: all pass; one: he "
+        "declares any game he may play; two or more: the clarification.",
+        "B4.3-B4.4: game classes low to high: Sauspiel (= Hochzeit) < Bettel < Farbgeier < "
+        "Geier < Farbwenz < Wenz < Farbsolo < the same as Tout < Sie; the suit does not "
+        "count; between equal classes the seat nearer forehand wins.",
+        "B4.5 (project choice): the players who said I dad, in seat order: each later one "
+        "names a class higher than the one standing or gives way; the earlier one keeps his "
+        "seat by naming one at least as high, or yields. The last one left declares a game of "
+        "the class he named; each names only classes he may play.",
+        "B4.7: a Sauspiel needs a callable Ace; Sie needs all four Obers and Unters (short "
+        "pack: the six highest trumps); Hochzeit exactly one trump; a Solo-type game or a "
+        "Bettel may always be named.",
+        "B5: when all pass the cards are thrown in and nobody pays (all_pass option: ramsch "
+        "or stock).",
+        "B6.1: the Sauspiel declarer calls the Ace of Eichel, Gras or Schellen, never Herz, "
+        "that he does not hold, of a suit of which he holds a card that is no trump.",
+        "B6.2: the Ace's holder is the hidden partner; the table learns who he is when the "
+        "Ace is played or he says Re.",
+        "B6.3: until the called suit has been led, its Ace's holder must play the Ace when "
+        "another player leads the suit, may not throw it onto another trick unless it is his "
+        "last card, and may lead the suit only with the Ace unless he holds four cards of it "
+        "(short pack: three) at that moment: he runs away. Once the suit has been led his "
+        "duties end.",
+        "B7: follow the led suit (trumps are one suit); otherwise any card; no duty to trump "
+        "or to win the trick.",
+        "B8.1-B8.2: a Tout is lost at the first trick the opponents win, a Bettel at the "
+        "first trick the declarer wins: the deal stops and the cards left go to that trick's "
+        "winner.",
+        "B8.3-B8.5 (project choice): at the start of a trick the player on lead may lay his "
+        "hand open and claim the rest; the bot checks the claim against every hand. A valid "
+        "claim ends the deal; a wrong one leaves his hand open to all and play goes on. No "
+        "claims in a Bettel or Ramsch.",
+        "B9.1-B9.3: the declaring party wins with 61 (60 : 60 loses); Schneider at 91 for the "
+        "winners or 30 or less for the losers; Schwarz: a party took no trick.",
+        "B9.4: Laufende, the unbroken run of top trumps dealt to one party, count from 3 (from "
+        "2 in Wenz and Geier), with or without alike.",
+        "B10: Kontra by an opponent (never the hidden partner), then Re by the declaring "
+        "party, each doubling the game, until the first card of trick 1 (stoss_window "
+        "second_card: the second); stoss_max (default 2) doublings; none in Sie or Ramsch.",
+        "B11: value = base (Sauspiel or Solo) + extra for each Laufender, Schneider and "
+        "Schwarz; Tout: 2 x (Solo + Laufende); Sie: 4 x (Solo + 8 Laufende); Bettel: its own "
+        "rate; times 2 for each knock and each doubling. In a Sauspiel each winner gets and "
+        "each loser pays the value; alone, the declarer gets or pays it from each of the "
+        "three. The balances always add up to zero.",
+        "B11.1: tariff option 10/50 (Sauspiel 10, Solo 50, extra 10, Bettel 30, Ramsch 20, "
+        "Stock 10), 10/20/50 or 5/20, or the table's own numbers.",
+        "B12 options (each off by default): short_pack; geier (the Obers the only trumps), "
+        "farbwenz and farbgeier (Unters or Obers, then a suit); bettel (take no trick); "
+        "hochzeit (one trump, offered in marriage); klopfen (knock after the first packet, "
+        "doubling the deal).",
+        "B12.7 all_pass ramsch: everyone alone with Sauspiel trumps; the most card points "
+        "pays the Ramsch rate to each other; all tricks (Durchmarsch) gets it from each; "
+        "ramsch_jungfrau: a player without a trick gets double.",
+        "B12.8 all_pass stock: each pays the Stock rate into a pot; the next Sauspiel's party "
+        "takes it if it wins (half each) or doubles it if it loses.",
+    )
+
+    fixed_teams = False
+    score_by_seat = True
+    status_fields: ClassVar[frozenset[str]] = frozenset({"score", "pot"})
+    #: Hard weighs the announcement, the clarification, the game and the doublings by
+    #: search (``determinize`` rebuilds the hand in them).
+    searched_choices: ClassVar[frozenset[str]] = frozenset(
+        {ANNOUNCE, CLARIFY, CHOOSE, KONTRA, RE})
+
+    players = 4
+    teams = 4
+    pack = PACK_32
+    packets = (4, 4)
+    points = CARD_POINTS
+    total_points = 120
+    top_trumps = SCHAFKOPF_TRUMPS
+    usual_trump = HEARTS
+    must_trump = False
+    #: The called Ace's duties (B6.3).
+    restricts_play = True
+    free_kinds = frozenset({CLAIM, STOSS})
+
+    def __init__(self, options: Options) -> None:
+        assert isinstance(options, SchafkopfOptions)
+        if options.short_pack:
+            self.pack = PACK_24
+            self.packets = (3, 3)
+        super().__init__(options)
+        self.opts = options
+        self.rates = options.rates()
+        self.short = options.short_pack
+        #: B6.3(c): how many cards of the called suit let its Ace's holder run away.
+        self.run_away = 3 if options.short_pack else 4
+        self.after_trick = self._after_trick
+        self.early_end = True  # only Tout, Bettel and claims stop a deal (B8)
+
+    # -- the deal ------------------------------------------------------------------------------
+
+    def start(self, hand: Hand) -> None:
+        hand.set_order(order_of(None))
+        hand.trump = None  # nothing is trump until a game is declared
+        hand.pending.update(
+            said=(), knocks=(), clar=None, limit=None, contract=None, declarer=None,
+            partner=None, stoss=(), decided=frozenset(), duty=False, failed=(),
+            credit=None, stop=False, claimed=None, given=None, resume=None,
+        )
+        forehand = (hand.dealer + 1) % 4
+        if self.opts.klopfen:
+            # B12.6: knocking is done seeing the first packet only.
+            first = self.packets[0]
+            hand.hands = [list(cards[:first]) for cards in hand.dealt]
+            hand.hands_changed()
+            hand.phase = KNOCK
+        else:
+            hand.phase = ANNOUNCE
+        hand.leader = hand.to_move = forehand
+
+    @staticmethod
+    def forehand(hand: Hand) -> int:
+        return (hand.dealer + 1) % 4
+
+    # -- who acts ------------------------------------------------------------------------------
+
+    def actors(self, hand: Hand) -> list[int]:
+        if hand.phase in WINDOWS:
+            return self._window_actors(hand)
+        return super().actors(hand)
+
+    def phase_legal(self, hand: Hand, seat: int) -> list[Action]:
+        phase = hand.phase
+        if phase in WINDOWS:
+            return self._window_legal(hand, seat)
+        if seat != hand.to_move:
+            return []
+        if phase == KNOCK:
+            return [Action(KLOPFEN, True), _WEITER]
+        if phase == ANNOUNCE:
+            return [_WEITER, _DAD]
+        if phase == CLARIFY:
+            return [Action(BID, c) for c in self._bids(hand, seat)] + [_WEITER]
+        if phase == CHOOSE:
+            return [Action(GAME, c.name) for c in self.playable(hand, seat, hand.pending["limit"])]
+        if phase == WEDDING:
+            plain = self._plain_cards(hand.hands[seat])
+            return ([Action(HEIRATEN, True)] if plain else []) + [_WEITER]
+        if phase == EXCHANGE:
+            return [Action(GIVE, c) for c in hand.sort_hand(self._plain_cards(hand.hands[seat]))]
+        if phase == LEAD:
+            return [PLAY[c] for c in self.restrict_play(hand, seat, list(hand.hands[seat]))]
+        return []
+
+    def phase_apply(self, hand: Hand, seat: int, action: Action) -> None:
+        phase = hand.phase
+        if phase == KNOCK:
+            self._knock(hand, seat, action)
+        elif phase == ANNOUNCE:
+            self._announce(hand, seat, action)
+        elif phase == CLARIFY:
+            self._clarify(hand, seat, action)
+        elif phase == CHOOSE:
+            self.declare(hand, seat, Contract.parse(action.value))
+        elif phase == WEDDING:
+            self._wedding(hand, seat, action)
+        elif phase == EXCHANGE:
+            self._exchange(hand, seat, action.value)
+        elif phase in WINDOWS:
+            self._window(hand, seat, action)
+        elif phase == LEAD:
+            # The first card goes through the trick loop like any other; the window opens
+            # after it (stoss_window = second_card).
+            hand.actions.pop()
+            hand.phase = PLAYING
+            hand.apply(seat, action)
+            hand.pending["resume"] = hand.to_move
+            self._open_window(hand, 1)
+
+    # -- B12.6 knocking, B4 announcement and clarification ------------------------------------
+
+    def _knock(self, hand: Hand, seat: int, action: Action) -> None:
+        if action.kind == KLOPFEN:
+            hand.pending["knocks"] = (*hand.pending["knocks"], seat)
+        if seat != hand.dealer:
+            hand.to_move = (seat + 1) % 4
+            return
+        hand.hands = [list(cards) for cards in hand.dealt]
+        hand.hands_changed()
+        hand.phase = ANNOUNCE
+        hand.to_move = self.forehand(hand)
+
+    def _announce(self, hand: Hand, seat: int, action: Action) -> None:
+        said = (*hand.pending["said"], (seat, action.kind == DAD))
+        hand.pending["said"] = said
+        if seat != hand.dealer:
+            hand.to_move = (seat + 1) % 4
+            return
+        players = [s for s, dad in said if dad]
+        if not players:
+            self.all_pass(hand)
+        elif len(players) == 1:
+            self._to_declare(hand, players[0], None)
+        else:
+            # B4.5: the first who said "I dad" names a class (or gives way), then each later
+            # one challenges in turn.
+            hand.pending["clar"] = _Clar(queue=tuple(players[1:]), holder=None, held=None,
+                                         challenger=players[0], named=None)
+            hand.phase = CLARIFY
+            hand.to_move = players[0]
+
+    def _bids(self, hand: Hand, seat: int) -> list[str]:
+        """The classes ``seat`` may name now in the clarification (B4.5, B4.7)."""
+        clar: _Clar = hand.pending["clar"]
+        allowed = self.classes(hand.hands[seat])
+        if seat == clar.challenger:
+            floor = -1 if clar.held is None else CLASS_RANK[clar.held]
+            return [c for c in allowed if CLASS_RANK[c] > floor]
+        assert clar.named is not None
+        return [c for c in allowed if CLASS_RANK[c] >= CLASS_RANK[clar.named]]
+
+    def _clarify(self, hand: Hand, seat: int, action: Action) -> None:
+        clar: _Clar = hand.pending["clar"]
+        named = action.value if action.kind == BID else None
+        if seat == clar.challenger and clar.named is None:
+            if named is None:
+                clar = clar._replace(challenger=None)  # he gives way
+            elif clar.holder is None:
+                clar = clar._replace(holder=seat, held=named, challenger=None)
+            else:
+                hand.pending["clar"] = clar._replace(named=named)
+                hand.to_move = clar.holder  # the earlier seat answers
+                return
+        elif named is not None:
+            # The holder keeps his seat with a class at least as high ("I aa"): the
+            # challenger must go higher again.
+            hand.pending["clar"] = clar._replace(held=named, named=None)
+            hand.to_move = clar.challenger
+            return
+        else:
+            # The holder yields: the challenger holds with the class he named.
+            clar = clar._replace(holder=clar.challenger, held=clar.named, challenger=None,
+                                 named=None)
+        if clar.queue:
+            clar = clar._replace(challenger=clar.queue[0], queue=clar.queue[1:], named=None)
+            hand.pending["clar"] = clar
+            hand.to_move = clar.challenger
+            return
+        hand.pending["clar"] = clar
+        if clar.holder is None:
+            self.all_pass(hand)
+        else:
+            self._to_declare(hand, clar.holder, clar.held)
+
+    def classes(self, cards: Sequence[Card]) -> list[str]:
+        """The classes a player holding ``cards`` may name (B4.7), low to high."""
+        return sorted({c.game_class for c in self._contracts(cards)}, key=CLASS_RANK.__getitem__)
+
+    def _contracts(self, cards: Sequence[Card]) -> list[Contract]:
+        """Every game a player holding ``cards`` may declare, in class and suit order."""
+        opts = self.opts
+        aces = callable_aces(cards)
+        out = []
+        for c in ALL_CONTRACTS:
+            option = OPTION_OF.get(c.kind)
+            if option is not None and not getattr(opts, option):
+                continue
+            if c.kind == SAUSPIEL and c.suit not in aces:
+                continue
+            if c.kind == HOCHZEIT and trump_count(cards) != 1:
+                continue
+            if c.kind == SIE and not holds_sie(cards, self.short):
+                continue
+            out.append(c)
+        return out
+
+    def playable(self, hand: Hand, seat: int, limit: str | None) -> list[Contract]:
+        """The games ``seat`` may declare now: any he may play, or after a clarification
+        exactly those of the class he named (B4.6)."""
+        games = self._contracts(hand.hands[seat])
+        return games if limit is None else [c for c in games if c.game_class == limit]
+
+    def _to_declare(self, hand: Hand, seat: int, limit: str | None) -> None:
+        hand.pending["limit"] = limit
+        hand.pending["declarer"] = seat
+        hand.phase = CHOOSE
+        hand.to_move = seat
+
+    # -- the game --------------------------------------------------------------------------------
+
+    def declare(self, hand: Hand, seat: int, contract: Contract) -> None:
+        p = hand.pending
+        p["contract"] = contract
+        p["declarer"] = seat
+        hand.set_order(order_of(contract))
+        if contract.kind == SIE:
+            # B9.6: not played out; the declarer wins as he declares it.
+            self._form_teams(hand, {seat})
+            hand.play_over = True
+            hand.to_move = None
+            self.settle(hand)
+            return
+        if contract.kind == HOCHZEIT:
+            hand.phase = WEDDING
+            hand.to_move = (seat + 1) % 4
+            return
+        side = {seat}
+        if contract.kind == SAUSPIEL:
+            ace = contract.called
+            partner = next(s for s in range(4) if ace in hand.hands[s])
+            side.add(partner)
+            p["partner"] = partner
+            p["duty"] = True
+        self._form_teams(hand, side)
+        self._open_window_or_play(hand)
+
+    def _form_teams(self, hand: Hand, side: set[int]) -> None:
+        for s in range(4):
+            hand.set_team(s, DECLARING if s in side else OPPONENTS)
+        # B9.4: the Laufende are counted on the declaring party's hands as dealt (after a
+        # Hochzeit's exchange: as they are now, before the first card).
+        hand.pending["party_cards"] = frozenset(c for s in side for c in hand.hands[s])
+
+    def _wedding(self, hand: Hand, seat: int, action: Action) -> None:
+        declarer = hand.pending["declarer"]
+        if action.kind == HEIRATEN:
+            trump = next(c for c in hand.hands[declarer] if self._is_trump(c))
+            hand.hands[declarer].remove(trump)
+            hand.hands[seat].append(trump)
+            hand.hands_changed()
+            hand.pending["partner"] = seat
+            hand.phase = EXCHANGE
+            return
+        if (seat + 1) % 4 == declarer:
+            self.all_pass(hand)  # B12.5: nobody accepts
+            return
+        hand.to_move = (seat + 1) % 4
+
+    def _exchange(self, hand: Hand, seat: int, c: Card) -> None:
+        declarer = hand.pending["declarer"]
+        hand.hands[seat].remove(c)
+        hand.hands[declarer].append(c)
+        hand.hands_changed()
+        hand.pending["given"] = c
+        self._form_teams(hand, {declarer, seat})
+        self._open_window_or_play(hand)
+
+    @staticmethod
+    def _is_trump(c: Card) -> bool:
+        return order_of(None).suit[c] == TRUMP
+
+    def _plain_cards(self, cards: Sequence[Card]) -> list[Card]:
+        return [c for c in cards if not self._is_trump(c)]
+
+    def all_pass(self, hand: Hand) -> None:
+        """B5: thrown in, or a Ramsch (B12.7), or each pays into the Stock (B12.8)."""
+        mode = self.opts.all_pass
+        if mode == "ramsch":
+            hand.pending["contract"] = Contract(RAMSCH)
+            hand.pending["declarer"] = None
+            self._start_play(hand)
+            return
+        hand.play_over = True
+        hand.to_move = None
+        scoring.thrown_in(self, hand, stock=mode == "stock")
+
+    # -- B10 the doubling window ---------------------------------------------------------------
+
+    def _open_window_or_play(self, hand: Hand) -> None:
+        if not self.opts.stoss_max:
+            self._start_play(hand)
+        elif self.opts.stoss_window == "second_card":
+            hand.phase = LEAD
+            hand.leader = hand.to_move = self.forehand(hand)
+        else:
+            self._open_window(hand, 1)
+
+    def _open_window(self, hand: Hand, level: int) -> None:
+        hand.pending["decided"] = frozenset()
+        hand.phase = KONTRA if level % 2 else RE
+        actors = self._window_actors(hand)
+        if actors:
+            hand.to_move = actors[0]
+        else:  # pragma: no cover - some seat is always asked
+            self._close_window(hand)
+
+    def level(self, hand: Hand) -> int:
+        """The doubling the window asks for now: 1 Kontra, 2 Re, 3 Sup..."""
+        return len(hand.pending["stoss"]) + 1
+
+    def _window_actors(self, hand: Hand) -> list[int]:
+        """Every seat that may, by what the table knows, give this doubling and has not
+        answered: the opponents and any seat that may be the hidden partner for a Kontra,
+        the declaring party and such seats for a Re."""
+        decided = hand.pending["decided"]
+        other = OPPONENTS if self.level(hand) % 2 else DECLARING
+        start = self.forehand(hand)
+        return [s for s in ((start + k) % 4 for k in range(4))
+                if s not in decided and self.public_team(hand, s) in (other, None)]
+
+    def _window_legal(self, hand: Hand, seat: int) -> list[Action]:
+        if seat not in self._window_actors(hand):
+            return []
+        level = self.level(hand)
+        side = OPPONENTS if level % 2 else DECLARING
+        if hand.team[seat] == side:
+            return [Action(STOSS, level), _WEITER]
+        return [_WEITER]  # the hidden partner is asked too, and may only decline
+
+    def _window(self, hand: Hand, seat: int, action: Action) -> None:
+        if action.kind == STOSS:
+            hand.pending["stoss"] = (*hand.pending["stoss"], seat)
+            if action.value < self.opts.stoss_max:
+                self._open_window(hand, action.value + 1)
+                return
+            self._close_window(hand)
+            return
+        hand.pending["decided"] = hand.pending["decided"] | {seat}
+        actors = self._window_actors(hand)
+        if actors:
+            hand.to_move = actors[0]
+        else:
+            self._close_window(hand)
+
+    def _close_window(self, hand: Hand) -> None:
+        resume = hand.pending["resume"]
+        if resume is None:
+            self._start_play(hand)
+        else:
+            hand.phase = PLAYING
+            hand.to_move = resume
+
+    def _start_play(self, hand: Hand) -> None:
+        contract: Contract = hand.pending["contract"]
+        hand.set_order(order_of(contract))
+        hand.phase = PLAYING
+        hand.leader = hand.to_move = self.forehand(hand)
+
+    def window_timeout(self, hand: Hand) -> tuple[int, Action] | None:
+        """The window closes by itself (B10.3) when the table's window time runs out: the
+        seats that have not answered decline, one after the other."""
+        if hand.phase not in WINDOWS:
+            return None
+        actors = self._window_actors(hand)
+        return (actors[0], _WEITER) if actors else None
+
+    # -- play: B6.3 the called Ace, B8 the abbreviated game -------------------------------------
+
+    def restrict_play(self, hand: Hand, seat: int, cards: list[Card]) -> list[Card]:
+        p = hand.pending
+        if not p["duty"]:
+            return cards
+        ace: Card = p["contract"].called
+        held = hand.hands[seat]
+        if ace not in held:
+            return cards
+        order = hand.order
+        assert order is not None
+        suit = order.suit[ace]
+        if hand.trick:
+            if order.suit[hand.trick[0]] == suit:
+                return [ace]  # (a) searched
+            if len(held) > 1:
+                return [c for c in cards if c != ace]  # (b) no discarding
+            return cards
+        if sum(1 for c in held if order.suit[c] == suit) >= self.run_away:
+            return cards  # (c) running away
+        return [c for c in cards if c == ace or order.suit[c] != suit]  # (c)
+
+    def explain_card(self, hand: Hand, seat: int, card_: Card) -> IllegalAction | None:
+        p = hand.pending
+        held = hand.hands[seat]
+        order = hand.order
+        if order is None or not p.get("duty"):
+            return None
+        ace: Card = p["contract"].called
+        if ace not in held:
+            return None
+        led = order.suit[hand.trick[0]] if hand.trick else None
+        follows = led is None or order.suit[card_] == led or not any(
+            order.suit[c] == led for c in held)
+        if not follows:
+            return None  # the common duty to follow is the reason
+        if led is not None and led == order.suit[ace]:
+            return IllegalAction(
+                "called_ace_searched", f"the called suit is led: seat {seat} must play the "
+                f"called Ace {code(ace)} (B6.3a)", card=code(card_), ace=code(ace))
+        if led is not None:
+            return IllegalAction(
+                "called_ace_kept", f"seat {seat} may not throw the called Ace {code(ace)} onto "
+                "another suit's trick before its suit is led (B6.3b)", card=code(ace))
+        return IllegalAction(
+            "called_suit_lead", f"seat {seat} may lead the called suit only with the Ace "
+            f"{code(ace)}, unless he holds {self.run_away} of it (B6.3c)",
+            card=code(card_), ace=code(ace), count=self.run_away)
+
+    def _after_trick(self, hand: Hand) -> None:
+        p = hand.pending
+        trick = hand.tricks[-1]
+        order = hand.order
+        assert order is not None
+        contract: Contract = p["contract"]
+        if p["duty"] and order.suit[trick.cards[0]] == order.suit[contract.called]:  # type: ignore[index]
+            p["duty"] = False  # B6.3(d): the called suit has been led
+        if contract.tout and hand.team[trick.winner] != DECLARING:
+            p["stop"], p["credit"] = True, trick.winner  # B8.1
+        elif contract.kind == BETTEL and trick.winner == p["declarer"]:
+            p["stop"], p["credit"] = True, trick.winner  # B8.2
+
+    def outcome_fixed(self, hand: Hand) -> bool:
+        return bool(hand.pending["stop"])
+
+    def free_legal(self, hand: Hand, seat: int) -> list[Action]:
+        """B8.3: the player on lead, at the start of a trick, may claim the rest."""
+        p = hand.pending
+        if (hand.phase not in (PLAYING, LEAD) or hand.trick or seat != hand.to_move
+                or hand.play_over or seat in p["failed"]
+                or p["contract"].kind in (BETTEL, RAMSCH)):
+            return []
+        return [Action(CLAIM, True)]
+
+    def free_apply(self, hand: Hand, seat: int, action: Action) -> None:
+        assert hand.order is not None
+        others = [hand.hands[s] for s in range(4) if s != seat]
+        if claim_holds(hand.order, hand.hands[seat], others):
+            p = hand.pending
+            p["claimed"] = p["credit"] = seat
+            p["stop"] = True
+            hand.play_over = True
+            hand.to_move = None
+            self.settle(hand)
+        else:
+            # B8.4: his hand lies open for the rest of the deal; play goes on.
+            hand.pending["failed"] = (*hand.pending["failed"], seat)
+
+    # -- why an action is refused ---------------------------------------------------------------
+
+    def explain(self, hand: Hand, seat: int, action: Action) -> IllegalAction:
+        kind, phase = action.kind, hand.phase
+        if not isinstance(seat, int) or not 0 <= seat < 4:
+            return IllegalAction("no_such_seat", f"there is no seat {seat}", seat=seat)
+        if action.value is False:
+            return flag_false(action)
+        if kind == STOSS:
+            return self._explain_stoss(hand, seat, action.value)
+        if kind == CLAIM:
+            if seat in hand.pending["failed"]:
+                return IllegalAction("claim_again", "a player whose claim failed may not "
+                                     "claim again in this deal (B8.4)")
+            if hand.pending["contract"] is not None and \
+                    hand.pending["contract"].kind in (BETTEL, RAMSCH):
+                return IllegalAction("claim_game", "no claims in a Bettel or a Ramsch (B8.5)")
+            return IllegalAction("claim_not_now", "only the player on lead may claim, at the "
+                                 "start of a trick (B8.3)")
+        if phase in WINDOWS and seat in self._window_actors(hand):
+            return IllegalAction("wrong_phase", "double or decline (B10)", phase=phase)
+        if seat != hand.to_move:
+            return IllegalAction("not_your_turn", f"seat {seat} may not act now: seat "
+                                 f"{hand.to_move} is to act", seat=seat, to_move=hand.to_move)
+        if phase == CHOOSE and kind == GAME:
+            return self._explain_game(hand, seat, Contract.parse(action.value))
+        if phase == CLARIFY and kind == BID:
+            if action.value not in self.classes(hand.hands[seat]):
+                return IllegalAction("class_not_playable", f"seat {seat} may not play a "
+                                     f"{action.value} with these cards (B4.7)",
+                                     value=action.value)
+            return IllegalAction("bid_too_low", "name a class higher than the one standing "
+                                 "(the earlier seat: at least as high) (B4.5)",
+                                 value=action.value)
+        if phase == WEDDING and kind == HEIRATEN:
+            return IllegalAction("wedding_no_plain", "only a player holding a card that is no "
+                                 "trump may accept a Hochzeit (B12.5)")
+        if phase == EXCHANGE and kind == GIVE:
+            if action.value not in hand.hands[seat]:
+                return IllegalAction("not_your_card", f"seat {seat} does not hold "
+                                     f"{code(action.value)}", seat=seat, card=code(action.value))
+            return IllegalAction("give_trump", "give back a card that is no trump (B12.5)",
+                                 card=code(action.value))
+        if phase == LEAD and kind == "card":
+            if action.value not in hand.hands[seat]:
+                return IllegalAction("not_your_card", f"seat {seat} does not hold "
+                                     f"{code(action.value)}", seat=seat, card=code(action.value))
+            reason = self.explain_card(hand, seat, action.value)
+            if reason is not None:
+                return reason
+        return IllegalAction("wrong_phase", f"{kind} cannot be done now ({phase})", phase=phase)
+
+    def _explain_game(self, hand: Hand, seat: int, contract: Contract) -> IllegalAction:
+        held = hand.hands[seat]
+        option = OPTION_OF.get(contract.kind)
+        if option is not None and not getattr(self.opts, option):
+            return IllegalAction("game_off", f"this table does not play {contract.kind} "
+                                 f"(option {option})", value=contract.name)
+        limit = hand.pending["limit"]
+        if limit is not None and contract.game_class != limit:
+            return IllegalAction("game_not_named", f"the clarification was won with a "
+                                 f"{limit}: declare a game of that class (B4.6)",
+                                 value=contract.name, named=limit)
+        if contract.kind == SAUSPIEL:
+            ace = contract.called
+            assert ace is not None
+            if ace in held:
+                return IllegalAction("call_held", f"seat {seat} holds {code(ace)}: the called "
+                                     "Ace must be one he lacks (B6.1)", card=code(ace))
+            return IllegalAction("call_no_suit", f"seat {seat} holds no card of "
+                                 f"{SUIT_NAMES[contract.suit]} that is no trump: he cannot "  # type: ignore[index]
+                                 f"call {code(ace)} (B6.1)", card=code(ace))
+        if contract.kind == HOCHZEIT:
+            return IllegalAction("hochzeit_trumps", "a Hochzeit needs exactly one trump "
+                                 "(B12.5)", count=trump_count(held))
+        if contract.kind == SIE:
+            return IllegalAction("sie_cards", "Sie needs every Ober and Unter (B4.7)")
+        return IllegalAction("not_allowed", f"{contract.name} is not allowed now")
+
+    def _explain_stoss(self, hand: Hand, seat: int, level: int) -> IllegalAction:
+        p = hand.pending
+        name = STOSS_NAMES[level - 1]
+        contract = p["contract"]
+        if contract is not None and contract.kind in (RAMSCH, SIE):
+            return IllegalAction("stoss_none", "there is no doubling in a Ramsch or Sie (B10.4)",
+                                 stoss=name)
+        if hand.phase not in WINDOWS:
+            if contract is None or hand.phase not in (PLAYING, FINISHED):
+                return IllegalAction("stoss_early", "doubling starts once a game is declared "
+                                     "(B10.3)", stoss=name)
+            return IllegalAction("stoss_late", f"{name} is too late: the window closed with "
+                                 f"the {self.opts.stoss_window.replace('_', ' ')} of trick 1 "
+                                 "(B10.3)", stoss=name)
+        if level != self.level(hand):
+            now = STOSS_NAMES[self.level(hand) - 1]
+            return IllegalAction("stoss_level", f"the doubling now is {now} (B10.2)",
+                                 stoss=name, now=now)
+        if seat in p["decided"]:
+            return IllegalAction("stoss_declined", "you declined this doubling (B10)",
+                                 stoss=name)
+        side = "opponents" if level % 2 else "declaring party"
+        return IllegalAction("stoss_party", f"{name} is given by the {side} only (B10.1)",
+                             stoss=name)
+
+    # -- what everyone knows ----------------------------------------------------------------------
+
+    def partner_known(self, hand: Hand) -> bool:
+        """B6.2: is the Sauspiel partner public? When the called Ace has been played, when he
+        said Re, when both opponents have shown themselves by doubling, or when play is over."""
+        p = hand.pending
+        contract = p["contract"]
+        if contract is None or contract.kind != SAUSPIEL or hand.play_over:
+            return True
+        partner = p["partner"]
+        if contract.called not in hand.hands[partner]:
+            return True
+        doublers = self._doublers(hand)
+        return partner in doublers or len({s for s in doublers if s != p["declarer"]}) >= 2
+
+    @staticmethod
+    def _doublers(hand: Hand) -> tuple[int, ...]:
+        return tuple(hand.pending["stoss"])
+
+    def public_team(self, hand: Hand, seat: int) -> int | None:
+        p = hand.pending
+        contract = p["contract"]
+        if contract is None or contract.kind == RAMSCH or hand.phase in (WEDDING, EXCHANGE):
+            return None
+        if seat == p["declarer"] or self.partner_known(hand):
+            return hand.team[seat]
+        # A doubling shows its giver's party (only the opponents Kontra, B10.1).
+        return OPPONENTS if seat in self._doublers(hand) else None
+
+    def public_team_points(self, hand: Hand) -> tuple[int, ...]:
+        contract = hand.pending["contract"]
+        if contract is None or contract.kind == RAMSCH or not self.partner_known(hand) \
+                or hand.phase in (WEDDING, EXCHANGE):
+            return ()
+        return tuple(hand.team_taken[:2])
+
+    def public_action(self, hand: Hand, seat: int, action: Action) -> Action | None:
+        # B12.5: the card given back in a Hochzeit is seen by the two only.
+        return None if action.kind == GIVE else action
+
+    def public_info(self, hand: Hand) -> dict[str, Any]:
+        p = hand.pending
+        info: dict[str, Any] = {}
+        if p["knocks"]:
+            info["knocks"] = list(p["knocks"])
+        contract: Contract | None = p["contract"]
+        if contract is None:
+            dads = [s for s, dad in p["said"] if dad]
+            if dads:
+                info["dad"] = dads
+            clar: _Clar | None = p["clar"]
+            if clar is not None and clar.holder is not None:
+                info["bidding"] = {"seat": clar.holder, "value": clar.held}
+            if hand.phase == CHOOSE:
+                info["declarer"] = p["declarer"]
+            return info
+        if contract.kind == RAMSCH:
+            info["contract"] = RAMSCH
+        else:
+            info["contract"] = contract.name
+            info["declarer"] = p["declarer"]
+            if contract.called is not None:
+                info["called"] = code(contract.called)
+            if p["partner"] is not None and hand.phase not in (WEDDING, EXCHANGE) \
+                    and self.partner_known(hand):
+                info["partner"] = p["partner"]
+        if p["stoss"]:
+            info["doubles"] = [{"seat": s, "stoss": STOSS_NAMES[i]}
+                               for i, s in enumerate(p["stoss"])]
+        if p["failed"] and not hand.play_over:
+            info["open_hand"] = [{"seat": s, "cards": codes(hand.sort_hand(hand.hands[s]))}
+                                 for s in p["failed"]]
+        if p["claimed"] is not None:
+            info["claimed"] = p["claimed"]
+        if self.opts.all_pass == "stock":
+            info["pot"] = hand.status.pot or 0
+        return info
+
+    def private_info(self, hand: Hand, seat: int) -> dict[str, Any]:
+        """Each seat knows its own party once the game is declared (the partner holds the
+        called Ace); the two of a Hochzeit know the cards they exchanged."""
+        p = hand.pending
+        contract = p["contract"]
+        out: dict[str, Any] = {}
+        if contract is not None and contract.kind != RAMSCH and hand.phase not in (
+                WEDDING, EXCHANGE):
+            out["team"] = hand.team[seat]
+        if p["given"] is not None and seat in (p["declarer"], p["partner"]):
+            out["given"] = code(p["given"])
+        return out
+
+    # -- status and results ----------------------------------------------------------------------
+
+    def check_status(self, status: Status) -> None:
+        super().check_status(status)
+        if status.score is not None and len(status.score) != 4:
+            raise RecordError("status.score must hold one balance per seat (4)")
+        pot = status.pot
+        if pot is not None and (self.opts.all_pass != "stock" or pot < 0 or pot % 2):
+            raise RecordError("status.pot needs all_pass stock, and is even and not negative")
+        if sum(status.score or ()) + (pot or 0):
+            raise RecordError("the balances and the pot must add up to zero")
+
+    def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
+        """Whether the declaring party made 61 (the search and the arena value whole hands:
+        ``hand_value``, ``payouts``)."""
+        return points[0] >= 61
+
+    def outcome_value(self, status_before: Status, outcome: Hashable, team: int) -> float:
+        return 1.0 if bool(outcome) == (team == DECLARING) else -1.0
+
+    def settle(self, hand: Hand) -> None:
+        scoring.settle(self, hand)
+
+    def payouts(self, result: HandResult) -> tuple[float, ...] | None:
+        return tuple(float(x) for x in result.extra["scores"])
+
+    def hand_value(self, hand: Hand, team: int) -> float:
+        """The payout of a seat of ``team`` in Solo rates, softly capped at 8 (a Tout or a
+        doubled Solo is worth more than a Sauspiel, but not without bound), plus a small
+        share for card points (fewer in a Ramsch)."""
+        result = hand.result
+        if result is None:
+            return 0.0
+        seat = next(s for s in range(4) if hand.team[s] == team)
+        v = 8.0 * math.tanh(result.extra["scores"][seat] / (8.0 * self.rates.solo))
+        taken = hand.taken[seat] if len(result.points) == 4 else result.points[min(team, 1)]
+        share = (2 * taken - 120) / 1200
+        return v - share if result.extra["game"] == RAMSCH else v + share
+
+    # -- computer players ------------------------------------------------------------------------
+
+    def suggest(self, view: SeatView) -> Action | None:
+        from engine.rules.bavarian.computer import suggest
+
+        action: Action | None = suggest(self, view)
+        return action
+
+    def determinize(self, view: SeatView, hidden: Mapping[int, Sequence[Card]]) -> Hand | None:
+        from engine.rules.bavarian.computer import determinize
+
+        hand: Hand | None = determinize(self, view, hidden)
+        return hand
+
