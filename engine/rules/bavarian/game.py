@@ -249,7 +249,7 @@ class Schafkopf(Rules):
         hand.pending.update(
             said=(), knocks=(), clar=None, limit=None, contract=None, declarer=None,
             partner=None, stoss=(), decided=frozenset(), duty=False, failed=(),
-            credit=None, stop=False, claimed=None, given=None, resume=None,
+            credit=None, stop=False, claimed=None, given=None, taken=None, resume=None,
         )
         forehand = (hand.dealer + 1) % 4
         if self.opts.klopfen:
@@ -473,6 +473,7 @@ class Schafkopf(Rules):
             hand.hands[seat].append(trump)
             hand.hands_changed()
             hand.pending["partner"] = seat
+            hand.pending["taken"] = trump
             hand.phase = EXCHANGE
             return
         if (seat + 1) % 4 == declarer:
@@ -591,6 +592,9 @@ class Schafkopf(Rules):
     # -- play: B6.3 the called Ace, B8 the abbreviated game -------------------------------------
 
     def restrict_play(self, hand: Hand, seat: int, cards: list[Card]) -> list[Card]:
+        # In card order, as the hand's fast path lists them: a seat's legal actions must not
+        # depend on the order its cards were dealt in (views are compared whole).
+        cards.sort()
         p = hand.pending
         if not p["duty"]:
             return cards
@@ -868,9 +872,16 @@ class Schafkopf(Rules):
         if contract is not None and contract.kind != RAMSCH and hand.phase not in (
                 WEDDING, EXCHANGE):
             out["team"] = hand.team[seat]
-        if p["given"] is not None and seat in (p["declarer"], p["partner"]):
-            out["given"] = code(p["given"])
+        if p["taken"] is not None and seat in (p["declarer"], p["partner"]):
+            out["exchange"] = {"trump": code(p["taken"]),
+                               "card": None if p["given"] is None else code(p["given"])}
         return out
+
+    def wants_points(self, hand: Hand, team: int) -> bool:
+        """Nobody wants card points in a Ramsch, nor a Bettel's declarer (tricks)."""
+        contract = hand.pending["contract"]
+        return contract is None or not (
+            contract.kind == RAMSCH or (contract.kind == BETTEL and team == DECLARING))
 
     # -- status and results ----------------------------------------------------------------------
 

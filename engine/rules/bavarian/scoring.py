@@ -16,10 +16,20 @@ each"):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.hand import HandResult
-from engine.rules.bavarian.games import BETTEL, RAMSCH, SAUSPIEL, SIE, Contract, laufende
+from engine.rules.bavarian.games import (
+    BETTEL,
+    RAMSCH,
+    RUFSPIEL,
+    SAUSPIEL,
+    SIE,
+    Contract,
+    laufende,
+)
+from engine.rules.bavarian.options import Tariff
 from engine.status import Status
 
 if TYPE_CHECKING:
@@ -34,6 +44,31 @@ def _credit_rest(hand: Hand, seat: int) -> None:
     hand.team_taken[hand.team[seat]] += won
 
 
+def game_value(contract: Contract, rates: Tariff, points: int, tricks: Sequence[int],
+               lauf: int) -> tuple[bool, bool, bool, int]:
+    """Whether the declaring party won, with Schneider, with Schwarz, and the game's value
+    before doubling (B9, B11.2, B11.3), from the declaring party's card points, the tricks
+    each party took (declaring party first) and the Laufende that count.
+
+    >>> from engine.rules.bavarian.options import TARIFFS
+    >>> game_value(Contract(SAUSPIEL, 0), TARIFFS["10/50"], 92, (5, 3), 3)
+    (True, True, False, 50)
+    >>> game_value(Contract(SAUSPIEL, 0), TARIFFS["10/50"], 60, (4, 4), 0)
+    (False, False, False, 10)
+    """
+    if contract.kind == SIE:
+        return True, False, False, 4 * (rates.solo + rates.extra * lauf)  # B9.6, B11.3
+    if contract.kind == BETTEL:
+        return tricks[0] == 0, False, False, rates.bettel  # B12.9
+    if contract.tout:
+        return tricks[1] == 0, False, False, 2 * (rates.solo + rates.extra * lauf)  # B9.5
+    won = points >= 61  # B9.1
+    schwarz = tricks[1] == 0 if won else tricks[0] == 0  # B9.3
+    schneider = schwarz or (points >= 91 if won else points <= 30)  # B9.2
+    base = rates.sauspiel if contract.game_class == RUFSPIEL else rates.solo
+    return won, schneider, schwarz, base + rates.extra * (lauf + schneider + schwarz)  # B11.2
+
+
 def settle(rules: Schafkopf, hand: Hand) -> None:
     p = hand.pending
     contract: Contract = p["contract"]
@@ -42,7 +77,6 @@ def settle(rules: Schafkopf, hand: Hand) -> None:
     if contract.kind == RAMSCH:
         _ramsch(rules, hand)
         return
-    rates = rules.rates
     team = hand.team
     declarer = p["declarer"]
     p0, p1 = hand.team_taken[0], hand.team_taken[1]
@@ -52,25 +86,10 @@ def settle(rules: Schafkopf, hand: Hand) -> None:
     if p["claimed"] is not None:
         tricks[team[p["claimed"]]] += len(hand.hands[p["claimed"]])
     lauf = laufende(contract, rules.pack, p["party_cards"])
-    schneider = schwarz = False
-    counted: list[dict[str, Any]] = [{"key": "game", "game": contract.name}]
     if contract.kind == SIE:
-        won = True
-        lauf = 6 if rules.short else 8
-        value = 4 * (rates.solo + rates.extra * lauf)  # B11.3
-    elif contract.kind == BETTEL:
-        won = tricks[0] == 0
-        value = rates.bettel
-    elif contract.tout:
-        won = tricks[1] == 0  # B9.5
-        value = 2 * (rates.solo + rates.extra * lauf)  # B11.3
-    else:
-        won = p0 >= 61  # B9.1
-        schneider = p0 >= 91 if won else p0 <= 30  # B9.2
-        schwarz = tricks[1] == 0 if won else tricks[0] == 0  # B9.3
-        schneider = schneider or schwarz
-        base = rates.sauspiel if contract.game_class == "rufspiel" else rates.solo
-        value = base + rates.extra * (lauf + schneider + schwarz)  # B11.2
+        lauf = 6 if rules.short else 8  # B11.3
+    won, schneider, schwarz, value = game_value(contract, rules.rates, p0, tricks, lauf)
+    counted: list[dict[str, Any]] = [{"key": "game", "game": contract.name}]
     if lauf:
         counted.append({"key": "laufende", "count": lauf})
     if schwarz:
@@ -120,32 +139,14 @@ def _ramsch(rules: Schafkopf, hand: Hand) -> None:
     for t in hand.tricks:
         tricks[t.winner] += 1
     unit = rules.rates.ramsch * 2 ** len(hand.pending["knocks"])
-    scores = [0] * 4
+    scores, event = ramsch_scores(taken, tricks, unit, rules.opts.ramsch_jungfrau)
     counted: list[dict[str, Any]] = [{"key": "game", "game": RAMSCH}]
-    event = "ramsch"
-    all_tricks = len(hand.tricks)
-    through = next((s for s in range(4) if tricks[s] == all_tricks), None)
-    if through is not None:
-        for s in range(4):
-            scores[s] = 3 * unit if s == through else -unit
-        event = "durchmarsch"
+    if event == "durchmarsch":
         counted.append({"key": "durchmarsch", "value": unit})
-    elif len(set(taken)) > 1:
-        most = max(taken)
-        losers = [s for s in range(4) if taken[s] == most]
-        jungfrau = rules.opts.ramsch_jungfrau
-        for s in range(4):
-            if s in losers:
-                continue
-            owed = unit * (2 if jungfrau and tricks[s] == 0 else 1)
-            scores[s] += owed * len(losers)
-            for loser in losers:
-                scores[loser] -= owed
-        if jungfrau and any(tricks[s] == 0 for s in range(4)):
+    elif event == "ramsch":
+        if rules.opts.ramsch_jungfrau and 0 in tricks:
             counted.append({"key": "jungfrau"})
         counted.append({"key": "each", "value": unit})
-    else:
-        event = "ramsch_even"  # all four on 30
     _finish(rules, hand, scores, hand.status.pot or 0, event=event, team=None,
             points=tuple(taken), extra={
                 "game": RAMSCH, "declarer": None, "partner": None, "won": None,
@@ -153,6 +154,36 @@ def _ramsch(rules: Schafkopf, hand: Hand) -> None:
                 "knocks": len(hand.pending["knocks"]), "doubles": 0, "value": unit,
                 "counted": counted, "tricks": tricks,
             })
+
+
+def ramsch_scores(taken: Sequence[int], tricks: Sequence[int], unit: int, jungfrau: bool
+                  ) -> tuple[list[int], str]:
+    """Each seat's amount in a Ramsch (B12.7), and the event: ``durchmarsch`` (one took every
+    trick and gets ``unit`` from each), ``ramsch_even`` (all four on 30: nobody pays) or
+    ``ramsch`` (each player with the most card points pays each other ``unit``, twice to a
+    Jungfrau, one who took no trick, with ``jungfrau``).
+
+    >>> ramsch_scores([50, 30, 40, 0], [3, 2, 3, 0], 20, True)
+    ([-80, 20, 20, 40], 'ramsch')
+    >>> ramsch_scores([45, 45, 30, 0], [3, 3, 2, 0], 20, False)
+    ([-40, -40, 40, 40], 'ramsch')
+    """
+    if any(t == sum(tricks) for t in tricks):
+        through = next(s for s in range(4) if tricks[s] == sum(tricks))
+        return [3 * unit if s == through else -unit for s in range(4)], "durchmarsch"
+    if len(set(taken)) == 1:
+        return [0] * 4, "ramsch_even"
+    most = max(taken)
+    losers = [s for s in range(4) if taken[s] == most]
+    scores = [0] * 4
+    for s in range(4):
+        if s in losers:
+            continue
+        owed = unit * (2 if jungfrau and tricks[s] == 0 else 1)
+        scores[s] += owed * len(losers)
+        for loser in losers:
+            scores[loser] -= owed
+    return scores, "ramsch"
 
 
 def thrown_in(rules: Schafkopf, hand: Hand, *, stock: bool) -> None:
