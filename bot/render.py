@@ -677,6 +677,11 @@ def result_embed(s: TableSession, result: HandResult, number: int, *,
         title = t("result.hand_title", number=number)
         lines.append(t("result.points_line", points=" · ".join(
             f"{team_name(team)} {p}" for team, p in enumerate(result.points))))
+    counted = result.extra.get("counted")
+    if counted:
+        # What a game counted, in order ("Sauspiel mit der Blauen, 2 Laufende, Schneider:
+        # 30 each"): ``counted.KEY`` per item, its other entries the sentence's params.
+        lines.append(facts.counted_line(counted))
     scores = result.extra.get("scores")
     if scores is not None:
         lines.append(t("result.scores_line", scores=" · ".join(
@@ -699,9 +704,18 @@ def result_embed(s: TableSession, result: HandResult, number: int, *,
     return discord.Embed(title=title, description="\n".join(lines), colour=GAME_COLOUR)
 
 
+def result_teams(s: TableSession, result: HandResult) -> tuple[int, ...]:
+    """Each seat's team in this hand: as the result says (teams formed in the deal), as the
+    status carries them, or the seating's."""
+    teams = result.extra.get("teams")
+    if isinstance(teams, list):
+        return tuple(teams)
+    return result.status.teams or result.status_before.teams or s.rules.seat_teams
+
+
 def teams_line(s: TableSession, result: HandResult) -> str:
     """Who played in which team this hand (results name the players, not only "Team A")."""
-    teams = result.status.teams or result.status_before.teams or s.rules.seat_teams
+    teams = result_teams(s, result)
     parts = []
     for team in sorted(set(teams)):
         members = " ".join(seat_mention(s, seat) for seat in range(s.rules.players)
@@ -720,7 +734,7 @@ def result_sentence(s: TableSession, result: HandResult) -> str:
     members = ""
     if team is not None:
         name, other = team_name(team), team_name(1 - team) if team in (0, 1) else ""
-        teams = (result.status.teams or result.status_before.teams or s.rules.seat_teams)
+        teams = result_teams(s, result)
         members = " ".join(seat_mention(s, seat) for seat in range(s.rules.players)
                            if teams[seat] == team)
     slaves = slaves_word(s)

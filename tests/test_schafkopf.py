@@ -330,8 +330,9 @@ def test_nobody_learns_the_partner_before_the_ace_is_played() -> None:
             assert a.actors() == b.actors() == [1, 2, 3]
             assert a.legal_actions(1) == b.legal_actions(3) == (W,)
     assert public_view(a).team == (0, None, None, None)
-    # Each seat knows its own party.
+    # Each seat knows its own party (and only its own).
     assert seat_view(a, 1).private["team"] == 0 and seat_view(b, 1).private["team"] == 1
+    assert seat_view(a, 3).private["team"] == 1 and seat_view(b, 3).private["team"] == 0
 
 
 def test_the_partner_shows_himself_by_re() -> None:
@@ -541,12 +542,14 @@ def test_tariff_presets_and_a_tables_own_numbers() -> None:
 
 
 def test_options_are_strict() -> None:
-    for bad in ({"early_end": False}, {"tariff": "1/2"}, {"stoss_max": 7},
+    for bad in ({"early": False}, {"tariff": "1/2"}, {"stoss_max": 7},
                 {"all_pass": "again"}, {"short_pack": "yes"},
                 {"tariff": {"solo": 50, "sauspiel": 0}}, {"tariff": {"pot": 5}}):
         with pytest.raises(OptionsError):
             make_rules(K, bad)
     assert make_rules(K).options.model_dump()["stoss_max"] == 2
+    # The table command's early_end is accepted but changes nothing (B8.5: no other end).
+    assert make_rules(K, {"early_end": False}).early_end
     # B11.1: a table may give its own numbers for any of the six, the rest as 10/50.
     assert make_rules(K, {"tariff": {"solo": 60}}).rates.sauspiel == 10  # type: ignore[attr-defined]
 

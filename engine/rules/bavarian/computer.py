@@ -139,13 +139,19 @@ def best_game(rules: Schafkopf, cards: Sequence[Card], games: Sequence[Contract]
     return best if best[1] >= 0 else (None, best[1])
 
 
+def own_team(view: SeatView) -> int | None:
+    """The seat's party as it knows it: public, or its own secret."""
+    team = view.team[view.seat]
+    return view.private.get("team") if team is None else team
+
+
 def _stoss_margin(rules: Schafkopf, view: SeatView) -> float:
     """How clearly the seat expects its party to win: for a Kontra, the opponent's own hand
     against the declared game; for a Re, the declarer's margin over his bar."""
     contract = Contract.parse(view.public["contract"])
     cards = view.hand
     mine = strength(contract, cards, rules.pack)
-    if view.private.get("team") == g.DECLARING:
+    if own_team(view) == g.DECLARING:
         bar, _ = NEEDS.get(contract.kind, (5.0, 0))
         return mine - bar - 1.5
     # An opponent of a Sauspiel needs about half the trumps' power; of a Solo, more.
@@ -198,7 +204,7 @@ def suggest(rules: Schafkopf, view: SeatView) -> Action | None:
     if phase in (PLAYING, g.LEAD) and view.public.get("contract") is not None:
         contract_name = view.public["contract"]
         least = contract_name == RAMSCH or (
-            contract_name == BETTEL and view.private.get("team") == g.DECLARING)
+            contract_name == BETTEL and own_team(view) == g.DECLARING)
         if least:
             from engine.rules.schafkopf import least_card
 

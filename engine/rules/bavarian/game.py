@@ -142,68 +142,37 @@ class Schafkopf(Rules):
     title = "Bavarian Schafkopf"
     options_model = SchafkopfOptions
     rulings = (
-        "B1-B3: 4 players, 32 cards (short_pack: 24, no 8s and 7s), dealt 4+4 (3+3) from "
-        "forehand, the seat after the dealer; card points A 11, 10 10, K 4, O 3, U 2, 120 in "
-        "all; the deal passes to the next seat; forehand leads to the first trick.",
-        "B2: Sauspiel trumps EO GO HO SO EU GU HU SU then hearts A 10 K 9 8 7; a Farbsolo puts "
-        "its suit in place of hearts; in a Wenz only the four Unters are trumps and the Obers "
-        "rank in their suits between K and 9. An Ober or Unter that is trump belongs to no "
-        "suit.",
-        "B4.1-B4.2: from forehand each says Weiter or I dad, once. Nobody: all pass; one: he "
-        "declares any game he may play; two or more: the clarification.",
-        "B4.3-B4.4: game classes low to high: Sauspiel (= Hochzeit) < Bettel < Farbgeier < "
-        "Geier < Farbwenz < Wenz < Farbsolo < the same as Tout < Sie; the suit does not "
-        "count; between equal classes the seat nearer forehand wins.",
-        "B4.5 (project choice): the players who said I dad, in seat order: each later one "
-        "names a class higher than the one standing or gives way; the earlier one keeps his "
-        "seat by naming one at least as high, or yields. The last one left declares a game of "
-        "the class he named; each names only classes he may play.",
-        "B4.7: a Sauspiel needs a callable Ace; Sie needs all four Obers and Unters (short "
-        "pack: the six highest trumps); Hochzeit exactly one trump; a Solo-type game or a "
-        "Bettel may always be named.",
-        "B5: when all pass the cards are thrown in and nobody pays (all_pass option: ramsch "
-        "or stock).",
-        "B6.1: the Sauspiel declarer calls the Ace of Eichel, Gras or Schellen, never Herz, "
-        "that he does not hold, of a suit of which he holds a card that is no trump.",
-        "B6.2: the Ace's holder is the hidden partner; the table learns who he is when the "
-        "Ace is played or he says Re.",
-        "B6.3: until the called suit has been led, its Ace's holder must play the Ace when "
-        "another player leads the suit, may not throw it onto another trick unless it is his "
-        "last card, and may lead the suit only with the Ace unless he holds four cards of it "
-        "(short pack: three) at that moment: he runs away. Once the suit has been led his "
-        "duties end.",
-        "B7: follow the led suit (trumps are one suit); otherwise any card; no duty to trump "
-        "or to win the trick.",
-        "B8.1-B8.2: a Tout is lost at the first trick the opponents win, a Bettel at the "
-        "first trick the declarer wins: the deal stops and the cards left go to that trick's "
-        "winner.",
-        "B8.3-B8.5 (project choice): at the start of a trick the player on lead may lay his "
-        "hand open and claim the rest; the bot checks the claim against every hand. A valid "
-        "claim ends the deal; a wrong one leaves his hand open to all and play goes on. No "
-        "claims in a Bettel or Ramsch.",
-        "B9.1-B9.3: the declaring party wins with 61 (60 : 60 loses); Schneider at 91 for the "
-        "winners or 30 or less for the losers; Schwarz: a party took no trick.",
-        "B9.4: Laufende, the unbroken run of top trumps dealt to one party, count from 3 (from "
-        "2 in Wenz and Geier), with or without alike.",
-        "B10: Kontra by an opponent (never the hidden partner), then Re by the declaring "
-        "party, each doubling the game, until the first card of trick 1 (stoss_window "
-        "second_card: the second); stoss_max (default 2) doublings; none in Sie or Ramsch.",
-        "B11: value = base (Sauspiel or Solo) + extra for each Laufender, Schneider and "
-        "Schwarz; Tout: 2 x (Solo + Laufende); Sie: 4 x (Solo + 8 Laufende); Bettel: its own "
-        "rate; times 2 for each knock and each doubling. In a Sauspiel each winner gets and "
-        "each loser pays the value; alone, the declarer gets or pays it from each of the "
-        "three. The balances always add up to zero.",
-        "B11.1: tariff option 10/50 (Sauspiel 10, Solo 50, extra 10, Bettel 30, Ramsch 20, "
-        "Stock 10), 10/20/50 or 5/20, or the table's own numbers.",
-        "B12 options (each off by default): short_pack; geier (the Obers the only trumps), "
-        "farbwenz and farbgeier (Unters or Obers, then a suit); bettel (take no trick); "
-        "hochzeit (one trump, offered in marriage); klopfen (knock after the first packet, "
-        "doubling the deal).",
-        "B12.7 all_pass ramsch: everyone alone with Sauspiel trumps; the most card points "
-        "pays the Ramsch rate to each other; all tricks (Durchmarsch) gets it from each; "
-        "ramsch_jungfrau: a player without a trick gets double.",
-        "B12.8 all_pass stock: each pays the Stock rate into a pot; the next Sauspiel's party "
-        "takes it if it wins (half each) or doubles it if it loses.",
+        "B1-B3: 4 players, 32 cards (short_pack: 24, no 8s and 7s) dealt 4 and 4 (3 and 3) "
+        "from forehand, the seat after the dealer, who leads; A 11, 10 10, K 4, O 3, U 2 "
+        "(120); the deal passes on.",
+        "B2, B7: trumps EO GO HO SO EU GU HU SU, then hearts A 10 K 9 8 7 (a Farbsolo's suit "
+        "instead); in a Wenz only the Unters. Follow the led suit, trumps being one suit, "
+        "else any card.",
+        "B4: from forehand each says Weiter or I dad, once; of several, the higher game wins "
+        "(Sauspiel < Wenz < Farbsolo < Tout < Sie), then the seat nearer forehand (project "
+        "choice: they outbid each other in seat order, B4.5).",
+        "B6.1-B6.2: a Sauspiel calls the Ace, never hearts, of a suit the caller holds a "
+        "plain card of and not its Ace; its holder is the hidden partner, shown when the Ace "
+        "is played or he says Re.",
+        "B6.3: until the called suit is led, the Ace's holder must play the Ace on it, may "
+        "not throw it away unless it is his last card, and may lead the suit only with it "
+        "unless he holds four of it (short pack: three).",
+        "B5, B12.7-B12.8: all pass: thrown in (all_pass: ramsch, the most card points pay "
+        "each other; stock, each pays into a pot that the next Sauspiel takes or doubles).",
+        "B8 (project choice): a Tout is lost at the opponents' first trick, a Bettel at the "
+        "declarer's first; the player on lead may claim the rest, checked against every "
+        "hand: a wrong claim opens his hand and play goes on.",
+        "B9: 61 wins (60 : 60 loses); Schneider at 91 or 30; Schwarz: no trick; Laufende "
+        "from 3 (Wenz, Geier: 2), with or without alike.",
+        "B10: Kontra by an opponent (never the hidden partner), then Re, each doubling, "
+        "until the first card of trick 1 (stoss_window: the second); stoss_max doublings, 2.",
+        "B11 (tariff option): Sauspiel 10, Solo 50, and 10 more for each Laufender, "
+        "Schneider and Schwarz; Tout double, Sie four times with 8 Laufende; doubled for "
+        "each knock and doubling; alone, the declarer pays or gets it from each. The "
+        "balances always add up to zero.",
+        "B12 options, off by default: short_pack, geier, farbwenz, farbgeier, bettel, "
+        "hochzeit (one trump is married), klopfen (knocking after the first packet), "
+        "ramsch_jungfrau.",
     )
 
     fixed_teams = False
@@ -864,13 +833,13 @@ class Schafkopf(Rules):
         return info
 
     def private_info(self, hand: Hand, seat: int) -> dict[str, Any]:
-        """Each seat knows its own party once the game is declared (the partner holds the
-        called Ace); the two of a Hochzeit know the cards they exchanged."""
+        """While the Sauspiel partner is hidden, each seat knows its own party (the partner
+        holds the called Ace); the two of a Hochzeit know the cards they exchanged."""
         p = hand.pending
         contract = p["contract"]
         out: dict[str, Any] = {}
         if contract is not None and contract.kind != RAMSCH and hand.phase not in (
-                WEDDING, EXCHANGE):
+                WEDDING, EXCHANGE) and self.public_team(hand, seat) is None:
             out["team"] = hand.team[seat]
         if p["taken"] is not None and seat in (p["declarer"], p["partner"]):
             out["exchange"] = {"trump": code(p["taken"]),

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,9 +43,10 @@ TARIFFS: dict[str, Tariff] = {
 class SchafkopfOptions(Options):
     """B15, in the order a lobby offers them. Every house option is off by default."""
 
-    #: The hand plays on to its end except where the rules stop it (Tout, Bettel, a claim:
-    #: B8); there is no other early end (B8.5), so this is no option here.
-    early_end: ClassVar[bool] = True  # type: ignore[misc]
+    #: Accepted because ``/table new`` passes it to every game, but without effect: the deal
+    #: plays on to its end except where the rules stop it (Tout, Bettel, a claim: B8), and
+    #: there is no other early end (B8.5). The lobby does not offer it (no choices).
+    early_end: bool = Field(True, json_schema_extra={"choices": []})
 
     #: B11.1: a preset or the table's own six numbers.
     tariff: Literal["10/50", "10/20/50", "5/20"] | Tariff = Field(
