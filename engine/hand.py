@@ -462,6 +462,14 @@ class Hand:
         self._suit_masks = order.masks
         self._legal = None
 
+    def duties_over(self) -> None:
+        """No duty beyond following suit (and trumping, where the game says so) is left in
+        this hand's play: a game whose duties end during the hand (Bavarian Schafkopf's called
+        Ace, once its suit has been led) lets its legal plays take the fast path from here. A
+        change of phase goes back to what the rules say."""
+        self._fast = self._playing
+        self._legal = None
+
     def hands_changed(self) -> None:
         """Phases that move cards between hands (widow, burying) call this."""
         self._masks = list(map(mask_of, self.hands))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, IllegalAction
@@ -57,7 +58,7 @@ def strength(contract: Contract, cards: Sequence[Card], pack: Sequence[Card]) ->
     (with trumps enough to use them) the plain suits one is void in."""
     order = order_of(contract)
     trumps = trumps_of(contract, pack)
-    rank = {c: i for i, c in enumerate(trumps)}
+    rank = _ranks(trumps)
     mine = [c for c in cards if order.suit[c] == TRUMP]
     wenzlike = len(trumps) <= 4
     total = 0.0
@@ -76,6 +77,11 @@ def strength(contract: Contract, cards: Sequence[Card], pack: Sequence[Card]) ->
         suits = {order.suit[c] for c in pack if order.suit[c] != TRUMP}
         total += 0.3 * len(suits - plain_suits)
     return total * 8 / max(1, len(cards) if len(cards) >= 6 else 8)
+
+
+@lru_cache(maxsize=64)
+def _ranks(trumps: tuple[Card, ...]) -> dict[Card, int]:
+    return {c: i for i, c in enumerate(trumps)}
 
 
 def _tout_safe(contract: Contract, cards: Sequence[Card], pack: Sequence[Card]) -> bool:

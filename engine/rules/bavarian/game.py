@@ -541,14 +541,20 @@ class Schafkopf(Rules):
         if resume is None:
             self._start_play(hand)
         else:
-            hand.phase = PLAYING
+            self._playing(hand)
             hand.to_move = resume
 
     def _start_play(self, hand: Hand) -> None:
         contract: Contract = hand.pending["contract"]
         hand.set_order(order_of(contract))
-        hand.phase = PLAYING
+        self._playing(hand)
         hand.leader = hand.to_move = self.forehand(hand)
+
+    @staticmethod
+    def _playing(hand: Hand) -> None:
+        hand.phase = PLAYING
+        if not hand.pending["duty"]:
+            hand.duties_over()  # no called Ace to watch: follow suit is the only duty
 
     def window_timeout(self, hand: Hand) -> tuple[int, Action] | None:
         """The window closes by itself (B10.3) when the table's window time runs out: the
@@ -619,6 +625,7 @@ class Schafkopf(Rules):
         contract: Contract = p["contract"]
         if p["duty"] and order.suit[trick.cards[0]] == order.suit[contract.called]:  # type: ignore[index]
             p["duty"] = False  # B6.3(d): the called suit has been led
+            hand.duties_over()
         if contract.tout and hand.team[trick.winner] != DECLARING:
             p["stop"], p["credit"] = True, trick.winner  # B8.1
         elif contract.kind == BETTEL and trick.winner == p["declarer"]:
