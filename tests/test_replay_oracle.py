@@ -479,7 +479,7 @@ def _sk_illegal(rng: random.Random, hand: sk_model.Hand) -> dict[str, Any] | Non
     """An action the model refuses now (None when the one drawn happens to be legal)."""
     seat = rng.randrange(4)
     held = hand.hands[seat]
-    pick = rng.choice(["card", "held", "stoss", "game", "bid", "weiter", "dad"])
+    pick = rng.choice(["card", "held", "stoss", "game", "class", "weiter", "dad"])
     if pick == "card":
         move: dict[str, Any] = {"card": rng.choice(hand.pack_cards)}
     elif pick == "held" and held:
@@ -488,8 +488,8 @@ def _sk_illegal(rng: random.Random, hand: sk_model.Hand) -> dict[str, Any] | Non
         move = {"stoss": rng.randint(1, 3)}
     elif pick == "game":
         move = {"game": rng.choice(["sauspiel_E", "sauspiel_G", "sauspiel_S", "sie", "wenz"])}
-    elif pick == "bid":
-        move = {"bid": rng.choice(sk_model.CLASSES)}
+    elif pick == "class":
+        move = {"class": rng.choice(sk_model.CLASSES)}
     else:
         move = {pick: True}
     if move in hand.legal_for(seat):

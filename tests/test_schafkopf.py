@@ -185,20 +185,20 @@ def test_clarification_the_higher_class_wins_and_the_earlier_seat_may_hold() -> 
     assert hand.phase == "clarify" and hand.to_move == 0
     # B4.7: seat 0 may name a Sauspiel (he has a callable Ace), Wenz, Solo and their Touts.
     assert [(a.kind, a.value) for a in hand.legal_actions()] == [
-        ("bid", "rufspiel"), ("bid", "wenz"), ("bid", "solo"), ("bid", "wenz_tout"),
-        ("bid", "solo_tout"), ("weiter", True)]
-    hand.apply(0, Action("bid", "rufspiel"))
+        ("class", "rufspiel"), ("class", "wenz"), ("class", "solo"), ("class", "wenz_tout"),
+        ("class", "solo_tout"), ("weiter", True)]
+    hand.apply(0, Action("class", "rufspiel"))
     assert hand.to_move == 2
     # Seat 2 must go strictly higher than the Sauspiel standing.
-    assert refused(hand, 2, Action("bid", "rufspiel")) == "bid_too_low"
-    hand.apply(2, Action("bid", "wenz"))
+    assert refused(hand, 2, Action("class", "rufspiel")) == "bid_too_low"
+    hand.apply(2, Action("class", "wenz"))
     # Seat 0 keeps his seat's priority with a class at least as high ("I aa").
     assert hand.to_move == 0
     assert "wenz" in {a.value for a in hand.legal_actions()}
-    hand.apply(0, Action("bid", "wenz"))
+    hand.apply(0, Action("class", "wenz"))
     assert hand.to_move == 2
-    assert refused(hand, 2, Action("bid", "wenz")) == "bid_too_low"
-    hand.apply(2, Action("bid", "solo"))
+    assert refused(hand, 2, Action("class", "wenz")) == "bid_too_low"
+    hand.apply(2, Action("class", "solo"))
     hand.apply(0, W)  # seat 0 yields
     assert hand.phase == "game" and hand.to_move == 2
     # B4.6: the winner declares exactly the class he named, choosing the suit now.

@@ -206,7 +206,7 @@ class Hand:
                 bids = [c for c in mine if CLASSES.index(c) > floor]
             else:
                 bids = [c for c in mine if CLASSES.index(c) >= CLASSES.index(self.named)]  # type: ignore[arg-type]
-            return [{"bid": c} for c in bids] + [{"weiter": True}]
+            return [{"class": c} for c in bids] + [{"weiter": True}]
         if self.phase == "game":
             games = self.games(seat)
             if self.limit is not None:
@@ -270,7 +270,7 @@ class Hand:
                 self.queue = self.said[1:]
                 self.challenger = self.turn = self.said[0]
         elif phase == "clarify":
-            self.clarify(seat, value if kind == "bid" else None)
+            self.clarify(seat, value if kind == "class" else None)
         elif phase == "game":
             self.declare(seat, value)
         elif phase in ("kontra", "re"):

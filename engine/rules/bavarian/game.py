@@ -7,7 +7,7 @@ A deal goes through these phases (``Hand.phase``), each ruling named where it is
 - ``announce`` (B4.1): each player from forehand says "Weiter" (``{"weiter": true}``) or
   "I dad" (``{"dad": true}``);
 - ``clarify`` (B4.5): two or more said "I dad": they name classes of game
-  (``{"bid": "wenz"}``) or give way (``{"weiter": true}``) until one is left;
+  (``{"class": "wenz"}``) or give way (``{"weiter": true}``) until one is left;
 - ``game`` (B4.6): the declarer names his game (``{"game": "sauspiel_G"}``: a Sauspiel with
   the Gras Ace called; ``"solo_tout_H"``, ``"wenz"``...);
 - ``wedding`` and ``exchange`` (option ``hochzeit``, B12.5): the others accept
@@ -100,7 +100,7 @@ LEAD = "lead"
 #: ``re`` while the declaring party may (Re...).
 WINDOWS = (KONTRA, RE)
 
-WEITER, DAD, KLOPFEN, BID, GAME = "weiter", "dad", "klopfen", "bid", "game"
+WEITER, DAD, KLOPFEN, BID, GAME = "weiter", "dad", "klopfen", "class", "game"
 HEIRATEN, GIVE, STOSS, CLAIM = "heiraten", "give", "stoss", "claim"
 
 

@@ -198,7 +198,7 @@ def thrown_in(rules: Schafkopf, hand: Hand, *, stock: bool) -> None:
         scores = [0] * 4
         counted = []
     _finish(rules, hand, scores, pot, event="stock" if stock else "thrown_in", team=None,
-            points=(0, 0, 0, 0), extra={
+            points=(0, 0, 0, 0), played=False, extra={
                 "game": None, "declarer": None, "partner": None, "won": None, "laufende": 0,
                 "schneider": False, "schwarz": False, "knocks": len(hand.pending["knocks"]),
                 "doubles": 0, "value": 0, "counted": counted,
@@ -206,7 +206,8 @@ def thrown_in(rules: Schafkopf, hand: Hand, *, stock: bool) -> None:
 
 
 def _finish(rules: Schafkopf, hand: Hand, scores: list[int], pot: int, *, event: str,
-            team: int | None, points: tuple[int, ...], extra: dict[str, Any]) -> None:
+            team: int | None, points: tuple[int, ...], extra: dict[str, Any],
+            played: bool = True) -> None:
     before = hand.status
     balance = tuple(a + b for a, b in zip(before.score or (0,) * 4, scores, strict=True))
     stock = rules.opts.all_pass == "stock"
@@ -219,6 +220,6 @@ def _finish(rules: Schafkopf, hand: Hand, scores: list[int], pot: int, *, event:
         points=points, status_before=before,
         status=Status(score=balance, pot=pot if stock else None),
         next_dealer=(hand.dealer + 1) % 4, event=event, team=team,
-        early=any(hand.hands), extra=extra,
+        early=played and any(hand.hands), extra=extra,
     ))
 
