@@ -844,3 +844,33 @@ def test_illegal_records_are_refused_with_the_rules_name() -> None:
     }
 
 
+
+
+@pytest.mark.parametrize("moves", [0, 9, 20])
+def test_hidden_cards_never_change_a_decision(moves: int) -> None:
+    """Two real deals that differ only in how the cards a seat cannot see lie give that seat
+    the same view, and every level the same decision: the computers read nothing else (the
+    announcement and the doublings, which Hard searches, included)."""
+    rules = make_rules(K)
+    easy = [make_player("easy", seed=s) for s in range(4)]
+    differ = []
+    for seed in range(3):
+        hand = Match(rules, seed=100 + seed).deal()
+        for _ in range(moves):
+            if hand.finished:
+                break
+            seat = hand.actors()[0]
+            hand.apply(seat, easy[seat].choose(seat_view(hand, seat)))
+        if hand.finished:
+            continue
+        seat = hand.actors()[0]
+        view = seat_view(hand, seat)
+        other = hand_from_view(view, sample(infer(view), random.Random(seed)))
+        differ.append(other.hands != hand.hands)
+        assert seat_view(other, seat) == view
+        for level in ("easy", "normal", "hard"):
+            a, b = (make_player(level, seed=5, timed=False) for _ in range(2))
+            if level == "hard":
+                a.samples = b.samples = 8  # type: ignore[attr-defined]
+            assert a.choose(view) == b.choose(seat_view(other, seat))
+    assert any(differ)  # the other deal really hides other cards
