@@ -26,7 +26,7 @@ from engine.cards import ACE, KING, OVER, TEN, TRUMP, UNDER, Card, card, rank_of
 from engine.determinize import plays_so_far
 from engine.hand import PLAYING, Hand
 from engine.inference import Knowledge, sample
-from engine.rules.bavarian import game as g
+from engine.rules.bavarian import kinds as g
 from engine.rules.bavarian.games import (
     BETTEL,
     FARBGEIER,
