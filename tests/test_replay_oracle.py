@@ -179,7 +179,8 @@ def random_illegal_record(rng: random.Random) -> tuple[str, dict[str, Any]]:
         elif bad == "dealer_neg":
             record["dealer"] = -1
         elif bad == "unknown_game":
-            record["game"] = rng.choice(["schafkopf", "filcau", "", "FILKO"])
+            # (schafkopf is a game now: tarock is still unknown)
+            record["game"] = rng.choice(["tarock", "filcau", "", "FILKO"])
         elif bad == "short_pack":
             record["pack"] = record["pack"][:31]
         elif bad == "bad_card":
