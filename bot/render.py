@@ -849,6 +849,11 @@ def result_lines(s: TableSession, result: HandResult) -> list[str]:
             f"{name} {p}" for name, p in zip(side_names(s, result), result.points,
                                              strict=False))))
     lines.extend(points_explained(s, result))
+    counted = result.extra.get("counted")
+    if counted:
+        # What a game counted, in order ("Sauspiel mit der Blauen, 2 Laufende, Schneider:
+        # 30 each"): ``counted.KEY`` per item, its other entries the sentence's params.
+        lines.append(facts.counted_line(counted))
     scores = result.extra.get("scores")
     if scores is not None:
         lines.append(scores_line(s, scores))
@@ -868,8 +873,9 @@ def result_lines(s: TableSession, result: HandResult) -> list[str]:
 def hand_teams(s: TableSession, result: HandResult) -> tuple[int, ...]:
     """Each seat's team in the hand the result is of (a result the engine completed says;
     else the status's teams, else the seats' fixed teams)."""
-    return (result.teams or result.status.teams or result.status_before.teams
-            or s.rules.seat_teams)
+    teams = result.extra.get("teams")
+    return (result.teams or (tuple(teams) if isinstance(teams, list) else None)
+            or result.status.teams or result.status_before.teams or s.rules.seat_teams)
 
 
 def alone(teams: tuple[int, ...]) -> bool:

@@ -456,10 +456,24 @@ class Hand:
 
     def set_trump(self, trump_suit: int | None) -> None:
         """Fix trump (rules hooks call this once trump is known)."""
-        self.trump = trump_suit
-        self.order = trump_order(self.rules.top_trumps, trump_suit)
-        self._suit = self.order.suit
-        self._suit_masks = self.order.masks
+        self.set_order(trump_order(self.rules.top_trumps, trump_suit))
+
+    def set_order(self, order: TrumpOrder) -> None:
+        """Rank the cards by ``order``: for games whose top trumps change from hand to hand
+        (Bavarian Schafkopf's Wenz has only the Unders), or whose plain suits rank otherwise
+        (its Bettel). ``trump`` becomes the order's trump suit."""
+        self.trump = order.trump_suit
+        self.order = order
+        self._suit = order.suit
+        self._suit_masks = order.masks
+        self._legal = None
+
+    def duties_over(self) -> None:
+        """No duty beyond following suit (and trumping, where the game says so) is left in
+        this hand's play: a game whose duties end during the hand (Bavarian Schafkopf's called
+        Ace, once its suit has been led) lets its legal plays take the fast path from here. A
+        change of phase goes back to what the rules say."""
+        self._fast = self._playing
         self._legal = None
 
     def hands_changed(self) -> None:

@@ -26,8 +26,9 @@ ALL_CODES = [s + r for s in "EGHS" for r in ("A", "10", "K", "O", "U", "9", "8",
 
 
 def random_finish(hand: Hand, rng: random.Random) -> None:
-    """Play any legal actions (Servant choices included) until the hand is over."""
-    for _ in range(40):
+    """Play any legal actions (Servant choices included) until the hand is over (Bavarian
+    Schafkopf's announcements, windows and tricks take more than forty)."""
+    for _ in range(200):
         if hand.finished:
             return
         seat = rng.choice(hand.actors())

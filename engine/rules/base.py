@@ -184,7 +184,8 @@ class Rules:
     # -- status ----------------------------------------------------------------------------
 
     def check_status(self, status: Status) -> None:
-        for name in ("masters", "servant", "teams", "trump", "leader", "score", "deals", "solos"):
+        for name in ("masters", "servant", "teams", "trump", "leader", "score", "deals", "solos",
+                     "pot"):
             if name not in self.status_fields and getattr(status, name) is not None:
                 raise RecordError(f"{self.title} keeps no status.{name}")
         if status.masters is not None and not 0 <= status.masters < self.teams:
@@ -254,6 +255,18 @@ class Rules:
         where every point counts against its taker. The computer players' playouts duck for
         such a team (``engine.ai.search.aimed_playout``)."""
         return True
+
+    def hand_value(self, hand: Hand, team: int) -> float:
+        """How good a hand whose play is over is for ``team`` (about -8 to 8), for games
+        whose result depends on more than the points per team (a contract chosen in the
+        hand, its Laufende, doublings: Bavarian Schafkopf). The search players ask it
+        instead of ``outcome_value`` only where a game overrides it."""
+        raise NotImplementedError  # only games that override it are asked
+
+    def payouts(self, result: HandResult) -> tuple[float, ...] | None:
+        """What each seat won or lost in the game's own units (its payout), where the
+        arena should count that rather than ``outcome_value``; None: it should not."""
+        return None
 
     def outcome_fixed(self, hand: Hand) -> bool:
         """Can no split of the points still out change the outcome?"""
