@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import diagnostics, errors, ratings, thinking, validate
+from bot.clicks import Clicks
 from bot.community import Community
 from bot.gateway import guard_parsers
 from bot.members import MemberNames
@@ -125,6 +126,8 @@ class FilicauBot(commands.Bot):
         self.guild_config: dict[int, GuildSettings] = {}
         #: The open tables of this process.
         self.tables = Tables(self)
+        #: Where each click goes (the cogs route their operations when they load).
+        self.clicks = Clicks(self.enter, lambda: self.tables.closing)
         #: Finding a game and tournaments (issue 37): reminders, calls, tournaments.
         self.community = Community(self)
         #: Members' display names, kept a while (the leaderboard's picture, the web pages).
@@ -274,6 +277,10 @@ class FilicauBot(commands.Bot):
         await super().close()
         thinking.stop()
         await self.store.close()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every component click: ``bot.clicks`` reads, routes and answers it."""
+        await self.clicks.dispatch(interaction)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -109,9 +109,6 @@ PLACES: dict[Op, frozenset[Place]] = {
     Op.TAKE: _PRIVATE | _POST,
     Op.TOURNAMENT: _POST,
 }
-#: Operations that no table's cog answers: their own cogs do (``cogs/ratings.py``,
-#: ``cogs/play.py``, ``cogs/tournaments.py``).
-ELSEWHERE = frozenset({Op.LEADERBOARD, Op.TAKE, Op.TOURNAMENT})
 
 
 @dataclass(frozen=True)

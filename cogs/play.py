@@ -14,15 +14,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors, render
+from bot import render
 from bot.choices import GAME_CHOICES
 from bot.community import drawing, quickplay
 from bot.errors import answer as reply_error
-from bot.protocol import Click, Op, Place, parse
+from bot.protocol import Click, Op, Place
 from bot.session import SessionError
 from bot.store import CommunitySettings, PlayerSettings
 from bot.tables import OpenTable
-from bot.texts import EN, refusal, t
+from bot.texts import refusal, t
 from bot.translator import ls
 from bot.validate import came_from, place_of
 
@@ -114,27 +114,11 @@ class Play(commands.Cog, name="Play"):
 
     # -- a Join from elsewhere ------------------------------------------------------------
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: Any = interaction.data if isinstance(interaction.data, dict) else {}
-        click = parse(str(data.get("custom_id", ""))) if errors.well_formed(interaction) \
-            else None
-        if click is None or click.op is not Op.TAKE:
-            return
-        await self.bot.enter(interaction)
-        try:
-            await self._on_take(interaction, click)
-        except SessionError as e:
-            await reply_error(interaction, refusal(e.key, e.params) if e.key in EN
-                              else t("err.not_allowed"))
-        except Exception as e:
-            if errors.too_late(e):
-                log.warning("a Join from elsewhere was answered too late")
-                return
-            log.exception("table %s: a Join from elsewhere failed", click.table_id)
-            await reply_error(interaction, t("err.internal"))
+    async def cog_load(self) -> None:
+        self.bot.clicks.route([Op.TAKE], self._on_take)
+
+    async def cog_unload(self) -> None:
+        self.bot.clicks.unroute([Op.TAKE])
 
     async def _on_take(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """*Join* under ``/tables`` (a message only its asker sees: answered by editing it)

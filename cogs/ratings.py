@@ -12,12 +12,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
 from bot.choices import GAME_CHOICES
 from bot.colours import GAME_COLOUR
 from bot.errors import answer as reply_error
+from bot.lobby import SessionError
 from bot.names import mention
-from bot.protocol import Click, Op, parse
+from bot.protocol import Click, Op
 from bot.ratings import board, season_of
 from bot.ratings.chart import Labels, TopLabels, TopRow, rating_chart, top_chart
 from bot.ratings.words import rating_sentence, rating_text, sure_short
@@ -152,45 +152,27 @@ class Ratings(commands.Cog, name="Ratings"):
             embed.set_footer(text=t("leaderboard.footer", page=number, pages=pages))
         return embed, board_buttons(game, season, number, pages)
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """The leaderboard's page buttons (the tables cog answers every other click)."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: Any = interaction.data if isinstance(interaction.data, dict) else {}
-        # Read and checked as the tables cog reads it, which answers every click this one
-        # does not (an id or argument out of range too).
-        click = parse(str(data.get("custom_id", ""))) if errors.well_formed(interaction) \
-            else None
-        if click is None or click.op is not Op.LEADERBOARD:
-            return
-        await self.turn_page(interaction, click)
+    async def cog_load(self) -> None:
+        self.bot.clicks.route([Op.LEADERBOARD], self.turn_page)
+
+    async def cog_unload(self) -> None:
+        self.bot.clicks.unroute([Op.LEADERBOARD])
 
     async def turn_page(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        await self.bot.enter(interaction)
+        """A leaderboard's ◀ ▶ (``bot.clicks`` routes them here): the page redrawn in place."""
         game, season, number = (click.get("game", str), click.get("season", int),
                                 click.get("page", int))
         table = self.bot.tables.in_channel(interaction.channel_id)
         if interaction.guild_id is None or not came_from(
                 interaction, click, None if table is None else table.session.message_id):
-            await reply_error(interaction, t("err.bad_button"))
-            return
-        try:
-            with speaking(self.bot.public_language(interaction.guild_id)):
-                embed, view = await self.leaderboard(interaction.guild_id, game, season,
-                                                     number)
-            message = interaction.message
-            if message is not None and any(a.filename == TOP_FILE
-                                           for a in message.attachments):
-                # The top ten stays on every page (the file is kept by the edit).
-                embed.set_image(url=f"attachment://{TOP_FILE}")
-            await interaction.response.edit_message(embed=embed, view=view)
-        except Exception as e:
-            if errors.too_late(e):
-                errors.answered_too_late(errors.what_of(interaction))
-                return
-            log.exception("leaderboard page %s failed", click.args)
-            await reply_error(interaction, t("err.internal"))
+            raise SessionError("err.bad_button")
+        with speaking(self.bot.public_language(interaction.guild_id)):
+            embed, view = await self.leaderboard(interaction.guild_id, game, season, number)
+        message = interaction.message
+        if message is not None and any(a.filename == TOP_FILE for a in message.attachments):
+            # The top ten stays on every page (the file is kept by the edit).
+            embed.set_image(url=f"attachment://{TOP_FILE}")
+        await interaction.response.edit_message(embed=embed, view=view)
 
     # -- /profile --------------------------------------------------------------------------
 

@@ -19,11 +19,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors, options, present, render, thinking
+from bot import options, present, render, thinking
 from bot.choices import GAME_CHOICES, TOP_TRUMP_CHOICES, WATCH_CHOICES
 from bot.community import invitations
 from bot.errors import answer as reply_error
-from bot.protocol import ELSEWHERE, Click, Op, parse
+from bot.protocol import Click, Op
 from bot.session import (
     COMPUTER_LEVELS,
     DEFAULT_TURN_SECONDS,
@@ -34,7 +34,7 @@ from bot.session import (
     check_settings,
 )
 from bot.tables import OpenTable
-from bot.texts import EN, refusal, t
+from bot.texts import refusal, t
 from bot.translator import ls
 from bot.validate import came_from
 from bot.watch import DEFAULT_WATCH
@@ -164,67 +164,38 @@ class Tables(commands.Cog, name="Tables"):
 
     # -- every click -----------------------------------------------------------------------------
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Every click on a button or a menu comes here, and each gets exactly one answer."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        await self.bot.enter(interaction)
-        data: Any = interaction.data if isinstance(interaction.data, dict) else {}
-        values = data.get("values")
-        # Every argument and menu value is read and checked here, once (bot.protocol).
-        click = parse(str(data.get("custom_id", "")),
-                      values if isinstance(values, list) else None) \
-            if errors.well_formed(interaction) else None
-        if click is not None and click.op in ELSEWHERE:
-            return  # a leaderboard's pages, a seat from elsewhere, a tournament: other cogs
-        await self.handle(interaction, click)
+    async def cog_load(self) -> None:
+        self.bot.clicks.route(self._handlers, self.handle, too_late=self._too_late)
 
-    async def handle(self, interaction: discord.Interaction[Any], click: Click | None) -> None:
-        """Answer one click: refusals become one short ephemeral answer in the user's
-        language; a failure of the bot's own is logged and answered with the generic text."""
-        table_id = click.table_id if click else None
-        table: OpenTable | None = None
-        try:
-            if click is None:
-                raise SessionError("err.bad_button")
-            table = self.tables.get(click.table_id)
-            if table is None:
-                raise SessionError(await self._not_open(interaction, click.table_id))
-            session = table.session
-            # A click belongs to its table's server and channel (a result or a review in the
-            # table's own thread: there); anywhere else it is refused (a button copied into
-            # another server, a DM).
-            in_thread = (session.thread_id is not None
-                         and interaction.channel_id == session.thread_id)
-            if interaction.guild_id != session.guild_id or not (
-                    interaction.channel_id == session.channel_id
-                    or (in_thread and click.op in POSTED_OPS)):
-                raise SessionError("err.elsewhere")
-            if not came_from(interaction, click, session.message_id):
-                raise SessionError("err.bad_button")
-            await self._handlers[click.op](interaction, table, click)
-        except SessionError as e:
-            await reply_error(interaction, refusal(e.key, e.params) if e.key in EN
-                              else t("err.not_allowed"))
-        except Exception as e:
-            if self.tables.closing:
-                # The bot is stopping under this click (its HTTP session closes): what was
-                # stored stays stored, and the table comes back at the next start.
-                log.info("table %s: click %s interrupted by the shutdown", table_id,
-                         click and click.op)
-                return
-            if errors.too_late(e):
-                errors.answered_too_late(f"table {table_id}: click {click and click.op}")
-                if table is not None:
-                    # What the click stored is shown where the answer would have shown it.
-                    await table.discord.redraw()
-                return
-            # E.g. the store failed: the session changed nothing, so the click can be retried.
-            log.exception("table %s: %s %s failed", table_id,
-                          "button" if click and click.kind == "fc" else "select",
-                          click and click.op)
-            await reply_error(interaction, t("err.internal"))
+    async def cog_unload(self) -> None:
+        self.bot.clicks.unroute(self._handlers)
+
+    async def handle(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """A click on a table's component: checked against its table's server, channel and
+        message, then answered by its operation's handler (refusals and failures are
+        ``bot.clicks``')."""
+        table = self.tables.get(click.table_id)
+        if table is None:
+            raise SessionError(await self._not_open(interaction, click.table_id))
+        session = table.session
+        # A click belongs to its table's server and channel (a result or a review in the
+        # table's own thread: there); anywhere else it is refused (a button copied into
+        # another server, a DM).
+        in_thread = (session.thread_id is not None
+                     and interaction.channel_id == session.thread_id)
+        if interaction.guild_id != session.guild_id or not (
+                interaction.channel_id == session.channel_id
+                or (in_thread and click.op in POSTED_OPS)):
+            raise SessionError("err.elsewhere")
+        if not came_from(interaction, click, session.message_id):
+            raise SessionError("err.bad_button")
+        await self._handlers[click.op](interaction, table, click)
+
+    async def _too_late(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """What a click stored is shown where its answer would have shown it."""
+        table = self.tables.get(click.table_id)
+        if table is not None:
+            await table.discord.redraw()
 
     async def _not_open(self, interaction: discord.Interaction[Any], table_id: int) -> str:
         """Why a click's table is not open in this process: closed, or a table of another

@@ -14,10 +14,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
 from bot.choices import GAME_CHOICES
 from bot.errors import answer as reply_error
-from bot.protocol import Click, Op, parse
+from bot.protocol import Click, Op
 from bot.session import SETTING_RANGES, SessionError
 from bot.store import TournamentRow
 from bot.texts import EN, refusal, speaking, t
@@ -166,27 +165,11 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
 
     # -- the announcement's buttons ------------------------------------------------------
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: Any = interaction.data if isinstance(interaction.data, dict) else {}
-        click = parse(str(data.get("custom_id", ""))) if errors.well_formed(interaction) \
-            else None
-        if click is None or click.op is not Op.TOURNAMENT:
-            return
-        await self.bot.enter(interaction)
-        try:
-            await self._on_click(interaction, click)
-        except SessionError as e:
-            await reply_error(interaction, refusal(e.key, e.params) if e.key in EN
-                              else t("err.not_allowed"))
-        except Exception as e:
-            if errors.too_late(e):
-                log.warning("tournament %s: a click was answered too late", click.table_id)
-                return
-            log.exception("tournament %s: %s failed", click.table_id, click.args)
-            await reply_error(interaction, t("err.internal"))
+    async def cog_load(self) -> None:
+        self.bot.clicks.route([Op.TOURNAMENT], self._on_click)
+
+    async def cog_unload(self) -> None:
+        self.bot.clicks.unroute([Op.TOURNAMENT])
 
     async def _on_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """A button of the announcement, checked against the announcement it must be on:

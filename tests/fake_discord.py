@@ -8,7 +8,7 @@ responses for everybody, ephemeral ones for one user only, each with its latest 
 
 Users act through real ``INTERACTION_CREATE`` payloads handed to discord.py's own
 ``ConnectionState.parse_interaction_create``: slash commands reach the command tree, button
-clicks and menu choices the tables cog's one listener (``Tables.on_interaction``), which parses
+clicks and menu choices the bot's one listener (``bot.clicks``), which parses
 their ``custom_id``. A click names a ``custom_id`` that the user can see in a
 message (enabled, unless the test says the client misbehaves); the message as the user sees it
 travels with the interaction, as it does from Discord.

@@ -727,7 +727,7 @@ async def test_a_failing_click_answers_with_the_generic_text_and_changes_nothing
     mover = to_move(session, users)
     view = h.hand_view(mover)
     before = state(h, session)
-    h.expect_error("button card failed")
+    h.expect_error("click card")
     r = await h.click(mover, view.moves()[0], message=view)
     assert r.rejected_with(t("err.internal"))
     assert state(h, session) == before
