@@ -26,7 +26,7 @@ import discord
 from bot import holds, render
 from bot.community import drawing
 from bot.community.quickplay import table_link
-from bot.courier import Signal
+from bot.courier import QuietSurface, Signal
 from bot.direct import DirectMessages
 from bot.seats import is_computer
 from bot.session import Outcome
@@ -55,28 +55,6 @@ def only_role(role_id: int) -> discord.AllowedMentions:
     roles = cast(list[discord.abc.Snowflake], [_SnowflakeText(str(role_id))])
     return discord.AllowedMentions(everyone=False, users=False, replied_user=False,
                                    roles=roles)
-
-
-class QuietSurface:
-    """A surface that reacts to nothing: the ones below say what they react to."""
-
-    async def changed(self, outcome: Outcome | None) -> None:
-        return None
-
-    async def dealt(self) -> None:
-        return None
-
-    async def signal(self, signal: Signal, seconds: int) -> None:
-        return None
-
-    async def notice(self, key: str, seat: int) -> None:
-        return None
-
-    async def closed(self, key: str) -> None:
-        return None
-
-    def stop(self) -> None:
-        return None
 
 
 class ReminderSurface(QuietSurface):

@@ -3,13 +3,13 @@ hands are played, and tells the tournament when the table closes, for whatever r
 
 from __future__ import annotations
 
-from bot.courier import Signal
+from bot.courier import QuietSurface
 from bot.session import Outcome
 from bot.tables import OpenTable
 from bot.tournaments.manager import TABLE_DONE, Tournaments
 
 
-class TournamentSurface:
+class TournamentSurface(QuietSurface):
     def __init__(self, tournaments: Tournaments, table: OpenTable) -> None:
         self.tournaments = tournaments
         self.table = table
@@ -20,20 +20,9 @@ class TournamentSurface:
                 and self.tournaments.played_out(self.table):
             await self.table.runner.close(TABLE_DONE)
 
-    async def dealt(self) -> None:
-        return None
-
-    async def signal(self, signal: Signal, seconds: int) -> None:
-        return None
-
-    async def notice(self, key: str, seat: int) -> None:
-        return None
-
     async def closed(self, key: str) -> None:
         self.tournaments.spawn(self.tournaments.table_closed(self.table.id))
 
-    def stop(self) -> None:
-        return None
 
 
 def surface_for(tournaments: Tournaments, table: OpenTable) -> TournamentSurface | None:
