@@ -109,6 +109,9 @@ class DiscordSurface:
         #: The closing words the table message shows already (a click answered with them).
         self.final: str | None = None
         self._watch_url: str | None = None
+        #: Held while the table is posted anew: a click that arrives before the bot knows
+        #: the new message's id waits for it instead of being refused as a stranger's.
+        self._posting = asyncio.Lock()
 
     @property
     def config(self) -> Any:
@@ -389,6 +392,22 @@ class DiscordSurface:
         under a result): play goes on there, and the old message says where it went."""
         s = self.session
         old_id, old_token = s.message_id, self.delivery.token
+        async with self._posting:
+            message_id = await self._post_again(interaction)
+        if old_id is None:
+            return
+        link = f"https://discord.com/channels/{s.guild_id}/{s.channel_id}/{message_id}"
+        await self.delivery.edit(old_id, token=old_token, what="point the old table on",
+                                 content=t("table.moved", link=link), embed=None, view=None,
+                                 attachments=[])
+
+    async def settled(self) -> None:
+        """Return once no new table message is being posted (its id is then known)."""
+        async with self._posting:
+            pass
+
+    async def _post_again(self, interaction: discord.Interaction[Any]) -> int:
+        s = self.session
         message = None
         if s.hand is None:
             sent = await interaction.response.send_message(embed=render.lobby_embed(s),
@@ -408,12 +427,7 @@ class DiscordSurface:
         if message is None:
             self.shown, self.picture = None, None
         await s.store.update_table(s.id, message_id=message_id)
-        if old_id is None:
-            return
-        link = f"https://discord.com/channels/{s.guild_id}/{s.channel_id}/{message_id}"
-        await self.delivery.edit(old_id, token=old_token, what="point the old table on",
-                                 content=t("table.moved", link=link), embed=None, view=None,
-                                 attachments=[])
+        return message_id
 
     async def watch_url(self) -> str | None:
         """The table's live page while the bot serves pages and the table may be watched

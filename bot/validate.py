@@ -9,8 +9,8 @@ every click against the message it came from (``came_from``); a custom_id's own 
 are declared and read in ``bot.protocol``. A refusal is worded in the user's language and
 nothing is queried.
 
->>> bad_integer(7, 1, 10) is None, bad_integer(True, 1, 10), bad_integer(2**70, 1, 10)
-(True, True, True)
+>>> bad_integer(7, 1, 10), bad_integer(True, 1, 10), bad_integer(2**70, 1, 10)
+(False, True, True)
 """
 
 from __future__ import annotations

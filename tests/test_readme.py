@@ -40,6 +40,8 @@ NOT_RUN = {
     ".venv/bin/python tools/capture_community.py": "finds a game and holds a tournament through "
                                                    "the Discord fake for docs/messages.md's "
                                                    "pictures (by hand)",
+    ".venv/bin/python tools/capture_states.py": "plays every table state through the Discord "
+                                                "fake for docs/messages.md's pictures (by hand)",
     ".venv/bin/python -m benchmarks.load": "minutes of load (its own figures in the docs)",
     ".venv/bin/python -m benchmarks.soak": "minutes of load (its own figures in the docs)",
     "bash .ci/flake-hunt": "the whole suite twenty times",
