@@ -7,6 +7,7 @@ from bot_fixtures import FixedDeal
 from deal import pack_for
 from fake_discord import Harness, Message, User
 from test_games_bot import hand_of
+from test_playing_together import pings
 
 from bot import facts
 from bot.session import TableSession
@@ -94,6 +95,8 @@ async def test_the_hidden_partner_is_asked_for_kontra_and_may_only_decline(h: Ha
     while not session.full:
         await h.add_computer(ana, "easy")
     session.rng = FixedDeal([card(c) for c in pack_for("schafkopf", hands, 3)], 3)  # type: ignore[assignment]
+    assert h.bot is not None
+    h.bot.settings.ping_delay = 0  # the turn's signal comes at once
     await h.press(ana, t("btn.start"))
     await h.press(ana, t("btn.my_hand"))
     hand = hand_of(session)
@@ -105,4 +108,11 @@ async def test_the_hidden_partner_is_asked_for_kontra_and_may_only_decline(h: Ha
     assert t("prompt.kontra") in view.content
     table = h.table_message()
     assert t("info.partner", user=ana.mention) not in table.text
-    assert ana.mention in table.content  # she is asked, as an opponent would be
+    # She is asked as an opponent would be: marked to act on the table, and pinged by the
+    # turn's one live signal (a message of its own, as every turn is signalled; the table
+    # message itself mentions nobody).
+    assert any(ana.mention in line for line in table.text.splitlines() if line.startswith("▶"))
+    h.runner(session).kick()
+    await h.until(lambda: bool(pings(h, ana)))
+    [ping] = pings(h, ana)
+    assert ping.content == t("turn.ping", user=ana.mention)
