@@ -18,8 +18,9 @@ import discord
 from bot import facts, how
 from bot.colours import GAME_COLOUR
 from bot.names import plain_name, player_mention, seat_mention
-from bot.options import choices as option_choices
 from bot.options import encode as encode_option
+from bot.options import menus as option_menus
+from bot.options import offers as option_offered
 from bot.protocol import Op, button_id, select_id
 from bot.seats import is_computer
 from bot.session import COMPUTER_LEVELS, TableSession
@@ -30,6 +31,7 @@ from bot.texts import (
     date_text,
     game_title,
     has_text,
+    option_name,
     option_text,
     points_text,
     suit_label,
@@ -128,7 +130,9 @@ def lobby_embed(s: TableSession) -> discord.Embed:
 def options_line(s: TableSession) -> str:
     """The game's options and the table's settings: what kind of table this is (rated or
     casual, hints, pings) is as much part of it as the rules."""
-    parts = [option_text(k, v) for k, v in s.rules.options.model_dump().items()]
+    # Only the options the lobby offers: an option a game accepts without effect is none.
+    parts = [option_text(k, v) for k, v in s.rules.options.model_dump().items()
+             if option_offered(s.game, k)]
     parts.append(t("lobby.turn_seconds", seconds=s.turn_seconds))
     parts.append(t("lobby.rated") if s.rated else t("lobby.casual"))
     if not s.rated:
@@ -203,16 +207,25 @@ def lobby_view(s: TableSession) -> discord.ui.View:
         items.append(select(Op.CPU, tid, placeholder=t("lobby.add_cpu"), row=2, options=[
             discord.SelectOption(label=t(ADD_CPU_LABELS[level]), value=level)
             for level in COMPUTER_LEVELS]))
-    offered = option_choices(s.game)
-    if offered:
-        current = s.rules.options.model_dump()
-        items.append(select(Op.OPTION, tid, placeholder=t("lobby.change_option"), row=3,
-                                options=[discord.SelectOption(
-                                    label=option_text(name, value)[:100],
-                                    value=encode_option(name, value),
-                                    emoji="✅" if current.get(name) == value else None)
-                                    for name, value in offered]))
+    offered = option_menus(s.game)
+    current = s.rules.options.model_dump()
+    for index, entries in enumerate(offered):
+        # More than 25 choices (Discord's limit) are split between menus, each named by the
+        # options it holds.
+        placeholder = t("lobby.change_option") if len(offered) == 1 else _shorten(
+            ", ".join(dict.fromkeys(option_name(name) for name, _ in entries)), 150)
+        items.append(select(Op.OPTION, tid, *((index,) if index else ()),
+                            placeholder=placeholder, row=3 + index,
+                            options=[discord.SelectOption(
+                                label=option_text(name, value)[:100],
+                                value=encode_option(name, value),
+                                emoji="✅" if current.get(name) == value else None)
+                                for name, value in entries]))
     return _view(*items)
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 #: The text of each level in the Add computer menu.

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from bot_fixtures import FixedDeal
 from deal import pack_for
-from fake_discord import Harness, Message, User
+from fake_discord import CHANNEL_MESSAGE, Harness, Message, User
 from test_games_bot import hand_of
 from test_playing_together import pings
 
 from bot import facts
+from bot.options import encode
 from bot.session import TableSession
-from bot.texts import speaking, t
+from bot.texts import option_name, option_text, speaking, t
 from engine.cards import card
 
 #: Dealer 3: Ana (seat 0) is forehand, holds EA and the Gras Seven: she may call Gras or
@@ -116,3 +117,25 @@ async def test_the_hidden_partner_is_asked_for_kontra_and_may_only_decline(h: Ha
     await h.until(lambda: bool(pings(h, ana)))
     [ping] = pings(h, ana)
     assert ping.content == t("turn.ping", user=ana.mention)
+
+
+async def test_every_house_option_is_in_the_lobby_and_no_early_end(h: Harness) -> None:
+    """Schafkopf's 27 option choices are more than one Discord menu holds (25): the lobby
+    splits them between two menus, so the last (Ramsch with a Jungfrau) can be chosen too;
+    the early end, which Schafkopf does not have, is neither stored nor shown, whatever
+    ``/table new`` was told."""
+    ana = h.user("ana")
+    r = await h.command(ana, "table new", game="schafkopf", early_end=False)
+    assert r.type == CHANNEL_MESSAGE and not r.ephemeral
+    assert "early_end" not in h.session().row.options
+    lobby = h.table_message()
+    assert option_name("early_end") not in lobby.text
+    menus = [m for m in lobby.selects if m["custom_id"].split(":")[1] == "opt"]
+    assert [len(m["options"]) for m in menus] == [25, 2]
+    offered = [o["value"] for m in menus for o in m["options"]]
+    assert len(offered) == len(set(offered)) == 27
+    second = menus[1]
+    assert option_name("ramsch_jungfrau") in second["placeholder"]
+    await h.choose(ana, second["custom_id"], [encode("ramsch_jungfrau", True)])
+    assert h.session().rules.options.model_dump()["ramsch_jungfrau"] is True
+    assert option_text("ramsch_jungfrau", True) in h.table_message().text
