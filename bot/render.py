@@ -936,7 +936,10 @@ def points_explained(s: TableSession, result: HandResult) -> list[str]:
         # the table showed them when play was over.
         out.append(t("result.buried_counted", side=side_word(result.sides[0]), count=worth))
     if result.early:
-        out.append(t("result.early"))
+        # Why it stopped, where the game's rules stopped it (a lost Tout, a claim); else
+        # because no card could change the outcome any more.
+        reason = f"result.early.{result.early_reason}"
+        out.append(t(reason if result.early_reason and has_text(reason) else "result.early"))
     missing = s.rules.total_points - sum(result.points)
     if missing > 0:
         out.append(t("result.left_in_hands", count=missing))

@@ -139,3 +139,33 @@ async def test_every_house_option_is_in_the_lobby_and_no_early_end(h: Harness) -
     await h.choose(ana, second["custom_id"], [encode("ramsch_jungfrau", True)])
     assert h.session().rules.options.model_dump()["ramsch_jungfrau"] is True
     assert option_text("ramsch_jungfrau", True) in h.table_message().text
+
+
+async def test_a_lost_tout_says_why_the_hand_stopped(h: Harness) -> None:
+    """Ana plays a Solo Tout in hearts with a weak hand: the opponents take the first trick,
+    the hand stops there, and the result says so (not that no card could change the
+    outcome)."""
+    ana = h.user("ana")
+    session = await seated(h, ana)
+    await h.press(ana, t("btn.my_hand"))
+    view = h.hand_view(ana)
+    await h.press(ana, t("act.dad.True"), message=view)
+    await h.until(lambda: hand_of(session).phase == "game")
+    view = h.hand_view(ana)
+    [menu] = view.selects
+    tout = next(o["value"] for o in menu["options"] if o["label"] == t("word.solo_tout_H"))
+    await h.choose(ana, menu["custom_id"], [tout], message=view)
+    for _ in range(20):
+        await h.until(lambda: hand_of(session).finished or bool(session.waiting_for_human()))
+        if hand_of(session).finished:
+            break
+        view = h.hand_view(ana)
+        await h.click(ana, sorted(view.moves())[0], message=view)
+    result = hand_of(session).result
+    assert result is not None and result.early and len(hand_of(session).tricks) < 8
+    await h.until(lambda: any(m.embeds and m.embeds[0].get("title", "").startswith("Hand 1")
+                              for m in h.public()))
+    post = next(m for m in h.public() if m.embeds and m.embeds[0].get("title", "")
+                .startswith("Hand 1"))
+    text = post.embeds[0]["description"]
+    assert t("result.early.tout_lost") in text and t("result.early") not in text
