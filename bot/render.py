@@ -161,8 +161,14 @@ def status_line(s: TableSession, st: PartnershipStatus | None) -> str | None:
         lines.append(t("lobby.status_masters_group", masters=masters,
                        since=date_text(st.since), dealer=dealer))
     if status.score is not None:
-        lines.append(t("table.match_line", score=score_text(s, status.score)))
+        lines.append(t(f"table.{score_word(s)}_line", score=score_text(s, status.score)))
     return "\n".join(lines)
+
+
+def score_word(s: TableSession) -> str:
+    """What the running score is called: a match's score, or (Bavarian Schafkopf) each
+    player's balance (``Rules.score_kind``)."""
+    return "balance" if s.rules.score_kind == "balance" else "match"
 
 
 def slaves_word(s: TableSession) -> str:
@@ -345,7 +351,7 @@ def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
                         inline=False)
     status = v.result.status if v.result else v.status
     if status.score is not None:
-        embed.add_field(name=t("table.match"), value=score_text(s, status.score),
+        embed.add_field(name=t(f"table.{score_word(s)}"), value=score_text(s, status.score),
                         inline=False)
     free = free_seats_line(s) if v.finished else None
     if free:
@@ -855,13 +861,15 @@ def result_lines(s: TableSession, result: HandResult) -> list[str]:
     teams = teams_line(s, result)
     if teams:
         lines.append(teams)
-    if s.fixed_teams and len(result.points) == 2:
-        lines.append(t("table.points_line", a=result.points[0], b=result.points[1]))
-    else:
-        lines.append(points_text("result.points_line", s.rules.points, points=" · ".join(
-            f"{name} {p}" for name, p in zip(side_names(s, result), result.points,
-                                             strict=False))))
-    lines.extend(points_explained(s, result))
+    # A hand thrown in (no card played) has no card points to tell of.
+    if any(result.points) or result.early:
+        if s.fixed_teams and len(result.points) == 2:
+            lines.append(t("table.points_line", a=result.points[0], b=result.points[1]))
+        else:
+            lines.append(points_text("result.points_line", s.rules.points, points=" · ".join(
+                f"{name} {p}" for name, p in zip(side_names(s, result), result.points,
+                                                 strict=False))))
+        lines.extend(points_explained(s, result))
     counted = result.extra.get("counted")
     if counted:
         # What a game counted, in order ("Sauspiel mit der Blauen, 2 Laufende, Schneider:
@@ -870,8 +878,12 @@ def result_lines(s: TableSession, result: HandResult) -> list[str]:
     scores = result.extra.get("scores")
     if scores is not None:
         lines.append(scores_line(s, scores))
+    if result.status.pot is not None:
+        # The Stock after the hand: with the balances it adds up to zero.
+        lines.append(t("info.pot", value=result.status.pot))
     if result.status.score is not None:
-        lines.append(t("table.match_line", score=score_text(s, result.status.score)))
+        lines.append(t(f"table.{score_word(s)}_line",
+                       score=score_text(s, result.status.score)))
     winners = result.extra.get("match_winner")
     if winners:
         if s.rules.score_by_seat:

@@ -9,7 +9,7 @@ from fake_discord import CHANNEL_MESSAGE, Harness, Message, User
 from test_games_bot import hand_of
 from test_playing_together import pings
 
-from bot import facts
+from bot import facts, names
 from bot.options import encode
 from bot.session import TableSession
 from bot.texts import option_name, option_text, speaking, t
@@ -169,3 +169,47 @@ async def test_a_lost_tout_says_why_the_hand_stopped(h: Harness) -> None:
                 .startswith("Hand 1"))
     text = post.embeds[0]["description"]
     assert t("result.early.tout_lost") in text and t("result.early") not in text
+
+
+async def test_the_stock_is_paid_shown_and_kept_over_a_restart(h: Harness) -> None:
+    """With the Stock option all four pass: each pays the Stock rate (10) into the pot; the
+    table shows the pot from the deal on, the result says who paid, the balances and the pot
+    add up to zero, and the next hand, dealt by a restarted bot, still has the pot."""
+    ana = h.user("ana")
+    await h.command(ana, "table new", game="schafkopf")
+    await h.press(ana, t("btn.sit"))
+    session = h.session()
+    while not session.full:
+        await h.add_computer(ana, "easy")
+    menu = next(m for m in h.table_message().selects
+                if any(o["value"] == encode("all_pass", "stock") for o in m["options"]))
+    await h.choose(ana, menu["custom_id"], [encode("all_pass", "stock")])
+    session.rng = FixedDeal([card(c) for c in pack_for("schafkopf", BASE, 3)], 3)  # type: ignore[assignment]
+    await h.press(ana, t("btn.start"))
+    assert t("info.pot", value=0) in h.table_message().text
+    await h.press(ana, t("btn.my_hand"))
+    await h.press(ana, t("act.weiter.True"), message=h.hand_view(ana))
+    await h.until(lambda: hand_of(session).finished)
+    result = hand_of(session).result
+    assert result is not None and result.event == "stock"
+    assert result.status.pot == 40 and result.status.score == (-10, -10, -10, -10)
+    await h.until(lambda: any(m.embeds and m.embeds[0].get("title", "").startswith("Hand 1")
+                              for m in h.public()))
+    post = next(m for m in h.public() if m.embeds and m.embeds[0].get("title", "")
+                .startswith("Hand 1"))
+    text = post.embeds[0]["description"]
+    assert t("event.stock") in text and t("info.pot", value=40) in text
+    # Each player's balance, and no card points of a hand in which no card was played.
+    balances = " · ".join(f"{m} -10" for m in (ana.mention, *(
+        names.seat_mention(session, seat) for seat in (1, 2, 3))))
+    assert t("table.balance_line", score=balances) in text
+    assert t("table.match_line", score=balances) not in text
+    assert not any(line.startswith(("Card points", "120")) for line in text.splitlines())
+    await h.restart()
+    restored = h.session()
+    await h.press(ana, t("btn.next_hand"), message=post)
+    await h.until(lambda: restored.hand_number == 2 and restored.hand is not None)
+    assert hand_of(restored).status.pot == 40
+    table = h.table_message().text
+    assert t("info.pot", value=40) in table
+    assert f"{t('table.balance')}\n{balances}" in table

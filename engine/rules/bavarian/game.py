@@ -680,6 +680,10 @@ class Schafkopf(Rules):
     def public_info(self, hand: Hand) -> dict[str, Any]:
         p = hand.pending
         info: dict[str, Any] = {}
+        if self.opts.all_pass == "stock":
+            # B12.8: the pot from the deal on: the announcement is where it counts (the next
+            # Sauspiel wins it or doubles it).
+            info["pot"] = hand.status.pot or 0
         if p["knocks"]:
             info["knocks"] = list(p["knocks"])
         contract: Contract | None = p["contract"]
@@ -711,8 +715,6 @@ class Schafkopf(Rules):
                                  for s in p["failed"]]
         if p["claimed"] is not None:
             info["claimed"] = p["claimed"]
-        if self.opts.all_pass == "stock":
-            info["pot"] = hand.status.pot or 0
         return info
 
     def private_info(self, hand: Hand, seat: int) -> dict[str, Any]:
