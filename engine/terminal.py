@@ -634,7 +634,9 @@ class TerminalGame:
                     role = "the declarer" if len(seats) == 1 else "the declarer's side"
                 else:
                     role = "the defenders" if len(seats) > 1 else "the defender"
-                out.append((f"{role} ({self.seats(seats)})", role + "'s"))
+                # A plural's possessive is its apostrophe alone: "the defenders' 120".
+                out.append((f"{role} ({self.seats(seats)})",
+                            role + ("'" if role.endswith("s") else "'s")))
             elif count == 2 and hand.n > 2:
                 role = "your team" if self.seat in seats else "the other team"
                 out.append((f"{role} ({self.seats(seats)})", role + "'s"))

@@ -348,6 +348,7 @@ def test_schafkopf_is_told_in_its_players_words() -> None:
     assert "Seat 1 plays Solo Tout in leaves." in out
     assert ("The hand stopped after trick 1 of 8: the Tout was lost at the first trick the "
             "opponents took.") in out
+    assert "98 of the defenders' 120 come from cards not played in tricks." in out
 
 
 def test_seats_are_numbered_from_one() -> None:
