@@ -78,6 +78,12 @@ async def test_announcement_game_menu_and_result(h: Harness) -> None:
     # What was counted, as the issue words it: the game, its Laufende, Schneider, the value.
     assert facts.counted_line(result.extra["counted"]) in text
     assert text.count(t("word.sauspiel_G")) == 1
+    # The sides by their part in the game, the partner among the declarers, not Team A/B.
+    whole = post.text
+    partner = next(s for s in range(4) if s != 0 and hand_of(session).team[s] == 0)
+    assert f"{t('side.declarer')}: {ana.mention} {names.seat_mention(session, partner)}" \
+        in whole, whole
+    assert t("side.defenders") in whole and "A: " not in whole
     # The balances after the hand, each player's.
     assert sum(result.status.score or ()) == 0
 

@@ -656,6 +656,16 @@ class Schafkopf(Rules):
     def _doublers(hand: Hand) -> tuple[int, ...]:
         return tuple(hand.pending["stoss"])
 
+    def side_roles(self, hand: Hand) -> tuple[str, ...]:
+        """The declaring party (the soloist, alone) and the defenders once a game is named;
+        before that, in a Ramsch and while a Hochzeit finds its partner, each plays alone.
+        A role is shown on a seat only once its team is public (``public_team``)."""
+        contract = hand.pending["contract"]
+        if contract is None or contract.kind == RAMSCH or hand.phase in (WEDDING, EXCHANGE):
+            return ()
+        alone = contract.kind not in (SAUSPIEL, HOCHZEIT)
+        return ("soloist" if alone else "declarer", "defenders")
+
     def public_team(self, hand: Hand, seat: int) -> int | None:
         p = hand.pending
         contract = p["contract"]
