@@ -46,7 +46,7 @@ def _kind(kind: Kind) -> Any:
     return field(default=None, metadata={"kind": kind})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, init=False)
 class Status:
     """``masters``: the masters' team (in 4-player games 0 = seats 0 and 2, 1 = seats 1 and 3)
     or None when even. ``servant``: the seat that must deal every hand, or None.
@@ -65,6 +65,19 @@ class Status:
     score: tuple[int, ...] | None = _kind(Kind.SCORE)
     deals: int | None = _kind(Kind.PLAIN)
     solos: tuple[int, ...] | None = _kind(Kind.PER_SEAT)
+
+    def __init__(
+        self, masters: int | None = None, servant: int | None = None,
+        teams: tuple[int, ...] | None = None, trump: int | None = None,
+        leader: int | None = None, score: tuple[int, ...] | None = None,
+        deals: int | None = None, solos: tuple[int, ...] | None = None,
+    ) -> None:
+        # A status is made after every hand (and every search playout): one dict for all
+        # fields costs half what a frozen dataclass's object.__setattr__ per field does.
+        object.__setattr__(self, "__dict__", {
+            "masters": masters, "servant": servant, "teams": teams, "trump": trump,
+            "leader": leader, "score": score, "deals": deals, "solos": solos,
+        })
 
     @property
     def even(self) -> bool:

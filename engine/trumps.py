@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -41,6 +41,12 @@ class TrumpOrder:
     #: ``masks[s]``: bit mask (bit ``c`` for card ``c``) of the cards that follow suit ``s``
     #: (index ``TRUMP`` for the trumps).
     masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    #: ``led_key[s]``: ``led_rank[s].__getitem__`` made fast (a list's): the key that finds a
+    #: trick's winner, ``max(trick, key=led_key[s])``.
+    led_key: tuple[Callable[[Card], int], ...] = field(init=False, repr=False, compare=False)
+    #: ``beaters[b]``: bit mask of the cards that beat ``b`` when ``b`` is winning the trick
+    #: (``beats(c, b)`` for every ``c`` in it): games where players must beat read it.
+    beaters: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __init__(self, permanent: Sequence[Card], trump_suit: Suit | None) -> None:
         object.__setattr__(self, "permanent", tuple(permanent))
@@ -66,9 +72,14 @@ class TrumpOrder:
             for led in range(TRUMP + 1)
         ))
         object.__setattr__(
+            self, "led_key", tuple(list(ranks).__getitem__ for ranks in self.led_rank))
+        object.__setattr__(
             self, "masks", tuple(sum(1 << c for c in ALL_CARDS if suits[c] == s)
                                  for s in range(TRUMP + 1))
         )
+        object.__setattr__(self, "beaters", tuple(
+            sum(1 << c for c in ALL_CARDS if self.beats(c, b)) for b in ALL_CARDS
+        ))
 
     def is_trump(self, c: Card) -> bool:
         return self.suit[c] == TRUMP
@@ -82,7 +93,7 @@ class TrumpOrder:
 
     def winner(self, trick: Sequence[Card]) -> int:
         """Index in ``trick`` of the card that wins it."""
-        return trick.index(max(trick, key=self.led_rank[self.suit[trick[0]]].__getitem__))
+        return trick.index(max(trick, key=self.led_key[self.suit[trick[0]]]))
 
     def sort_key(self, c: Card) -> tuple[int, int]:
         """Trumps first, strongest first; then the plain suits in suit order."""

@@ -118,6 +118,9 @@ class Rules:
         # The hand reads these on every card; as instance attributes they take CPython's
         # fast path (class attributes read through an instance do not).
         self.points = self.points
+        #: ``points[card]`` as a fast callable (a list's ``__getitem__``): the hand sums
+        #: each trick with it.
+        self.point_of: Callable[[Card], int] = list(self.points).__getitem__
         self.must_trump = self.must_trump
         self.must_beat = self.must_beat
         self.restricts_play = self.restricts_play
@@ -389,6 +392,9 @@ class Rules:
     # -- duties on top of follow-suit ------------------------------------------------------
 
     def restrict_play(self, hand: Hand, seat: int, cards: list[Card]) -> list[Card]:
+        """The legal cards of ``seat`` among ``cards`` (those follow-suit allows), for a game
+        that ``restricts_play``. The hand asks while ``hand.restricted``: a game sets that
+        False once its duties can narrow nothing more in the hand."""
         return cards
 
     def explain_card(self, hand: Hand, seat: int, card: Card) -> IllegalAction | None:
