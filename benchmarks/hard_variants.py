@@ -4,7 +4,7 @@ sets Hard's search settings (``engine.ai.SEARCH["hard"]``: a playout by its name
 ``engine.ai.search``, other values as JSON), then runs ``python -m engine arena`` with the
 arguments after ``--``. The options tried for issue 21 (``reading``, ``paired``,
 ``tail_cards``, ``playout=leading_playout``) are in commit c640258, not kept: none played
-measurably stronger (README, "Computer players").
+measurably stronger (docs/computer-players.md).
 """
 
 from __future__ import annotations

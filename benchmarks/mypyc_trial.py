@@ -1,5 +1,5 @@
-"""Would compiling the engine with mypyc make it fast enough? The measurement behind README's
-"### Speed" (issue 21), repeatable:
+"""Would compiling the engine with mypyc make it fast enough? The measurement behind
+docs/performance/speed.md, "Compiling with mypyc" (issue 21), repeatable:
 
     python -m benchmarks.mypyc_trial --hands 5000 --cycles 5
 

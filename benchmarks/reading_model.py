@@ -1,5 +1,5 @@
-"""How much do the others' card plays tell about their hands? The measurement behind README's
-"Tried for a stronger Hard" (issue 21), repeatable:
+"""How much do the others' card plays tell about their hands? The measurement behind
+docs/computer-players.md, "Tried for a stronger Hard" (issue 21), repeatable:
 
     python -m benchmarks.reading_model --hands 900 --test 200 --workers 2
 

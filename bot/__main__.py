@@ -12,6 +12,7 @@ import logging
 import os
 import signal
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -30,23 +31,36 @@ RETRY_DELAYS = (5, 10, 20, 40, 60)
 #: discord.py's own retries. Not any OSError: a file the bot cannot write is no network issue.
 UNREACHABLE = (aiohttp.ClientError, ConnectionError, TimeoutError, discord.DiscordServerError)
 
+#: The bot's own lines on why it stops or waits at start, in the log's format with its time.
+#: At WARNING whatever ``LOG_LEVEL`` says: a quiet log still says why the bot did not start.
+say = logging.getLogger("bot.start")
+say.setLevel(logging.WARNING)
+
 
 def database_problem(path: Path) -> str | None:
     """Why the bot could not create or write its SQLite database at ``path``, or None.
 
     Checked before connecting to Discord, so that a wrong ``DATABASE_PATH`` is one line at
-    once rather than a traceback after login. SQLite writes a journal beside the file, so the
-    folder must be writable too."""
+    once rather than a traceback after login. The folder is created here, as the store would
+    create it, and a file is written in it and removed: SQLite writes a journal beside the
+    database, and permission bits say nothing to root (``/proc`` takes no folder at all)."""
     if path.is_dir():
         return (f"DATABASE_PATH {path} is a folder: give a file name in it, e.g. "
                 f"{path / 'filicau.sqlite3'}")
     existing = next(p for p in (path.parent, *path.parent.parents) if p.exists() or p == p.parent)
     if not existing.is_dir():
         return f"DATABASE_PATH {path}: {existing} is a file, not a folder"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        return f"DATABASE_PATH {path}: cannot create the folder {path.parent} ({e.strerror})"
     if path.exists() and not os.access(path, os.R_OK | os.W_OK):
         return f"DATABASE_PATH {path} cannot be read and written by this user"
-    if not os.access(existing, os.W_OK | os.X_OK):
-        return f"DATABASE_PATH {path}: this user cannot write in {existing}"
+    try:
+        with tempfile.TemporaryFile(dir=path.parent):
+            pass
+    except OSError:
+        return f"DATABASE_PATH {path}: this user cannot write in {path.parent}"
     return None
 
 
@@ -96,19 +110,22 @@ class Stopping:
 
 
 async def run(sync: bool = False, retries: int = len(RETRY_DELAYS)) -> int:
+    # The log starts before the settings are read, so that a bad setting is a log line too;
+    # LOG_LEVEL applies from the moment it is known.
+    configure_logging("INFO")
     try:
         settings = load_settings()
     except SettingsError as e:
-        print(f"error: {e}", file=sys.stderr)
+        say.error("%s", e)
         return 2
+    logging.getLogger().setLevel(settings.log_level)
     url = settings.database_url.get_secret_value() if settings.database_url else None
     # A PostgreSQL server is checked when the store opens; an SQLite file before connecting.
     problem = None if url and is_postgres_url(url) else database_problem(
         sqlite_path(url) if url else settings.database_path)
     if problem is not None:
-        print(f"error: {problem}", file=sys.stderr)
+        say.error("%s", problem)
         return 2
-    configure_logging(settings.log_level)
     point_at(settings.discord_api_base, settings.discord_gateway_url)
     token = settings.discord_token.get_secret_value().strip()
     stopping = Stopping()
@@ -126,13 +143,11 @@ async def run(sync: bool = False, retries: int = len(RETRY_DELAYS)) -> int:
             await stopping.closed()
             return 0
         except discord.LoginFailure:
-            print("error: Discord refused DISCORD_TOKEN: reset the token in the Developer "
-                  "Portal (your application -> Bot -> Reset Token) and put the new one in .env.",
-                  file=sys.stderr)
+            say.error("Discord refused DISCORD_TOKEN: reset the token in the Developer Portal "
+                      "(your application -> Bot -> Reset Token) and put the new one in .env.")
             return 2
         except discord.PrivilegedIntentsRequired:
-            print("error: the bot asked for an intent the Developer Portal has not enabled.",
-                  file=sys.stderr)
+            say.error("the bot asked for an intent the Developer Portal has not enabled.")
             return 2
         except UNREACHABLE as e:
             if stopping.asked.is_set():  # stopped while it was connecting
@@ -140,12 +155,12 @@ async def run(sync: bool = False, retries: int = len(RETRY_DELAYS)) -> int:
             where = discord.http.Route.BASE
             reason = " ".join(str(e).split()) or type(e).__name__
             if attempt == retries:
-                print(f"error: cannot reach Discord at {where}: {reason}. Gave up after "
-                      f"{attempt + 1} attempt{'s' if attempt else ''}.", file=sys.stderr)
+                say.error("cannot reach Discord at %s: %s. Gave up after %d attempt%s.",
+                          where, reason, attempt + 1, "s" if attempt else "")
                 return 1
             delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
-            print(f"error: cannot reach Discord at {where}: {reason}. Trying again in "
-                  f"{delay} s (attempt {attempt + 2} of {retries + 1}).", file=sys.stderr)
+            say.warning("cannot reach Discord at %s: %s. Trying again in %d s (attempt %d of "
+                        "%d).", where, reason, delay, attempt + 2, retries + 1)
             if await stopping.wait(delay):
                 return 0
     return 1  # not reached: the last attempt returns

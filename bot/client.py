@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -14,25 +15,32 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot import diagnostics, errors, thinking
+from bot import diagnostics, errors, ratings, thinking, validate
+from bot.clicks import Clicks
+from bot.community import Community
 from bot.gateway import guard_parsers
+from bot.members import MemberNames
 from bot.settings import Settings
 from bot.store import GuildSettings, Store, make_store
 from bot.tables import Tables
 from bot.texts import language_of, set_language
 from bot.translator import CatalogTranslator
+from bot.web.server import WebServer, start_web
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tables", "cogs.standings", "cogs.admin", "cogs.help", "cogs.ratings")
+EXTENSIONS = ("cogs.tables", "cogs.standings", "cogs.admin", "cogs.help", "cogs.ratings",
+              "cogs.play", "cogs.tournaments")
 
 #: What the bot does in a channel: post and edit the table and results (View Channel, Send
 #: Messages), as embeds (Embed Links) with card pictures (Attach Files), and its slash
 #: commands (Use Application Commands); a table opened in its own thread needs Create Public
-#: Threads and Send Messages in Threads. It reads no messages.
+#: Threads and Send Messages in Threads; a tournament's scheduled event, Create Events. It reads
+#: no messages.
 PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, embed_links=True,
                                   attach_files=True, use_application_commands=True,
-                                  create_public_threads=True, send_messages_in_threads=True)
+                                  create_public_threads=True, send_messages_in_threads=True,
+                                  create_events=True)
 SCOPES = ("bot", "applications.commands")
 
 #: Interactions (slash commands, buttons) reach a bot whatever its intents: it needs only
@@ -62,12 +70,15 @@ def point_at(api_base: str | None, gateway: str | None) -> None:
 class Tree(app_commands.CommandTree["FilicauBot"]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Every slash command: answer in the user's language, and remember the server's. A
-        server command from a DM is refused here (Discord should not send one)."""
+        server command from a DM is refused here (Discord should not send one), and so are
+        options the command does not declare (``bot.validate``), before discord.py reads
+        them and before any query."""
         await self.client.enter(interaction)
         if not errors.well_formed(interaction):
             raise errors.MalformedInteraction()
         if interaction.guild_id is None and errors.guild_only(interaction.command):
             raise app_commands.NoPrivateMessage()
+        validate.check_options(interaction)
         return True
 
 
@@ -115,16 +126,27 @@ class FilicauBot(commands.Bot):
         self.guild_config: dict[int, GuildSettings] = {}
         #: The open tables of this process.
         self.tables = Tables(self)
+        #: Where each click goes (the cogs route their operations when they load).
+        self.clicks = Clicks(self.enter, lambda: self.tables.closing)
+        #: Finding a game and tournaments (issue 37): reminders, calls, tournaments.
+        self.community = Community(self)
+        #: Members' display names, kept a while (the leaderboard's picture, the web pages).
+        self.member_names = MemberNames()
+        #: The web pages (``bot.web``), when ``WEB_URL`` is set.
+        self.web: WebServer | None = None
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        await ratings.rebuild_if_stale(self.store)  # a migration may have marked them
         await self.claim_shards()
         self.guild_config = {g.guild_id: g for g in await self.store.guild_settings()}
         await self.tree.set_translator(CatalogTranslator())
         processes = self.settings.ai_processes
         thinking.start(thinking.default_processes() if processes is None else processes)
         diagnostics.install(self)
+        self.web = await start_web(self.settings, self.store, names=self.web_name)
         await self.tables.restore()
+        await self.community.restore()
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.sync_commands()
@@ -204,6 +226,11 @@ class FilicauBot(commands.Bot):
                      "so that no table is driven by two processes")
         await self.close()
 
+    async def web_name(self, guild_id: int, member: str) -> str | None:
+        """A member's name for the web pages, as Discord shows it in their server."""
+        guild = self.get_guild(guild_id)
+        return None if guild is None else await self.member_names.display_name(guild, member)
+
     # -- languages and server settings ---------------------------------------------------------
 
     def config(self, guild_id: int | None) -> GuildSettings:
@@ -241,10 +268,19 @@ class FilicauBot(commands.Bot):
         ready: asyncio.Task[None] | None = getattr(self._connection, "_ready_task", None)
         if ready is not None and not ready.done():
             ready.cancel()
+        for task in self.community.stop():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         await self.tables.stop()
+        if self.web is not None:
+            await self.web.stop()
         await super().close()
         thinking.stop()
         await self.store.close()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every component click: ``bot.clicks`` reads, routes and answers it."""
+        await self.clicks.dispatch(interaction)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -25,6 +25,7 @@ from bot.delivery import FAILURES, Delivery, Edit, Message, Token, describe
 from bot.seats import is_computer
 from bot.session import Outcome, TableSession
 from bot.texts import language_of, speaking, t
+from bot.watch import WATCH_OFF, watch_of
 from engine import HandResult, public_view, seat_view
 
 if TYPE_CHECKING:
@@ -73,6 +74,8 @@ class ResultPost:
     number: int
     result: HandResult
     message: Message
+    #: The hand's replay page, when the bot serves pages.
+    replay_url: str | None = None
 
 
 class DiscordSurface:
@@ -100,8 +103,15 @@ class DiscordSurface:
         self.hand_views: dict[int, Token] = {}
         #: The turn's one live signal: (the turn, the message).
         self.signal_sent: tuple[Turn, Message] | None = None
+        #: A signal an earlier process sent (its id, channel and turn, kept with the table):
+        #: whichever process drives the table removes it once its turn has moved.
+        self.signal_kept: tuple[Turn, int, int] | None = kept_signal(session)
         #: The closing words the table message shows already (a click answered with them).
         self.final: str | None = None
+        self._watch_url: str | None = None
+        #: Held while the table is posted anew: a click that arrives before the bot knows
+        #: the new message's id waits for it instead of being refused as a stranger's.
+        self._posting = asyncio.Lock()
 
     @property
     def config(self) -> Any:
@@ -152,12 +162,17 @@ class DiscordSurface:
         """A new hand: the last result stops offering Next hand (its button would only be
         refused now) and no longer counts down."""
         await self.unsignal()
+        await self._retire_result()
+
+    async def _retire_result(self) -> None:
+        """The last result stops offering Next hand and counting down (a new hand was dealt,
+        or the table closed)."""
         posted, self.result_post = self.result_post, None
         if posted is None:
             return
         s = self.session
         embed = render.result_embed(s, posted.result, posted.number, dealt=True)
-        view = render.result_view(s, posted.number)
+        view = render.result_view(s, posted.number, replay_url=posted.replay_url)
         await self.delivery.edit_sent(
             posted.message, what=f"take Next hand off the result of hand {posted.number}",
             embed=embed, view=view)
@@ -167,14 +182,14 @@ class DiscordSurface:
         """Answer Next hand pressed under the result by saying, on the result, that the
         next hand is dealt (the table message is redrawn where it is)."""
         posted, self.result_post = self.result_post, None
-        number = posted.number if posted is not None else self.session.hand_number - 1
-        result = posted.result if posted is not None else None
-        if result is None:
+        if posted is None:
             await interaction.response.defer()
         else:
             await interaction.response.edit_message(
-                embed=render.result_embed(self.session, result, number, dealt=True),
-                view=render.result_view(self.session, number))
+                embed=render.result_embed(self.session, posted.result, posted.number,
+                                          dealt=True),
+                view=render.result_view(self.session, posted.number,
+                                        replay_url=posted.replay_url))
         self.request_refresh()
 
     @public
@@ -195,14 +210,19 @@ class DiscordSurface:
             key = "turn.ping" if view is not None and not view.expired else "turn.ping_view"
             lines.append(t(key, user=f"<@{user_id}>", button=t("btn.my_hand")))
         turn = self.turn()
-        old = self.signal_sent
+        old, kept = self.signal_sent, self.signal_kept
         sent = await self.delivery.post(content="\n".join(lines),
                                         allowed_mentions=only_users(people),
                                         what="signal a turn")
         if sent is not None:
-            self.signal_sent = (turn, sent)
+            self.signal_sent, self.signal_kept = (turn, sent), None
+            await self.session.keep(signal={"message": sent.id, "channel": sent.channel.id,
+                                            "hand": turn.hand, "actions": turn.actions,
+                                            "stage": signal.value})
         if old is not None:
             await self.delivery.delete(old[1], what="remove a signal")
+        if kept is not None:
+            await self.delivery.delete(kept[1], kept[2], what="remove a signal")
 
     @public
     async def notice(self, key: str, seat: int) -> None:
@@ -213,6 +233,7 @@ class DiscordSurface:
     async def closed(self, key: str) -> None:
         """The table message says the table is over; its thread is archived."""
         await self.unsignal(force=True)
+        await self._retire_result()
         s = self.session
         if s.message_id is not None and self.final != key:
             await self.delivery.edit_table(s.message_id, content=t(key), embed=None,
@@ -238,12 +259,18 @@ class DiscordSurface:
         return self.signal_sent is not None and self.signal_sent[0] == self.turn()
 
     async def unsignal(self, *, force: bool = False) -> None:
-        """Remove the signal of a turn that has moved on (``force``: any)."""
-        sent = self.signal_sent
-        if sent is None or (sent[0] == self.turn() and not force):
-            return
-        self.signal_sent = None
-        await self.delivery.delete(sent[1], what="remove a signal")
+        """Remove the signal of a turn that has moved on (``force``: any), this process's
+        or one an earlier process left."""
+        sent, kept, turn = self.signal_sent, self.signal_kept, self.turn()
+        gone = False
+        if sent is not None and (sent[0] != turn or force):
+            self.signal_sent = None
+            gone = await self.delivery.delete(sent[1], what="remove a signal")
+        if kept is not None and (kept[0] != turn or force):
+            self.signal_kept = None
+            gone = await self.delivery.delete(kept[1], kept[2], what="remove a signal")
+        if gone and self.signal_sent is None and self.session.state != "closed":
+            await self.session.keep(signal=None)
 
     # -- the table message ---------------------------------------------------------------------
 
@@ -267,7 +294,7 @@ class DiscordSurface:
             if hand is None or self.stopped:
                 return  # no hand yet, or the table was ended meanwhile
             message = await present.table_message(s, public_view(hand), self.clock.deadline(),
-                                                  self.config)
+                                                  self.config, await self.watch_url())
             edited = await self._edit_table(message)
             self.last_edit = time.monotonic()
             if not edited:
@@ -322,6 +349,19 @@ class DiscordSurface:
             self.shown = message.shown
 
     @public
+    async def redraw(self) -> None:
+        """Show the table as it is now on its message without an interaction to answer: a
+        click changed it, and its answer (the redrawn message) came too late for Discord."""
+        s = self.session
+        if self.stopped or s.state == "closed" or s.message_id is None:
+            return
+        if s.hand is not None:
+            self.request_refresh()  # edited unless it shows this already
+            return
+        await self.delivery.edit_table(s.message_id, embed=render.lobby_embed(s),
+                                       view=render.lobby_view(s))
+
+    @public
     async def answer_with_lobby(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a lobby click by redrawing the lobby on its message."""
         s = self.session
@@ -338,7 +378,7 @@ class DiscordSurface:
             await self.answer_with_lobby(interaction)
             return
         message = await present.table_message(s, public_view(s.hand), self.clock.deadline(),
-                                              self.config)
+                                              self.config, await self.watch_url())
         extra = self._attachments(message.picture)
         if self.picture == "unknown" and message.picture is None:
             extra = {}  # the lobby never carries a picture
@@ -352,13 +392,30 @@ class DiscordSurface:
         under a result): play goes on there, and the old message says where it went."""
         s = self.session
         old_id, old_token = s.message_id, self.delivery.token
+        async with self._posting:
+            message_id = await self._post_again(interaction)
+        if old_id is None:
+            return
+        link = f"https://discord.com/channels/{s.guild_id}/{s.channel_id}/{message_id}"
+        await self.delivery.edit(old_id, token=old_token, what="point the old table on",
+                                 content=t("table.moved", link=link), embed=None, view=None,
+                                 attachments=[])
+
+    async def settled(self) -> None:
+        """Return once no new table message is being posted (its id is then known)."""
+        async with self._posting:
+            pass
+
+    async def _post_again(self, interaction: discord.Interaction[Any]) -> int:
+        s = self.session
         message = None
         if s.hand is None:
             sent = await interaction.response.send_message(embed=render.lobby_embed(s),
                                                            view=render.lobby_view(s))
         else:
             message = await present.table_message(s, public_view(s.hand),
-                                                  self.clock.deadline(), self.config)
+                                                  self.clock.deadline(), self.config,
+                                                  await self.watch_url())
             sent = await interaction.response.send_message(
                 message.content or None, embed=message.embed, view=message.view,
                 file=message.picture[1] if message.picture else discord.utils.MISSING)
@@ -370,12 +427,17 @@ class DiscordSurface:
         if message is None:
             self.shown, self.picture = None, None
         await s.store.update_table(s.id, message_id=message_id)
-        if old_id is None:
-            return
-        link = f"https://discord.com/channels/{s.guild_id}/{s.channel_id}/{message_id}"
-        await self.delivery.edit(old_id, token=old_token, what="point the old table on",
-                                 content=t("table.moved", link=link), embed=None, view=None,
-                                 attachments=[])
+        return message_id
+
+    async def watch_url(self) -> str | None:
+        """The table's live page while the bot serves pages and the table may be watched
+        (asked once a table: a link is signed with the server's key)."""
+        web = self.bot.web
+        if web is None or watch_of(self.session.row.settings) == WATCH_OFF:
+            return None
+        if self._watch_url is None:
+            self._watch_url = await web.table_link(self.session.guild_id, self.session.id)
+        return self._watch_url
 
     # -- results -------------------------------------------------------------------------------
 
@@ -386,12 +448,15 @@ class DiscordSurface:
         if self.posted >= s.hand_number or hand is None or hand.result is None:
             return
         self.posted = s.hand_number
+        web = self.bot.web
+        url = None if web is None or s.hand_id is None else await web.hand_link(
+            s.guild_id, s.hand_id)
         embed = render.result_embed(s, hand.result, s.hand_number,
                                     next_at=self.clock.next_deal_at())
-        view = render.result_view(s, s.hand_number, next_hand=True)
+        view = render.result_view(s, s.hand_number, next_hand=True, replay_url=url)
         message = await self.delivery.post(embed=embed, view=view, what="post a result")
         if message is not None:
-            self.result_post = ResultPost(s.hand_number, hand.result, message)
+            self.result_post = ResultPost(s.hand_number, hand.result, message, url)
 
     # -- hand views ----------------------------------------------------------------------------
 
@@ -456,7 +521,7 @@ class DiscordSurface:
             log.warning("table %s: could not open its thread (%s); playing in the channel",
                         s.id, describe(e))
             return
-        await s.keep_setting("thread_id", int(thread["id"]))
+        await s.keep(thread_id=int(thread["id"]))
         self.delivery.thread_id = int(thread["id"])
 
     async def close_thread(self) -> None:
@@ -469,6 +534,17 @@ class DiscordSurface:
         except FAILURES as e:
             log.info("table %s: its thread was not archived (%s)", self.session.id,
                      describe(e))
+
+
+def kept_signal(session: TableSession) -> tuple[Turn, int, int] | None:
+    """The turn's signal as the table keeps it (``TableSession.keep``): its turn, message
+    and channel."""
+    kept: Any = session.row.runtime.get("signal")
+    try:
+        return (Turn(int(kept["hand"]), int(kept["actions"])), int(kept["message"]),
+                int(kept["channel"]))
+    except (TypeError, KeyError, ValueError):
+        return None
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ commands' business, not the gateway's.
 Not guarded (Discord sends these once per connection, and discord.py reads them before the
 parsers): a READY or RESUMED whose ``d`` lacks ``session_id``/``resume_gateway_url``, a frame
 that is not a JSON object, an event name that is not a string. Those still end the process,
-and the service manager starts it again (``deploy/``, README "Running it for real").
+and the service manager starts it again (``deploy/``, docs/setup.md, "Running it for real").
 
 >>> class State:
 ...     def __init__(self) -> None:

@@ -38,16 +38,8 @@ def choices(game: str) -> list[tuple[str, Any]]:
 
 
 def encode(name: str, value: Any) -> str:
-    """A select entry's value: ``name=json``."""
+    """A select entry's value: ``name=json`` (read back by ``bot.protocol.OptionEntry``)."""
     return f"{name}={json.dumps(value)}"
-
-
-def decode(entry: str) -> tuple[str, Any]:
-    """The option and value of a select entry; ``ValueError`` for a forged one."""
-    name, sep, raw = entry.partition("=")
-    if not sep:
-        raise ValueError(f"not an option entry: {entry!r}")
-    return name, json.loads(raw)
 
 
 

@@ -62,10 +62,11 @@ async def hand_message(s: TableSession, view: SeatView, deadline: float | None,
 
 
 async def table_message(s: TableSession, view: PublicView, deadline: float | None,
-                        config: GuildSettings) -> TableMessage:
-    """The table in play (or between hands)."""
+                        config: GuildSettings, watch_url: str | None = None) -> TableMessage:
+    """The table in play (or between hands); ``watch_url``: its live web page."""
     return TableMessage(render.table_content(s, view), render.table_embed(s, view, deadline),
-                        render.table_view(s, view), await table_picture(s, view, config))
+                        render.table_view(s, view, watch_url),
+                        await table_picture(s, view, config))
 
 
 async def table_picture(s: TableSession, view: PublicView, config: GuildSettings

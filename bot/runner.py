@@ -58,9 +58,15 @@ class TableRunner:
         #: When the wait for people began (wall clock): a turn, or an open window (the fris
         #: window). The timers and the countdowns people see both run from it.
         self.clock: tuple[tuple[Any, ...], float] | None = None
-        #: The waits whose signal and warning were given.
+        #: The waits whose signal and warning were given (by an earlier process too: the table
+        #: keeps its signal).
         self.signalled: tuple[Any, ...] | None = None
         self.warned: tuple[Any, ...] | None = None
+        kept = session.row.runtime.get("signal")
+        if isinstance(kept, dict):
+            self.signalled = ("turn", kept.get("hand"), kept.get("actions"))
+            if kept.get("stage") == Signal.WARNING.value:
+                self.warned = self.signalled
         #: When the finished hand ended (its number, wall clock): the next deal counts from it.
         self.finished_at: tuple[int, float] | None = None
         TableRunner.alive += 1
@@ -238,6 +244,8 @@ class TableRunner:
         hand = s.hand
         if hand is None or not hand.finished or not s.full:
             return None
+        if s.plan is not None and s.hand_number >= s.plan.hands:
+            return None  # a tournament table's round is played out: it deals no more
         if self.finished_at is None or self.finished_at[0] != s.hand_number:
             self.finished_at = (s.hand_number, time.time())
         return self.finished_at[1] + self.timing.next_hand_delay

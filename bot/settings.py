@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 
-    # -- running at scale (README "Running at scale") --
+    # -- running at scale (docs/scale.md) --
     #: ``postgresql://user:password@host/db`` to share one PostgreSQL among several bot
     #: processes, or ``sqlite:///path``; unset: the SQLite file ``database_path``.
     database_url: SecretStr | None = None
@@ -52,6 +52,14 @@ class Settings(BaseSettings):
     shard_count: int | None = Field(default=None, ge=1, le=65535)
     #: The shards this process runs (``0-3``, ``0,2``); unset: all of them.
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
+
+    # -- web pages (bot.web, docs/web.md) --
+    #: The address people open the pages at (``https://cards.example.org``, or
+    #: ``http://127.0.0.1:8080`` locally); unset: no web server, no links.
+    web_url: str | None = None
+    #: Where this process's web server listens.
+    web_host: str = "127.0.0.1"
+    web_port: int = Field(default=8080, ge=0, le=65535)
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -68,6 +76,15 @@ class Settings(BaseSettings):
                 raise ValueError("DATABASE_URL must look like postgresql://user:password@host/"
                                  "database or sqlite:///data/filicau.sqlite3") from None
         return v
+
+    @field_validator("web_url")
+    @classmethod
+    def _web_url(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        if not v.startswith(("http://", "https://")) or " " in v:
+            raise ValueError("WEB_URL must be the pages' address, like https://cards.example.org")
+        return v.rstrip("/")
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -39,7 +39,16 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from engine.cards import RANK_CODES, SUIT_NAMES, CardError, card, rank_of, suit_letter, suit_of
+from engine.cards import (
+    CARD_POINTS,
+    RANK_CODES,
+    SUIT_NAMES,
+    CardError,
+    card,
+    rank_of,
+    suit_letter,
+    suit_of,
+)
 
 #: The catalogs, English first (the fallback).
 LANGUAGES: Final = ("en", "ro", "hu", "de")
@@ -247,6 +256,30 @@ def team_name(team: int) -> str:
     return "ABCDEF"[team]
 
 
+#: Texts about points that have a card-point wording: a game that counts card points (Ace 11,
+#: Ten 10, King 4, Ober 3, Unter 2: the Schafkopf games, Filkó with Hats) names them as its
+#: players do ("Augen" in German, "lappont" in Hungarian), one that counts Aces and Tens
+#: (Filicău, Filkó, Filcau) as plain points ("Punkte", "pont").
+CARD_POINT_TEXTS: Final = {"table.points": "table.card_points",
+                           "result.points_line": "result.card_points_line",
+                           "n.points": "n.card_points"}
+
+
+def points_text(key: str, scoring: Sequence[int], /, **params: Any) -> str:
+    """``t(key, **params)`` worded for a game whose cards score ``scoring`` (its rules'
+    ``points``, card by card).
+
+    >>> with speaking("de"):
+    ...     points_text("n.points", (1, 1, 0, 0, 0, 0, 0, 0) * 4, count=6)
+    ...     points_text("n.points", CARD_POINTS, count=61)
+    '6 Punkte'
+    '61 Augen'
+    """
+    if key in CARD_POINT_TEXTS and tuple(scoring) == CARD_POINTS:
+        key = CARD_POINT_TEXTS[key]
+    return t(key, **params)
+
+
 def game_title(game: str, default: str) -> str:
     """A game's name in the current language (``default``, the engine's, for a game the
     catalogs do not know yet)."""
@@ -276,7 +309,7 @@ def refusal(key: str, params: Mapping[str, Any]) -> str:
 
 
 def card_word(c: int | str) -> str:
-    """A card named in a sentence, in the current language: ``Over of acorns``,
+    """A card named in a sentence, in the current language: ``Ober of acorns``,
     ``filicău de ghindă``, ``makk felső``, ``Eichel-Ober`` (``EO`` or its number)."""
     c = card(c) if isinstance(c, str) else c
     return t("card.word", rank=t("rankname." + RANK_CODES[rank_of(c)]),
@@ -308,10 +341,6 @@ def option_value(name: str, value: Any) -> str:
 def option_text(name: str, value: Any) -> str:
     """``early end: on``: a table option and its value, worded."""
     return t("option.line", option=option_name(name), value=option_value(name, value))
-
-
-#: Why an option value is refused: each reason's text ``opterr.REASON``.
-OPTION_ERRORS: Final = ("unknown", "choice", "range", "multiple", "invalid")
 
 
 def option_error(option: str, value: Any, reason: str,

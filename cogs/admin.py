@@ -1,5 +1,5 @@
 """Server managers' commands: reset a partnership's status, end a stuck table, start a
-rating season."""
+rating season, the server's web pages (new links, on or off)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from bot.seats import user_member
 from bot.store import now
 from bot.texts import t
 from bot.translator import ls
+from bot.web.server import WebServer
 
 if TYPE_CHECKING:
     from bot.client import FilicauBot
@@ -35,6 +36,9 @@ class Admin(commands.Cog, name="Admin"):
 
     season = app_commands.Group(name=ls("cmdname.admin_season"),
                                 description=ls("cmd.admin_season"), parent=admin)
+
+    web = app_commands.Group(name=ls("cmdname.admin_web"), description=ls("cmd.admin_web"),
+                             parent=admin)
 
     def __init__(self, bot: FilicauBot) -> None:
         self.bot = bot
@@ -106,6 +110,45 @@ class Admin(commands.Cog, name="Admin"):
         started = await self.bot.store.start_season(interaction.guild_id, now())
         await interaction.response.send_message(
             t("ok.season_started", season=started.number, old=started.number - 1),
+            ephemeral=True)
+
+    # -- the server's web pages (bot.web) -------------------------------------------------
+
+    def _web(self) -> WebServer | None:
+        """The bot's web server, when it serves pages (``WEB_URL`` set)."""
+        server = self.bot.web
+        return server if isinstance(server, WebServer) else None
+
+    @web.command(name=ls("cmdname.admin_web_rotate"), description=ls("cmd.admin_web_rotate"))
+    async def web_rotate(self, interaction: discord.Interaction[Any]) -> None:
+        """A new key: every link of the server given before is refused from now on."""
+        await self._web_change(interaction, "rotate")
+
+    @web.command(name=ls("cmdname.admin_web_on"), description=ls("cmd.admin_web_on"))
+    async def web_on(self, interaction: discord.Interaction[Any]) -> None:
+        await self._web_change(interaction, "on")
+
+    @web.command(name=ls("cmdname.admin_web_off"), description=ls("cmd.admin_web_off"))
+    async def web_off(self, interaction: discord.Interaction[Any]) -> None:
+        await self._web_change(interaction, "off")
+
+    async def _web_change(self, interaction: discord.Interaction[Any], change: str) -> None:
+        assert interaction.guild_id is not None
+        server = self._web()
+        if server is None:
+            await reply_error(interaction, t("err.web_unset"))
+            return
+        guild_id = interaction.guild_id
+        if change == "rotate":
+            await server.rotate(guild_id)
+        else:
+            await server.switch(guild_id, change == "on")
+        if change == "off":
+            await interaction.response.send_message(t("ok.web_off"), ephemeral=True)
+            return
+        url = await server.board_link(guild_id)
+        await interaction.response.send_message(
+            t("ok.web_rotated" if change == "rotate" else "ok.web_on", url=url or "—"),
             ephemeral=True)
 
     def _redraw(self, guild_id: int) -> None:

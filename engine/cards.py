@@ -32,7 +32,7 @@ SUIT_NAMES: Final = ("acorns", "leaves", "hearts", "bells")
 #: Rank indexes, strongest first in every game of the family (Ace high, Ten second).
 ACE, TEN, KING, OVER, UNDER, NINE, EIGHT, SEVEN = range(8)
 RANK_CODES: Final = ("A", "10", "K", "O", "U", "9", "8", "7")
-RANK_NAMES: Final = ("Ace", "Ten", "King", "Over", "Under", "Nine", "Eight", "Seven")
+RANK_NAMES: Final = ("Ace", "Ten", "King", "Ober", "Unter", "Nine", "Eight", "Seven")
 
 #: The pseudo-suit of every trump, Overs included (they do not belong to their printed suit).
 TRUMP: Final = 4

@@ -49,7 +49,7 @@ CARD_CODES = (
     "  suits: " + ", ".join(f"{letter} {name}" for letter, name in zip(SUIT_LETTERS, SUIT_NAMES,
                                                                        strict=True)) + "\n"
     "  ranks: " + ", ".join(f"{c} {n}" for c, n in zip(RANK_CODES, RANK_NAMES, strict=True))
-    + "\n  so EO is the Over of acorns and H10 the Ten of hearts."
+    + "\n  so EO is the Ober of acorns and H10 the Ten of hearts."
 )
 
 HOW_TO_ANSWER = ('Answer with the number of a choice or a card\'s code (e.g. EO); "help" shows '
@@ -95,8 +95,8 @@ KINDS: dict[str, Kind] = {
                  hidden="{who} lays {count} cards away face down"),
     "deal": Kind("{value}", "{who} chooses to {value}"),
     "fris": Kind("fris with {value}", "{who} makes fris with {value}",
-                 "Fris: show an Over and name trump; that Over leads the fris trick at once, "
-                 "and everybody must put an Under or a King on it."),
+                 "Fris: show an Ober and name trump; that Ober leads the fris trick at once, "
+                 "and everybody must put an Unter or a King on it."),
     "deal_on": Kind("deal on (no more fris)", "{who} deals on: no more fris"),
     "look": Kind("look at my last two cards (ends fris for everybody)",
                  "{who} looks at the last two cards: no more fris"),
@@ -105,7 +105,7 @@ KINDS: dict[str, Kind] = {
                  "them; the most trumps names trump (equal: the higher lowest card)."),
     "closed": Kind("say închis (five trumps)", "{who} says închis (five trumps)"),
     "face_up": Kind("turn my last two cards face up", "{who} turns the last two cards face up",
-                    "With no Under or King for the fris trick, your last two cards are turned "
+                    "With no Unter or King for the fris trick, your last two cards are turned "
                     "face up for everybody, and you play from all five."),
     "first_trick": Kind("the first trick is with me", "{who} says: the first trick is with me",
                         "\"The first trick is with me\": whoever else takes the first trick "
@@ -328,7 +328,7 @@ def point_unit(rules: Rules) -> tuple[str, str, str]:
 
 
 def trumps_line(order: TrumpOrder, pack: Sequence[Card]) -> str:
-    """``Trumps, high to low: the four Overs (EO GO HO SO), then hearts: HA H10 ...``."""
+    """``Trumps, high to low: the four Obers (EO GO HO SO), then hearts: HA H10 ...``."""
     parts: list[str] = []
     run: list[Card] = []
     permanent = [c for c in order.permanent if c in pack]

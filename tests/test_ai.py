@@ -284,6 +284,7 @@ def test_an_unknown_level_is_refused() -> None:
 # -- strength ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_normal_beats_random_over_duplicate_deals() -> None:
     """Fixed seeds and sample counts: deterministic, not flaky. Normal against random over
     30 duplicate deals wins clearly on outcome and on points."""

@@ -323,6 +323,7 @@ def test_the_deal_above_is_as_described() -> None:
     assert sorted(code(a.value) for a in hand.legal_actions()) == ["G7", "GA"]
 
 
+@pytest.mark.slow
 def test_analysis_timing_command_reports_percentiles() -> None:
     import io
 

@@ -1,7 +1,7 @@
 """The benchmarks still drive today's bot: each runs at a tiny size, through the real bot
 process and the stand-in, and its figures add up.
 
-They take minutes at their README sizes and are run by hand; a change to the lobby once broke
+They take minutes at their documented sizes and are run by hand; a change to the lobby once broke
 the soak without any test noticing (its computers were added by buttons that had become a
 menu). The figures themselves are measurements, not asserted here.
 """
@@ -14,11 +14,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from benchmarks import soak
+from benchmarks import store as store_bench
+from bot.store import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 async def test_the_soak_plays_its_tables_and_finds_nothing_left_after_closing() -> None:
     report = await soak.run(argparse.Namespace(tables=4, wave=2, trace=False))
     assert (report["tables"], report["waves"]) == (4, 2)
@@ -39,6 +44,25 @@ async def test_the_soak_plays_its_tables_and_finds_nothing_left_after_closing() 
     assert report["bytes_per_open_table"] > 0
 
 
+async def test_the_store_benchmark_times_each_call_of_its_hands(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bench.sqlite3"
+    store = SqliteStore(path)
+    await store.open()
+    insert, close = await store_bench.driver_insert(None, path)
+    try:
+        clock = await store_bench.measure(store, insert, 2)  # and one to warm up
+    finally:
+        await close()
+        await store.close()
+    _, actions = store_bench.a_hand()
+    assert clock.calls["append_action"] == clock.calls[store_bench.PEER] == 2 * len(actions)
+    assert [clock.calls[c] for c in ("start_hand", "finish_hand", "update_table")] == [2] * 3
+    store_bench.report("sqlite", clock)
+    assert "a hand's store calls: " in capsys.readouterr().out
+
+
+@pytest.mark.slow
 def test_the_load_run_plays_its_tables_without_errors() -> None:
     run = subprocess.run(
         [sys.executable, "-m", "benchmarks.load", "--tables", "3", "--think", "0.05",
@@ -49,6 +73,7 @@ def test_the_load_run_plays_its_tables_without_errors() -> None:
     assert "errors 0 " in run.stdout, run.stdout
 
 
+@pytest.mark.slow
 def test_hard_variants_plays_the_arena_with_hards_settings_changed() -> None:
     run = subprocess.run(
         [sys.executable, "-m", "benchmarks.hard_variants", "samples=4", "deep_nodes=0", "--",
@@ -66,6 +91,7 @@ def test_hard_variants_plays_the_arena_with_hards_settings_changed() -> None:
     assert bad.returncode != 0 and "sample" in bad.stderr
 
 
+@pytest.mark.slow
 def test_reading_model_fits_a_levels_play_and_weighs_guesses_by_it() -> None:
     run = subprocess.run(
         [sys.executable, "-m", "benchmarks.reading_model", "--level", "normal", "--hands", "9",
@@ -80,6 +106,7 @@ def test_reading_model_fits_a_levels_play_and_weighs_guesses_by_it() -> None:
     assert 0 < holder["unweighted"] < 1 and 0 < holder["weighed_by_model"] < 1
 
 
+@pytest.mark.slow
 def test_reading_models_fit_learns_which_cards_a_player_prefers() -> None:
     import numpy as np
 

@@ -221,6 +221,7 @@ def test_cards_that_cannot_be_played_stay_legible(theme: str) -> None:
         assert outline >= OUTLINE, f"{code(c)}: outline at {outline:.2f}:1 on {theme}"
 
 
+@pytest.mark.slow
 def test_the_same_input_gives_the_same_bytes() -> None:
     first = hand_png(HAND, theme="light", playable=PLAYABLE), table()
     cardart.clear_caches()

@@ -32,6 +32,7 @@ def _record(cards: str = D_3_3, **extra: Any) -> dict[str, Any]:
     return {**to_record(hand), **extra}
 
 
+@pytest.mark.slow
 def test_replay_a_file(tmp_path: Path) -> None:
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(_record()), encoding="utf-8")
@@ -43,6 +44,7 @@ def test_replay_a_file(tmp_path: Path) -> None:
     assert len(out["tricks"]) == 7
 
 
+@pytest.mark.slow
 def test_replay_from_stdin_matches_the_file(tmp_path: Path) -> None:
     rec = _record("EO G9 SK")
     path = tmp_path / "hand.json"
@@ -56,11 +58,13 @@ def test_replay_from_stdin_matches_the_file(tmp_path: Path) -> None:
     assert [a["card"] for a in out["legal"]] == ["HK", "HU", "H9", "H8", "H7"]
 
 
+@pytest.mark.slow
 def test_extra_record_keys_are_allowed() -> None:
     run = engine("replay", "-", stdin=json.dumps(_record("EO", table="t1", users=[1, 2])))
     assert run.returncode == 0, run.stdout
 
 
+@pytest.mark.slow
 def test_replay_error_names_the_bad_action() -> None:
     rec = _record("EO G9 SK")
     rec["actions"].append({"seat": 0, "card": "EA"})  # the dealer holds trumps: must follow
@@ -71,6 +75,7 @@ def test_replay_error_names_the_bad_action() -> None:
     assert "EA" in err["message"] and "trumps" in err["message"]
 
 
+@pytest.mark.slow
 def test_replay_jsonl_mixes_good_and_bad_lines() -> None:
     lines = [
         json.dumps(_record("EO")),
@@ -93,6 +98,7 @@ def test_replay_jsonl_mixes_good_and_bad_lines() -> None:
     assert outs[5]["points"] == [3, 3]
 
 
+@pytest.mark.slow
 def test_replay_jsonl_all_good_exits_0() -> None:
     lines = [json.dumps(_record("EO")), json.dumps(_record(D_3_3))]
     run = engine("replay", "-", "--jsonl", stdin="\n".join(lines))
@@ -100,18 +106,21 @@ def test_replay_jsonl_all_good_exits_0() -> None:
     assert len(run.stdout.splitlines()) == 2
 
 
+@pytest.mark.slow
 def test_replay_bad_json_exits_1() -> None:
     run = engine("replay", "-", stdin="{")
     assert run.returncode == 1
     assert "error" in json.loads(run.stdout)
 
 
+@pytest.mark.slow
 def test_replay_missing_file_exits_2(tmp_path: Path) -> None:
     run = engine("replay", str(tmp_path / "nope.json"))
     assert run.returncode == 2
     assert "error" in run.stderr
 
 
+@pytest.mark.slow
 def test_bench_reports_json() -> None:
     run = engine("bench", "--hands", "200", "--seed", "5")
     assert run.returncode == 0, run.stderr
@@ -122,18 +131,21 @@ def test_bench_reports_json() -> None:
     assert 200 * 4 <= out["actions"] <= 200 * 32
 
 
+@pytest.mark.slow
 def test_bench_filko() -> None:
     run = engine("bench", "--game", "filko", "--hands", "200")
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["hands_per_second"] > 0
 
 
+@pytest.mark.slow
 def test_help_is_plain_words() -> None:
     run = engine("--help")
     assert run.returncode == 0
     assert "``" not in run.stdout and "replay" in run.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["play", "bench", "arena", "ai-timing"])
 def test_an_unknown_game_is_refused_with_the_known_ones(command: str) -> None:
     run = engine(command, "--game", "nonsense")
@@ -143,6 +155,7 @@ def test_an_unknown_game_is_refused_with_the_known_ones(command: str) -> None:
     assert "filicau" in run.stderr and "officers" in run.stderr
 
 
+@pytest.mark.slow
 def test_game_help_lists_the_games_and_their_players() -> None:
     run = engine("play", "--help")
     assert "officers (Officers' Schafkopf, 2 players)" in " ".join(run.stdout.split())
@@ -150,6 +163,7 @@ def test_game_help_lists_the_games_and_their_players() -> None:
 
 @pytest.mark.parametrize(("game", "bad", "players"), [("filicau", 5, 4), ("officers", 3, 2),
                                                       ("filko6", 7, 6), ("filicau", 0, 4)])
+@pytest.mark.slow
 def test_the_seat_range_is_the_game_s(game: str, bad: int, players: int) -> None:
     # Seats are numbered from 1, as on Discord.
     run = engine("play", "--game", game, "--seat", str(bad))
@@ -158,6 +172,7 @@ def test_the_seat_range_is_the_game_s(game: str, bad: int, players: int) -> None
     assert "Traceback" not in run.stderr
 
 
+@pytest.mark.slow
 def test_the_last_seat_of_a_six_player_game_is_playable() -> None:
     run = engine("play", "--game", "filko6", "--seat", "6", "--seed", "1", stdin="")
     assert run.returncode == 0, run.stderr
@@ -167,6 +182,7 @@ def test_the_last_seat_of_a_six_player_game_is_playable() -> None:
 GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.json"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
 def test_replay_a_golden_file_as_the_readme_says(path: Path) -> None:
     """The golden files hold the record under "record" beside "why" and "expected": the
@@ -177,6 +193,7 @@ def test_replay_a_golden_file_as_the_readme_says(path: Path) -> None:
     assert json.loads(run.stdout) == golden["expected"]
 
 
+@pytest.mark.slow
 def test_a_record_with_a_key_named_record_is_still_a_record() -> None:
     # A bare record is taken as it is, whatever extra keys it carries.
     run = engine("replay", "-", stdin=json.dumps(_record("EO", record="kept by the bot")))

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from standin import CHANNEL_MESSAGE, UPDATE_MESSAGE, BotProcess, Message, Player, StandIn
 from standin.discord_objects import buttons_of, message_text
-from standin.game import Table
+from standin.game import Table, acting
 from standin.records import Database, HiddenCardCheck, StoredHand
 from standin.server import Call, Interaction
 
@@ -170,6 +170,7 @@ async def finished_table(e2e: E2E, table: Table) -> Message:
 # -- scenarios ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_four_players_filicau_then_the_same_pairs_resume(e2e: E2E) -> None:
     ana, bo, cy, di = players = e2e.players(*FOUR)
     table = Table(e2e.standin, players, seed=11)
@@ -210,6 +211,7 @@ async def test_four_players_filicau_then_the_same_pairs_resume(e2e: E2E) -> None
     assert stored_status(e2e.db, "filicau", players) == members_status(hands2[-1])
 
 
+@pytest.mark.slow
 async def test_four_players_filko(e2e: E2E) -> None:
     ana, bo, cy, di = players = e2e.players(*FOUR, channel=1)
     table = Table(e2e.standin, players, seed=5)
@@ -225,6 +227,7 @@ async def test_four_players_filko(e2e: E2E) -> None:
     assert stored_actions(e2e.db, tid, hands) == clicked_actions(table)
 
 
+@pytest.mark.slow
 async def test_one_human_three_computers(e2e: E2E) -> None:
     [ana] = e2e.players("ana")
     table = Table(e2e.standin, [ana])
@@ -244,11 +247,12 @@ async def test_one_human_three_computers(e2e: E2E) -> None:
     assert len(msg.versions) < len(rows)
 
 
-#: One game of each family beyond Filicău and 4-player Filkó (issues 6, 7 and 8).
+#: One game of each family beyond Filicău and 4-player Filkó (issues 6, 7, 8 and 34).
 OTHER_GAMES = ("filko5", "filko6", "filko_hats", "rich_poor", "kelebia", "filcau20",
-               "schafkopf3", "wendish", "dreiwendsch", "officers")
+               "schafkopf3", "wendish", "dreiwendsch", "officers", "schafkopf")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", OTHER_GAMES)
 async def test_one_person_and_computers_play_each_other_game(e2e: E2E, game: str) -> None:
     """The person clicks only what their hand view shows (cards, choices, menus); the
@@ -277,6 +281,7 @@ async def test_one_person_and_computers_play_each_other_game(e2e: E2E, game: str
     assert len(mine) == len(table.moves) > 0
 
 
+@pytest.mark.slow
 async def test_killed_mid_trick_and_restarted(e2e: E2E) -> None:
     ana, bo, cy, di = players = e2e.players(*FOUR)
     table = Table(e2e.standin, players, seed=3)
@@ -314,7 +319,7 @@ async def test_killed_mid_trick_and_restarted(e2e: E2E) -> None:
 
 async def settled(e2e: E2E, table: Table) -> None:
     """Wait until the table message shows the state the database holds: the player to move is
-    named, with as many cards in the trick."""
+    marked, with as many cards in the trick."""
     tid = e2e.table_id(table)
 
     def shows() -> bool:
@@ -324,12 +329,14 @@ async def settled(e2e: E2E, table: Table) -> None:
             return False
         h = hand.replay()
         if h.finished:
-            return not msg.content
+            return not acting(msg)
         mover = hand.header["members"][h.actors()[0]]
-        fields = {f["name"]: f["value"] for f in msg.embeds[0].get("fields", [])}
-        cards = fields.get(t("table.trick"), "")
+        # The trick's field is named by its number ("Trick 2 of 8").
+        trick = t("table.trick_of", trick="\0", tricks="\0").split("\0")[0]
+        cards = next((f["value"] for f in msg.embeds[0].get("fields", [])
+                      if f["name"].startswith(trick)), "")
         n = 0 if cards == t("table.trick_empty") else cards.count(" · ") + 1
-        return f"<@{mover}>" in msg.content and n == len(h.trick)
+        return f"<@{mover}>" in acting(msg) and n == len(h.trick)
 
     await e2e.standin.wait_for(shows, 10, "the table message to settle")
 
@@ -352,6 +359,7 @@ async def refused(e2e: E2E, table: Table, p: Player, text: str, **click: Any) ->
     assert (len(e2e.db.action_rows(tid)), public_state(e2e, table)) == before
 
 
+@pytest.mark.slow
 async def test_refusals_change_nothing(e2e: E2E) -> None:
     ana, bo, cy, di = players = e2e.players(*FOUR)
     table = Table(e2e.standin, players, seed=7)
@@ -437,7 +445,7 @@ async def play_recovering_views(e2e: E2E, table: Table, players: list[Player],
             return None
         for p in players:
             view = table.hand_view(p, number)
-            if p.mention in msg.content and p not in recovered and view is not None \
+            if p.mention in acting(msg) and p not in recovered and view is not None \
                     and not view.enabled() and view.token is not None \
                     and e2e.standin.interactions[view.token].born < e2e.standin.now() - 900:
                 return p
@@ -456,6 +464,7 @@ async def play_recovering_views(e2e: E2E, table: Table, players: list[Player],
     return recovered
 
 
+@pytest.mark.slow
 async def test_expired_hand_view_is_recovered_through_my_hand(e2e: E2E) -> None:
     ana, bo, cy, di = players = e2e.players(*FOUR, channel=2)
     table = Table(e2e.standin, players, seed=9)
@@ -475,6 +484,7 @@ def global_calls(e2e: E2E, since: int) -> list[Call]:
     return [c for c in e2e.standin.calls[since:] if c.global_limited]
 
 
+@pytest.mark.slow
 async def test_a_hand_spends_no_global_rate_budget(e2e: E2E) -> None:
     """Discord's global limit (50 requests/s per bot token, whatever the number of
     processes) is the ceiling of a popular bot: a hand's table edits, result and notices go
@@ -496,6 +506,7 @@ async def test_a_hand_spends_no_global_rate_budget(e2e: E2E) -> None:
     assert msg is not None and len(msg.versions) > 10
 
 
+@pytest.mark.slow
 async def test_a_hand_that_outlives_its_token_updates_through_the_channel(e2e: E2E) -> None:
     """The token that edits the table message dies 15 minutes after the click that started
     the hand: a longer hand goes on being shown, through the channel route."""
@@ -520,6 +531,7 @@ async def test_a_hand_that_outlives_its_token_updates_through_the_channel(e2e: E
     assert table.result(1) is not None
 
 
+@pytest.mark.slow
 async def test_an_ended_table_stays_ended(e2e: E2E) -> None:
     # A slow edit interval, so that a table refresh is pending when the table is ended.
     await e2e.bot.stop()
@@ -541,6 +553,7 @@ async def test_an_ended_table_stays_ended(e2e: E2E) -> None:
                                    "the ended table to be redrawn")
 
 
+@pytest.mark.slow
 async def test_a_table_in_its_own_thread(e2e: E2E) -> None:
     """``/table new thread:True``: the table message starts a public thread; the results and
     turn messages go there (the channel keeps only the table), and the thread is archived and
@@ -616,6 +629,7 @@ def custom_ids(op: str, messages: list[Message]) -> list[str]:
             if str(b.get("custom_id", "")).startswith(f"fc:{op}:")]
 
 
+@pytest.mark.slow
 @PINGING
 async def test_a_ping_reaches_only_the_player_to_act_and_goes_when_they_act(
         e2e: E2E) -> None:
@@ -632,6 +646,7 @@ async def test_a_ping_reaches_only_the_player_to_act_and_goes_when_they_act(
                                     channel_id=table.channel_id)
 
 
+@pytest.mark.slow
 @PINGING
 async def test_a_hint_is_for_the_asker_only(e2e: E2E) -> None:
     table, ana, bo = await two_and_two(e2e)
@@ -648,6 +663,7 @@ async def test_a_hint_is_for_the_asker_only(e2e: E2E) -> None:
     assert answer.id not in {m.id for m in other.visible()}
 
 
+@pytest.mark.slow
 @PINGING
 async def test_a_review_comes_after_the_hand_and_only_to_the_asker(e2e: E2E) -> None:
     table, ana, bo = await two_and_two(e2e)
@@ -662,6 +678,7 @@ async def test_a_review_comes_after_the_hand_and_only_to_the_asker(e2e: E2E) -> 
     assert page.id not in {m.id for m in ana.visible()}
 
 
+@pytest.mark.slow
 @PINGING
 async def test_seats_changed_during_and_between_hands_keep_every_hand_replayable(
         e2e: E2E) -> None:
@@ -670,7 +687,9 @@ async def test_seats_changed_during_and_between_hands_keep_every_hand_replayable
     table_message = table.table_message()
     assert table_message is not None
     inter = await ana.press(t("btn.leave_hand"), table_message)
-    assert inter.type == CHANNEL_MESSAGE and ana.response(inter).content == t("hand.left")
+    assert inter.type == CHANNEL_MESSAGE and ana.response(inter).content == t("hand.leave_ask")
+    inter = await ana.press(t("btn.leave_yes"), ana.response(inter))
+    assert inter.type == UPDATE_MESSAGE and ana.response(inter).content == t("hand.left")
     table.players = [bo]
     assert await table.play_hand(1) is not None
     # Between hands Cy takes her seat on team A; Bo deals the next hand from the result.

@@ -28,6 +28,7 @@ def test_there_are_golden_records() -> None:
     assert len(GOLDEN) >= 6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
 def test_golden_replay(path: Path, tmp_path: Path) -> None:
     golden = json.loads(path.read_text(encoding="utf-8"))

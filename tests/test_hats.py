@@ -164,6 +164,7 @@ def test_masters_on_60_play_on_a_win_is_not_a_draw() -> None:
         assert table[61][0] and table[0][61] and table[60][60] and table[61][59]
 
 
+@pytest.mark.slow
 def test_the_early_end_table_is_the_generic_one_and_quick() -> None:
     fresh = FilkoHats(make_rules(K).options)
     for status in (EVEN, Status(0, 1), Status(1, 2)):
@@ -338,6 +339,7 @@ def test_random_play_with_signals_always_finishes(seed: int, dealer: int, status
 # -- computer players ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_computer_players_play_whole_hands_with_signals_at_the_table(level: str) -> None:
     """Computers ignore signals, but hands full of them (rebuilt for the search from the

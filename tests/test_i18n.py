@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 import unicodedata
 from collections.abc import AsyncIterator, Iterator
@@ -37,12 +38,13 @@ from bot.texts import (
     language_of,
     load_catalog,
     load_plurals,
+    points_text,
     speaking,
     suit_label,
     t,
 )
 from engine import public_view
-from engine.cards import ALL_CARDS, card, code
+from engine.cards import ALL_CARDS, CARD_POINTS, card, code
 from engine.rules import GAMES
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
@@ -183,6 +185,15 @@ def test_english_rulings_are_the_engines() -> None:
         assert not has_text(f"rulings.{key}.{len(cls.rulings)}"), f"{key}: a line too many"
 
 
+def test_english_goals_are_the_engines() -> None:
+    """The goal a table shows (``goal.GAME``) is in English the engine's own ``Rules.goal``,
+    the sentence the terminal game starts with; every game has one."""
+    for key, cls in GAMES.items():
+        assert cls.goal, key
+        with speaking("en"):
+            assert t(f"goal.{key}") == cls.goal, key
+
+
 # -- choosing the language ---------------------------------------------------------------------
 
 
@@ -280,6 +291,37 @@ async def test_a_romanian_user_at_a_german_server(german: Harness) -> None:
     assert h.hand_view(ana).content.startswith("**Cărțile tale — Filicău, mâna 1**")
 
 
+async def test_a_german_filicau_table_counts_punkte(german: Harness) -> None:
+    """Filicău counts Aces and Tens: "Punkte", never the card points' "Augen"."""
+    h = german
+    await started_table(h, h.user("ana"))
+    fields = {f["name"]: f["value"] for f in h.table_message().embeds[0]["fields"]}
+    assert de("table.points") == "Punkte" and "Punkte" in fields
+    assert "Augen" not in h.table_message().text
+
+
+async def test_a_german_schafkopf_table_counts_augen_and_shows_no_empty_shown_cards(
+        german: Harness) -> None:
+    """Schafkopf's trump is always bells, no card is shown for it: the trump line is the
+    suit alone ("Schellen", not "Schellen (aufgedeckt: —)"), and the players' card points
+    are "Augen"."""
+    h = german
+    ana = h.user("ana")
+    await h.command(ana, "table new", game="schafkopf3")
+    await h.press(ana, de("btn.sit"))
+    session = h.session()
+    while not session.full:
+        await h.add_computer(ana, "easy")
+    await h.press(ana, de("btn.start"))
+    await h.settle()
+    fields = {f["name"]: f["value"] for f in h.table_message().embeds[0]["fields"]}
+    with speaking("de"):
+        assert fields[t("table.trump")] == suit_label(3)
+    assert "aufgedeckt" not in h.table_message().text
+    seats = fields[de("table.seats")]  # each player's card points so far
+    assert " Augen" in seats and "Punkte" not in seats, seats
+
+
 async def test_a_server_locale_is_remembered_for_messages_sent_later(german: Harness) -> None:
     """The turn warning is sent by a timer, outside any interaction: in the server's
     language, even though the last click came from an English user."""
@@ -306,7 +348,7 @@ async def test_standings_are_public_and_german_rules_are_the_users(german: Harne
     r = await h.command(eva, "rules", game="filko")
     assert r.ephemeral and r.message.embeds[0]["title"] == "Filkó"
     with speaking("hu"):
-        assert r.message.embeds[0]["fields"][0]["name"] == t("rules.options")
+        assert r.message.embeds[0]["fields"][-1]["name"] == t("rules.options")
         # The rulings themselves in Hungarian, not the engine's English.
         assert r.message.embeds[0]["description"].splitlines() == [
             f"• {t(f'rulings.filko.{i}')}" for i in range(len(GAMES["filko"].rulings))]
@@ -392,3 +434,211 @@ async def test_a_german_command_name_is_the_catalogs(h: Harness) -> None:
     filko = next(c for c in game["choices"] if c["value"] == "filko6")
     assert filko["name_localizations"]["de"] == "Filkó (6 Spieler)"
     assert h.tables.session_in(CHANNEL_ID) is None
+
+
+# -- as a native card player reads them ---------------------------------------------------------
+#
+# What players of each language noticed in the catalogs (issue 31), kept from coming back.
+
+
+def texts_of_lang(lang: str) -> dict[str, str]:
+    """Every text of a catalog by key, plural forms joined (each form is read)."""
+    texts = dict(CATALOGS[lang])
+    texts.update({key: " | ".join(forms) for key, forms in PLURALS[lang].items()})
+    return texts
+
+
+def outside_glosses(text: str) -> str:
+    """The text without its parentheses: a gloss may give a word the catalog does not use
+    ("as (tuz)": the Romanian 20-card game's own name of the Ace)."""
+    return re.sub(r"\([^()]*\)", "", text)
+
+
+#: Words for a card, suit or trump that each catalog does not use: it names each card one way
+#: everywhere (buttons, tables, rules). English says Ober and Unter, as English players of the
+#: Schafkopf family do (and "Over" would read as the preposition: "the hand is over"). A
+#: language's other words appear only inside a gloss, in parentheses.
+REJECTED_CARD_WORDS = {
+    "en": r"\b(?:Overs?|Unders?|Knaves?|Queens?|Jacks?|Eichel|Gras|Schellen|Herz)\b",
+    "ro": r"\b(?:treiar\w*|valet\w*|tuz\w*|cal|calul|cai|caii|rege\w*|dam[aăe]\w*|zecic\w*"
+          r"|filc[aă]u\w*|tromf\w*|frunz\w*|inim\w*|clopo\w*)\b",
+    "hu": r"\b(?:tromf\w*|dáma\w*|bubi\w*|levél|szív|csengő\w*|filkó\w*|treff\w*)\b",
+    "de": r"\b(?:Daus\w*|Sau|Säue|Buben?|Damen?|Laub|Grün|Schelle|Trumf\w*)\b",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_one_word_per_card_everywhere(lang: str) -> None:
+    word = re.compile(REJECTED_CARD_WORDS[lang])
+    found = {key: word.findall(outside_glosses(text))
+             for key, text in texts_of_lang(lang).items()}
+    assert {key: words for key, words in found.items() if words} == {}
+
+
+def test_the_card_word_check_sees_a_rejected_word() -> None:
+    assert re.search(REJECTED_CARD_WORDS["en"], "the fris Over leads")
+    assert not re.search(REJECTED_CARD_WORDS["ro"], outside_glosses("as (tuzul, 11)"))
+    assert re.search(REJECTED_CARD_WORDS["ro"], outside_glosses("cu tuzul de tromf"))
+
+
+#: How each catalog names a house rule in the rules summary, and the words for where a
+#: rule came from that players never read.
+HOUSE_RULES = {"en": "House rule", "ro": "Regul", "hu": "Házszabály", "de": "Hausregel"}
+SOURCE_WORDS = {
+    "en": r"(?i)\b(?:seeds?|project|sources?)\b",
+    "ro": r"(?i)\b(?:surs[aăe]\w*|proiect\w*)\b",
+    "hu": r"(?i)(?:forrás|projekt)",
+    "de": r"(?i)(?:quelle|projekt)",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_players_read_house_rules_not_the_projects_sources(lang: str) -> None:
+    word = re.compile(SOURCE_WORDS[lang])
+    assert {key: text for key, text in texts_of_lang(lang).items() if word.search(text)} == {}
+    english_house_rules = 0
+    for key, cls in GAMES.items():
+        for i, line in enumerate(cls.rulings):
+            if line.startswith("House rule"):
+                english_house_rules += 1
+                with speaking(lang):
+                    assert t(f"rulings.{key}.{i}").startswith(HOUSE_RULES[lang]), (key, i)
+    assert english_house_rules >= 9
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_two_buttons_never_share_a_label(lang: str) -> None:
+    """Leaving the lobby and leaving a table in play are different actions."""
+    with speaking(lang):
+        assert t("btn.leave") != t("btn.leave_hand")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_text_speaks_of_true_or_false(lang: str) -> None:
+    word = re.compile(r"(?i)\b(?:true|false)\b")
+    assert {key: text for key, text in texts_of_lang(lang).items() if word.search(text)} == {}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_game_name_is_never_glued_into_a_compound(lang: str) -> None:
+    """"Filkó mit Hüten-Tisch" and "Filkó (6 játékos)-asztal" break the game's name."""
+    for key in ("lobby.title", "table.title", "table.thread_name", "hand.title"):
+        for game, cls in GAMES.items():
+            with speaking(lang):
+                name = game_title(game, cls.title)
+                text = t(key, game=name, number=1)
+            assert name in text and f"{name}-" not in text, (key, text)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_one_spelling_of_filcau(lang: str) -> None:
+    spellings = {m for text in texts_of_lang(lang).values()
+                 for m in re.findall(r"(?i)\bfilc[aă]u\b", outside_glosses(text))}
+    assert len(spellings) == 1, spellings
+
+
+def test_romanian_filcau_texts_gloss_the_games_own_words() -> None:
+    """Filcau's Romanian players call the Ace tuz, the King cal, the Under valet and trump
+    tromf: its rules name the cards as the other games do and give those words once."""
+    for key in ("rulings.filcau20.0", "how.filcau20"):
+        text = CATALOGS["ro"][key]
+        glosses = " ".join(re.findall(r"\(([^()]*)\)", text))
+        for word in ("tuz", "cal", "valet", "tromf"):
+            assert word in glosses, (key, word)
+
+
+def test_hungarian_articles_come_from_the_helper() -> None:
+    """"a(z)" is what a form says, not a person: the {x:az} placeholder picks the article."""
+    bare = {key: text for key, text in texts_of_lang("hu").items() if "a(z)" in text.lower()}
+    assert bare == {}
+    with speaking("hu"):
+        assert t("err.bad_setting", option="Osztások", low=0, high=9).startswith("Az Osztások")
+
+
+def test_hungarian_spells_szolo_one_way() -> None:
+    texts = texts_of_lang("hu").values()
+    assert not [text for text in texts if re.search(r"(?i)\bsol[oó]", text)]
+    assert any("szóló" in text for text in texts)
+
+
+@pytest.mark.parametrize("lang", ["hu", "de"])
+def test_buttons_carry_no_romanian_word(lang: str) -> None:
+    """The 20-card game's Romanian terms are glossed in its rules, never a button's label."""
+    romanian = re.compile(r"[ăâîșțĂÂÎȘȚ]|\b(?:legare|slugă|egal|șef)\b")
+    buttons = {key: text for key, text in texts_of_lang(lang).items()
+               if key.startswith(("btn.", "act.")) and romanian.search(text)}
+    assert buttons == {}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_hand_mode_and_match_are_three_words(lang: str) -> None:
+    """One word per idea: a hand ("Spiel 3"), a game's mode ("Spielart") and a match
+    ("Partie") are never called the same on one table message."""
+    def word(key: str) -> str:
+        return re.sub(r"\{\w+\}|[.:]", "", CATALOGS[lang][key]).strip().lower()
+
+    words = [word("result.hand_title"), word("info.mode"), word("table.match")]
+    assert len(set(words)) == 3, words
+
+
+#: Keys that only games counting card points (Ace 11 … Under 2) show.
+CARD_POINT_KEYS = {"table.card_points", "result.card_points_line", "n.card_points",
+                   "event.least_won", "event.least_all", "event.most_won"}
+
+
+def test_german_says_augen_only_for_card_points() -> None:
+    """German card players count "Augen" in the Schafkopf games (and Filkó with Hats);
+    Filicău's and Filkó's Aces and Tens are "Punkte"."""
+    card_point_games = {game for game, cls in GAMES.items() if cls.points == CARD_POINTS}
+    assert {"schafkopf3", "wendish", "filko_hats"} <= card_point_games
+    assert not {"filicau", "filko", "filcau20"} & card_point_games
+    wrong = {}
+    for key, text in texts_of_lang("de").items():
+        game = key.split(".")[1] if key.startswith(("rulings.", "how.", "goal.")) else None
+        allowed = key in CARD_POINT_KEYS or game in card_point_games
+        if "Auge" in text and not allowed:
+            wrong[key] = text
+    assert wrong == {}
+    for game in set(GAMES) - card_point_games:
+        assert "Punkt" in de(f"how.{game}"), game
+
+
+def test_the_words_of_the_points_follow_the_game() -> None:
+    with speaking("de"):
+        assert points_text("table.points", GAMES["filicau"].points) == "Punkte"
+        assert points_text("table.points", GAMES["schafkopf3"].points) == "Augen"
+        assert points_text("n.points", GAMES["wendish"].points, count=61) == "61 Augen"
+        assert points_text("result.points_line", GAMES["dreiwendsch"].points,
+                           points="A 41 · B 79") == "Augen: A 41 · B 79"
+    with speaking("hu"):
+        assert points_text("n.points", GAMES["filko"].points, count=6) == "6 pont"
+        assert points_text("n.points", GAMES["officers"].points, count=61) == "61 lappont"
+
+
+def test_what_a_native_reader_flagged() -> None:
+    """Sentences a player of each language stumbled on, each worded as such a player
+    would say it."""
+    with speaking("ro"):
+        # The player, not the points, wins.
+        assert "a câștigat cine" in t("event.least_won")
+        assert "a câștigat cine" in t("event.most_won")
+        # A button says what the player does; it does not order the bot about.
+        assert t("act.face_up.True").startswith("Cer ")
+    with speaking("hu"):
+        assert "adója" not in " ".join(CATALOGS["hu"].values())  # tax, not trump (aduja)
+        # A team is one, its members many: "az A csapat tagjai szolgák".
+        assert "Az A csapat tagjai" in t("lobby.status_masters", team="A", since="x",
+                                          slaves=t("lobby.word_servants"), dealer="@b")
+        assert "a B csapat tagjai" in t("result.masters", team="A", other="B",
+                                         slaves=t("lobby.word_slaves"))
+        assert "mp-" not in t("turn.warning", user="@ana", seconds=30)
+        assert "pont nyert" not in t("event.least_won")
+        assert t("face.G").split(" ", 1)[1] == "felnézés"  # a noun, as the other faces
+        ran = [key for key, text in CATALOGS["hu"].items() if "elszök" in text]
+        assert ran == []  # one verb for running away: elszalad
+    with speaking("de"):
+        assert "wer die wenigsten Augen hat" in t("event.least_won")
+        assert "für @ana" in t("turn.autoplay", user="@ana")
+        assert "Analyse" in t("review.title", game="Filkó", number=1)
+        assert "Weitergeben" not in t("act.deal_on.True")  # passing the deal on
+        assert "gewinnt, wer die meisten Augen hat, 1" in t("rulings.dreiwendsch.9")

@@ -1,21 +1,28 @@
-"""``python -m bot.migrate``: an SQLite database, played on by real table sessions, copied into
-a real PostgreSQL; what the bot reads back is the same, tables go on where they were, and a
-non-empty target or a hand that does not replay leaves the target untouched."""
+"""``python -m bot.migrate``: databases the bot made before this version brought to its schema
+in place, with nothing lost (files made by the bot at 2585ca2, in ``tests/data``); an SQLite
+database, played on by real table sessions, copied into a real PostgreSQL: what the bot reads
+back is the same, tables go on where they were, and a non-empty target or a hand that does
+not replay leaves the target untouched."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
 import sqlite3
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+import asyncpg
 import pytest
 
-from bot.migrate import MigrateError, migrate
+from bot import ratings
+from bot.migrate import TABLES, MigrateError, migrate, upgrade
 from bot.session import TableSession
-from bot.store import GuildSettings, SqliteStore, Store
-from bot.store.postgres import TABLES, PostgresStore
+from bot.store import GuildSettings, PostgresStore, SqliteStore, Store, migrations
 
 try:
     from tests.bot_fixtures import GUILD, open_store, play, started_table
@@ -28,6 +35,142 @@ except ImportError:  # plain `pytest`, where tests/ itself is on sys.path
     )
 
 ROOT = Path(__file__).resolve().parents[1]
+#: Made by the bot at 2585ca2: a finished hand and a half-played one at table 1 (guild 1),
+#: a Filkó table waiting for its Servant (table 2), a lobby (table 3, guild 5 << 22, whose
+#: settings are kept) and a closed table (4), a review, a second season, the ratings.
+OLD_SQLITE = ROOT / "tests" / "data" / "main-2585ca2.sqlite3"
+OLD_POSTGRES = ROOT / "tests" / "data" / "main-2585ca2.postgres.sql"
+#: Where each database kept its schema version then.
+OLD_VERSIONS = ("schema_version",)
+
+
+def as_set(rows: Sequence[Sequence[Any]]) -> list[str]:
+    return sorted(repr(tuple(r)) for r in rows)
+
+
+def sqlite_columns(path: Path) -> dict[str, list[str]]:
+    """Every table of the file and its columns."""
+    con = sqlite3.connect(path)
+    try:
+        names = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {n: [c[1] for c in con.execute(f"PRAGMA table_info({n})")] for n in names}
+    finally:
+        con.close()
+
+
+def sqlite_contents(path: Path, columns: dict[str, list[str]] | None = None
+                    ) -> dict[str, list[str]]:
+    """Every row of every table of the file (of these columns: those a database had before
+    an upgrade added others), read directly."""
+    columns = columns or sqlite_columns(path)
+    con = sqlite3.connect(path)
+    try:
+        return {n: as_set(con.execute(f"SELECT {', '.join(cols)} FROM {n}").fetchall())
+                for n, cols in columns.items()}
+    finally:
+        con.close()
+
+
+async def postgres_columns(url: str) -> dict[str, list[str]]:
+    """Every table of the schema and its columns."""
+    con = await asyncpg.connect(url)
+    try:
+        rows = await con.fetch(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position")
+    finally:
+        await con.close()
+    out: dict[str, list[str]] = {}
+    for r in rows:
+        out.setdefault(r["table_name"], []).append(r["column_name"])
+    return out
+
+
+async def postgres_contents(url: str, names: Sequence[str] | None = None,
+                            columns: dict[str, list[str]] | None = None
+                            ) -> dict[str, list[str]]:
+    """Every row of these tables (all of the schema's; of these columns: those a database had
+    before an upgrade added others), read directly."""
+    columns = columns or await postgres_columns(url)
+    con = await asyncpg.connect(url)
+    try:
+        if names is None:
+            names = list(columns)
+        return {n: as_set(await con.fetch(f"SELECT {', '.join(columns[n])} FROM {n}"))
+                for n in names}
+    finally:
+        await con.close()
+
+
+async def goes_on(store: Store) -> None:
+    """What the bot reads of the old database, and its half-played hand played to the end."""
+    [playing, servant, lobby] = await store.open_tables()
+    assert (playing.id, servant.id, lobby.id) == (1, 2, 3)
+    assert [h.number for h in await store.hands(playing.id)] == [2, 1]
+    assert (await store.guild_settings())[0].locale == "hu"
+    assert await store.get_review(1, 0) == {"version": 1,
+                                            "decisions": [{"index": 0, "loss": 0.5}]}
+    assert [s.number for s in await store.seasons(GUILD)] == [2]
+    assert [r.hands for r in await store.ratings(GUILD, "filicau", 1)] == [1] * 4
+    assert not await store.stale_ratings()  # they were kept, not to be rebuilt
+    session = await TableSession.restore(playing, store)
+    assert session.hand is not None and len(session.hand.actions) == 6
+    await play(session)
+    assert len(await store.results(GUILD)) == 2
+    assert [r.hands for r in await store.ratings(GUILD, "filicau", 1)] == [2] * 4
+
+
+async def test_an_sqlite_file_of_the_bot_before_is_upgraded_in_place(tmp_path: Path) -> None:
+    """``python -m bot.migrate`` (the bot's database, found as the bot finds it) brings a file
+    of the bot at 2585ca2 to this version's schema: every row of it is still there as it
+    was, and its tables go on."""
+    path = tmp_path / "bot.sqlite3"
+    shutil.copy(OLD_SQLITE, path)
+    columns = sqlite_columns(path)
+    before = sqlite_contents(path, columns)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.migrate", cwd=ROOT,
+        env={**os.environ, "DATABASE_PATH": str(path), "DATABASE_URL": ""},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await proc.communicate()
+    assert (proc.returncode, err.decode()) == (0, "")
+    assert out.decode() == f"schema version 6 -> {len(migrations.MIGRATIONS)}\n"
+    after = sqlite_contents(path, columns)
+    assert {n: after[n] for n in before} == before
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        assert store.upgraded_from == await store.schema_version() == len(migrations.MIGRATIONS)
+        await goes_on(store)
+    finally:
+        await store.close()
+    assert await upgrade(f"sqlite:///{path}") == [
+        f"schema version {len(migrations.MIGRATIONS)}: nothing to do"]
+
+
+async def test_a_postgresql_database_of_the_bot_before_is_upgraded_in_place(
+        pg_url: str) -> None:
+    """The bot, starting on a PostgreSQL database of the bot at 2585ca2 (its own numbering of
+    the migrations, in ``schema_version``), brings it to this version's schema: every row is
+    still there as it was, and its tables go on."""
+    con = await asyncpg.connect(pg_url)
+    try:
+        await con.execute(OLD_POSTGRES.read_text())
+    finally:
+        await con.close()
+    columns = await postgres_columns(pg_url)
+    before = await postgres_contents(pg_url, columns=columns)
+    store = PostgresStore(pg_url)
+    await store.open()
+    try:
+        assert store.upgraded_from == 6  # its version 4 is SQLite's 6
+        assert await store.schema_version() == len(migrations.MIGRATIONS)
+        kept = [n for n in before if n not in OLD_VERSIONS]
+        assert await postgres_contents(pg_url, kept, columns) == {n: before[n] for n in kept}
+        assert await ratings.rebuild_if_stale(store) is None
+        await goes_on(store)
+    finally:
+        await store.close()
 
 
 async def fill(path: Path) -> dict[str, int]:
@@ -58,7 +201,6 @@ async def snapshot(store: Store, ids: dict[str, int], guilds: list[int]) -> obje
     standings, server settings."""
     return (
         await store.open_tables(),
-        [await store.get_table(i) for i in ids.values()],
         [await store.hands(i, limit=100) for i in ids.values()],
         [await store.statuses(g) for g in guilds],
         [await store.results(g) for g in guilds],
@@ -145,6 +287,7 @@ async def test_a_hand_that_does_not_replay_leaves_the_target_empty(
         await target.close()
 
 
+@pytest.mark.slow
 async def test_the_command_copies_and_says_what(tmp_path: Path, pg_url: str) -> None:
     path = tmp_path / "bot.sqlite3"
     await fill(path)

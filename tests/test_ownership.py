@@ -14,8 +14,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.store import SqliteStore, Store
-from bot.store.postgres import PostgresStore
+from bot.store import PostgresStore, SqliteStore, Store
 from bot.store.shards import overlaps, parse_shard_ids, shard_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,14 +84,28 @@ def test_shard_ids_are_read_as_ranges_and_lists() -> None:
 # -- PostgreSQL ------------------------------------------------------------------------------
 
 
+async def open_tables_on(store: Store, shards: range, count: int, n: int = 0) -> list[int]:
+    """A table in a guild of each of these shards; their guilds."""
+    guilds = [guild_on(s, count, n) for s in shards]
+    for i, guild in enumerate(guilds):
+        await store.create_table(guild_id=guild, channel_id=1000 * n + i, game="filicau",
+                                 options={}, opener_id=1, seats=[None] * 4)
+    return guilds
+
+
+async def owned_guilds(store: Store) -> list[int]:
+    return [r.guild_id for r in await store.owned_tables()]
+
+
 async def test_a_shard_has_one_owner(opened: Callable[[], Awaitable[PostgresStore]]) -> None:
     a, b = await opened(), await opened()
+    guilds = await open_tables_on(a, range(4), 4, 7)
     assert await a.claim_shards([0, 1], 4)
     assert not await b.claim_shards([1, 2], 4)  # all or nothing: 2 is free, 1 is not
-    assert not b.owns(guild_on(2, 4))
+    assert await owned_guilds(b) == []
     assert await b.claim_shards([2, 3], 4)
-    assert [a.owns(guild_on(s, 4, 7)) for s in range(4)] == [True, True, False, False]
-    assert [b.owns(guild_on(s, 4, 7)) for s in range(4)] == [False, False, True, True]
+    assert await owned_guilds(a) == guilds[:2]
+    assert await owned_guilds(b) == guilds[2:]
 
 
 async def test_another_shard_count_waits_for_every_overlapping_shard(
@@ -147,7 +160,9 @@ async def test_a_lost_connection_ends_the_ownership(
     opened: Callable[[], Awaitable[PostgresStore]], pg_url: str,
 ) -> None:
     a, b = await opened(), await opened()
+    guilds = await open_tables_on(a, range(1), 1)
     assert await a.claim_shards([0], 1)
+    assert await owned_guilds(a) == guilds
     assert a._owner is not None
     pid = a._owner.get_server_pid()
     admin = await asyncpg.connect(pg_url)
@@ -156,7 +171,7 @@ async def test_a_lost_connection_ends_the_ownership(
     finally:
         await admin.close()
     await asyncio.wait_for(a.ownership_lost(), 10)
-    assert not a.owns(guild_on(0, 1))
+    assert await owned_guilds(a) == []  # it drives nothing any more
     await eventually(lambda: b.claim_shards([0], 1), "the lock to be free")
 
 
@@ -210,10 +225,8 @@ async def test_sqlite_one_process_owns_every_table(tmp_path: Path) -> None:
     await second.open()
     try:
         assert await first.claim_shards([0, 1], 4)  # whatever the shards: all of it
-        assert first.owns(guild_on(3, 4))
-        row = await first.create_table(guild_id=guild_on(3, 4), channel_id=1, game="filicau",
-                                       options={}, opener_id=1, seats=[None] * 4)
-        assert [r.id for r in await first.owned_tables()] == [row.id]
+        guilds = await open_tables_on(first, range(4), 4)
+        assert await owned_guilds(first) == guilds
         assert not await second.claim_shards([2, 3], 4)  # a second process is kept out
         await first.close()
         assert await second.claim_shards([0], 1)

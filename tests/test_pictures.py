@@ -81,6 +81,7 @@ async def test_the_hand_picture_goes_to_its_holder_only(h: Harness) -> None:
     assert all(p.in_worker for p in h.pictures.values())
 
 
+@pytest.mark.slow
 async def test_the_table_picture_shows_the_trick_and_follows_the_play(h: Harness) -> None:
     ana, mia = h.user("ana"), h.user("mia", manager=True)
     await pictures_on(h, mia, theme="light")

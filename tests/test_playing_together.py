@@ -9,6 +9,7 @@ import re
 import time
 from typing import Any
 
+import pytest
 from fake_discord import OTHER_CHANNEL_ID, UPDATE_MESSAGE, Harness, Message, User
 from test_cogs import four_players, my_hand, play_turn, to_move
 
@@ -157,7 +158,7 @@ async def test_table_show_posts_the_table_again_and_play_goes_on_there(h: Harnes
     assert hand is not None and hand.trick
     from bot.texts import card_label
     assert card_label(hand.trick[-1]) in h.table_message().text
-    row = await h.bot.store.get_table(session.id)  # type: ignore[union-attr]
+    [row] = [r for r in await h.bot.store.open_tables() if r.id == session.id]  # type: ignore[union-attr]
     assert row is not None and row.message_id == r.message.id
     r = await h.command(users[1], "table show", channel_id=OTHER_CHANNEL_ID)
     assert r.rejected_with(t("err.no_table"))
@@ -247,6 +248,7 @@ async def test_no_hint_at_a_table_opened_without_hints(h: Harness) -> None:
     assert r.rejected_with(t("err.no_hints"))
 
 
+@pytest.mark.slow
 async def test_a_review_comes_after_the_hand_and_only_to_the_asker(h: Harness) -> None:
     import random
 
@@ -355,6 +357,7 @@ async def test_an_automatic_deal_takes_next_hand_off_the_result(h: Harness) -> N
     assert t("result.next_in") not in result.text and countdowns(result.text) == []
 
 
+@pytest.mark.slow
 async def test_history_of_an_older_hand_offers_its_review_to_its_players(h: Harness) -> None:
     import random
 
@@ -390,6 +393,7 @@ async def test_history_of_an_older_hand_offers_its_review_to_its_players(h: Harn
     assert r.ephemeral and r.message.buttons == []
 
 
+@pytest.mark.slow
 async def test_a_review_shows_a_picture_of_each_trick_when_pictures_are_on(
         h: Harness) -> None:
     import random
@@ -421,6 +425,7 @@ async def test_a_review_shows_a_picture_of_each_trick_when_pictures_are_on(
     assert cards == frozenset(tricks[1].cards)
 
 
+@pytest.mark.slow
 async def test_a_review_has_no_picture_when_pictures_are_off(h: Harness) -> None:
     import random
 

@@ -10,6 +10,7 @@ import dataclasses
 import random
 from typing import Any
 
+import pytest
 from conftest import ALL_CODES, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -218,6 +219,7 @@ def setups(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None)
 @given(setups())
 def test_random_legal_play_follows_the_rules(setup: dict[str, Any]) -> None:

@@ -261,6 +261,7 @@ def test_the_levels_stay_in_order_after_every_calibration_hand_from_817_on() -> 
                     < ratings["cpu:hard"].mu), number
 
 
+@pytest.mark.slow
 def test_easy_against_normal_in_sixty_engine_hands_puts_normal_ahead() -> None:
     """Played now, by the engine: 30 duplicate deals of Easy against Normal, rated as the bot
     rates. (Sixty hands is few: with seeds 1 to 8, seven runs put Normal ahead; this is
@@ -302,6 +303,7 @@ def test_a_calibration_is_saved_beside_the_other_games(tmp_path: Path) -> None:
     assert saved["filicau"] == {lv: Rating(r.mu, r.sigma) for lv, r in ratings.items()}
 
 
+@pytest.mark.slow
 def test_every_shipped_calibration_is_what_its_stored_hands_give() -> None:
     """Each game's levels in ``levels.json`` are the ratings its stored calibration hands
     give (no game's entry without its hands), every game calibrated has the three levels,
@@ -349,6 +351,7 @@ def test_a_calibration_whose_levels_drift_together_is_not_shipped() -> None:
     assert calibrate.shipped("filicau", hands, {lv: Rating(MU, 3) for lv in calibrate.LEVELS})
 
 
+@pytest.mark.slow
 def test_a_game_whose_teams_form_in_the_deal_is_calibrated_seat_by_seat() -> None:
     """Three-player Schafkopf: the levels sit in turn (Easy, Normal, Easy; then Normal,
     Easy, Normal), each seat's score is kept, and the hand is rated as the bot rates a
@@ -367,6 +370,7 @@ def test_a_game_whose_teams_form_in_the_deal_is_calibrated_seat_by_seat() -> Non
             m for m, score in row.scores.items() if score == best}
 
 
+@pytest.mark.slow
 def test_a_filko_deal_starting_with_masters_has_the_servant_deal() -> None:
     """Filkó's rules let only a standing Servant deal while masters stand: a calibration
     deal that starts with the first level masters seats its dealer accordingly."""

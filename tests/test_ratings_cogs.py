@@ -262,17 +262,16 @@ async def test_names_looked_up_for_the_top_ten_do_not_pile_up(
     import asyncio
     import types
 
-    from cogs import ratings as ratings_cog
+    from bot import members
 
-    monkeypatch.setattr(ratings_cog, "NAMES_KEPT", 3)
-    cog = ratings_cog.Ratings.__new__(ratings_cog.Ratings)
-    cog._names = {}
+    monkeypatch.setattr(members, "NAMES_KEPT", 3)
+    names = members.MemberNames()
     guild = types.SimpleNamespace(
         id=1, get_member=lambda uid: types.SimpleNamespace(display_name=f"m{uid}"))
     clock = asyncio.get_running_loop().time()
     for uid in range(3):  # looked up long ago
-        cog._names[(1, str(uid))] = (f"m{uid}", clock - 2 * ratings_cog.NAME_SECONDS)
-    assert await cog.display_name(guild, "7") == "m7"  # type: ignore[arg-type]
-    assert list(cog._names) == [(1, "7")]
-    assert await cog.display_name(guild, "8") == "m8"  # type: ignore[arg-type]
-    assert set(cog._names) == {(1, "7"), (1, "8")}  # fresh ones stay
+        names.kept[(1, str(uid))] = (f"m{uid}", clock - 2 * members.NAME_SECONDS)
+    assert await names.display_name(guild, "7") == "m7"  # type: ignore[arg-type]
+    assert list(names.kept) == [(1, "7")]
+    assert await names.display_name(guild, "8") == "m8"  # type: ignore[arg-type]
+    assert set(names.kept) == {(1, "7"), (1, "8")}  # fresh ones stay

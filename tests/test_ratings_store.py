@@ -1,16 +1,17 @@
 """Ratings kept in the store: moved after every rated hand, rebuilt from the results.
 
-The tests use only the ``Store`` interface (any backend), except the migration test, which
-builds an SQLite file of the schema before ratings."""
+The tests use only the ``Store`` interface, on both backends (the query-plan test reads
+SQLite's)."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
-import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from bot_fixtures import CPU, HUMANS, OPENER, first_legal, seat_all, started_table
 
 from bot import ratings
@@ -18,7 +19,7 @@ from bot.ratings.__main__ import main as ratings_main
 from bot.ratings.model import placings
 from bot.seats import is_computer
 from bot.session import TableSession
-from bot.store import MIGRATIONS, RATINGS_VERSION, ResultRow, SqliteStore, Store
+from bot.store import RATINGS_VERSION, ResultRow, SqliteStore, Store, migrations
 
 GUILD = 1
 
@@ -241,36 +242,37 @@ async def test_a_hand_handed_to_the_computer_mid_hand_moves_no_rating(store: Sto
 # -- the migration and the command -------------------------------------------------------------
 
 
-async def test_opening_a_store_from_before_ratings_rates_its_stored_results(
-    tmp_path: Path,
+async def test_a_database_from_before_ratings_has_its_results_rated_at_start(
+    make: Callable[[], Store], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    path = tmp_path / "old.db"
-    con = sqlite3.connect(path)
-    for number, script in enumerate(MIGRATIONS[:RATINGS_VERSION - 1], start=1):
-        con.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
-    con.close()
-    old = SqliteStore(path)
-    # The old schema has no rating tables: write its results without rating them.
-    old.migrate = _no_migration  # type: ignore[method-assign]
-    await old.open()
-    t = Tables(old)
-    table = await t.table(PEOPLE)
-    for second in range(1, 4):
-        await t.hand(table, PEOPLE, "a", second, record=False)
-    await old.close()
+    """The step that added the ratings (and the store itself) never calls up into them: the
+    migration marks them stale, and the bot rebuilds them at start (``rebuild_if_stale``,
+    before any table plays), once."""
+    monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:RATINGS_VERSION - 1])
+    old = make()
+    await old.open()  # the schema before ratings
+    try:
+        t = Tables(old)
+        table = await t.table(PEOPLE)
+        for second in range(1, 4):
+            await t.hand(table, PEOPLE, "a", second, record=False)
+    finally:
+        await old.close()
+    monkeypatch.undo()
 
-    store = SqliteStore(path)
+    store = make()
     await store.open()
     try:
+        assert await store.ratings(GUILD, "filicau", 1) == []  # opening rated nothing
+        assert await store.stale_ratings()
+        assert await ratings.rebuild_if_stale(store) == 3
         rows = {r.player: r for r in await store.ratings(GUILD, "filicau", 1)}
         assert {r.hands for r in rows.values()} == {3}
         assert rows["11"].mu > 25 > rows["12"].mu
+        assert not await store.stale_ratings()
+        assert await ratings.rebuild_if_stale(store) is None  # once
     finally:
         await store.close()
-
-
-async def _no_migration() -> None:
-    return None
 
 
 async def test_the_rebuild_command_restores_deleted_ratings(tmp_path: Path,
@@ -382,18 +384,16 @@ async def test_rating_a_hand_reads_no_more_for_a_server_of_thousands(tmp_path: P
             seats = [f"{n}{i}" for i in range(4)]
             await t.hand(await t.table(seats), seats, "ab"[n % 2], n)
         executed: list[str] = []
-        await store.db.set_trace_callback(executed.append)
+        await store.db.con.set_trace_callback(executed.append)
         await t.hand(await t.table(PEOPLE), PEOPLE, "a", 100)
-        await store.db.set_trace_callback(None)
+        await store.db.con.set_trace_callback(None)
         reads = [sql for sql in executed if sql.lstrip().upper().startswith("SELECT")]
         assert any("rating_history" in sql for sql in reads)
         assert any("FROM ratings" in sql for sql in reads)
         for sql in reads:
-            async with store.db.execute("EXPLAIN QUERY PLAN " + sql) as cur:
-                plan = " / ".join(row[3] for row in await cur.fetchall())
+            plan = " / ".join(r[3] for r in await store.db.fetch("EXPLAIN QUERY PLAN " + sql))
             assert "SCAN" not in plan and "TEMP B-TREE" not in plan, (sql, plan)
-            async with store.db.execute(sql) as cur:
-                assert len(await cur.fetchall()) <= len(PEOPLE), sql
+            assert len(await store.db.fetch(sql)) <= len(PEOPLE), sql
     finally:
         await store.close()
 

@@ -1,8 +1,10 @@
-"""The README's shell commands, run as written: a command that breaks fails here.
+"""The documented shell commands, run as written: a command that breaks fails here.
 
-Every line of the README's ``bash`` blocks is either run (engine commands and card pictures:
-nothing there needs Discord) or listed in ``NOT_RUN`` with the reason; a new line that is
-neither fails, so the list cannot silently fall behind the README.
+Every line of the ``bash`` blocks of the README and of the pages in ``docs/`` is either run
+(engine commands and card pictures: nothing there needs Discord) or listed in ``NOT_RUN`` with
+the reason; a new line that is neither fails, so the list cannot silently fall behind the
+documentation. The README's links to files in the repository must lead somewhere (the pages in
+``docs/`` are checked by ``mkdocs build --strict``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCUMENTS = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.json"))
 
 #: Lines not run here, by how they start, and why.
@@ -26,8 +29,21 @@ NOT_RUN = {
     "cp .env.example .env": "would overwrite a developer's .env",
     ".venv/bin/python -m bot ": "needs Discord (tests/test_e2e.py runs it against the stand-in)",
     ".venv/bin/python -m pytest": "the test suite itself",
-    ".venv/bin/python -m benchmarks.load": "minutes of load (its own figures in the README)",
-    ".venv/bin/python -m benchmarks.soak": "minutes of load (its own figures in the README)",
+    "bash .ci/run": "CI itself: a fresh install and every test",
+    ".venv/bin/mkdocs build": "CI builds the site (.ci/run)",
+    ".venv/bin/python tools/card_pictures.py --docs": "rewrites the documentation's pictures "
+                                                      "in the tree",
+    ".venv/bin/python tools/capture_hand.py": "plays a hand through the Discord fake for the "
+                                              "pictures of docs/messages.md (by hand)",
+    ".venv/bin/python tools/render_messages.py": "draws docs/messages.md's pictures in Chromium, "
+                                                 "into the tree (by hand)",
+    ".venv/bin/python tools/capture_community.py": "finds a game and holds a tournament through "
+                                                   "the Discord fake for docs/messages.md's "
+                                                   "pictures (by hand)",
+    ".venv/bin/python tools/capture_states.py": "plays every table state through the Discord "
+                                                "fake for docs/messages.md's pictures (by hand)",
+    ".venv/bin/python -m benchmarks.load": "minutes of load (its own figures in the docs)",
+    ".venv/bin/python -m benchmarks.soak": "minutes of load (its own figures in the docs)",
     "bash .ci/flake-hunt": "the whole suite twenty times",
     ".venv/bin/python -m engine bench --game filicau --hands 5000 --compare-openspiel":
         "needs the openspiel extra (a large wheel, kept out of the dev install)",
@@ -37,44 +53,84 @@ NOT_RUN = {
     "sudo ": "installs a system service (needs root and systemd; the units are checked by "
              "systemd-analyze where systemd runs)",
     "journalctl ": "reads a system service's log",
+    "apt-get install": "installs a system package (.ci/run runs it)",
+    ".venv/bin/python -m bot.web": "serves pages until stopped (tests/test_web_demo.py runs it "
+                                   "for one hand)",
 }
 
+#: What a documented command may run here: the engine, and the card pictures' tools.
+RUNNABLE = re.compile(r"\.venv/bin/python (-m engine\b|tools/card_pictures\.py)")
 
-def readme_commands() -> list[str]:
-    """The lines of the README's bash blocks, without their trailing comments."""
-    blocks = re.findall(r"```bash\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+
+def commands_in(path: Path) -> list[str]:
+    """The lines of a document's bash blocks, without their trailing comments."""
+    blocks = re.findall(r"```bash\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
     lines = [line.split("  #")[0].strip() for block in blocks for line in block.splitlines()]
     return [line for line in lines if line]
+
+
+def documented_commands() -> list[str]:
+    """Every documented command once, the README's first."""
+    return list(dict.fromkeys(c for path in DOCUMENTS for c in commands_in(path)))
 
 
 def runs(line: str) -> bool:
     return not any((line + " ").startswith(prefix) for prefix in NOT_RUN)
 
 
-def test_every_readme_command_is_run_or_has_a_reason() -> None:
-    commands = readme_commands()
+def test_every_documented_command_is_run_or_has_a_reason() -> None:
+    commands = documented_commands()
     assert any("engine replay tests/golden/<file>.json" in c for c in commands)
     for line in commands:
         if runs(line):
-            assert re.search(r"\.venv/bin/python (-m engine\b|tools/card_pictures\.py )",
-                             line), (
-                f"README command {line!r}: run it in this test or say in NOT_RUN why not")
+            assert RUNNABLE.search(line), (
+                f"documented command {line!r}: run it in this test or say in NOT_RUN why not")
 
 
-def shell(line: str, tmp_path: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    # The README's interpreter is the project's venv; run with this test's own interpreter.
+def test_the_readme_shows_the_install_the_bot_the_tests_and_the_terminal_game() -> None:
+    """What a newcomer needs first is on the README itself, not only somewhere in docs/."""
+    readme = commands_in(README)
+    for needed in (".venv/bin/pip install -e .", ".venv/bin/pip install -e '.[dev,docs]'",
+                   ".venv/bin/python -m bot", '.venv/bin/python -m pytest -m "not slow"',
+                   ".venv/bin/python -m engine play --game filicau"):
+        assert any(needed in line for line in readme), needed
+
+
+def test_the_readme_fits_a_few_screens() -> None:
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 250, f"README.md has {len(lines)} lines: move the details to docs/"
+
+
+def test_the_readmes_links_lead_to_files_and_headings_that_exist() -> None:
+    text = README.read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)\s]+)\)", text)
+    local = [t for t in targets if not re.match(r"[a-z]+:", t)]
+    assert local, "the README links to no page of docs/"
+    for target in local:
+        path, _, anchor = target.partition("#")
+        assert (ROOT / path).exists(), f"README links to {target}: no such file"
+        if anchor:
+            headings = re.findall(r"^#+ (.+)$", (ROOT / path).read_text(encoding="utf-8"), re.M)
+            slugs = {re.sub(r"[^\w\- ]", "", h).strip().lower().replace(" ", "-")
+                     for h in headings}
+            assert anchor in slugs, f"README links to {target}: no such heading"
+
+
+def shell(line: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    # The documents' interpreter is the project's venv; run with this test's own interpreter.
     command = line.replace(".venv/bin/python", shlex.quote(sys.executable))
     return subprocess.run(["bash", "-c", command], cwd=ROOT, input=stdin, capture_output=True,
                           text=True, timeout=600)
 
 
-@pytest.mark.parametrize("line", [c for c in readme_commands() if runs(c)])
-def test_readme_command_runs(line: str, tmp_path: Path) -> None:
+@pytest.mark.slow
+@pytest.mark.parametrize("line", [c for c in documented_commands() if runs(c)])
+def test_documented_command_runs(line: str, tmp_path: Path) -> None:
     if "<file>" in line:
         # The documented files: every golden record.
         for path in GOLDEN:
             golden = json.loads(path.read_text(encoding="utf-8"))
-            done = shell(line.replace("<file>", path.stem), tmp_path)
+            done = shell(line.replace("<file>", path.stem))
             assert done.returncode == golden["exit_code"], (path.name, done.stderr)
             assert json.loads(done.stdout) == golden["expected"], path.name
         return
@@ -84,7 +140,7 @@ def test_readme_command_runs(line: str, tmp_path: Path) -> None:
     line = re.sub(r"--deals \d+", "--deals 1", line)
     if " --out " in line:
         line = re.sub(r"--out \S+", f"--out {shlex.quote(str(tmp_path / 'out'))}", line)
-    done = shell(line, tmp_path, stdin="1\n" * 60)
+    done = shell(line, stdin="1\n" * 60)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     if " engine arena " in line:
@@ -94,5 +150,5 @@ def test_readme_command_runs(line: str, tmp_path: Path) -> None:
         assert reports and all(r["hands_per_second"] > 0 for r in reports)
     if " engine play " in line:
         assert "Points: your team" in done.stdout
-    if " tools/card_pictures.py " in line:
+    if " tools/card_pictures.py " in line and " --out " in line:
         assert any(p.suffix == ".png" for p in (tmp_path / "out").iterdir())

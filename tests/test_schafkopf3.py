@@ -399,6 +399,7 @@ def test_hard_searches_the_widow_offer() -> None:
     assert hard.last_samples == 30  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_only_hard_searches_the_offer_and_nobody_searches_the_burial() -> None:
     """Normal and the arena's fixed yardstick (``hard_baseline``) take the widow by rule of
     thumb; Hard's search disagrees with it on some hands, and decides the same way again for

@@ -126,6 +126,7 @@ def test_the_open_hand_player_plays_the_true_endgame() -> None:
     assert checked
 
 
+@pytest.mark.slow
 def test_an_arena_deal_with_the_open_hand_player_finishes() -> None:
     r = play_deal("filicau", "hard_open", "easy", seed=0, index=1)
     assert len(r.value_a) == 2

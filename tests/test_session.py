@@ -109,7 +109,7 @@ async def test_join_seats_players_by_team_and_stores_the_seats(store: SqliteStor
     await refused(session.join(105, 0), "err.team_full")
     await refused(session.join(101, 0), "err.already_seated")
     assert session.seats == ["101", "102", "103", None]
-    row = await store.get_table(session.id)
+    [row] = [r for r in await store.open_tables() if r.id == session.id]
     assert row is not None and row.seats == ["101", "102", "103", None]
     assert not session.full
 
@@ -124,7 +124,7 @@ async def test_switching_team_moves_the_player(store: SqliteStore) -> None:
     # Team B is full now: switching there is refused and the player keeps their seat.
     await refused(session.join(102, 1), "err.team_full")
     assert session.seats == [None, "101", "102", "103"]
-    row = await store.get_table(session.id)
+    [row] = [r for r in await store.open_tables() if r.id == session.id]
     assert row is not None and row.seats == [None, "101", "102", "103"]
 
 
@@ -135,7 +135,7 @@ async def test_leave_frees_the_seat(store: SqliteStore) -> None:
     await session.leave(101)
     assert session.seats == [None, "102", None, None]
     await refused(session.leave(101), "err.not_seated")
-    row = await store.get_table(session.id)
+    [row] = [r for r in await store.open_tables() if r.id == session.id]
     assert row is not None and row.seats == [None, "102", None, None]
     assert await session.join(101, 0) == 0
 
@@ -154,7 +154,7 @@ async def test_add_computer_fills_the_lowest_free_seat_until_the_table_is_full(
     assert session.seats == [CPU, "102", CPU, CPU]
     await refused(session.add_computer(), "err.table_full")
     await refused(session.join(101, 0), "err.team_full")
-    row = await store.get_table(session.id)
+    [row] = [r for r in await store.open_tables() if r.id == session.id]
     assert row is not None and row.seats == [CPU, "102", CPU, CPU]
 
 
@@ -168,7 +168,7 @@ async def test_remove_computer(store: SqliteStore) -> None:
     removed = await session.remove_computer()
     assert session.seats[removed] is None
     assert [m for m in session.seats if m is not None] == [CPU, "102"]
-    row = await store.get_table(session.id)
+    [row] = [r for r in await store.open_tables() if r.id == session.id]
     assert row is not None and row.seats == session.seats
     assert await session.remove_computer() in (0, 2)
     assert session.seats.count(CPU) == 0
@@ -184,13 +184,13 @@ async def test_only_the_opener_or_an_admin_starts_and_only_when_full(store: Sqli
     await session.join(104, 1)
     await refused(session.start(102, is_admin=False), "err.not_manager")
     assert (session.state, session.hand) == ("lobby", None)
-    row = await store.get_table(session.id)
+    [row] = [r for r in await store.open_tables() if r.id == session.id]
     assert row is not None and row.state == "lobby"
     assert await store.current_hand(session.id) is None
 
     hand = await session.start(102, is_admin=True)  # an admin who did not open the table
     assert session.state == "playing" and session.hand is hand and session.hand_number == 1
-    row = await store.get_table(session.id)
+    [row] = [r for r in await store.open_tables() if r.id == session.id]
     assert row is not None and row.state == "playing"
 
 
@@ -260,7 +260,8 @@ async def test_a_player_who_leaves_mid_hand_hands_the_seat_to_the_computer(
     assert sorted(result.members) == sorted(HUMANS)
     assert hand.result.status.masters is not None  # the four who started made masters
     # A restart before the next deal keeps the seat handed over.
-    again = await TableSession.restore(await store.get_table(session.id), store)  # type: ignore[arg-type]
+    [row] = [r for r in await store.open_tables() if r.id == session.id]
+    again = await TableSession.restore(row, store)
     assert again.leaving == {0}
     await session.next_hand()
     assert is_computer(session.seats[0]) and session.seats[1:] == HUMANS[1:]
@@ -283,7 +284,7 @@ async def test_a_person_takes_a_computers_seat_between_hands(store: SqliteStore)
     assert session.between_hands
     seat = await session.join(105, 1)
     assert seat == 1 and session.seats == [HUMANS[0], "105", HUMANS[2], CPU]
-    stored = await store.get_table(session.id)
+    [stored] = [r for r in await store.open_tables() if r.id == session.id]
     assert stored is not None and stored.seats == session.seats
     await session.next_hand()
     assert session.hand is not None and session.hand.status == Status()

@@ -23,6 +23,7 @@ def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_missing_token_says_what_to_set(tmp_path: Path) -> None:
     done = run_bot(tmp_path)
     assert done.returncode == 2
@@ -31,6 +32,7 @@ def test_missing_token_says_what_to_set(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_malformed_token_is_refused_before_connecting(tmp_path: Path) -> None:
     done = run_bot(tmp_path, DISCORD_TOKEN="not a token")
     assert done.returncode == 2

@@ -95,6 +95,7 @@ def test_same_legal_actions_and_results_as_before(game: str) -> None:
         assert report(replay(record)) == ref["report"]
 
 
+@pytest.mark.slow
 def test_random_hands_today_match_the_reference_generation() -> None:
     """The generator itself (the bench's kind of play) still produces the stored hands:
     same shuffles, same legal actions, same results."""

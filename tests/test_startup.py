@@ -38,17 +38,29 @@ def run_bot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProce
     )
 
 
-LOG_INFO = re.compile(r"\d{4}-\d\d-\d\d [\d:,]+ INFO ")
+#: A line of the bot's log: its time, its level, the logger, the message.
+LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} (?P<level>[A-Z]+) +(?P<name>\S+): "
+                      r"(?P<message>.*)")
+
+
+def messages(done: subprocess.CompletedProcess[str]) -> list[str]:
+    """What the bot said is wrong, line by line (the log's INFO lines aside). Every line of
+    its output is a log line, with its time, like the lines around it."""
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    for line in lines:
+        assert LOG_LINE.fullmatch(line), f"not a log line: {line!r}"
+    return [m["message"] for x in lines if (m := LOG_LINE.fullmatch(x)) and m["level"] != "INFO"]
 
 
 def one_line(done: subprocess.CompletedProcess[str]) -> str:
     """The one line that says what is wrong (the log's INFO lines aside)."""
-    lines = [x for x in done.stderr.strip().splitlines() if not LOG_INFO.match(x)]
+    lines = messages(done)
     assert len(lines) == 1, done.stderr
-    assert "Traceback" not in done.stderr
     return lines[0]
 
 
+@pytest.mark.slow
 def test_a_folder_as_database_path_is_refused_before_connecting(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     done = run_bot(tmp_path, "--retries", "0", DATABASE_PATH=str(tmp_path / "data"))
@@ -58,6 +70,30 @@ def test_a_folder_as_database_path_is_refused_before_connecting(tmp_path: Path) 
     assert "cannot reach Discord" not in done.stderr
 
 
+@pytest.mark.slow
+def test_a_database_folder_that_cannot_be_created_is_refused_before_connecting(
+        tmp_path: Path) -> None:
+    # /proc takes no new folder, not even from root (for whom every permission check passes).
+    done = run_bot(tmp_path, "--retries", "0", DATABASE_PATH="/proc/nope/x.sqlite3")
+    assert done.returncode == 2
+    line = one_line(done)
+    assert line.startswith("DATABASE_PATH /proc/nope/x.sqlite3: cannot create the folder "
+                           "/proc/nope"), line
+    assert "cannot reach Discord" not in done.stderr
+
+
+@pytest.mark.slow
+def test_the_bots_own_error_lines_carry_the_time_like_its_log(tmp_path: Path) -> None:
+    """An operator reads the log by time: the lines that say why the bot stopped carry it too,
+    in the log's own format, whether they come before the log starts or between its lines."""
+    early = run_bot(tmp_path, DEV_GUILD_ID="-5")
+    late = run_bot(tmp_path, "--retries", "0")
+    for done in (early, late):
+        last = LOG_LINE.fullmatch(done.stderr.strip().splitlines()[-1])
+        assert last and last["level"] == "ERROR", done.stderr
+
+
+@pytest.mark.slow
 def test_a_database_path_under_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("x")
     done = run_bot(tmp_path, "--retries", "0",
@@ -66,39 +102,44 @@ def test_a_database_path_under_a_file_is_refused(tmp_path: Path) -> None:
     assert "is a file, not a folder" in one_line(done)
 
 
+@pytest.mark.slow
 def test_a_negative_dev_guild_id_is_refused(tmp_path: Path) -> None:
     done = run_bot(tmp_path, DEV_GUILD_ID="-5")
     assert done.returncode == 2
     line = one_line(done)
-    assert line.startswith("error: DEV_GUILD_ID") and "Copy Server ID" in line
+    assert line.startswith("DEV_GUILD_ID") and "Copy Server ID" in line
 
 
+@pytest.mark.slow
 def test_an_empty_setting_takes_its_default(tmp_path: Path) -> None:
     done = run_bot(tmp_path, "--retries", "0", DEV_GUILD_ID="", LOG_LEVEL="", AI_PROCESSES="")
     assert done.returncode == 1  # it got as far as trying to reach Discord
     assert "cannot reach Discord" in one_line(done)
 
 
+@pytest.mark.slow
 def test_unreachable_discord_is_one_line_per_attempt_then_gives_up(tmp_path: Path) -> None:
     done = run_bot(tmp_path, "--retries", "1")
     assert done.returncode == 1
-    assert "Traceback" not in done.stderr
-    lines = [x for x in done.stderr.strip().splitlines() if not LOG_INFO.match(x)]
+    lines = messages(done)
     assert len(lines) == 2, done.stderr
-    assert re.fullmatch(r"error: cannot reach Discord at http://127\.0\.0\.1:\d+/api/v10: .*"
+    assert re.fullmatch(r"cannot reach Discord at http://127\.0\.0\.1:\d+/api/v10: .*"
                         r"Trying again in 5 s \(attempt 2 of 2\)\.", lines[0]), lines[0]
     assert lines[1].endswith("Gave up after 2 attempts.")
 
 
+@pytest.mark.slow
 def test_bad_options_are_refused_by_argparse(tmp_path: Path) -> None:
     done = run_bot(tmp_path, "--retries", "-1")
     assert done.returncode == 2 and "--retries must be 0 or more" in done.stderr
 
 
-# view, send, embed, attach, app commands; create public threads, send messages in threads
-PERMISSIONS = 1024 + 2048 + 16384 + 32768 + 2**31 + 2**35 + 2**38
+# view, send, embed, attach, app commands; create public threads, send messages in threads;
+# create events (a tournament's scheduled event)
+PERMISSIONS = 1024 + 2048 + 16384 + 32768 + 2**31 + 2**35 + 2**38 + 2**44
 
 
+@pytest.mark.slow
 async def test_a_good_start_says_who_where_how_to_invite_and_what_it_synced(
         tmp_path: Path) -> None:
     standin = StandIn(channels=1)
@@ -140,6 +181,7 @@ async def test_a_good_start_says_who_where_how_to_invite_and_what_it_synced(
         await standin.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 async def test_sigint_and_sigterm_stop_the_bot_cleanly_even_if_it_started_ignoring_sigint(
         tmp_path: Path, sig: signal.Signals) -> None:

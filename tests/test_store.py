@@ -6,6 +6,7 @@ WAL and its connection thread) and say so in their names."""
 from __future__ import annotations
 
 import asyncio
+import doctest
 import sqlite3
 import threading
 from collections.abc import AsyncIterator
@@ -16,19 +17,23 @@ from typing import Any
 import asyncpg
 import pytest
 
-import bot.store.postgres as postgres_module
-import bot.store.sqlite as sqlite_module
 from bot.store import (
-    MIGRATIONS,
     PartnershipStatus,
+    PostgresStore,
+    RatingChange,
     ResultRow,
     SqliteStore,
     Store,
     StoreError,
+    TableRow,
     canonical,
     make_store,
+    migrations,
+    model,
+    now,
+    shards,
+    sql,
 )
-from bot.store.postgres import PostgresStore
 from engine import Hand, make_rules, replay, to_record
 from engine.cards import PACK_32
 
@@ -40,7 +45,6 @@ class Backend:
     (another connection), to check what was really written."""
 
     name: str
-    module: ModuleType
     error: type[Exception]
 
     def make(self) -> Store:
@@ -65,7 +69,6 @@ class Backend:
 
 class SqliteBackend(Backend):
     name = "sqlite"
-    module = sqlite_module
     error = sqlite3.Error
 
     def __init__(self, path: Path) -> None:
@@ -106,7 +109,6 @@ class SqliteBackend(Backend):
 
 class PostgresBackend(Backend):
     name = "postgres"
-    module = postgres_module
     error = asyncpg.PostgresError
 
     def __init__(self, url: str) -> None:
@@ -127,13 +129,14 @@ class PostgresBackend(Backend):
             "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
 
     async def version(self) -> int:
-        return int((await self.rows("SELECT max(version) FROM schema_version"))[0][0])
+        return int((await self.rows("SELECT max(version) FROM schema_migrations"))[0][0])
 
     async def set_version(self, version: int) -> None:
         con = await asyncpg.connect(self.url)
         try:
-            await con.execute("CREATE TABLE schema_version (version integer NOT NULL)")
-            await con.execute("INSERT INTO schema_version VALUES ($1)", version)
+            await con.execute("CREATE TABLE schema_migrations "
+                              "(version integer PRIMARY KEY, applied_at text NOT NULL)")
+            await con.execute("INSERT INTO schema_migrations VALUES ($1, '')", version)
         finally:
             await con.close()
 
@@ -170,6 +173,11 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "bot.db"
 
 
+async def open_table(store: Store, table_id: int) -> TableRow | None:
+    """Table ``table_id`` as a restart finds it among the open tables (None once closed)."""
+    return next((r for r in await store.open_tables() if r.id == table_id), None)
+
+
 async def make_table(store: Store, channel: int = 10, guild: int = 1) -> int:
     row = await store.create_table(
         guild_id=guild, channel_id=channel, game="filicau", options={"early_end": False},
@@ -179,6 +187,13 @@ async def make_table(store: Store, channel: int = 10, guild: int = 1) -> int:
 
 
 # -- choosing a store --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", [shards, sql, migrations, model], ids=lambda m: m.__name__)
+def test_the_examples_in_the_stores_docstrings_hold(module: ModuleType) -> None:
+    # bot/ is outside pytest's doctest paths.
+    result = doctest.testmod(module)
+    assert result.attempted and not result.failed
 
 
 def test_database_url_chooses_the_store(tmp_path: Path) -> None:
@@ -203,11 +218,11 @@ async def test_fresh_file_is_migrated_to_the_current_version(tmp_path: Path) -> 
     store = SqliteStore(path)
     await store.open()
     try:
-        assert await store.schema_version() == len(MIGRATIONS) >= 1
+        assert await store.schema_version() == len(migrations.MIGRATIONS) >= 1
     finally:
         await store.close()
     backend = SqliteBackend(path)
-    assert await backend.version() == len(MIGRATIONS)
+    assert await backend.version() == len(migrations.MIGRATIONS)
     assert {"tables", "hands", "actions", "partnerships", "results"} <= await backend.names()
 
 
@@ -215,10 +230,10 @@ async def test_a_fresh_database_is_migrated_to_the_current_version(backend: Back
     store = backend.make()
     await store.open()
     try:
-        assert await store.schema_version() == len(backend.module.MIGRATIONS) >= 1
+        assert await store.schema_version() == len(migrations.MIGRATIONS) >= 1
     finally:
         await store.close()
-    assert await backend.version() == len(backend.module.MIGRATIONS)
+    assert await backend.version() == len(migrations.MIGRATIONS)
     assert {"tables", "hands", "actions", "partnerships", "results",
             "guild_settings"} <= await backend.names()
 
@@ -233,8 +248,8 @@ async def test_reopening_keeps_data_and_does_not_rerun_migrations(
 
     # The migrations already run replaced by ones that cannot run: reopening must not try
     # them again, and only the new last one runs.
-    done = len(backend.module.MIGRATIONS)
-    monkeypatch.setattr(backend.module, "MIGRATIONS", [
+    done = len(migrations.MIGRATIONS)
+    monkeypatch.setattr(migrations, "MIGRATIONS", [
         *["THIS IS NOT SQL"] * done,
         "CREATE TABLE extra (x INTEGER)",
     ])
@@ -243,7 +258,7 @@ async def test_reopening_keeps_data_and_does_not_rerun_migrations(
         await store.open()
         try:
             assert await store.schema_version() == done + 1
-            row = await store.get_table(table_id)
+            row = await open_table(store, table_id)
             assert row is not None and row.seats == SEATS
             assert row.options == {"early_end": False}
         finally:
@@ -257,8 +272,8 @@ async def test_a_failing_migration_leaves_the_previous_version(
     store = backend.make()
     await store.open()
     await store.close()
-    current = list(backend.module.MIGRATIONS)
-    monkeypatch.setattr(backend.module, "MIGRATIONS", [
+    current = list(migrations.MIGRATIONS)
+    monkeypatch.setattr(migrations, "MIGRATIONS", [
         *current, "CREATE TABLE half_done (x INTEGER); CREATE TABLE broken (",
     ])
     store = backend.make()
@@ -270,7 +285,7 @@ async def test_a_failing_migration_leaves_the_previous_version(
 
 
 async def test_a_newer_schema_is_refused_with_a_clear_message(backend: Backend) -> None:
-    newer = len(backend.module.MIGRATIONS) + 5
+    newer = len(migrations.MIGRATIONS) + 5
     await backend.set_version(newer)
     store = backend.make()
     try:
@@ -287,7 +302,7 @@ async def test_processes_starting_together_migrate_once(backend: Backend) -> Non
     stores = [backend.make() for _ in range(3)]
     try:
         await asyncio.gather(*(s.open() for s in stores))
-        assert await backend.version() == len(backend.module.MIGRATIONS)
+        assert await backend.version() == len(migrations.MIGRATIONS)
         await make_table(stores[0])
         assert [len(await s.open_tables()) for s in stores] == [1, 1, 1]
     finally:
@@ -295,6 +310,7 @@ async def test_processes_starting_together_migrate_once(backend: Backend) -> Non
             await s.close()
 
 
+@pytest.mark.slow
 async def test_sqlite_processes_starting_together_never_find_the_database_locked(
         tmp_path: Path) -> None:
     """Switching a new file to write-ahead logging while another process switches or
@@ -304,7 +320,7 @@ async def test_sqlite_processes_starting_together_never_find_the_database_locked
         stores = [SqliteStore(tmp_path / f"{round_}.sqlite3") for _ in range(6)]
         try:
             await asyncio.gather(*(s.open() for s in stores))
-            assert [await s.schema_version() for s in stores] == [len(sqlite_module.MIGRATIONS)] * 6
+            assert [await s.schema_version() for s in stores] == [len(migrations.MIGRATIONS)] * 6
         finally:
             for s in stores:
                 await s.close()
@@ -313,7 +329,7 @@ async def test_sqlite_processes_starting_together_never_find_the_database_locked
 async def test_sqlite_a_refused_open_leaves_no_connection_thread(db_path: Path) -> None:
     """aiosqlite runs each connection on a non-daemon thread: a connection left open by a
     failed ``open()`` keeps the bot's process from exiting after the error."""
-    await SqliteBackend(db_path).set_version(len(MIGRATIONS) + 1)
+    await SqliteBackend(db_path).set_version(len(migrations.MIGRATIONS) + 1)
     before = set(threading.enumerate())
     store = SqliteStore(db_path)
     try:
@@ -329,7 +345,7 @@ async def test_sqlite_a_refused_open_leaves_no_connection_thread(db_path: Path) 
 
 async def test_postgres_a_refused_open_leaves_no_connection(pg_url: str) -> None:
     backend = PostgresBackend(pg_url)
-    await backend.set_version(len(postgres_module.MIGRATIONS) + 1)
+    await backend.set_version(len(migrations.MIGRATIONS) + 1)
     store = PostgresStore(pg_url)
     with pytest.raises(StoreError):
         await store.open()
@@ -344,9 +360,7 @@ async def test_sqlite_wal_journal_mode_is_on(db_path: Path) -> None:
     store = SqliteStore(db_path)
     await store.open()
     try:
-        async with store.db.execute("PRAGMA journal_mode") as cur:
-            row = await cur.fetchone()
-        assert row is not None and row[0] == "wal"
+        assert await store.db.fetchval("PRAGMA journal_mode") == "wal"
     finally:
         await store.close()
     # WAL is a property of the file, seen by any connection.
@@ -369,14 +383,10 @@ async def test_create_table_returns_and_stores_the_row(store: Store) -> None:
     )
     assert (row.state, row.message_id, row.seats) == ("lobby", None, SEATS)
     assert row.settings == {"turn_seconds": 30}
-    assert await store.get_table(row.id) == row
     plain = await store.create_table(
         guild_id=1, channel_id=12, game="filicau", options={}, opener_id=101, seats=list(SEATS))
-    found = await store.get_table(plain.id)
-    assert found is not None and found.settings == {} == plain.settings
-    assert await store.open_table_in(10) == row
-    assert await store.get_table(row.id + 100) is None
-    assert await store.open_table_in(11) is None
+    assert await store.open_tables() == [row, plain]
+    assert plain.settings == {}
 
 
 async def test_only_one_open_table_per_channel(store: Store) -> None:
@@ -390,8 +400,7 @@ async def test_only_one_open_table_per_channel(store: Store) -> None:
     await store.update_table(first, state="closed")
     again = await make_table(store, channel=10)
     assert again not in (first, other)
-    found = await store.open_table_in(10)
-    assert found is not None and found.id == again
+    assert [(r.id, r.channel_id) for r in await store.open_tables()] == [(other, 11), (again, 10)]
 
 
 async def test_a_refused_table_leaves_the_database_unlocked(
@@ -410,18 +419,20 @@ async def test_update_table_changes_seats_state_message_and_options(store: Store
     table_id = await make_table(store)
     await store.update_table(table_id, seats=["101", "102", "103", "104"])
     await store.update_table(table_id, state="playing", message_id=555)
-    row = await store.get_table(table_id)
+    row = await open_table(store, table_id)
     assert row is not None
     assert (row.seats, row.state, row.message_id) == (["101", "102", "103", "104"], "playing", 555)
     await store.update_table(table_id, options={"early_end": True})
     await store.update_table(table_id)  # nothing to change
-    row2 = await store.get_table(table_id)
+    row2 = await open_table(store, table_id)
     assert row2 is not None
     assert row2.options == {"early_end": True}
     assert (row2.seats, row2.state, row2.message_id) == (row.seats, "playing", 555)
 
 
-async def test_open_tables_lists_lobby_and_playing_but_not_closed(store: Store) -> None:
+async def test_open_tables_lists_lobby_and_playing_but_not_closed(
+    store: Store, backend: Backend
+) -> None:
     lobby = await make_table(store, channel=1)
     playing = await make_table(store, channel=2)
     closed = await make_table(store, channel=3)
@@ -431,9 +442,10 @@ async def test_open_tables_lists_lobby_and_playing_but_not_closed(store: Store) 
     rows = await store.open_tables()
     assert [r.id for r in rows] == [lobby, playing, elsewhere]
     assert [r.state for r in rows] == ["lobby", "playing", "lobby"]
-    assert await store.open_table_in(3) is None
-    row = await store.get_table(closed)
-    assert row is not None and row.state == "closed"
+    # The closed table is kept, with the time it closed.
+    [(state, closed_at)] = await backend.rows(
+        f"SELECT state, closed_at FROM tables WHERE id = {closed}")
+    assert state == "closed" and closed_at is not None
 
 
 # -- hands and actions -------------------------------------------------------------------------
@@ -675,6 +687,27 @@ async def test_results_are_listed_by_server_and_game(store: Store) -> None:
     assert [(r.hand_id, r.points_a) for r in rows] == [(hand_ids[0], 6), (hand_ids[2], 5)]
 
 
+async def test_a_failed_transaction_takes_no_other_tables_move_with_it(store: Store) -> None:
+    """Ratings are written in a transaction while other tables go on storing their moves: a
+    move stored meanwhile stays stored when that transaction fails (on SQLite's one
+    connection it used to join the transaction and be rolled back with it, after the player
+    had been told it counted)."""
+    table_id = await make_table(store)
+    hand_id = await store.start_hand(table_id, 1, {"game": "filicau"})
+    change = RatingChange(hand_id=hand_id, guild_id=1, game="filicau", season=1, player="101",
+                          mu_before=25, sigma_before=8, mu=26, sigma=7, finished_at=now())
+    # The same change twice: the history's (hand, player) key refuses the second.
+    failed, stored = await asyncio.gather(
+        store.replace_ratings(1, [], [change, change]),
+        store.append_action(hand_id, 0, {"seat": 1, "card": "EA"}, user_id=102,
+                            by_computer=False),
+        return_exceptions=True)
+    assert isinstance(failed, Exception) and stored is None
+    current = await store.current_hand(table_id)
+    assert current is not None and current.actions == [{"seat": 1, "card": "EA"}]
+    assert await store.rating_history(1, "filicau", 1) == []
+
+
 async def test_postgres_commits_do_not_wait_for_the_disk_unless_asked(pg_url: str) -> None:
     """As SQLite's WAL with synchronous=NORMAL: committed (seen by every process) before the
     answer, without an fsync per move; ``synchronous_commit=on`` in the URL keeps it."""
@@ -732,13 +765,27 @@ async def test_a_table_is_in_play_from_its_first_stored_hand(store: Store) -> No
     """Starting a table costs one write, not two: storing its first hand puts it in play,
     and the open tables a restart restores say so; a closed table stays closed."""
     table_id = await make_table(store)
-    lobby = await store.get_table(table_id)
+    lobby = await open_table(store, table_id)
     assert lobby is not None and lobby.state == "lobby"
     await store.start_hand(table_id, 1, {"game": "filicau"})
-    playing = await store.get_table(table_id)
+    playing = await open_table(store, table_id)
     assert playing is not None and playing.state == "playing"
-    assert [t.state for t in await store.open_tables() if t.id == table_id] == ["playing"]
     await store.update_table(table_id, state="closed")
     await store.start_hand(table_id, 2, {"game": "filicau"})
-    closed = await store.get_table(table_id)
-    assert closed is not None and closed.state == "closed"
+    assert await open_table(store, table_id) is None
+    assert [h.number for h in await store.hands(table_id)] == [2, 1]
+
+
+def test_a_table_row_from_before_keeps_its_runtime_state_apart_from_its_settings() -> None:
+    """Rows written before the runtime column kept names, seats leaving and the thread among
+    their settings: read now, they are the table's runtime state, and the settings are the
+    settings it was opened with."""
+    from bot.store.model import TableRow
+
+    row = TableRow(id=1, guild_id=2, channel_id=3, message_id=None, game="filicau",
+                   options={}, opener_id=4, seats=["4", None, None, None], state="playing",
+                   created_at="2026-11-01T00:00:00+00:00",
+                   settings={"turn_seconds": 60, "names": {"4": "Ana"}, "leaving": [0],
+                             "thread_id": 9})
+    assert row.settings == {"turn_seconds": 60}
+    assert row.runtime == {"names": {"4": "Ana"}, "leaving": [0], "thread_id": 9}

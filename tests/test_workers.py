@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 BOT = """
@@ -31,6 +33,7 @@ def alive(pid: int) -> bool:
     return True
 
 
+@pytest.mark.slow
 async def test_a_killed_bots_worker_ends() -> None:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-c", BOT, cwd=ROOT, stdout=asyncio.subprocess.PIPE)

@@ -9,10 +9,10 @@
 ``python -m bot.ratings calibrate --game filicau --hands N`` calibrates the levels.
 """
 
-from bot.ratings.keeping import compute, finish, rebuild, record, season_of
+from bot.ratings.keeping import compute, finish, rebuild, rebuild_if_stale, record, season_of
 from bot.ratings.levels import prior
 from bot.ratings.model import Rating, placings, update
 from bot.seats import player_of
 
-__all__ = ["Rating", "compute", "finish", "placings", "player_of", "prior", "rebuild", "record",
-           "season_of", "update"]
+__all__ = ["Rating", "compute", "finish", "placings", "player_of", "prior", "rebuild",
+           "rebuild_if_stale", "record", "season_of", "update"]

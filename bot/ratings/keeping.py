@@ -80,7 +80,7 @@ def compute(guild_id: int, results: Iterable[tuple[ResultRow, bool]],
 
 async def rebuild(store: Store, guild_id: int | None = None) -> int:
     """Recompute every rating (of one server, or all) from the stored results; returns how
-    many hands were rated."""
+    many hands were rated. Rebuilt for every server, the ratings are no longer stale."""
     results = await store.rated_results(guild_id)
     by_guild: dict[int, list[tuple[ResultRow, bool]]] = defaultdict(list)
     for row, rated in results:
@@ -92,7 +92,18 @@ async def rebuild(store: Store, guild_id: int | None = None) -> int:
         ratings, history = compute(guild, rows, await store.seasons(guild))
         await store.replace_ratings(guild, ratings, history)
         rated_hands += len({c.hand_id for c in history})
+    if guild_id is None:
+        await store.ratings_rebuilt()
     return rated_hands
+
+
+async def rebuild_if_stale(store: Store) -> int | None:
+    """Rebuild every rating if a migration marked them stale (``bot.store.migrations``: the
+    store never calls up into the ratings); returns how many hands were rated, or None when
+    they were up to date. The bot does it at start, before any table plays."""
+    if not await store.stale_ratings():
+        return None
+    return await rebuild(store)
 
 
 #: The last time ``finish`` gave a result, in this process.

@@ -1,8 +1,10 @@
 """Everything the bot remembers, behind one small interface.
 
-``Store`` (``bot.store.model``) is the interface the cogs and sessions use. Two stores implement
-it with the same guarantees: ``SqliteStore`` (one process, one file; the default) and
-``PostgresStore`` (several processes on one server). ``make_store`` picks one from the settings.
+``Store`` (``bot.store.protocols``, one protocol per concern) is the interface the cogs and
+sessions use. Two stores implement it with the same SQL (``bot.store.sqlstore``) and the same
+guarantees: ``SqliteStore`` (one process, one file; the default) and ``PostgresStore``
+(several processes on one server). ``make_store`` picks one from the settings; the schema's
+history is ``bot.store.migrations``.
 
 What is kept:
 
@@ -15,43 +17,60 @@ What is kept:
 - **partnerships**: the master/servant status and dealing duty of two partnerships in a server,
   keyed by their members, not by table or channel.
 - **results**: one row per finished hand, for the standings.
+- **ratings**: derived from the results (``bot.ratings``), with their history and seasons.
+- **reviews**: a finished hand's review, per seat.
 - **guild settings**: each server's language and card pictures.
+- **player and community settings**: a player's reminders and invitations; a server's role
+  called when a table needs one more, and how long an invitation holds a seat.
+- **tournaments**: their entrants and the tables of each round, with what each left.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from bot.store.migrations import MIGRATIONS, RATINGS_VERSION
 from bot.store.model import (
     HAND_WINNERS,
     HANDED_OVER,
+    CommunitySettings,
+    Entrant,
     GuildSettings,
     HandRow,
     Member,
     PartnershipStatus,
+    PlayerSettings,
     RatingChange,
     RatingRow,
     ResultRow,
     Season,
-    Store,
     StoreError,
     TableRow,
     TableState,
+    TournamentRow,
+    TournamentTable,
+    WebKey,
     canonical,
     now,
     pair_key,
 )
-from bot.store.sqlite import MIGRATIONS, RATINGS_VERSION, SqliteStore
+from bot.store.postgres import PostgresStore
+from bot.store.protocols import Store
+from bot.store.sqlite import SqliteStore
 
 __all__ = [
     "HANDED_OVER",
     "HAND_WINNERS",
     "MIGRATIONS",
     "RATINGS_VERSION",
+    "CommunitySettings",
+    "Entrant",
     "GuildSettings",
     "HandRow",
     "Member",
     "PartnershipStatus",
+    "PlayerSettings",
+    "PostgresStore",
     "RatingChange",
     "RatingRow",
     "ResultRow",
@@ -61,6 +80,9 @@ __all__ = [
     "StoreError",
     "TableRow",
     "TableState",
+    "TournamentRow",
+    "TournamentTable",
+    "WebKey",
     "canonical",
     "is_postgres_url",
     "make_store",
@@ -91,7 +113,5 @@ def make_store(database_url: str | None, database_path: Path | str) -> Store:
     if not database_url:
         return SqliteStore(database_path)
     if is_postgres_url(database_url):
-        from bot.store.postgres import PostgresStore  # asyncpg only when it is used
-
         return PostgresStore(database_url)
     return SqliteStore(sqlite_path(database_url))

@@ -1,29 +1,15 @@
-"""What the bot remembers: the rows, and ``Store``, the one interface both databases implement.
-
-``SqliteStore`` (``bot.store.sqlite``: one process, one file, the default) and
-``PostgresStore`` (``bot.store.postgres``: several processes sharing one server) keep the same
-things with the same guarantees; ``bot.store.make_store`` picks one from ``DATABASE_URL``.
-
-What is kept:
-
-- **tables**: one row per table ever opened; at most one open table per channel.
-- **hands**: one row per hand with its record header (game, options, dealer, status, pack and
-  the seated members) and, once finished, its result.
-- **actions**: every action of every hand, appended before the bot answers the click that made
-  it, so an open table is rebuilt exactly from its log after a restart or a crash.
-- **partnerships**: the master/servant status and dealing duty of two partnerships in a server,
-  keyed by their members, not by table or channel.
-- **results**: one row per finished hand, for the standings.
+"""What the bot remembers: the rows the store gives back (``Store``, its interface, is in
+``bot.store.protocols``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 TableState = Literal["lobby", "playing", "closed"]
 
@@ -59,6 +45,10 @@ class StoreError(RuntimeError):
     """The store cannot do what was asked (a second open table in a channel, a corrupt row)."""
 
 
+#: What older rows kept among a table's settings and belongs to its runtime state.
+RUNTIME_KEYS = ("names", "leaving", "thread_id")
+
+
 class TableRow(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -73,8 +63,24 @@ class TableRow(BaseModel):
     seats: list[Member | None]
     state: TableState
     created_at: str
-    #: The bot's own per-table settings (the turn timer), apart from the game's options.
+    #: The table's settings as opened (the turn timer, pings, rated...), apart from the game's
+    #: options.
     settings: dict[str, Any] = {}
+    #: What the table keeps while it lives, to carry on after a restart or in another process:
+    #: the players' names for labels, the seats leaving at the hand's end, its thread, the turn's
+    #: signal message.
+    runtime: dict[str, Any] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _runtime_out_of_settings(cls, data: Any) -> Any:
+        """Rows written before ``runtime`` existed kept it among the settings."""
+        if isinstance(data, dict) and not data.get("runtime"):
+            settings = dict(data.get("settings") or {})
+            moved = {k: settings.pop(k) for k in RUNTIME_KEYS if k in settings}
+            if moved:
+                data = {**data, "settings": settings, "runtime": moved}
+        return data
 
 
 class HandRow(BaseModel):
@@ -184,6 +190,19 @@ class GuildSettings(BaseModel):
     theme: Literal["light", "dark", "fourcolour"] = "dark"
 
 
+class WebKey(BaseModel):
+    """A server's key for its web pages (``bot.web``): every link to a page of the server is
+    signed with ``secret``, so a new secret (``/admin web rotate``) revokes them all, and
+    ``enabled`` off (``/admin web off``) refuses them while it lasts."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    #: Random bytes as hex (the HMAC key of the server's links).
+    secret: str
+    enabled: bool = True
+
+
 class RatingRow(BaseModel):
     """A player's rating in one server, game and season (``bot.ratings``): ``player`` is a
     member for a person, ``cpu:LEVEL`` for a computer level."""
@@ -242,114 +261,92 @@ def canonical(
     return (a, b, False) if a <= b else (b, a, True)
 
 
-class Store(Protocol):
-    async def open(self) -> None: ...
-    async def close(self) -> None: ...
-    async def schema_version(self) -> int: ...
+# -- finding a game, tournaments (issue 37) ----------------------------------------------------
 
-    async def create_table(
-        self, *, guild_id: int, channel_id: int, game: str, options: dict[str, Any],
-        opener_id: int, seats: list[Member | None], settings: dict[str, Any] | None = None,
-    ) -> TableRow: ...
-    async def update_table(
-        self, table_id: int, *, seats: list[Member | None] | None = None,
-        state: TableState | None = None, message_id: int | None = None,
-        options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
-    ) -> None: ...
-    async def get_table(self, table_id: int) -> TableRow | None: ...
-    async def open_tables(self) -> list[TableRow]: ...
-    async def open_table_in(self, channel_id: int) -> TableRow | None: ...
-
-    async def start_hand(self, table_id: int, number: int, header: dict[str, Any]) -> int:
-        """Store hand ``number`` of a table and return its id. A table in its lobby is in
-        play from its first hand on: the same write marks it so (one round trip on
-        PostgreSQL), and a closed table stays closed."""
-        ...
-    async def append_action(
-        self, hand_id: int, index: int, action: dict[str, Any], *, user_id: int | None,
-        by_computer: bool,
-    ) -> None: ...
-    async def finish_hand(self, hand_id: int, result: dict[str, Any]) -> None: ...
-    async def current_hand(self, table_id: int) -> HandRow | None: ...
-    async def hands(self, table_id: int, limit: int = 10) -> list[HandRow]: ...
-    async def hand(self, hand_id: int) -> HandRow | None: ...
-
-    async def get_status(
-        self, guild_id: int, game: str, team0: Sequence[Member], team1: Sequence[Member]
-    ) -> PartnershipStatus | None: ...
-    async def put_status(self, status: PartnershipStatus) -> None: ...
-    async def statuses(self, guild_id: int) -> list[PartnershipStatus]: ...
-    async def reset_status(self, guild_id: int, game: str, member: Member) -> int: ...
-
-    async def add_result(self, result: ResultRow) -> None: ...
-    async def results(self, guild_id: int, game: str | None = None) -> list[ResultRow]: ...
-
-    async def guild_settings(self) -> list[GuildSettings]: ...
-    async def put_guild_settings(self, settings: GuildSettings) -> None: ...
-
-    # Which process drives which tables (see ``bot.store.shards``).
-    async def claim_shards(self, shard_ids: Sequence[int], shard_count: int) -> bool:
-        """Take ownership of the guilds of these shards for as long as this process (its
-        database connection) lives: all of them, or none (False) while another process holds
-        any guild of theirs, under this or another shard count."""
-        ...
-    def owns(self, guild_id: int) -> bool:
-        """Whether this process drives the tables of this guild."""
-        ...
-    async def owned_tables(self) -> list[TableRow]:
-        """The open tables of the guilds this process owns: the ones it restores at start."""
-        ...
-    async def ownership_lost(self) -> None:
-        """Returns when this process's ownership has ended without being asked to (its
-        database connection died): the process must stop driving tables at once."""
-        ...
-
-    # Hand reviews (issue 17): one JSON document per finished hand and seat.
-    async def put_review(self, hand_id: int, seat: int, review: dict[str, Any]) -> None: ...
-    async def get_review(self, hand_id: int, seat: int) -> dict[str, Any] | None: ...
-
-    # -- ratings (derived from the results; bot.ratings) -----------------------------------
-    async def rated_results(self, guild_id: int | None = None) -> list[tuple[ResultRow, bool]]:
-        """Every stored result (of one server, or all), each with whether it moves ratings
-        (``counts_for_ratings``: a rated table, no seat handed to the computer mid-hand)
-        and with the ``hand_winners`` its hand's stored result names."""
-        ...
-    async def ratings(self, guild_id: int, game: str, season: int,
-                      players: Collection[str] | None = None) -> list[RatingRow]:
-        """A season's ratings, by player; only ``players``' when given."""
-        ...
-    async def rating_history(
-        self, guild_id: int, game: str, season: int, player: str | None = None
-    ) -> list[RatingChange]:
-        """The changes in the order they were made (of one player, or everyone's)."""
-        ...
-    async def last_rating_change(self, guild_id: int, game: str) -> RatingChange | None: ...
-    async def rated_hand(self, hand_id: int) -> bool: ...
-    async def save_ratings(self, ratings: list[RatingRow], changes: list[RatingChange]) -> None:
-        """Put these ratings and append these changes, at once."""
-        ...
-    async def replace_ratings(
-        self, guild_id: int, ratings: list[RatingRow], changes: list[RatingChange]
-    ) -> None:
-        """A server's ratings and their history replaced by these, at once (a rebuild)."""
-        ...
-    async def seasons(self, guild_id: int) -> list[Season]: ...
-    async def start_season(self, guild_id: int, started_at: str) -> Season: ...
+Reminders = Literal["off", "dm"]
+Invites = Literal["mention", "dm"]
 
 
-async def reset_members_status(store: Store, guild_id: int, game: str, member: Member) -> int:
-    """Make every partnership of ``member`` in this game even again; returns how many
-    changed. (Both stores: a rare admin command, not worth a query of its own.)"""
-    changed = 0
-    for st in await store.statuses(guild_id):
-        if st.game == game and member in (*st.team_a, *st.team_b) and (
-            st.masters is not None or st.next_dealer is not None or st.extra
-        ):
-            await store.put_status(st.model_copy(update={
-                "masters": None, "servant": None, "next_dealer": None, "since": None,
-                "updated_at": now(), "extra": {},
-            }))
-            changed += 1
-    return changed
+class PlayerSettings(BaseModel):
+    """A player's own preferences (``/settings``), the same in every server: a direct
+    message when their turn waits for them (``reminders``), and how an invitation reaches
+    them (a mention in the table's channel, or a direct message)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: int
+    reminders: Reminders = "off"
+    invites: Invites = "mention"
+    #: The Discord locale they last chose these in: the language of their direct messages.
+    locale: str | None = None
 
 
+class CommunitySettings(BaseModel):
+    """A server's settings for finding a game (``/community``): the role called when a table
+    needs one more player (none: nobody is called), when it was last called (the calls are
+    rate-limited per server), and how long an invitation holds a seat."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    call_role_id: int | None = None
+    hold_minutes: int = 10
+    last_call_at: str | None = None
+
+
+TournamentFormat = Literal["swiss", "duplicate"]
+TournamentState = Literal["signup", "running", "finished", "cancelled"]
+
+
+class TournamentRow(BaseModel):
+    """A tournament: its game and format, its rounds of ``hands`` hands each, where it is
+    announced (its channel and message, its Discord scheduled event), and how far it is
+    (``round``: the round in play, 0 before the first)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None = None
+    event_id: int | None = None
+    organizer_id: int
+    game: str
+    format: TournamentFormat
+    rounds: int
+    hands: int
+    #: The tables' settings (turn time...), the computers' level, the deals' seed.
+    settings: dict[str, Any] = {}
+    state: TournamentState = "signup"
+    round: int = 0
+    #: The last round whose standings were posted (``rounds``: the final results).
+    shown: int = 0
+    starts_at: str
+    created_at: str = ""
+
+
+class Entrant(BaseModel):
+    """One entrant of a tournament: a member (a person's user id), or a computer entered
+    by the organizer (``cpu:LEVEL#N``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entrant: str
+    name: str
+    joined_at: str
+
+
+class TournamentTable(BaseModel):
+    """One table of one round: who sits where (entrants, and computers that fill the seats
+    left over), its thread and table once made, and what its round left (``result``: each
+    finished hand's values per seat, ``bot.tournaments``) once it is over."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tournament_id: int
+    round: int
+    number: int
+    seats: list[str]
+    thread_id: int | None = None
+    table_id: int | None = None
+    result: dict[str, Any] | None = None

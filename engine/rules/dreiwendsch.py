@@ -34,11 +34,12 @@ class Dreiwendsch(WidowGame):
     game = "dreiwendsch"
     title = "Dreiwendsch"
     goal = (
-        "The holder of the Over of acorns may take the widow (the skat) and play alone against "
+        "The holder of the Ober of acorns may take the widow (the skat) and play alone against "
         "the other two for 61 or more of the 120 card points; if he declines, everybody plays "
-        "alone and the most card points win."
+        "alone and whoever takes the most card points wins."
     )
     options_model: ClassVar[type[Options]] = DreiwendschOptions
+    declarer_role: ClassVar[str] = "soloist"
     rulings = (
         "32 cards: 3 each, 4 each, 2 to the skat, 3 each (10 each); the seat after the dealer "
         "leads.",
@@ -59,8 +60,8 @@ class Dreiwendsch(WidowGame):
         "deal passes to the left; the highest total wins the match.",
         "early_end (default on): a solo stops once its score is decided.",
         "skat_to option: old_one (default: the EO holder may take the skat) or forehand (the "
-        "seat after the dealer may take it, whoever holds EO; the seed's pre-agreed variant).",
-        "Project choices (the seed is silent): all for themselves, the most card points wins 1 "
+        "seat after the dealer may take it, whoever holds EO; a variant agreed before play).",
+        "House rules: all for themselves, the most card points wins 1 "
         "from each player with fewer; with sharp cards the skat is laid after the second "
         "packet; a match as in Schafkopf for three.",
     )

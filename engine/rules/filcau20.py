@@ -112,7 +112,7 @@ def _parse_fris(v: Any) -> Fris:
         over = parse_card(v)
         return Fris(over, suit_of(over))
     if not isinstance(v, Mapping) or set(v) != {"over", "trump"}:
-        raise NotationError(f"fris is an Over (\"GO\") or {{over, trump}}, not {v!r}")
+        raise NotationError(f"fris is an Ober (\"GO\") or {{over, trump}}, not {v!r}")
     return Fris(parse_card(v["over"]), parse_suit_value(v["trump"]))
 
 
@@ -243,14 +243,14 @@ class Filcau20(Rules):
         "Follow suit; if void, trump if able; otherwise any card. Aces and Tens 1 point each "
         "(8 in all).",
         "The seat before the dealer cuts or knocks. Knock: 5 cards each, then binding (legare).",
-        "Cut: 3 cards each, then the fris window: the first to show an Over makes fris and "
+        "Cut: 3 cards each, then the fris window: the first to show an Ober makes fris and "
         "names trump; the dealer may deal on at any time, and any other player who looks at "
         "his last two cards (also after passing) closes the window for all. Then 2 more each; "
         "no fris: binding.",
-        "Fris trick: the fris Over leads; each must play an Under or King; one who has none "
-        "gets his last two cards face up; then he must play an Under or King if one of his "
-        "five cards is one, else any card but an Over. Nobody plays an Over on it.",
-        "Binding (legare): each in turn binds (3 or 4 trumps with at least one Over: the count "
+        "Fris trick: the fris Ober leads; each must play an Unter or King; one who has none "
+        "gets his last two cards face up; then he must play an Unter or King if one of his "
+        "five cards is one, else any card but an Ober. Nobody plays an Ober on it.",
+        "Binding (legare): each in turn binds (3 or 4 trumps with at least one Ober: the count "
         "and the lowest trump), says închis (closed) with five trumps, or passes. Never bind "
         "5, nor 4 with an Ace as the fifth card. One must bind one's strongest binding.",
         "Most trumps wins the binding; equal: the higher lowest trump; still equal: earlier "
@@ -261,11 +261,11 @@ class Filcau20(Rules):
         "to 11 wins the match (then 0-0, both even).",
         "Both even: the deal passes to the next seat; otherwise the two servants deal in turn.",
         "fris_trump option: free (default: the fris maker names any suit) or over_suit (the "
-        "suit of the fris Over).",
+        "suit of the fris Ober).",
         "early_end (default on): the hand stops once no remaining play can change its outcome.",
-        "Project choices (the seed is silent): a player with five trumps says închis and counts "
-        "as a pass; a seat that passed the fris window can no longer make fris (it may still "
-        "look); after a match is won both teams start even at 0-0.",
+        "House rules: a player with five trumps says închis and counts as a pass; a seat that "
+        "passed the fris window can no longer make fris (it may still look); after a match is "
+        "won both teams start even at 0-0.",
     )
 
     players = 4
@@ -441,6 +441,14 @@ class Filcau20(Rules):
             return [s for s in seats if s == hand.dealer or s not in out]
         return super().actors(hand)
 
+    def action_parts(self, action: Action) -> dict[str, Any] | None:
+        """A fris always with both parts, the Ober and the trump it names (its notation
+        leaves the trump out when it is the Ober's own suit)."""
+        if action.kind == "fris":
+            fris: Fris = action.value
+            return {"over": code(fris.over), "trump": suit_letter(fris.trump)}
+        return super().action_parts(action)
+
     def _fris_actions(self, hand: Hand, seat: int) -> list[Action]:
         out: list[Action] = []
         for c in OVERS:
@@ -568,7 +576,7 @@ class Filcau20(Rules):
         if phase == FRIS and kind == "fris" and seat in self.actors(hand):
             return IllegalAction(
                 "fris_without_over", f"seat {seat} cannot make fris with that "
-                f"{'' if self.free_trump else '(the Over names its own suit) '}card",
+                f"{'' if self.free_trump else '(the Ober names its own suit) '}card",
                 seat=seat,
             )
         if phase == FRIS and seat in hand.pending.get("fris_passed", ()):
@@ -589,7 +597,7 @@ class Filcau20(Rules):
                 )
             return IllegalAction(
                 "bind_not_strongest", "one may only bind one's strongest binding "
-                "(3 or 4 trumps with an Over, not 4 with an Ace beside)",
+                "(3 or 4 trumps with an Ober, not 4 with an Ace beside)",
             )
         if phase == FRIS_TRICK and kind == "card":
             c = action.value
@@ -597,18 +605,18 @@ class Filcau20(Rules):
                 return IllegalAction("not_your_card", f"seat {seat} does not hold {code(c)}",
                                      seat=seat, card=code(c))
             if not hand.trick:
-                return IllegalAction("must_lead_fris_over", "the fris Over leads the fris trick")
+                return IllegalAction("must_lead_fris_over", "the fris Ober leads the fris trick")
             if c in _OVER_SET:
-                return IllegalAction("no_over_on_fris", "nobody may play an Over on the fris")
+                return IllegalAction("no_over_on_fris", "nobody may play an Ober on the fris")
             if FACE_UP in self.phase_legal(hand, seat):
                 return IllegalAction(
-                    "must_turn_face_up", "without Under or King, ask for the last two cards "
+                    "must_turn_face_up", "without Unter or King, ask for the last two cards "
                     "face up first",
                 )
-            return IllegalAction("fris_small_card", "on the fris one must play an Under or King",
+            return IllegalAction("fris_small_card", "on the fris one must play an Unter or King",
                                  card=code(c))
         if phase == FRIS_TRICK and kind == "face_up":
-            return IllegalAction("face_up_has_small", "only a player without Under or King may "
+            return IllegalAction("face_up_has_small", "only a player without Unter or King may "
                                  "ask for his cards face up")
         return IllegalAction(
             "wrong_phase", f"{action} is not allowed now ({phase})", phase=phase

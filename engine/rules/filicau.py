@@ -25,9 +25,9 @@ class Filicau(Rules):
     losers = "slaves"
     rulings = (
         "32 cards, dealt one at a time, 8 each; the seat after the dealer leads.",
-        "Trump: the first card dealt to the dealer is shown; while it is an Over, the next card "
+        "Trump: the first card dealt to the dealer is shown; while it is an Ober, the next card "
         "dealt to the dealer is shown too. The last shown card's suit is trump.",
-        "The four Overs are always the top trumps (acorns, leaves, hearts, bells) and do not "
+        "The four Obers are always the top trumps (acorns, leaves, hearts, bells) and do not "
         "belong to their printed suit.",
         "Follow suit; if void, trump if able; otherwise any card. No duty to beat.",
         "Aces and Tens score 1 point each (8 in all).",

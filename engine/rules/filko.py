@@ -45,16 +45,16 @@ class Filko(Rules):
     options_model = FilkoOptions
     rulings: ClassVar[tuple[str, ...]] = (
         "32 cards, dealt four at a time, twice round; the seat after the dealer leads.",
-        "Trump from the cut: the bottom card of the pack is shown; while it is an Over, the next "
+        "Trump from the cut: the bottom card of the pack is shown; while it is an Ober, the next "
         "one up too. Shown cards go to the dealer; a fifth goes to the seat before the dealer.",
-        "Overs are the top trumps; follow suit, else trump if able, else any card.",
+        "Obers are the top trumps; follow suit, else trump if able, else any card.",
         "Aces and Tens score 1 point each (8 in all).",
         "A team with 6 or more points becomes (or stays) masters; otherwise no change. Once "
         "there are masters, never even again.",
         "The first time a team becomes masters, they choose one opponent as Servant, who deals "
         "every hand. When the Servant's team takes 6+, the seat after the old Servant becomes "
         "Servant. Before any masters, the deal passes to the next seat.",
-        "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 above the Overs), "
+        "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 above the Obers), "
         "leaves_low (EO HO SO GO).",
         "early_end (default on): the hand stops once no remaining play can change its outcome.",
     )
@@ -200,20 +200,20 @@ class Filko6(Filko):
     rulings = (
         "6 players in two teams of three, sitting alternately (seats 0, 2, 4 against 1, 3, 5).",
         "30 cards (no G7, S7), dealt 3 each then 2 each; the seat after the dealer leads.",
-        "Trump from the cut: the bottom card of the pack is shown; while it is an Over, the next "
+        "Trump from the cut: the bottom card of the pack is shown; while it is an Ober, the next "
         "one up too. The first two shown cards go to the dealer, the next two to the seat "
         "before the dealer (an opponent), a fifth to the dealer's partner two seats back.",
-        "Overs are the top trumps; follow suit, else trump if able, else any card.",
+        "Obers are the top trumps; follow suit, else trump if able, else any card.",
         "Aces and Tens score 1 point each (8 in all).",
         "A team with 6 or more points becomes (or stays) masters; otherwise no change. Once "
         "there are masters, never even again.",
         "The first time a team becomes masters, any of them chooses one opponent as Servant, "
         "who deals every hand. When the Servant's team takes 6+, the seat after the old Servant "
         "becomes Servant. Before any masters, the deal passes to the next seat.",
-        "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 E7 above the Overs), "
+        "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 E7 above the Obers), "
         "leaves_low (EO HO SO GO).",
         "early_end (default on): the hand stops once no remaining play can change its outcome.",
-        "Project choice (the seeds are silent): any of the three masters may choose the "
+        "House rule: any of the three masters may choose the "
         "Servant.",
     )
 

@@ -48,7 +48,7 @@ class FilkoFive(OldManGame):
     game = "filko5"
     title = "5-player Filkó"
     goal = (
-        "The Old Man (who holds the Over of acorns) names trump and calls a card: its holder "
+        "The Old Man (who holds the Ober of acorns) names trump and calls a card: its holder "
         "is his secret partner. 6 or more of the 8 Aces and Tens make a side masters; the "
         "Servant's side frees itself with 6, or by taking none at all."
     )
@@ -59,18 +59,18 @@ class FilkoFive(OldManGame):
         "With no masters, the holder of EO (the Old Man) names trump and calls a card of that "
         "suit (no top trump) he does not hold; its holder is his secret partner until the card "
         "is played. The Old Man leads.",
-        "Overs are the top trumps; follow suit, else trump if able, else any card. Aces and "
+        "Obers are the top trumps; follow suit, else trump if able, else any card. Aces and "
         "Tens score 1 point each (8 in all).",
         "With no masters, 6+ points make masters (8-0 too): the dealer becomes Servant if he "
         "lost, else the first losing seat after him. 5-3 or 4-4: the next seat deals.",
         "While masters stand, the same teams, trump, Servant (who deals) and first leader carry "
         "on. The Servant's team is liberated by scoring 0 (swimming away), 6, 7 or 8: no "
         "masters, the seat after the old Servant deals, the Old Man calls again.",
-        "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 above the Overs), "
+        "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 above the Obers), "
         "leaves_low (EO HO SO GO).",
         "early_end (default on): the hand stops once no remaining play can change its "
         "outcome, whoever the secret partner is.",
-        "Project choice (the seeds are silent): the holder of the called card has no duty to "
+        "House rule: the holder of the called card has no duty to "
         "play it early.",
     )
 
@@ -137,7 +137,7 @@ class Kelebia(FilkoFive):
         "Masters, Servant, swimming away and liberation as in 5-player Filkó.",
         "early_end (default on): the hand stops once no remaining play can change its "
         "outcome, whoever the secret partner is.",
-        "Project choices (the seeds are silent): following a plain suit someone "
+        "House rules: following a plain suit someone "
         "trumped, any card of the suit will do; a suit of which the Old Man holds every "
         "callable card cannot be named.",
     )
@@ -180,16 +180,17 @@ class RichPoor(OldManGame):
     game = "rich_poor"
     title = "Rich and Poor"
     goal = (
-        "The Rich (the holders of the Overs of acorns and leaves) need 6 of the 8 Aces and "
+        "The Rich (the holders of the Obers of acorns and leaves) need 6 of the 8 Aces and "
         "Tens to win; the Poor need 3."
     )
     options_model: ClassVar[type[Options]] = RichPoorOptions
+    roles: ClassVar[tuple[str, str]] = ("rich", "poor")
     rulings = (
         "5 players, 30 cards (no G7, S7), dealt three at a time (6 each).",
         "The holders of EO and GO (the Rich) play against the three others (the Poor); one "
         "player holding both plays alone against four. GO's holder is secret until GO is "
         "played. The holder of EO names trump and leads.",
-        "Overs are the top trumps; follow suit, else trump if able, else any card. Aces and "
+        "Obers are the top trumps; follow suit, else trump if able, else any card. Aces and "
         "Tens score 1 point each (8 in all).",
         "The Rich win with 6+ points, the Poor with 3+. A loser deals next: the dealer if he "
         "lost, else the first losing seat after him.",
@@ -197,11 +198,11 @@ class RichPoor(OldManGame):
         "(the same teams, trump, first leader and dealer until the dealing team scores 6+).",
         "called_partner option (default off): the Rich are the Old Man and the holder of a "
         "card he calls, as in 5-player Filkó.",
-        "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 above the Overs), "
+        "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 above the Obers), "
         "leaves_low (EO HO SO GO). Whatever the order, the Rich are the holders of EO and GO.",
         "early_end (default on): the hand stops once no remaining play can change its "
         "outcome, whoever the secret partner is.",
-        "Project choices (the seeds are silent): the EO holder leads; a player holding both EO "
+        "House rules: the EO holder leads; a player holding both EO "
         "and GO announces nothing and plays alone.",
     )
 
@@ -251,5 +252,3 @@ class RichPoor(OldManGame):
             self._result(hand, before, before.servant, "not_freed", before.masters,
                          winner=winner)
 
-
-GAMES_5 = (FilkoFive, RichPoor, Kelebia)

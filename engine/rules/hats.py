@@ -17,7 +17,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action, IllegalAction, parse_suit_value, register_kind
-from engine.cards import CARD_POINTS, SUIT_NAMES, SUITS, suit_letter
+from engine.cards import CARD_POINTS, SUITS, suit_letter
 from engine.hand import PLAYING
 from engine.rules.filko import Filko
 from engine.status import Status
@@ -49,7 +49,7 @@ class FilkoHats(Filko):
     )
     losers_badge = "hat"
     rulings = (
-        "As 4-player Filkó (32 cards dealt 4 and 4, trump from the cut, Overs the top trumps, "
+        "As 4-player Filkó (32 cards dealt 4 and 4, trump from the cut, Obers the top trumps, "
         "follow suit, else trump if able), but scored in card points: A 11, 10 10, K 4, O 3, "
         "U 2 (120 in all).",
         "61 or more wins: the winners become (or stay) masters; 60-60 is a draw, no change.",
@@ -58,13 +58,13 @@ class FilkoHats(Filko):
         "When the hat team wins, the seat after the old Servant becomes Servant. Before any "
         "win, the deal passes to the next seat.",
         "Signals: during play any player may, in turn or not, show one of four faces asking for "
-        "a suit (mouth to one side: acorns; glance up: leaves; tongue tip: hearts; cheeks "
+        "a suit (mouth to one side: acorns; glance up: leaves; tip of the tongue: hearts; cheeks "
         "blown up: bells). The whole table sees it. At most one signal per player per trick.",
-        "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 above the Overs), "
+        "top_trumps option: standard (EO GO HO SO), hearts_seven (H7 above the Obers), "
         "leaves_low (EO HO SO GO).",
         "early_end (default on): the hand stops once a team has 61 (or at 60-60); the points "
         "shown are those taken.",
-        "Project choices (the seed is incomplete): 60-60 is a draw and changes nothing; any "
+        "House rules: 60-60 is a draw and changes nothing; any "
         "player may make a face, at most once a trick, and everybody sees it; the hats are a "
         "badge on the standings.",
     )
@@ -177,7 +177,3 @@ def hats(status: Status) -> int | None:
     """The team wearing hats with this status: the team that is not masters."""
     return None if status.masters is None else 1 - status.masters
 
-
-def signal_name(suit: int) -> str:
-    """``"hearts"`` for a hearts signal (messages)."""
-    return SUIT_NAMES[suit]

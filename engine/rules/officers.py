@@ -65,7 +65,7 @@ class Officers(Rules):
         "(loser took no trick).",
         "deals option (default 0, open-ended): a match of that many deals, an even number.",
         "early_end (default on): the hand stops once no remaining play can change its score.",
-        "Project choices (the seed is silent): 60-60 is a draw and scores nothing; a match is "
+        "House rules: 60-60 is a draw and scores nothing; a match is "
         "open-ended unless the deals option sets its length.",
     )
 

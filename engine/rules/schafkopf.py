@@ -46,7 +46,8 @@ class Schafkopf3(WidowGame):
     title = "Schafkopf (3 players)"
     goal = (
         "Take the widow and play alone against the other two for 61 or more of the 120 card "
-        "points, or pass and defend; if everybody passes, the fewest card points win."
+        "points, or pass and defend; if everybody passes, whoever takes the fewest card "
+        "points wins."
     )
     rulings = (
         "32 cards: 3 each, 2 to the widow, 4 each, 3 each (10 each); the seat after the dealer "
@@ -63,7 +64,7 @@ class Schafkopf3(WidowGame):
         "A match is a set number of deals, a multiple of 3 (deals option, default 9); the "
         "deal passes to the left; the highest total wins the match.",
         "early_end (default on): a declarer game stops once its score is decided.",
-        "Project choices (the seed is silent): in least the widow counts for the winner of the "
+        "House rules: in least the widow counts for the winner of the "
         "last trick (Skat's Ramsch rule); a declarer's score is his alone, not paid by each "
         "opponent.",
     )

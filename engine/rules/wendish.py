@@ -128,7 +128,7 @@ class Wendish(Rules):
     game = "wendish"
     title = "Wendish Schafkopf"
     goal = (
-        "The holders of the Overs of acorns and leaves (the Old Ones) play together, secretly "
+        "The holders of the Obers of acorns and leaves (the Old Ones) play together, secretly "
         "until the cards show it, against the other two; a side needs 61 or more of the 120 "
         "card points."
     )
@@ -144,18 +144,18 @@ class Wendish(Rules):
         "must play it as soon as it is legal), or says 'the first trick is with me' (the first "
         "other player to take a trick is his partner), or says nothing: a quiet solo.",
         "Before play, from the seat after the dealer, anyone may announce a Lust Solo and name "
-        "the trump suit (Overs and Unders stay the top trumps); the first to announce plays it.",
+        "the trump suit (Obers and Unters stay the top trumps); the first to announce plays it.",
         "61+ wins. Score 1, +1 schneider (loser under 30), +1 schwarz (loser took no trick); "
         "a solo wins or loses that from each of the three others.",
         "deals option (default 0, open-ended): a match of that many deals, a multiple of 4.",
         "early_end (default on): the hand stops once no remaining play can change its score.",
-        "muss_solo option (default 0; the seed's Muss-Solo agreement): each player must "
-        "announce that many Lust Solos in a match; project choice: a solo still owed when the "
+        "muss_solo option (default 0; a Muss-Solo agreement): each player must "
+        "announce that many Lust Solos in a match; house rule: a solo still owed when the "
         "match ends is paid as a lost simple solo, 1 to each of the other three.",
-        "counters option (default 0; the seed's kitty of counters): each player starts the "
-        "match with that many counters and pays and is paid in them; project choice: the "
+        "counters option (default 0; a kitty of counters): each player starts the "
+        "match with that many counters and pays and is paid in them; house rule: the "
         "match ends as soon as a player has none left, the most counters wins.",
-        "Project choices (the seed is silent): the first Lust Solo announced is played, even "
+        "House rules: the first Lust Solo announced is played, even "
         "over an earlier call; with 24 cards the packets are of 3; a match is open-ended unless "
         "the deals option sets its length.",
     )
@@ -476,6 +476,18 @@ class Wendish(Rules):
         if len(shown) == 2:
             return hand.team[seat]
         return 0 if seat in shown.values() else None
+
+    def side_roles(self, hand: Hand) -> tuple[str, ...]:
+        """The Old Ones' side (team 0) and the others; a soloist and the defenders once a
+        solo is public (a Lust Solo at once, a quiet solo when play is over: until then it
+        looks like any hand of the Old Ones). Nothing while the declaring round runs."""
+        if hand.phase == DECLARE:
+            return ()
+        contract = hand.pending["contract"]
+        if contract == LUST or (contract == QUIET and (hand.play_over
+                                                       or hand.phase == FINISHED)):
+            return ("soloist", "defenders")
+        return ("old_ones", "others")
 
     def public_team_points(self, hand: Hand) -> tuple[int, ...]:
         """The points per team once every seat's team is public; ``()`` while any is secret

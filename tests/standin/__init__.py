@@ -1,5 +1,5 @@
-"""A local Discord stand-in for end-to-end tests and the load benchmark (README: "Local
-Discord stand-in")."""
+"""A local Discord stand-in for end-to-end tests and the load benchmark (docs/standin.md: "The
+local Discord stand-in")."""
 
 from .discord_objects import APP_ID, FIRST_CHANNEL_ID, GUILD_ID, Message, User
 from .process import BotProcess

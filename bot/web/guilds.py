@@ -1,0 +1,28 @@
+"""What the pages need of a server's settings: the language of its public messages and its
+card theme, read from the store and kept for a minute (a change shows within it)."""
+
+from __future__ import annotations
+
+import time
+
+from bot.store import GuildSettings, Store
+from bot.texts import language_of
+
+#: Seconds the servers' settings are kept before they are read again.
+KEEP_SECONDS = 60.0
+
+
+class GuildConfigs:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._known: dict[int, GuildSettings] = {}
+        self._read_at = -KEEP_SECONDS
+
+    async def get(self, guild_id: int) -> GuildSettings:
+        if time.monotonic() - self._read_at > KEEP_SECONDS:
+            self._known = {g.guild_id: g for g in await self.store.guild_settings()}
+            self._read_at = time.monotonic()
+        return self._known.get(guild_id) or GuildSettings(guild_id=guild_id)
+
+    async def language(self, guild_id: int) -> str:
+        return language_of((await self.get(guild_id)).locale)

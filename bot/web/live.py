@@ -1,0 +1,412 @@
+"""Live tables: the steps of each watched table, and the sockets they are sent to.
+
+``Feed.changed(table_id)`` is the one call the bot makes (its courier, after every stored
+change of a table: a move, a deal, a seat, the table closed). It goes out on the bus
+(``bot.web.bus``), so that every process serving a page of that table hears it; each such
+process reads the table and its current hand **from the store** (never from the process that
+drives the table) and replays the new actions with the engine, building one step per
+action from the public view (``bot.web.views``). The steps of a table are built once per
+process, whatever the number of its spectators, and each socket is sent the steps after the
+last one it has: a page that reconnects (to this process or another) says which step it has
+(``resume``) and misses nothing.
+
+A table watched ``delayed`` is sent steps only up to the last trick taken (or the choices
+before play, or the end of the hand): the trick in progress appears once it is complete.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bot.store import HandRow, Store, TableRow
+from bot.texts import game_title, speaking, t
+from bot.watch import WATCH_DELAYED, WATCH_OFF, watch_of
+from bot.web import protocol
+from bot.web.bus import Bus
+from bot.web.guilds import GuildConfigs
+from bot.web.keys import Keys, Kind
+from bot.web.protocol import Viewer
+from bot.web.views import PageNames, Step, seating, step
+from engine import Hand, action_from_json, make_rules
+from engine.hand import PLAYING
+from engine.record import start
+
+log = logging.getLogger(__name__)
+
+#: Messages waiting for one socket before it is given up (the page reconnects and resumes).
+QUEUE_LIMIT = 256
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One socket watching one table."""
+
+    table_id: int
+    guild_id: int
+    token: str
+    viewer: Viewer
+    #: The last step sent: (hand id, actions) — hand 0 is the lobby.
+    hand: int | None = None
+    at: int = -1
+    ready: bool = False
+    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+    closed: bool = False
+
+    def send(self, text: str | None) -> None:
+        """Queue a message (None: close after what is queued). A page too slow to take its
+        messages is closed; it reconnects and resumes where it was."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.get_nowait()
+                self.queue.put_nowait(None)
+        if text is None:
+            self.closed = True
+
+
+class HandSteps:
+    """The steps of one hand as this process has built them (index: number of actions)."""
+
+    def __init__(self, row: HandRow, table: TableRow, store: Store, lang: str) -> None:
+        self.id = row.id
+        self.number = row.number
+        self.lang = lang
+        with speaking(lang):
+            self.seating: PageNames = seating(table, row, store)
+            self.title = game_title(table.game, make_rules(table.game, table.options).title)
+            self.hand: Hand = start(row.record())
+            self.steps: list[Step] = [step(self.seating, self.hand, title=self.title)]
+        #: Actions a delayed spectator sees (``bot.web.views.trick_ends``).
+        self.boundary = 0
+        self._tricks, self._phase = 0, self.hand.phase
+
+    def extend(self, actions: list[dict[str, Any]]) -> None:
+        """Build the steps of the actions not built yet."""
+        with speaking(self.lang):
+            for obj in actions[len(self.steps) - 1:]:
+                self.hand.apply(obj["seat"], action_from_json(obj))
+                self.steps.append(step(self.seating, self.hand, title=self.title))
+                hand = self.hand
+                if len(hand.tricks) != self._tricks or hand.finished or (
+                        hand.phase == PLAYING and self._phase != PLAYING):
+                    self.boundary = len(self.steps) - 1
+                self._tricks, self._phase = len(hand.tricks), hand.phase
+
+    @property
+    def at(self) -> int:
+        return len(self.steps) - 1
+
+    def visible(self, watch: str) -> int:
+        return self.boundary if watch == WATCH_DELAYED else self.at
+
+
+def lobby_state(table: TableRow, store: Store, lang: str) -> dict[str, Any]:
+    """A table before its first deal: its game and who sits where."""
+    with speaking(lang):
+        seats = seating(table, None, store)
+        return {
+            "title": game_title(table.game, make_rules(table.game, table.options).title),
+            "lobby": True, "number": 0, "players": len(table.seats),
+            "heading": game_title(table.game, make_rules(table.game, table.options).title),
+            "seats": [{"name": seats.name(x), "badges": "", "team": None, "cards": 0,
+                       "taken": None} for x in range(len(table.seats))],
+            "note": t("web.lobby"),
+        }
+
+
+async def snapshot(store: Store, table: TableRow, lang: str,
+                   deadline: float | None = None) -> dict[str, Any]:
+    """The step a page opens with (a ``step`` message's data, with no move): the table as
+    its spectators may see it now."""
+    watch = watch_of(table.settings)
+    row = await store.current_hand(table.id)
+    if row is None:
+        return asdict(protocol.StepMessage(hand=0, number=0, at=0, deadline=None, move=None,
+                                           state=lobby_state(table, store, lang)))
+    hs = HandSteps(row, table, store, lang)
+    hs.extend(row.actions)
+    at = hs.visible(watch)
+    delayed = watch == WATCH_DELAYED
+    return asdict(protocol.StepMessage(
+        hand=hs.id, number=hs.number, at=at, state=hs.steps[at].state, move=None,
+        delayed=delayed, now=time.time(), deadline=None if delayed or at != hs.at else deadline))
+
+
+class TableFeed:
+    """One watched table in this process: its steps, its sockets, and a task that brings
+    the steps up to date whenever the table changes (changes that come while it works are
+    folded into one more round)."""
+
+    def __init__(self, feed: Feed, table_id: int, guild_id: int) -> None:
+        self.feed = feed
+        self.table_id = table_id
+        self.guild_id = guild_id
+        self.subscribers: set[Subscriber] = set()
+        self.current: HandSteps | None = None
+        self.lobby: dict[str, Any] | None = None
+        self.watch = WATCH_DELAYED
+        self.deadline: float | None = None
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        #: Set once the first round has loaded the table (sockets wait for it).
+        self.loaded = asyncio.Event()
+        #: A round is under way.
+        self.busy = False
+        #: Step messages made in this round of sending, by (hand, at, snapshot, deadline,
+        #: watch).
+        self._made: dict[tuple[int, int, bool, float | None, str], str] = {}
+
+    def kick(self) -> None:
+        self.wake.set()
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._run(), name=f"web table {self.table_id}")
+
+    async def _run(self) -> None:
+        while self.subscribers:
+            self.wake.clear()
+            self.busy = True
+            try:
+                await self.refresh()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("web: table %s could not be brought up to date", self.table_id)
+            finally:
+                self.busy = False
+                self.loaded.set()
+            if not self.wake.is_set():
+                await self.wake.wait()
+
+    async def refresh(self) -> None:
+        store = self.feed.store
+        table = await store.get_table(self.table_id)
+        if table is None:
+            self._all_gone("closed")
+            return
+        self.watch = watch_of(table.settings)
+        await self._check_tokens()
+        if self.watch == WATCH_OFF:
+            self._all_gone("off")
+            return
+        lang = await self.feed.guilds.language(self.guild_id)
+        row = await store.current_hand(self.table_id)
+        if row is None:
+            self.current = None
+            self.lobby = lobby_state(table, store, lang)
+        else:
+            self.lobby = None
+            if self.current is not None and self.current.id != row.id:
+                await self._finish_old(self.current)
+            if self.current is None or self.current.id != row.id or self.current.lang != lang:
+                self.current = HandSteps(row, table, store, lang)
+            self.current.extend(row.actions)
+        self.push()
+        if table.state == "closed":
+            self._all_gone("closed")
+
+    async def _finish_old(self, old: HandSteps) -> None:
+        """The hand the sockets were watching has been followed by another: send them its
+        last steps first (it is over: all of it is public)."""
+        row = await self.feed.store.hand(old.id)
+        if row is None:
+            return
+        old.extend(row.actions)
+        # Over, surely (a hand is dealt only after the last one ended) — but only what the
+        # watch mode allows is sent if it were not.
+        upto = old.at if old.hand.finished else old.visible(self.watch)
+        for sub in self.subscribers:
+            if sub.ready and sub.hand == old.id and sub.at < upto:
+                self._send_steps(sub, old, upto)
+
+    async def _check_tokens(self) -> None:
+        keys = self.feed.keys
+        for sub in list(self.subscribers):
+            if await keys.verify(Kind.TABLE, sub.token, self.table_id) is None:
+                sub.send(protocol.dump(protocol.Gone("revoked")))
+                sub.send(None)
+                self.subscribers.discard(sub)
+
+    def _all_gone(self, reason: protocol.GoneReason) -> None:
+        for sub in self.subscribers:
+            sub.send(protocol.dump(protocol.Gone(reason)))
+            sub.send(None)
+        self.subscribers.clear()
+
+    # -- sending -------------------------------------------------------------------------
+
+    def message(self, hs: HandSteps, at: int, *, snapshot: bool) -> str:
+        """A step as sent (made once for all the table's sockets)."""
+        key = (hs.id, at, snapshot, self.deadline, self.watch)
+        text = self._made.get(key)
+        if text is None:
+            text = self._made[key] = self._message(hs, at, snapshot=snapshot)
+        return text
+
+    def _message(self, hs: HandSteps, at: int, *, snapshot: bool) -> str:
+        s = hs.steps[at]
+        delayed = self.watch == WATCH_DELAYED
+        return protocol.dump(protocol.StepMessage(
+            hand=hs.id, number=hs.number, at=at, state=s.state,
+            move=None if snapshot else s.move, delayed=delayed, now=time.time(),
+            deadline=None if delayed or at != hs.at else self.deadline))
+
+    def lobby_message(self) -> str:
+        assert self.lobby is not None
+        return protocol.dump(protocol.StepMessage(hand=0, number=0, at=0, state=self.lobby,
+                                                  move=None, deadline=None))
+
+    def _send_steps(self, sub: Subscriber, hs: HandSteps, upto: int) -> None:
+        if sub.hand != hs.id or sub.at < 0:
+            sub.send(self.message(hs, upto, snapshot=True))
+        else:
+            for at in range(sub.at + 1, upto + 1):
+                sub.send(self.message(hs, at, snapshot=False))
+        sub.hand, sub.at = hs.id, upto
+
+    def push(self, only: Subscriber | None = None) -> None:
+        """Send every ready socket what it lacks."""
+        targets = [only] if only is not None else list(self.subscribers)
+        hs = self.current
+        self._made.clear()  # made for this round only: their ``now`` is the server's now
+        for sub in targets:
+            if not sub.ready:
+                continue
+            if hs is None:
+                if self.lobby is not None:
+                    sub.send(self.lobby_message())
+                    sub.hand, sub.at = 0, 0
+                continue
+            upto = hs.visible(self.watch)
+            if sub.hand == hs.id and sub.at >= upto:
+                if only is None and sub.at == hs.at and self.watch != WATCH_DELAYED:
+                    sub.send(protocol.dump(protocol.Clock(self.deadline, time.time())))
+                continue
+            self._send_steps(sub, hs, upto)
+
+    async def resume(self, sub: Subscriber, hand: int | None, at: int) -> None:
+        """A socket says which step it has; send it the rest."""
+        await self.loaded.wait()
+        hs = self.current
+        if hand is not None and hs is not None and hand != hs.id and hand != 0:
+            await self._catch_up(sub, hand, at)
+        elif hand is not None and hs is not None and hand == hs.id:
+            sub.hand, sub.at = hand, min(at, hs.visible(self.watch))
+        else:
+            sub.hand, sub.at = None, -1
+        sub.ready = True
+        self.push(sub)
+
+    async def _catch_up(self, sub: Subscriber, hand_id: int, at: int) -> None:
+        """The rest of an earlier hand of this table (finished: all public) before the
+        current one."""
+        row = await self.feed.store.hand(hand_id)
+        if row is None or row.table_id != self.table_id or row.result is None:
+            return
+        table = await self.feed.store.get_table(self.table_id)
+        if table is None:
+            return
+        old = HandSteps(row, table, self.feed.store,
+                        await self.feed.guilds.language(self.guild_id))
+        old.extend(row.actions)
+        sub.hand, sub.at = old.id, min(at, old.at)
+        self._send_steps(sub, old, old.at)
+        sub.hand, sub.at = None, -1
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+
+class Feed:
+    """Every watched table of this process, and the bus that tells it when they change."""
+
+    def __init__(self, store: Store, bus: Bus, keys: Keys, guilds: GuildConfigs) -> None:
+        self.store = store
+        self.bus = bus
+        self.keys = keys
+        self.guilds = guilds
+        self.tables: dict[int, TableFeed] = {}
+        #: Called for each message heard (tests and the benchmark watch the bus with it).
+        self.observers: list[Callable[[str], None]] = []
+
+    async def start(self) -> None:
+        await self.bus.start(self._heard)
+
+    async def stop(self) -> None:
+        await self.bus.stop()
+        for tf in list(self.tables.values()):
+            # Not "gone": the table lives on; its pages connect to another process.
+            for sub in tf.subscribers:
+                sub.send(None)
+            tf.subscribers.clear()
+            tf.stop()
+        self.tables.clear()
+
+    # -- what the bot calls ----------------------------------------------------------------
+
+    async def changed(self, table_id: int, deadline: float | None = None) -> None:
+        """Table ``table_id`` changed in the store (call it after every stored change: a
+        move, a deal, seats, closing). ``deadline``: when the wait for its people ends by
+        itself (wall clock), if a wait runs — the pages count it down."""
+        message = f"t:{table_id}" if deadline is None else f"t:{table_id}:{deadline:.3f}"
+        await self.bus.publish(message)
+
+    async def key_changed(self, guild_id: int) -> None:
+        """A server's key was rotated or its pages switched: every process forgets the key
+        it knew, and closes the sockets whose link is no longer good."""
+        await self.bus.publish(f"k:{guild_id}")
+
+    # -- what the bus brings -------------------------------------------------------------
+
+    def _heard(self, message: str) -> None:
+        for observer in self.observers:
+            observer(message)
+        kind, _, rest = message.partition(":")
+        try:
+            if kind == "t":
+                ident, _, when = rest.partition(":")
+                tf = self.tables.get(int(ident))
+                if tf is not None:
+                    tf.deadline = float(when) if when else None
+                    tf.kick()
+            elif kind == "k":
+                guild_id = int(rest)
+                self.keys.forget(guild_id)
+                for tf in self.tables.values():
+                    if tf.guild_id == guild_id:
+                        tf.kick()
+        except ValueError:
+            log.warning("web: a bus message not understood: %r", message[:80])
+
+    # -- sockets -------------------------------------------------------------------------
+
+    def join(self, sub: Subscriber) -> TableFeed:
+        tf = self.tables.get(sub.table_id)
+        if tf is None:
+            tf = self.tables[sub.table_id] = TableFeed(self, sub.table_id, sub.guild_id)
+        tf.subscribers.add(sub)
+        tf.kick()
+        return tf
+
+    def leave(self, sub: Subscriber) -> None:
+        tf = self.tables.get(sub.table_id)
+        if tf is None:
+            return
+        tf.subscribers.discard(sub)
+        if not tf.subscribers:
+            tf.stop()
+            del self.tables[sub.table_id]
+
+    @property
+    def sockets(self) -> int:
+        return sum(len(tf.subscribers) for tf in self.tables.values())

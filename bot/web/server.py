@@ -1,0 +1,463 @@
+"""The bot's web server (aiohttp): live tables, replays, leaderboards and profiles.
+
+Started with the bot when ``WEB_URL`` is set (``WebServer(settings, store).start()``), on
+``WEB_HOST``:``WEB_PORT``; ``WEB_URL`` is the address people reach it at (behind a proxy,
+perhaps), from which every link is made. Every page is built from the store, so any process
+of a bot with shard processes serves any page; what changes reaches the pages through the
+bus (``bot.web.bus``: in-process on SQLite, PostgreSQL ``LISTEN``/``NOTIFY`` otherwise).
+
+Routes (``TOKEN``: ``bot.web.keys``; a bad, rotated or switched-off token is a bare 404):
+
+- ``/table/TOKEN``: a table, live; ``/ws/table/TOKEN`` its socket (``bot.web.protocol``);
+- ``/hand/TOKEN``: a finished hand, replayed;
+- ``/board/TOKEN?game=G&season=N``: a server's leaderboard; ``/player/TOKEN?game=G&season=N``:
+  a player's profile;
+- ``/static/NAME``, ``/cards/THEME/LANG/CODE.png``: the pages' CSS, scripts and card faces
+  (nothing secret);
+- ``/health``: ``ok``, for a load balancer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterable
+from importlib import resources
+from typing import Any, Protocol
+from urllib.parse import urlencode
+
+import jinja2
+from aiohttp import WSMsgType, web
+
+from bot.store import Store, is_postgres_url
+from bot.texts import speaking, t
+from bot.watch import WATCH_OFF, watch_of
+from bot.web import protocol
+from bot.web.bus import Bus, LocalBus, PgBus
+from bot.web.cards import card_png, known
+from bot.web.guilds import GuildConfigs
+from bot.web.keys import Keys, Kind, sign
+from bot.web.live import Feed, Subscriber, snapshot
+from bot.web.standings import board_lines, current_season, game_name, games, profile
+from bot.web.views import replay_steps, seating
+from engine.ai.analysis import review_from_json
+from engine.rules import GAMES
+
+log = logging.getLogger(__name__)
+
+
+class WebSettings(Protocol):
+    """What the server reads of the bot's settings (``bot.settings.Settings``)."""
+
+    @property
+    def web_url(self) -> str | None: ...
+    @property
+    def web_host(self) -> str: ...
+    @property
+    def web_port(self) -> int: ...
+    #: A ``SecretStr`` or plain text (``postgresql://...``: the bus listens there).
+    @property
+    def database_url(self) -> Any: ...
+
+
+#: A display name for a member of a server, if the bot knows one (the lead wires the bot's
+#: own lookup; without it, the names the tables keep are used).
+Names = Callable[[int, str], Awaitable[str | None]]
+
+STATIC = ("web.css", "common.js", "table.js", "replay.js")
+#: Names kept from the tables' settings for the leaderboard (memory stays flat).
+NAMES_KEPT = 5000
+
+SECURITY_HEADERS = {
+    # The token is in the path: no page sends it on as a Referer, no robot keeps it.
+    "Referrer-Policy": "no-referrer",
+    "X-Robots-Tag": "noindex, nofollow",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
+                               "img-src 'self' data:; connect-src 'self'; "
+                               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+}
+
+
+def _json_script(value: Any) -> str:
+    """JSON to put inside ``<script type="application/json">`` (no ``</script>`` inside)."""
+    return (json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+class WebServer:
+    """The web pages of the bot. ``start()`` and ``stop()`` with the bot; the bot calls
+    ``feed.changed(table_id)`` after every stored change of a table, and asks for links
+    (``table_link``, ``hand_link``, ``board_link``, ``player_link``) for its messages."""
+
+    def __init__(self, settings: WebSettings, store: Store, *, names: Names | None = None,
+                 bus: Bus | None = None) -> None:
+        assert settings.web_url, "WEB_URL is not set: the pages are off"
+        self.settings = settings
+        self.base = settings.web_url.rstrip("/")
+        self.store = store
+        self.names = names
+        if bus is None:
+            url = settings.database_url
+            url = url.get_secret_value() if hasattr(url, "get_secret_value") else url
+            bus = PgBus(url) if url and is_postgres_url(url) else LocalBus()
+        self.keys = Keys(store)
+        self.guilds = GuildConfigs(store)
+        self.feed = Feed(store, bus, self.keys, self.guilds)
+        self._seen_names: OrderedDict[tuple[int, str], str] = OrderedDict()
+        self.env = jinja2.Environment(
+            loader=jinja2.PackageLoader("bot.web", "templates"),
+            autoescape=jinja2.select_autoescape(default=True), trim_blocks=True,
+            lstrip_blocks=True, auto_reload=False)
+        self.static: dict[str, tuple[bytes, str, str]] = {}
+        for name in STATIC:
+            data = resources.files("bot.web").joinpath("static", name).read_bytes()
+            kind = "text/css" if name.endswith(".css") else "text/javascript"
+            self.static[name] = (data, kind, hashlib.sha256(data).hexdigest()[:12])
+        self.app = self._app()
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+
+    # -- life ------------------------------------------------------------------------------
+
+    def _app(self) -> web.Application:
+        app = web.Application(middlewares=[self._headers], client_max_size=4096)
+        app.add_routes([
+            web.get("/table/{token}", self.table_page),
+            web.get("/ws/table/{token}", self.table_socket),
+            web.get("/hand/{token}", self.hand_page),
+            web.get("/board/{token}", self.board_page),
+            web.get("/player/{token}", self.player_page),
+            web.get("/static/{name}", self.static_file),
+            web.get("/cards/{theme}/{lang}/{code}.png", self.card),
+            web.get("/health", self.health),
+        ])
+        return app
+
+    async def start(self) -> None:
+        await self.feed.start()
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
+                                     shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.settings.web_host, self.settings.web_port,
+                           reuse_address=True)
+        await site.start()
+        server = site._server
+        sockets = getattr(server, "sockets", None) or []
+        self.port = sockets[0].getsockname()[1] if sockets else self.settings.web_port
+        log.info("web pages at %s (listening on %s:%s)", self.base, self.settings.web_host,
+                 self.port)
+
+    async def stop(self) -> None:
+        await self.feed.stop()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # -- links -----------------------------------------------------------------------------
+
+    async def _link(self, guild_id: int, kind: Kind, obj: int = 0,
+                    query: dict[str, Any] | None = None) -> str | None:
+        key = await self.keys.for_links(guild_id)
+        if not key.enabled:
+            return None
+        tail = f"?{urlencode(query)}" if query else ""
+        return f"{self.base}/{kind.value}/{sign(key, kind, obj)}{tail}"
+
+    async def table_link(self, guild_id: int, table_id: int) -> str | None:
+        """The table's live page (None while the server's pages are off)."""
+        return await self._link(guild_id, Kind.TABLE, table_id)
+
+    async def hand_link(self, guild_id: int, hand_id: int) -> str | None:
+        """A hand's replay (the stored hand id, not its number at the table)."""
+        return await self._link(guild_id, Kind.HAND, hand_id)
+
+    async def board_link(self, guild_id: int, game: str | None = None,
+                         season: int | None = None) -> str | None:
+        query = {k: v for k, v in (("game", game), ("season", season)) if v is not None}
+        return await self._link(guild_id, Kind.BOARD, 0, query or None)
+
+    async def player_link(self, guild_id: int, user_id: int, game: str | None = None,
+                          season: int | None = None) -> str | None:
+        query = {k: v for k, v in (("game", game), ("season", season)) if v is not None}
+        return await self._link(guild_id, Kind.PLAYER, user_id, query or None)
+
+    # -- what an admin changes -------------------------------------------------------------
+
+    async def rotate(self, guild_id: int) -> None:
+        """A new key for the server: every link made before is refused, in every process."""
+        await self.keys.rotate(guild_id)
+        await self.feed.key_changed(guild_id)
+
+    async def switch(self, guild_id: int, on: bool) -> None:
+        await self.keys.switch(guild_id, on)
+        await self.feed.key_changed(guild_id)
+
+    # -- requests ----------------------------------------------------------------------------
+
+    @web.middleware
+    async def _headers(self, request: web.Request,
+                       handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                       ) -> web.StreamResponse:
+        try:
+            response = await handler(request)
+        except web.HTTPException as e:
+            if e.status != 404:
+                raise
+            response = not_found()
+        if not response.prepared:
+            response.headers.update(SECURITY_HEADERS)
+        return response
+
+    async def health(self, request: web.Request) -> web.Response:
+        return web.Response(text="ok")
+
+    async def static_file(self, request: web.Request) -> web.Response:
+        item = self.static.get(request.match_info["name"])
+        if item is None:
+            raise web.HTTPNotFound()
+        data, kind, _ = item
+        return web.Response(body=data, content_type=kind, charset="utf-8", headers={
+            "Cache-Control": "public, max-age=31536000, immutable"})
+
+    async def card(self, request: web.Request) -> web.Response:
+        info = request.match_info
+        theme, lang, code = info["theme"], info["lang"], info["code"]
+        if not known(code, theme, lang):
+            raise web.HTTPNotFound()
+        data = await asyncio.to_thread(card_png, code, theme, lang)
+        return web.Response(body=data, content_type="image/png", headers={
+            "Cache-Control": "public, max-age=31536000, immutable"})
+
+    def _page(self, template: str, lang: str, **context: Any) -> web.Response:
+        with speaking(lang):
+            html = self.env.get_template(template).render(
+                t=t, lang=lang, static={k: f"/static/{k}?v={v[2]}"
+                                        for k, v in self.static.items()}, **context)
+        return web.Response(text=html, content_type="text/html", charset="utf-8",
+                            headers={"Cache-Control": "no-store"})
+
+    # -- a table, live -------------------------------------------------------------------------
+
+    async def table_page(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        found = await self.keys.verify(Kind.TABLE, token)
+        if found is None:
+            raise web.HTTPNotFound()
+        guild_id, table_id = found
+        table = await self.store.get_table(table_id)
+        if table is None or table.guild_id != guild_id:
+            raise web.HTTPNotFound()
+        config = await self.guilds.get(guild_id)
+        lang = await self.guilds.language(guild_id)
+        self._learn(guild_id, table.runtime.get("names"))
+        watch = watch_of(table.settings)
+        first = None
+        if watch != WATCH_OFF:
+            tf = self.feed.tables.get(table_id)
+            first = await snapshot(self.store, table, lang,
+                                   deadline=tf.deadline if tf is not None else None)
+        with speaking(lang):
+            texts = _page_texts()
+        return self._page("table.html", lang, watch=watch, theme=config.theme,
+                          first=_json_script(first) if first else None,
+                          texts=_json_script(texts), socket=f"/ws/table/{token}",
+                          cards=f"/cards/{config.theme}/{lang}/")
+
+    async def table_socket(self, request: web.Request) -> web.StreamResponse:
+        token = request.match_info["token"]
+        found = await self.keys.verify(Kind.TABLE, token)
+        if found is None:
+            raise web.HTTPNotFound()
+        guild_id, table_id = found
+        table = await self.store.get_table(table_id)
+        if table is None or table.guild_id != guild_id:
+            raise web.HTTPNotFound()
+        ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=protocol.MAX_MESSAGE,
+                                   compress=False)
+        await ws.prepare(request)
+        sub = Subscriber(table_id, guild_id, token, protocol.SPECTATOR)
+        writer = asyncio.create_task(_write(ws, sub))
+        tf = self.feed.join(sub)
+        sub.send(protocol.dump(protocol.hello(sub.viewer, watch_of(table.settings))))
+        try:
+            async for msg in ws:
+                if msg.type is not WSMsgType.TEXT:
+                    break
+                message = protocol.read(msg.data)
+                if isinstance(message, protocol.Resume):
+                    await tf.resume(sub, message.hand, message.at)
+                elif isinstance(message, protocol.Act):
+                    # Issue 36: a proven player's action goes to the table's session here.
+                    sub.send(protocol.dump(protocol.Error("not_seated")))
+                else:
+                    sub.send(protocol.dump(protocol.Error("bad_message")))
+        finally:
+            self.feed.leave(sub)
+            sub.send(None)
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError):
+                await asyncio.wait_for(writer, 5.0)
+            if not writer.done():
+                writer.cancel()
+            await ws.close()
+        return ws
+
+    # -- a hand, replayed ------------------------------------------------------------------
+
+    async def hand_page(self, request: web.Request) -> web.Response:
+        found = await self.keys.verify(Kind.HAND, request.match_info["token"])
+        if found is None:
+            raise web.HTTPNotFound()
+        guild_id, hand_id = found
+        row = await self.store.hand(hand_id)
+        table = None if row is None else await self.store.get_table(row.table_id)
+        if row is None or table is None or table.guild_id != guild_id:
+            raise web.HTTPNotFound()
+        config = await self.guilds.get(guild_id)
+        lang = await self.guilds.language(guild_id)
+        self._learn(guild_id, table.runtime.get("names"))
+        with speaking(lang):
+            title = game_name(table.game)
+            if row.result is None:
+                # A hand in play: its record holds every card. Nothing of it is sent.
+                return self._page("replay.html", lang, steps=None, theme=config.theme,
+                                  heading=t("table.title", game=title, number=row.number),
+                                  texts=_json_script(_page_texts()), cards="")
+            players = len(row.header.get("members") or table.seats)
+            reviews = {}
+            for seat in range(players):
+                stored = await self.store.get_review(hand_id, seat)
+                decisions = review_from_json(stored) if stored else None
+                if decisions:
+                    reviews[seat] = decisions
+            steps = replay_steps(seating(table, row, self.store), row.record(), title=title,
+                                 reviews=reviews)
+            texts = _page_texts()
+            heading = t("table.title", game=title, number=row.number)
+        return self._page("replay.html", lang, steps=_json_script(steps), theme=config.theme,
+                          heading=heading, texts=_json_script(texts),
+                          cards=f"/cards/{config.theme}/{lang}/")
+
+    # -- standings -----------------------------------------------------------------------
+
+    async def _game_season(self, request: web.Request, guild_id: int,
+                           default_game: str) -> tuple[str, int, int]:
+        game = request.query.get("game", default_game)
+        if game not in GAMES:
+            raise web.HTTPNotFound()
+        current = await current_season(self.store, guild_id)
+        try:
+            season = int(request.query.get("season", current))
+        except ValueError:
+            raise web.HTTPNotFound() from None
+        if not 1 <= season <= current:
+            raise web.HTTPNotFound()
+        return game, season, current
+
+    async def board_page(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        found = await self.keys.verify(Kind.BOARD, token, 0)
+        if found is None:
+            raise web.HTTPNotFound()
+        guild_id, _ = found
+        game, season, current = await self._game_season(request, guild_id, "filicau")
+        lang = await self.guilds.language(guild_id)
+        ratings = await self.store.ratings(guild_id, game, season)
+        names = await self._names(guild_id, (r.player for r in ratings))
+        key = await self.keys.for_links(guild_id)
+        with speaking(lang):
+            lines = await board_lines(self.store, guild_id, game, season, names.get)
+            rows = [{"line": line, "link": None if line.user_id is None else
+                     f"/player/{sign(key, Kind.PLAYER, line.user_id)}?"
+                     + urlencode({"game": game, "season": season})} for line in lines]
+            heading = t("leaderboard.title", game=game_name(game), season=season)
+            choices = games()
+        return self._page("board.html", lang, heading=heading, rows=rows, game=game,
+                          season=season, seasons=range(current, 0, -1), games=choices,
+                          action=f"/board/{token}")
+
+    async def player_page(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        found = await self.keys.verify(Kind.PLAYER, token)
+        if found is None:
+            raise web.HTTPNotFound()
+        guild_id, user_id = found
+        game, season, current = await self._game_season(request, guild_id, "filicau")
+        lang = await self.guilds.language(guild_id)
+        # The player and everyone they may have partnered (the best partner is named).
+        names = await self._names(guild_id, {str(user_id), *(
+            r.player for r in await self.store.ratings(guild_id, game, season))})
+        with speaking(lang):
+            shown = await profile(self.store, guild_id, user_id, game, season, names.get)
+            heading = t("profile.title", name=shown["name"], game=game_name(game))
+            choices = games()
+        return self._page("player.html", lang, heading=heading, p=shown, game=game,
+                          season=season, seasons=range(current, 0, -1), games=choices,
+                          action=f"/player/{token}")
+
+    # -- names -----------------------------------------------------------------------------
+
+    def _learn(self, guild_id: int, names: Any) -> None:
+        if not isinstance(names, dict):
+            return
+        for member, name in names.items():
+            if isinstance(member, str) and isinstance(name, str):
+                self._seen_names[(guild_id, member)] = name
+                self._seen_names.move_to_end((guild_id, member))
+        while len(self._seen_names) > NAMES_KEPT:
+            self._seen_names.popitem(last=False)
+
+    async def _names(self, guild_id: int, players: Iterable[str]) -> dict[str, str]:
+        out = {}
+        for player in players:
+            name = None
+            if self.names is not None and player.isdigit():
+                with contextlib.suppress(Exception):
+                    name = await self.names(guild_id, player)
+            name = name or self._seen_names.get((guild_id, player))
+            if name:
+                out[player] = name
+        return out
+
+
+async def start_web(settings: WebSettings, store: Store, *, names: Names | None = None
+                    ) -> WebServer | None:
+    """The bot's web server, started; or None, said in one line, when ``WEB_URL`` is unset."""
+    if not settings.web_url:
+        log.info("web pages off: WEB_URL is not set")
+        return None
+    server = WebServer(settings, store, names=names)
+    await server.start()
+    return server
+
+
+async def _write(ws: web.WebSocketResponse, sub: Subscriber) -> None:
+    """Send a socket's queued messages in order; None closes it."""
+    while True:
+        text = await sub.queue.get()
+        if text is None or ws.closed:
+            break
+        try:
+            await ws.send_str(text)
+        except ConnectionError:
+            break
+    sub.closed = True
+    with contextlib.suppress(Exception):
+        await ws.close()
+
+
+def not_found() -> web.Response:
+    """The same bare answer for anything not found or not allowed: nothing is revealed."""
+    return web.Response(status=404, text="404: Not Found", content_type="text/plain",
+                        headers={"Cache-Control": "no-store", **SECURITY_HEADERS})
+
+
+def _page_texts() -> dict[str, str]:
+    """The words the pages' scripts show, in the current language."""
+    return {key: t(f"web.{key}") for key in (
+        "trick", "trump", "reconnecting", "gone_closed", "gone_off", "gone_revoked", "taken",
+        "seconds_left", "deal", "result")}
