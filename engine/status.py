@@ -13,6 +13,7 @@ whatever seats they take.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
@@ -75,12 +76,13 @@ class Status:
         teams: tuple[int, ...] | None = None, trump: int | None = None,
         leader: int | None = None, score: tuple[int, ...] | None = None,
         deals: int | None = None, solos: tuple[int, ...] | None = None,
+        pot: int | None = None,
     ) -> None:
         # A status is made after every hand (and every search playout): one dict for all
         # fields costs half what a frozen dataclass's object.__setattr__ per field does.
         object.__setattr__(self, "__dict__", {
             "masters": masters, "servant": servant, "teams": teams, "trump": trump,
-            "leader": leader, "score": score, "deals": deals, "solos": solos,
+            "leader": leader, "score": score, "deals": deals, "solos": solos, "pot": pot,
         })
 
     @property
@@ -129,6 +131,10 @@ def _is_int(v: object) -> bool:
 
 #: Every status field and what it holds, in the order of ``Status``.
 FIELD_KINDS: dict[str, Kind] = {f.name: f.metadata["kind"] for f in fields(Status)}
+# ``Status.__init__`` is written out (for speed): a field added to the class alone would be
+# refused as an argument, so the two lists are compared once, at import.
+if list(inspect.signature(Status.__init__).parameters)[1:] != list(FIELD_KINDS):
+    raise TypeError("Status.__init__ must take every Status field, in order")
 #: The kinds whose value is a list.
 LIST_KINDS = frozenset({Kind.PER_SEAT, Kind.SCORE})
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from engine.cards import ALL_CARDS, TRUMP, Card, Suit, code, rank_of, suit_of
 
@@ -41,12 +41,6 @@ class TrumpOrder:
     #: ``masks[s]``: bit mask (bit ``c`` for card ``c``) of the cards that follow suit ``s``
     #: (index ``TRUMP`` for the trumps).
     masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    #: ``led_key[s]``: ``led_rank[s].__getitem__`` made fast (a list's): the key that finds a
-    #: trick's winner, ``max(trick, key=led_key[s])``.
-    led_key: tuple[Callable[[Card], int], ...] = field(init=False, repr=False, compare=False)
-    #: ``beaters[b]``: bit mask of the cards that beat ``b`` when ``b`` is winning the trick
-    #: (``beats(c, b)`` for every ``c`` in it): games where players must beat read it.
-    beaters: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __init__(self, permanent: Sequence[Card], trump_suit: Suit | None) -> None:
         object.__setattr__(self, "permanent", tuple(permanent))
@@ -72,14 +66,26 @@ class TrumpOrder:
             for led in range(TRUMP + 1)
         ))
         object.__setattr__(
-            self, "led_key", tuple(list(ranks).__getitem__ for ranks in self.led_rank))
-        object.__setattr__(
             self, "masks", tuple(sum(1 << c for c in ALL_CARDS if suits[c] == s)
                                  for s in range(TRUMP + 1))
         )
-        object.__setattr__(self, "beaters", tuple(
-            sum(1 << c for c in ALL_CARDS if self.beats(c, b)) for b in ALL_CARDS
-        ))
+
+    # The two tables below are derived from ``led_rank`` and ``power`` on first use, not in
+    # ``__init__``: an order that sets its own ranks after ``super().__init__`` (Bavarian
+    # Bettel's) gets tables that agree with them. (Cached in the instance's dict, which a
+    # frozen dataclass allows: later reads cost a plain attribute look-up.)
+
+    @cached_property
+    def led_key(self) -> tuple[Callable[[Card], int], ...]:
+        """``led_key[s]``: ``led_rank[s].__getitem__`` made fast (a list's): the key that
+        finds a trick's winner, ``max(trick, key=led_key[s])``."""
+        return tuple(list(ranks).__getitem__ for ranks in self.led_rank)
+
+    @cached_property
+    def beaters(self) -> tuple[int, ...]:
+        """``beaters[b]``: bit mask of the cards that beat ``b`` when ``b`` is winning the
+        trick (``beats(c, b)`` for every ``c`` in it): games where players must beat read it."""
+        return tuple(sum(1 << c for c in ALL_CARDS if self.beats(c, b)) for b in ALL_CARDS)
 
     def is_trump(self, c: Card) -> bool:
         return self.suit[c] == TRUMP
