@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from engine.actions import (
@@ -346,21 +347,40 @@ class Schafkopf(Rules):
 
     def _contracts(self, cards: Sequence[Card]) -> list[Contract]:
         """Every game a player holding ``cards`` may declare, in class and suit order."""
+        # Asked for every seat in every deal: what the options allow is sorted out once
+        # (``_allowed``), only what depends on the cards is checked here.
+        sauspiele, hochzeit, middle, sie = self._allowed
+        out = [sauspiele[s] for s in callable_aces(cards) if s in sauspiele]
+        if hochzeit is not None and trump_count(cards) == 1:
+            out.append(hochzeit)
+        out += middle
+        if sie is not None and holds_sie(cards, self.short):
+            out.append(sie)
+        return out
+
+    @cached_property
+    def _allowed(self) -> tuple[dict[int, Contract], Contract | None, list[Contract],
+                                Contract | None]:
+        """The games the options allow, in ``ALL_CONTRACTS``' order (the Sauspiele by suit,
+        the Hochzeit, the games every hand may declare, Sie), for ``_contracts``."""
         opts = self.opts
-        aces = callable_aces(cards)
-        out = []
+        sauspiele: dict[int, Contract] = {}
+        hochzeit = sie = None
+        middle = []
         for c in ALL_CONTRACTS:
             option = OPTION_OF.get(c.kind)
             if option is not None and not getattr(opts, option):
                 continue
-            if c.kind == SAUSPIEL and c.suit not in aces:
-                continue
-            if c.kind == HOCHZEIT and trump_count(cards) != 1:
-                continue
-            if c.kind == SIE and not holds_sie(cards, self.short):
-                continue
-            out.append(c)
-        return out
+            if c.kind == SAUSPIEL:
+                assert c.suit is not None
+                sauspiele[c.suit] = c
+            elif c.kind == HOCHZEIT:
+                hochzeit = c
+            elif c.kind == SIE:
+                sie = c
+            else:
+                middle.append(c)
+        return sauspiele, hochzeit, middle, sie
 
     def playable(self, hand: Hand, seat: int, limit: str | None) -> list[Contract]:
         """The games ``seat`` may declare now: any he may play, or after a clarification

@@ -41,6 +41,8 @@ from engine.cards import (
     UNDER,
     UNDERS,
     Card,
+    make,
+    mask_of,
     rank_of,
     suit_of,
 )
@@ -237,13 +239,16 @@ def trump_count(cards: Sequence[Card]) -> int:
 def callable_aces(cards: Sequence[Card]) -> list[int]:
     """The suits whose Ace a player holding ``cards`` may call (B6.1): not hearts, not an
     Ace he holds, and he holds a card of the suit that is no trump (its 10 K 9 8 7)."""
-    out = []
-    for s in CALLABLE_SUITS:
-        if s * 8 + ACE in cards:
-            continue
-        if any(suit_of(c) == s and rank_of(c) not in (OVER, UNDER) for c in cards):
-            out.append(s)
-    return out
+    # Bit masks: every seat's hand is asked in every deal.
+    mask = mask_of(cards)
+    return [s for s in CALLABLE_SUITS if not mask >> make(s, ACE) & 1 and mask & _PLAIN[s]]
+
+
+#: ``_PLAIN[s]``: bit mask of suit ``s``'s cards that are no trump in a Sauspiel (no Ober, no
+#: Unter).
+_PLAIN = tuple(
+    mask_of(c for c in ALL_CARDS if suit_of(c) == s and rank_of(c) not in (OVER, UNDER))
+    for s in SUITS)
 
 
 def holds_sie(cards: Sequence[Card], short: bool) -> bool:
