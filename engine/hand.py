@@ -524,6 +524,12 @@ class Hand:
         self._masks[seat] = mask
         self._legal = None
 
+    def give_card(self, seat: int, c: Card) -> None:
+        """``give`` for one card (Officers' turned-up cards, one or two every trick)."""
+        self.hands[seat].append(c)
+        self._masks[seat] |= 1 << c
+        self._legal = None
+
     def discard(self, seat: int, cards: Iterable[Card]) -> None:
         """Take ``cards`` out of what ``seat`` holds (cards buried), masks in step."""
         held = self.hands[seat]

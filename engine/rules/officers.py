@@ -95,11 +95,10 @@ class Officers(Rules):
         hand.set_trump(BELLS)
         dealt = hand.dealt
         hand.pending["piles"] = tuple(tuple(zip(d[:PILES], d[PILES:], strict=True)) for d in dealt)
-        #: face-up card -> its owner and the card under it, as ``Hand.give`` takes them (a
-        #: shared, never-changed dict).
-        under: dict[Card, tuple[int, tuple[Card]]] = {}
+        #: face-up card -> its owner and the card under it (a shared, never-changed dict).
+        under: dict[Card, tuple[int, Card]] = {}
         for seat, d in enumerate(dealt):
-            under.update(zip(d[PILES:], zip(repeat(seat), zip(d[:PILES])), strict=True))
+            under.update(zip(d[PILES:], zip(repeat(seat), d[:PILES]), strict=True))
         hand.pending["under"] = under
         hand.hands = [list(d[PILES:]) for d in dealt]
         hand.hands_changed()
@@ -110,7 +109,7 @@ class Officers(Rules):
         for c in hand.tricks[-1].cards:
             turned = under.get(c)
             if turned is not None:
-                hand.give(*turned)
+                hand.give_card(*turned)
 
     def layout(self, hand: Hand) -> list[list[list[Any]]]:
         """Each seat's 8 piles as ``[face-up card or None, covered]``: ``covered`` while a
