@@ -330,6 +330,10 @@ class Rules:
         """The team of ``seat`` as everyone at the table knows it (None while secret)."""
         return hand.team[seat]
 
+    def public_teams(self, hand: Hand) -> list[int | None]:
+        """``public_team`` of every seat (a game may work it out once for all of them)."""
+        return [self.public_team(hand, s) for s in range(hand.n)]
+
     def side_roles(self, hand: Hand) -> tuple[str, ...]:
         """What each side of ``hand`` is, by team (as in ``hand.team``), as everyone at the
         table knows it: ``("declarer", "defenders")`` once a player has taken the widow,

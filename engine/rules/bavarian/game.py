@@ -504,8 +504,9 @@ class Schafkopf(Rules):
         decided = hand.pending["decided"]
         other = OPPONENTS if self.level(hand) % 2 else DECLARING
         start = self.forehand(hand)
+        teams = self.public_teams(hand)
         return [s for s in ((start + k) % 4 for k in range(4))
-                if s not in decided and self.public_team(hand, s) in (other, None)]
+                if s not in decided and teams[s] in (other, None)]
 
     def _window_legal(self, hand: Hand, seat: int) -> list[Action]:
         if seat not in self._window_actors(hand):
@@ -653,14 +654,21 @@ class Schafkopf(Rules):
         return tuple(hand.pending["stoss"])
 
     def public_team(self, hand: Hand, seat: int) -> int | None:
+        return self.public_teams(hand)[seat]
+
+    def public_teams(self, hand: Hand) -> list[int | None]:
+        """``public_team`` of every seat (a doubling window asks for all four: the partner's
+        being known is worked out once)."""
         p = hand.pending
         contract = p["contract"]
         if contract is None or contract.kind == RAMSCH or hand.phase in (WEDDING, EXCHANGE):
-            return None
-        if seat == p["declarer"] or self.partner_known(hand):
-            return hand.team[seat]
+            return [None] * 4
+        if self.partner_known(hand):
+            return list(hand.team)
+        declarer, doublers = p["declarer"], self._doublers(hand)
         # A doubling shows its giver's party (only the opponents Kontra, B10.1).
-        return OPPONENTS if seat in self._doublers(hand) else None
+        return [hand.team[s] if s == declarer else OPPONENTS if s in doublers else None
+                for s in range(4)]
 
     def public_team_points(self, hand: Hand) -> tuple[int, ...]:
         contract = hand.pending["contract"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import ClassVar
 
 from engine.cards import (
@@ -92,23 +92,26 @@ class Contract:
     suit: int | None = None
     tout: bool = False
 
-    @property
+    # The properties below are cached (the instance's dict; a frozen dataclass allows it):
+    # the rules and the computers' searches read them for every card of every playout.
+
+    @cached_property
     def name(self) -> str:
         """The game as one word: ``sauspiel_G``, ``wenz_tout``, ``solo_H``."""
         word = self.kind + ("_tout" if self.tout else "")
         return word if self.suit is None else f"{word}_{SUIT_LETTERS[self.suit]}"
 
-    @property
+    @cached_property
     def game_class(self) -> str:
         if self.kind in (SAUSPIEL, HOCHZEIT):
             return RUFSPIEL
         return self.kind + ("_tout" if self.tout else "")
 
-    @property
+    @cached_property
     def alone(self) -> bool:
         return self.kind in ALONE_KINDS
 
-    @property
+    @cached_property
     def called(self) -> Card | None:
         """The called Ace of a Sauspiel."""
         return self.suit * 8 + ACE if self.kind == SAUSPIEL and self.suit is not None else None
