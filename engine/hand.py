@@ -149,7 +149,8 @@ class Hand:
     play_over: bool
     #: True while the game's ``restrict_play`` may still narrow the legal cards (it starts
     #: as ``rules.restricts_play``); a game clears it once its duties are over for the hand,
-    #: and the hand stops asking.
+    #: and the hand stops asking. (``duties_over()`` goes further: no must-beat either, and
+    #: the plays listed in card order, as in the plain games.)
     restricted: bool
     to_move: int | None
     leader: int
