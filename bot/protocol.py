@@ -324,7 +324,9 @@ SHAPES: dict[tuple[str, Op], tuple[Shape, ...]] = {
     # Buttons of older versions carried the level (or none: a Normal one).
     (BUTTON, Op.CPU): (Shape(), Shape((Arg("level", Name()),))),
     (SELECT, Op.CPU): (Shape(values=Values("level", Name())),),
-    (SELECT, Op.OPTION): (Shape(values=Values("option", OptionEntry())),),
+    # The lobby's options in menus of 25: the second menu carries its index.
+    (SELECT, Op.OPTION): (Shape(values=Values("option", OptionEntry())),
+                          Shape((Arg("menu", Int(1, 4)),), Values("option", OptionEntry()))),
     (BUTTON, Op.NEXT): (Shape((HAND,)),),
     (BUTTON, Op.CARD): (Shape((HAND, TRICK, Arg("card", CardCode()))),),
     (BUTTON, Op.ACT): (Shape((HAND, Arg("action", ActionText(), rest=True))),),

@@ -18,8 +18,9 @@ import discord
 from bot import facts, how
 from bot.colours import GAME_COLOUR
 from bot.names import plain_name, player_mention, seat_mention
-from bot.options import choices as option_choices
 from bot.options import encode as encode_option
+from bot.options import menus as option_menus
+from bot.options import offers as option_offered
 from bot.protocol import Op, button_id, select_id
 from bot.seats import is_computer
 from bot.session import COMPUTER_LEVELS, TableSession
@@ -30,6 +31,7 @@ from bot.texts import (
     date_text,
     game_title,
     has_text,
+    option_name,
     option_text,
     points_text,
     suit_label,
@@ -128,7 +130,9 @@ def lobby_embed(s: TableSession) -> discord.Embed:
 def options_line(s: TableSession) -> str:
     """The game's options and the table's settings: what kind of table this is (rated or
     casual, hints, pings) is as much part of it as the rules."""
-    parts = [option_text(k, v) for k, v in s.rules.options.model_dump().items()]
+    # Only the options the lobby offers: an option a game accepts without effect is none.
+    parts = [option_text(k, v) for k, v in s.rules.options.model_dump().items()
+             if option_offered(s.game, k)]
     parts.append(t("lobby.turn_seconds", seconds=s.turn_seconds))
     parts.append(t("lobby.rated") if s.rated else t("lobby.casual"))
     if not s.rated:
@@ -157,8 +161,14 @@ def status_line(s: TableSession, st: PartnershipStatus | None) -> str | None:
         lines.append(t("lobby.status_masters_group", masters=masters,
                        since=date_text(st.since), dealer=dealer))
     if status.score is not None:
-        lines.append(t("table.match_line", score=score_text(s, status.score)))
+        lines.append(t(f"table.{score_word(s)}_line", score=score_text(s, status.score)))
     return "\n".join(lines)
+
+
+def score_word(s: TableSession) -> str:
+    """What the running score is called: a match's score, or (Bavarian Schafkopf) each
+    player's balance (``Rules.score_kind``)."""
+    return "balance" if s.rules.score_kind == "balance" else "match"
 
 
 def slaves_word(s: TableSession) -> str:
@@ -203,16 +213,25 @@ def lobby_view(s: TableSession) -> discord.ui.View:
         items.append(select(Op.CPU, tid, placeholder=t("lobby.add_cpu"), row=2, options=[
             discord.SelectOption(label=t(ADD_CPU_LABELS[level]), value=level)
             for level in COMPUTER_LEVELS]))
-    offered = option_choices(s.game)
-    if offered:
-        current = s.rules.options.model_dump()
-        items.append(select(Op.OPTION, tid, placeholder=t("lobby.change_option"), row=3,
-                                options=[discord.SelectOption(
-                                    label=option_text(name, value)[:100],
-                                    value=encode_option(name, value),
-                                    emoji="✅" if current.get(name) == value else None)
-                                    for name, value in offered]))
+    offered = option_menus(s.game)
+    current = s.rules.options.model_dump()
+    for index, entries in enumerate(offered):
+        # More than 25 choices (Discord's limit) are split between menus, each named by the
+        # options it holds.
+        placeholder = t("lobby.change_option") if len(offered) == 1 else _shorten(
+            ", ".join(dict.fromkeys(option_name(name) for name, _ in entries)), 150)
+        items.append(select(Op.OPTION, tid, *((index,) if index else ()),
+                            placeholder=placeholder, row=3 + index,
+                            options=[discord.SelectOption(
+                                label=option_text(name, value)[:100],
+                                value=encode_option(name, value),
+                                emoji="✅" if current.get(name) == value else None)
+                                for name, value in entries]))
     return _view(*items)
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 #: The text of each level in the Add computer menu.
@@ -332,7 +351,7 @@ def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
                         inline=False)
     status = v.result.status if v.result else v.status
     if status.score is not None:
-        embed.add_field(name=t("table.match"), value=score_text(s, status.score),
+        embed.add_field(name=t(f"table.{score_word(s)}"), value=score_text(s, status.score),
                         inline=False)
     free = free_seats_line(s) if v.finished else None
     if free:
@@ -842,13 +861,15 @@ def result_lines(s: TableSession, result: HandResult) -> list[str]:
     teams = teams_line(s, result)
     if teams:
         lines.append(teams)
-    if s.fixed_teams and len(result.points) == 2:
-        lines.append(t("table.points_line", a=result.points[0], b=result.points[1]))
-    else:
-        lines.append(points_text("result.points_line", s.rules.points, points=" · ".join(
-            f"{name} {p}" for name, p in zip(side_names(s, result), result.points,
-                                             strict=False))))
-    lines.extend(points_explained(s, result))
+    # A hand thrown in (no card played) has no card points to tell of.
+    if any(result.points) or result.early:
+        if s.fixed_teams and len(result.points) == 2:
+            lines.append(t("table.points_line", a=result.points[0], b=result.points[1]))
+        else:
+            lines.append(points_text("result.points_line", s.rules.points, points=" · ".join(
+                f"{name} {p}" for name, p in zip(side_names(s, result), result.points,
+                                                 strict=False))))
+        lines.extend(points_explained(s, result))
     counted = result.extra.get("counted")
     if counted:
         # What a game counted, in order ("Sauspiel mit der Blauen, 2 Laufende, Schneider:
@@ -857,8 +878,12 @@ def result_lines(s: TableSession, result: HandResult) -> list[str]:
     scores = result.extra.get("scores")
     if scores is not None:
         lines.append(scores_line(s, scores))
+    if result.status.pot is not None:
+        # The Stock after the hand: with the balances it adds up to zero.
+        lines.append(t("info.pot", value=result.status.pot))
     if result.status.score is not None:
-        lines.append(t("table.match_line", score=score_text(s, result.status.score)))
+        lines.append(t(f"table.{score_word(s)}_line",
+                       score=score_text(s, result.status.score)))
     winners = result.extra.get("match_winner")
     if winners:
         if s.rules.score_by_seat:
@@ -923,7 +948,10 @@ def points_explained(s: TableSession, result: HandResult) -> list[str]:
         # the table showed them when play was over.
         out.append(t("result.buried_counted", side=side_word(result.sides[0]), count=worth))
     if result.early:
-        out.append(t("result.early"))
+        # Why it stopped, where the game's rules stopped it (a lost Tout, a claim); else
+        # because no card could change the outcome any more.
+        reason = f"result.early.{result.early_reason}"
+        out.append(t(reason if result.early_reason and has_text(reason) else "result.early"))
     missing = s.rules.total_points - sum(result.points)
     if missing > 0:
         out.append(t("result.left_in_hands", count=missing))

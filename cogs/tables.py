@@ -130,7 +130,9 @@ class Tables(commands.Cog, name="Tables"):
             raise SessionError("err.guild_only")
         if game not in GAMES:
             raise SessionError("err.bad_game")
-        table_options: dict[str, Any] = {"early_end": early_end}
+        # Only a game that has an early end (its lobby offers it) is given the choice.
+        table_options: dict[str, Any] = (
+            {"early_end": early_end} if options.offers(game, "early_end") else {})
         if top_trumps is not None:
             table_options["top_trumps"] = top_trumps.value
         try:

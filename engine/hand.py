@@ -69,8 +69,13 @@ class HandResult:
     event: str
     #: The team the event is about (the new masters, the team that ran away), if any.
     team: int | None = None
-    #: True when the hand stopped early because no remaining play could change the outcome.
+    #: True when the hand stopped early because no remaining play could change the outcome,
+    #: or because the game's rules end it there.
     early: bool = False
+    #: Why it stopped early, where the game's rules ended it (a key of
+    #: ``Rules.early_reasons``: a lost Tout, a claim); "" when no card could change the
+    #: outcome any more.
+    early_reason: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     #: Each seat's team as the hand ended (``Hand.team``; set by ``Rules.finish``): a result
     #: names who played with whom, also where the teams formed in the deal.

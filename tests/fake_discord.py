@@ -674,7 +674,7 @@ class _ErrorLog(logging.Handler):
 
 def _label_pattern(c: int) -> re.Pattern[str]:
     """The card as any language's label names it (a label not followed by more of a word:
-    "🌰 A" is not in "🌰 Ass")."""
+    English "🌰 K" is not in German "🌰 König")."""
     labels = sorted(card_labels(c), key=len, reverse=True)
     return re.compile("(?:" + "|".join(re.escape(label) for label in labels) + r")(?!\w)")
 

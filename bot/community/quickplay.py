@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import holds, render
+from bot.options import offers
 from bot.seats import is_computer, user_member
 from bot.session import (
     DEFAULT_TURN_SECONDS,
@@ -152,7 +153,7 @@ async def open_here(bot: FilicauBot, interaction: discord.Interaction[Any],
     the answer (its settings the defaults of ``/table new``)."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise SessionError("err.guild_only")
-    options: dict[str, Any] = {"early_end": True}
+    options: dict[str, Any] = {"early_end": True} if offers(game, "early_end") else {}
     rules = make_rules(game, options)
     settings = check_settings({
         "turn_seconds": DEFAULT_TURN_SECONDS, "window_seconds": DEFAULT_WINDOW_SECONDS,

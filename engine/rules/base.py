@@ -23,6 +23,7 @@ from engine.status import RecordError, Status
 if TYPE_CHECKING:
     from engine.hand import Hand
     from engine.view import SeatView
+    from engine.words import KindWords
 
 
 #: How much the card-point difference (as a share of all points) counts beside a hand's
@@ -67,6 +68,18 @@ class Rules:
     #: says it at the start; the bot words goals from its catalogs). Empty: the terminal
     #: says only what the cards count.
     goal: ClassVar[str] = ""
+    #: How this game's own kinds of decision read in English, by action kind (the terminal
+    #: game's words, ``engine.words``; the bot words them from its catalogs). A kind not
+    #: listed is worded from its record notation.
+    kind_words: ClassVar[Mapping[str, KindWords]] = {}
+    #: Why a hand stopped before its last trick, by ``HandResult.early_reason``, as an English
+    #: clause ("the Tout was lost at the first trick the opponents took"); a hand stopped
+    #: because no card could change the outcome has no reason.
+    early_reasons: ClassVar[Mapping[str, str]] = {}
+    #: What ``Status.score`` is: ``"match"``, the score of a match (or of hands adding up),
+    #: or ``"balance"``, each player's running balance from hand to hand, paid between the
+    #: players, as Bavarian Schafkopf is played. The bot and the terminal word it.
+    score_kind: ClassVar[str] = "match"
 
     #: True: the seats sit in fixed partnerships (team = seat % teams) that the lobby seats and
     #: the bot keeps status for. False: teams form in each deal (a called partner, a

@@ -96,6 +96,7 @@ from engine.rules.bavarian.kinds import (
 from engine.rules.bavarian.kinds import DAD_ACTION as _DAD
 from engine.rules.bavarian.kinds import WEITER_ACTION as _WEITER
 from engine.rules.bavarian.options import SchafkopfOptions
+from engine.rules.bavarian.words import EARLY_REASONS, KIND_WORDS
 from engine.status import RecordError, Status
 
 if TYPE_CHECKING:
@@ -117,39 +118,62 @@ class Schafkopf(Rules):
     game = "schafkopf"
     title = "Bavarian Schafkopf"
     options_model = SchafkopfOptions
-    rulings = (
-        "B1-B3: 4 players, 32 cards (short_pack: 24, no 8s and 7s) dealt 4 and 4 (3 and 3) "
-        "from forehand, the seat after the dealer, who leads; A 11, 10 10, K 4, O 3, U 2 "
-        "(120); the deal passes on.",
-        "B2, B7: trumps EO GO HO SO EU GU HU SU, then hearts A 10 K 9 8 7 (a Farbsolo's suit "
-        "instead); in a Wenz only the Unters. Follow the led suit, trumps being one suit, "
-        "else any card.",
-        "B4: from forehand each says Weiter or I dad, once; of several, the higher game wins "
-        "(Sauspiel < Wenz < Farbsolo < Tout < Sie), then the seat nearer forehand (project "
-        "choice: they outbid each other in seat order, B4.5).",
-        "B6.1-B6.2: a Sauspiel calls the Ace, never hearts, of a suit the caller holds a "
-        "plain card of and not its Ace; its holder is the hidden partner, shown when the Ace "
-        "is played or he says Re.",
-        "B6.3: until the called suit is led, the Ace's holder must play the Ace on it, may "
-        "not throw it away unless it is his last card, and may lead the suit only with it "
-        "unless he holds four of it (short pack: three).",
-        "B5, B12.7-B12.8: all pass: thrown in (all_pass: ramsch, the most card points pay "
-        "each other; stock, each pays into a pot that the next Sauspiel takes or doubles).",
-        "B8 (project choice): a Tout is lost at the opponents' first trick, a Bettel at the "
-        "declarer's first; the player on lead may claim the rest, checked against every "
-        "hand: a wrong claim opens his hand and play goes on.",
-        "B9: 61 wins (60 : 60 loses); Schneider at 91 or 30; Schwarz: no trick; Laufende "
-        "from 3 (Wenz, Geier: 2), with or without alike.",
-        "B10: Kontra by an opponent (never the hidden partner), then Re, each doubling, "
-        "until the first card of trick 1 (stoss_window: the second); stoss_max doublings, 2.",
-        "B11 (tariff option): Sauspiel 10, Solo 50, and 10 more for each Laufender, "
-        "Schneider and Schwarz; Tout double, Sie four times with 8 Laufende; doubled for "
-        "each knock and doubling; alone, the declarer pays or gets it from each. The "
-        "balances always add up to zero.",
-        "B12 options, off by default: short_pack, geier, farbwenz, farbgeier, bettel, "
-        "hochzeit (one trump is married), klopfen (knocking after the first packet), "
-        "ramsch_jungfrau.",
+    goal = (
+        "Say which game you play, a Sauspiel with the hidden holder of the Ace you call or a "
+        "game alone against the other three, and take 61 or more of the 120 card points; "
+        "every hand is paid between the players, and each player's balance runs on from "
+        "hand to hand."
     )
+    rulings = (
+        "4 players, 32 cards dealt 4 and 4 from forehand, the seat after the dealer, who leads "
+        "to the first trick; the deal passes to the next seat. Card points A 11, 10 10, K 4, "
+        "O 3, U 2 (120). Short pack option: 24 cards (no 8s and 7s), dealt 3 and 3.",
+        "Trumps in a Sauspiel: EO GO HO SO EU GU HU SU, then hearts A 10 K 9 8 7; a Farbsolo "
+        "puts its suit in place of hearts, a Wenz has only the four Unters. Follow the led "
+        "suit (the trumps are one suit), else any card; there is no duty to trump.",
+        "From forehand each says Weiter or I dad, once. If several want to play, the higher "
+        "game wins (Sauspiel < Wenz < Farbsolo < Tout < Sie), then the seat nearer forehand.",
+        "In a Sauspiel the declarer calls the Ace of acorns, leaves or bells (never hearts) "
+        "of a suit he holds a card of that is no trump, but not its Ace; its holder is his "
+        "hidden partner, known when the Ace is played or when he says Re.",
+        "Until the called suit has been led, the Ace's holder must play the Ace when the suit "
+        "is led, may not throw it on another trick unless it is his last card, and may lead "
+        "the suit only with the Ace, unless he holds four of it (short pack: three): then he "
+        "may run away.",
+        "When all pass, the cards are thrown in and nobody pays. Options: Ramsch (everybody "
+        "alone; whoever takes the most card points pays each of the others) or Stock (each "
+        "pays into a pot that the next Sauspiel wins or doubles).",
+        "A Tout is lost at the first trick the opponents take, a Bettel at the first trick "
+        "the declarer takes: the hand stops there. The player on lead may lay down his hand "
+        "and claim the rest.",
+        "61 card points win (60 : 60 loses); Schneider with 91 or more, or lost with 30 or "
+        "fewer; Schwarz: no trick. Laufende (top trumps in an unbroken run) count from 3 "
+        "(Wenz, Geier: from 2), with or without alike.",
+        "Once the game is named, each opponent may say Kontra, and then the declarer or his "
+        "partner Re; each doubles the value. The table asks everyone who may double at once "
+        "(the hidden partner too, who may only say Weiter, so that nobody learns who he is) "
+        "until the first card is played; Kontra and Re at most (an option allows none, or "
+        "Sup, Hirsch and more, up to 6).",
+        "Tariff option, 10/50 by default: a Sauspiel is worth 10, a solo 50, and 10 more for "
+        "each Laufender, for Schneider and for Schwarz; a Tout twice that, a Sie four times "
+        "with 8 Laufende; each knock and doubling doubles it. In a Sauspiel each winner gets "
+        "it and each loser pays it; alone, the declarer gets it from each of the three or "
+        "pays it to each. The balances always add up to zero.",
+        "House options, off by default: short pack, Geier, Farbwenz, Farbgeier, Bettel, "
+        "Hochzeit (a lone trump is married), Klopfen (knocking after the first four cards), "
+        "Ramsch with a Jungfrau paid double.",
+        "House rules: players who want to play outbid each other in seat order, the earlier "
+        "seat keeping its place with a game at least as high; a claim is checked against "
+        "every hand, and a wrong one leaves the hand open while play goes on; doubling ends "
+        "at the first card (an option: the second); with the short pack the Ace's holder "
+        "runs away with three cards of the called suit; only a Sauspiel wins or doubles the "
+        "Stock; in a Ramsch, players tied for the most card points each pay.",
+    )
+
+    kind_words = KIND_WORDS
+    early_reasons = EARLY_REASONS
+    #: Schafkopf is played for a running balance (issue 34): ``Status.score``.
+    score_kind = "balance"
 
     fixed_teams = False
     score_by_seat = True
@@ -653,6 +677,16 @@ class Schafkopf(Rules):
     def _doublers(hand: Hand) -> tuple[int, ...]:
         return tuple(hand.pending["stoss"])
 
+    def side_roles(self, hand: Hand) -> tuple[str, ...]:
+        """The declaring party (the soloist, alone) and the defenders once a game is named;
+        before that, in a Ramsch and while a Hochzeit finds its partner, each plays alone.
+        A role is shown on a seat only once its team is public (``public_team``)."""
+        contract = hand.pending["contract"]
+        if contract is None or contract.kind == RAMSCH or hand.phase in (WEDDING, EXCHANGE):
+            return ()
+        alone = contract.kind not in (SAUSPIEL, HOCHZEIT)
+        return ("soloist" if alone else "declarer", "defenders")
+
     def public_team(self, hand: Hand, seat: int) -> int | None:
         return self.public_teams(hand)[seat]
 
@@ -684,6 +718,10 @@ class Schafkopf(Rules):
     def public_info(self, hand: Hand) -> dict[str, Any]:
         p = hand.pending
         info: dict[str, Any] = {}
+        if self.opts.all_pass == "stock":
+            # B12.8: the pot from the deal on: the announcement is where it counts (the next
+            # Sauspiel wins it or doubles it).
+            info["pot"] = hand.status.pot or 0
         if p["knocks"]:
             info["knocks"] = list(p["knocks"])
         contract: Contract | None = p["contract"]
@@ -715,8 +753,6 @@ class Schafkopf(Rules):
                                  for s in p["failed"]]
         if p["claimed"] is not None:
             info["claimed"] = p["claimed"]
-        if self.opts.all_pass == "stock":
-            info["pot"] = hand.status.pot or 0
         return info
 
     def private_info(self, hand: Hand, seat: int) -> dict[str, Any]:

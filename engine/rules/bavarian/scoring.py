@@ -128,7 +128,16 @@ def settle(rules: Schafkopf, hand: Hand) -> None:
         extra["level"] = level
     winner = 0 if won else 1
     _finish(rules, hand, scores, pot, event=level or "won", team=winner,
-            points=(p0, p1), extra=extra)
+            points=(p0, p1), extra=extra, reason=_early_reason(p, contract))
+
+
+def _early_reason(pending: dict[str, Any], contract: Contract) -> str:
+    """What stopped the deal, if its rules did (B8): a claim, a lost Tout or Bettel."""
+    if not pending["stop"]:
+        return ""
+    if pending["claimed"] is not None:
+        return "claimed"
+    return "tout_lost" if contract.tout else "bettel_lost"
 
 
 def _ramsch(rules: Schafkopf, hand: Hand) -> None:
@@ -207,7 +216,7 @@ def thrown_in(rules: Schafkopf, hand: Hand, *, stock: bool) -> None:
 
 def _finish(rules: Schafkopf, hand: Hand, scores: list[int], pot: int, *, event: str,
             team: int | None, points: tuple[int, ...], extra: dict[str, Any],
-            played: bool = True) -> None:
+            played: bool = True, reason: str = "") -> None:
     before = hand.status
     balance = tuple(a + b for a, b in zip(before.score or (0,) * 4, scores, strict=True))
     stock = rules.opts.all_pass == "stock"
@@ -216,10 +225,12 @@ def _finish(rules: Schafkopf, hand: Hand, scores: list[int], pot: int, *, event:
     extra["teams"] = list(hand.team)
     if stock:
         extra["pot"] = pot
+    early = played and any(hand.hands)
     rules.finish(hand, HandResult(
         points=points, status_before=before,
         status=Status(score=balance, pot=pot if stock else None),
         next_dealer=(hand.dealer + 1) % 4, event=event, team=team,
-        early=played and any(hand.hands), extra=extra,
+        early=early, early_reason=reason if early else "",
+        extra=extra,
     ))
 
