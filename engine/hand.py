@@ -20,8 +20,9 @@ are hooks on the ``Rules`` object.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.actions import BYTE_PLAYS, PLAY, Action, IllegalAction
@@ -86,16 +87,25 @@ class HandResult:
 
     def __init__(
         self, points: tuple[int, ...], status_before: Status, status: Status, next_dealer: int,
-        event: str, team: int | None = None, early: bool = False,
-        extra: dict[str, Any] | None = None,
+        event: str, team: int | None = None, early: bool = False, early_reason: str = "",
+        extra: dict[str, Any] | None = None, teams: tuple[int, ...] = (),
+        sides: tuple[str, ...] = (),
     ) -> None:
         # Every hand and every search playout ends with a result: one dict for all fields
         # costs half what a frozen dataclass's object.__setattr__ per field does.
         object.__setattr__(self, "__dict__", {
             "points": points, "status_before": status_before, "status": status,
             "next_dealer": next_dealer, "event": event, "team": team, "early": early,
-            "extra": {} if extra is None else extra,
+            "early_reason": early_reason, "extra": {} if extra is None else extra,
+            "teams": teams, "sides": sides,
         })
+
+
+# ``HandResult.__init__`` is written out (for speed): a field added to the class alone would
+# be refused as an argument, so the two lists are compared once, at import.
+if list(inspect.signature(HandResult.__init__).parameters)[1:] != [
+        f.name for f in fields(HandResult)]:
+    raise TypeError("HandResult.__init__ must take every HandResult field, in order")
 
 
 class Hand:
