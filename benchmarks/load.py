@@ -27,7 +27,9 @@ import argparse
 import asyncio
 import collections
 import os
+import re
 import resource
+import signal
 import statistics
 import sys
 import tempfile
@@ -93,6 +95,20 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
 def own_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+def token_request(standin: StandIn, call: Any) -> str:
+    """What a request made with an interaction's token did: a follow-up posted, or a public
+    message (the table message, a result) or a private one (a hand view) edited or deleted."""
+    m = re.fullmatch(r"/webhooks/\d+/([^/]+)(?:/messages/(@original|\d+))?", call.path)
+    if m is None or m.group(2) is None:
+        return f"follow-up {call.method}"
+    inter = standin.interactions.get(m.group(1))
+    target = (inter.original if inter is not None else None) if m.group(2) == "@original" \
+        else int(m.group(2))
+    msg = standin.messages.get(target) if target is not None else None
+    where = "?" if msg is None else "public" if msg.audience is None else "private"
+    return f"{where} {call.method}"
 
 
 def pct(values: list[float], p: float) -> float:
@@ -161,6 +177,8 @@ async def run(args: argparse.Namespace) -> int:
     bots = [BotProcess(standin, db.path, tmp / f"bot{i}.log", edit_interval=args.edit_interval,
                        computer_delay=args.computer_delay, log_level="WARNING",
                        profile=args.profile, database_url=url,
+                       sample=None if args.sample is None else
+                       args.sample if n == 1 else args.sample.with_suffix(f".{i}"),
                        shard_ids=[i] if sharded else None, shard_count=n if sharded else None)
             for i in range(n)]
     for bot in bots:
@@ -171,6 +189,10 @@ async def run(args: argparse.Namespace) -> int:
     if server is not None:
         pids.append(server.get_pid())
     cpu_before = own_cpu(), [cpu_seconds(pid) for pid in pids]
+    if args.sample is not None:
+        for bot in bots:  # count from here on (benchmarks.cpu_sample)
+            assert bot.proc is not None
+            bot.proc.send_signal(signal.SIGUSR2)
     started = time.monotonic()
     calls_before = len(standin.calls)
     results = await asyncio.gather(
@@ -204,6 +226,9 @@ async def run(args: argparse.Namespace) -> int:
         "table edit" if c.method == "PATCH" else
         "channel message" if c.method == "POST" else f"{c.method} other"
         for c in calls if c.status != 429)
+    token_kinds = collections.Counter(
+        token_request(standin, c) for c in calls
+        if c.status != 429 and c.path.startswith("/webhooks/"))
     counts = await action_counts(url, db, [t.channel_id for t in tables])
     actions = sum(a for a, _ in counts)
     computer_moves = sum(c for _, c in counts)
@@ -230,6 +255,8 @@ async def run(args: argparse.Namespace) -> int:
     per_hand = {k: v / max(hands, 1) for k, v in kinds.items()}
     print(f"REST calls per hand {sum(per_hand.values()):.1f}: "
           + ", ".join(f"{k} {v:.1f}" for k, v in sorted(per_hand.items())))
+    print("  token requests per hand: " + ", ".join(
+        f"{k} {v / max(hands, 1):.1f}" for k, v in sorted(token_kinds.items())))
     print(f"moves per hand {actions / max(hands, 1):.1f} (computer "
           f"{computer_moves / max(hands, 1):.1f}) · table-message edits per hand (in play) "
           f"{edits / max(hands, 1):.1f}")
@@ -258,6 +285,11 @@ async def run(args: argparse.Namespace) -> int:
         print("  ", problem)
     if latencies:
         print(f"mean {statistics.mean(latencies):.1f} ms")
+    if args.sample is not None:
+        from benchmarks.cpu_sample import report
+        for bot in bots:
+            assert bot.sample is not None
+            print(f"where the CPU of {bot.sample} went:\n{report(bot.sample)}")
     return 1 if errors else 0
 
 
@@ -284,6 +316,10 @@ def main() -> int:
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--profile", type=Path, default=None,
                         help="run the bot under cProfile and write its stats to this file")
+    parser.add_argument("--sample", type=Path, default=None,
+                        help="sample the bot's CPU time while the tables play "
+                             "(benchmarks.cpu_sample) and write its stacks to this file "
+                             "(FILE.N for process N); the breakdown is printed at the end")
     return asyncio.run(run(parser.parse_args()))
 
 
