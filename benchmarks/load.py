@@ -92,6 +92,21 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return own / tick, reaped / tick + sum(sum(cpu_seconds(int(c))) for c in children)
 
 
+def thread_cpu(pid: int) -> float:
+    """CPU time of a process's threads other than its main one (the bot's event loop): the
+    store's (aiosqlite), the computer players' pool's (pickling, pipes), to_thread work."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        if task.name != str(pid):
+            try:
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            except FileNotFoundError:  # a thread that ended meanwhile (its time is lost)
+                continue
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
 def own_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -189,6 +204,7 @@ async def run(args: argparse.Namespace) -> int:
     if server is not None:
         pids.append(server.get_pid())
     cpu_before = own_cpu(), [cpu_seconds(pid) for pid in pids]
+    threads_before = sum(thread_cpu(bot.proc.pid) for bot in bots if bot.proc is not None)
     if args.sample is not None:
         for bot in bots:  # count from here on (benchmarks.cpu_sample)
             assert bot.proc is not None
@@ -202,6 +218,8 @@ async def run(args: argparse.Namespace) -> int:
     elapsed = time.monotonic() - started
     # Let the last refreshes land before counting.
     await asyncio.sleep(args.edit_interval * 2)
+    cpu_threads = sum(thread_cpu(bot.proc.pid) for bot in bots
+                      if bot.proc is not None) - threads_before
     used = [(a - a0, b - b0) for (a, b), (a0, b0) in
             zip([cpu_seconds(pid) for pid in pids], cpu_before[1], strict=True)]
     cpu_standin = own_cpu() - cpu_before[0]
@@ -273,7 +291,8 @@ async def run(args: argparse.Namespace) -> int:
           f"{ceiling(global_per_hand, HUMAN_HAND_SECONDS)} at {HUMAN_HAND_SECONDS} s a hand "
           f"(before: {ceiling(BEFORE_GLOBAL_PER_HAND, HUMAN_HAND_SECONDS)})")
     print(f"CPU seconds per hand (load-independent, unlike the latencies): bots "
-          f"{cpu_bots / max(hands, 1):.3f} + their computer players' workers "
+          f"{cpu_bots / max(hands, 1):.3f} (other threads than the event loop's "
+          f"{cpu_threads / max(hands, 1):.3f}) + their computer players' workers "
           f"{cpu_workers / max(hands, 1):.3f}, stand-in and players "
           f"{cpu_standin / max(hands, 1):.3f}"
           + (f", PostgreSQL {cpu_pg / max(hands, 1):.3f}" if server is not None else "")
