@@ -109,6 +109,9 @@ class DiscordSurface:
         #: The closing words the table message shows already (a click answered with them).
         self.final: str | None = None
         self._watch_url: str | None = None
+        #: Set while the table is being posted as an interaction's answer: Discord may deliver
+        #: a click on the new message before the bot has read its id from the answer.
+        self._posting: asyncio.Event | None = None
 
     @property
     def config(self) -> Any:
@@ -390,20 +393,26 @@ class DiscordSurface:
         s = self.session
         old_id, old_token = s.message_id, self.delivery.token
         message = None
-        if s.hand is None:
-            sent = await interaction.response.send_message(embed=render.lobby_embed(s),
-                                                           view=render.lobby_view(s))
-        else:
-            message = await present.table_message(s, public_view(s.hand),
-                                                  self.clock.deadline(), self.config,
-                                                  await self.watch_url())
-            sent = await interaction.response.send_message(
-                message.content or None, embed=message.embed, view=message.view,
-                file=message.picture[1] if message.picture else discord.utils.MISSING)
-        message_id = sent.message_id
-        if message_id is None:
-            message_id = (await interaction.original_response()).id
-        s.message_id = message_id
+        posting = self._posting = asyncio.Event()
+        try:
+            if s.hand is None:
+                sent = await interaction.response.send_message(embed=render.lobby_embed(s),
+                                                               view=render.lobby_view(s))
+            else:
+                message = await present.table_message(s, public_view(s.hand),
+                                                      self.clock.deadline(), self.config,
+                                                      await self.watch_url())
+                sent = await interaction.response.send_message(
+                    message.content or None, embed=message.embed, view=message.view,
+                    file=message.picture[1] if message.picture else discord.utils.MISSING)
+            message_id = sent.message_id
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+            s.message_id = message_id
+        finally:
+            posting.set()
+            if self._posting is posting:
+                self._posting = None
         self._answered(interaction, message)
         if message is None:
             self.shown, self.picture = None, None
@@ -414,6 +423,12 @@ class DiscordSurface:
         await self.delivery.edit(old_id, token=old_token, what="point the old table on",
                                  content=t("table.moved", link=link), embed=None, view=None,
                                  attachments=[])
+
+    async def posted_yet(self) -> None:
+        """Return once the table message being posted (if any) has its id: a click on it
+        that arrived first is then judged against it."""
+        if self._posting is not None:
+            await self._posting.wait()
 
     async def watch_url(self) -> str | None:
         """The table's live page while the bot serves pages and the table may be watched

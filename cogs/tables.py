@@ -187,6 +187,7 @@ class Tables(commands.Cog, name="Tables"):
                 interaction.channel_id == session.channel_id
                 or (in_thread and click.op in POSTED_OPS)):
             raise SessionError("err.elsewhere")
+        await table.discord.posted_yet()
         if not came_from(interaction, click, session.message_id):
             raise SessionError("err.bad_button")
         await self._handlers[click.op](interaction, table, click)

@@ -413,6 +413,42 @@ async def test_a_button_from_an_earlier_trick_is_refused(h: Harness) -> None:
     assert state(h, session) == before
 
 
+async def test_a_join_that_arrives_before_the_bot_knows_its_table_message(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord may deliver a click on the new table message before the bot has read that
+    message's id from the answer to /table new (a quick player, a busy bot): the Join is
+    taken, not refused as a button of another message."""
+    ana = h.user("ana")
+    answer = h.discord.webhook_request
+    clicks: list[Sent] = []
+
+    async def answer_then_click(route: Route, *args: Any) -> Any:
+        result = await answer(route, *args)
+        if route.path.endswith("/callback") and not clicks:
+            message = result["resource"]["message"]
+            join = next(b for row in message["components"] for b in row["components"]
+                        if b.get("label") == t("btn.join_a"))
+            payload, sent = h.click_payload(ana, join["custom_id"], message=message)
+            clicks.append(sent)
+            assert h.bot is not None
+            h.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+            # The click runs as far as it can before the bot reads this answer.
+            table = h.tables.get(h.session().id)
+            assert table is not None
+            surface = table.discord
+            await h.until(lambda: sent.answered or bool(
+                getattr(getattr(surface, "_posting", None), "_waiters", None)))
+        return result
+
+    monkeypatch.setattr(h.discord, "webhook_request", answer_then_click)
+    r = await h.command(ana, "table new", game="filicau")
+    assert r.type == CHANNEL_MESSAGE
+    await h.until(lambda: clicks[0].answered)
+    await h.settle()
+    assert clicks[0].type == UPDATE_MESSAGE, clicks[0].text
+    assert h.session().seats[0] == str(ana.id)
+
+
 async def test_lobby_refusals(h: Harness) -> None:
     ana, bob, cid, dan, eve = (h.user(n) for n in ("ana", "bob", "cid", "dan", "eve"))
     session = await open_table(h, ana, [(ana, 0), (bob, 1), (cid, 0)])
