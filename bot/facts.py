@@ -133,8 +133,10 @@ def public_lines(s: TableSession, public: dict[str, Any]) -> list[str]:
     return out
 
 
-def private_lines(s: TableSession, private: dict[str, Any]) -> list[str]:
-    """A hand view's lines for what only its player knows."""
+def private_lines(s: TableSession, private: dict[str, Any],
+                  sides: tuple[str, ...] = ()) -> list[str]:
+    """A hand view's lines for what only its player knows; a secret side is named by its
+    role where sides have one (``sides``: ``PublicView.sides``), else by its letter."""
     name = _namer(s)
     out = []
     for key, value in private.items():
@@ -143,7 +145,10 @@ def private_lines(s: TableSession, private: dict[str, Any]) -> list[str]:
         if key in ("widow", "buried"):
             out.append(t(f"private.{key}", cards=_cards(value)))
         elif key == "team":
-            out.append(t("private.team", team=team_name(value)))
+            role = f"side.{sides[value]}" if isinstance(value, int) and \
+                0 <= value < len(sides) else ""
+            out.append(t("private.team", team=t(role) if role and has_text(role)
+                         else team_name(value)))
         elif key == "old_ones":
             out.append(t("private.old_ones", count=value))
         elif key == "exchange":

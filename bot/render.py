@@ -469,7 +469,7 @@ def hand_content(s: TableSession, v: SeatView, deadline: float | None = None) ->
     if any(chosen_together(a) for a in v.legal):
         # Choosing the cards to bury: the menu marks the widow's cards.
         private = {k: x for k, x in private.items() if k != "widow"}
-    lines.extend(facts.private_lines(s, private))
+    lines.extend(facts.private_lines(s, private, v.sides))
     lines.append(status)
     if not v.finished:
         # What a choice does beyond the player's own hand (``note.KIND``), said once.
