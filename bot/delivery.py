@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
 if TYPE_CHECKING:
     from discord.ext import commands
@@ -33,21 +34,33 @@ FAILURES = (discord.HTTPException, aiohttp.ClientError)
 Message = discord.Message | discord.WebhookMessage
 
 
-@dataclass
 class Token:
-    """An interaction whose token edits a message of the table (a player's hand view, or
-    the table message itself) and sends follow-ups, for 15 minutes."""
+    """An answered interaction's token, which edits a message of the table (a player's hand
+    view, or the table message itself) and sends follow-ups, for 15 minutes.
 
-    interaction: discord.Interaction[Any]
-    since: float
+    Its routes need the application's id, the token and the player's language only: every
+    open table keeps a few of these, so the ``discord.Interaction`` (its gateway payload,
+    user, member, channel and message, several kB) is not kept.
+
+    >>> token = Token(1, "abc", discord.Locale.romanian, since=time.monotonic())
+    >>> token.expired
+    False
+    """
+
+    __slots__ = ("application_id", "locale", "since", "token")
+
+    def __init__(self, application_id: int, token: str, locale: discord.Locale, *,
+                 since: float) -> None:
+        self.application_id = application_id
+        self.token = token
+        self.locale = locale
+        self.since = since
 
     @classmethod
     def of(cls, interaction: discord.Interaction[Any]) -> Token:
-        """Keep an answered ``interaction``. Its routes need its ids, token and language
-        only: the message it was clicked on (its components and embeds, parsed from the
-        gateway payload, several kB kept with every open table) is let go."""
-        interaction.message = None
-        return cls(interaction, time.monotonic())
+        """Keep what the routes of an answered ``interaction`` need."""
+        return cls(interaction.application_id, interaction.token, interaction.locale,
+                   since=time.monotonic())
 
     @property
     def expired(self) -> bool:
@@ -116,7 +129,7 @@ class Delivery:
         only its token reaches. ``fields``: discord.py's edit arguments."""
         if token is not None and not token.expired:
             try:
-                await token.interaction.edit_original_response(**fields)
+                await self._edit_original(token, fields)
                 return Edit.DONE
             except FAILURES as e:
                 if not (token_dead(e) or gone(e)):
@@ -136,6 +149,25 @@ class Delivery:
             self._warn(what, e)
             return Edit.FAILED
         return Edit.DONE
+
+    def _followup(self, token: Token) -> discord.Webhook:
+        """The token's follow-up webhook, as ``Interaction.followup`` makes it."""
+        return discord.Webhook.from_state({"id": token.application_id, "type": 3,
+                                           "token": token.token}, self.bot._connection)
+
+    async def _edit_original(self, token: Token, fields: dict[str, Any]) -> None:
+        """Edit the message the token's interaction was answered with: the route and
+        arguments of ``Interaction.edit_original_response``. (That also hands a view to
+        discord.py's view store when it is not finished; the bot's views are stopped when
+        made, their clicks reach one listener.)"""
+        hook = self._followup(token)
+        with handle_message_parameters(
+                previous_allowed_mentions=self.bot._connection.allowed_mentions,
+                **fields) as params:
+            await async_context.get().edit_original_interaction_response(
+                token.application_id, token.token, session=hook.session, proxy=hook.proxy,
+                proxy_auth=hook.proxy_auth, payload=params.payload,
+                multipart=params.multipart, files=params.files)
 
     async def edit_table(self, message_id: int, **fields: Any) -> Edit:
         return await self.edit(message_id, token=self.token, what="edit the table message",
@@ -163,8 +195,7 @@ class Delivery:
         token = self.token
         if token is not None:
             try:
-                return cast(Message, await token.interaction.followup.send(
-                    **_followup(fields), wait=True))
+                return await self._followup(token).send(**_followup(fields), wait=True)
             except FAILURES as e:
                 if not token_dead(e):
                     self._warn(what, e)

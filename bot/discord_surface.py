@@ -494,7 +494,7 @@ class DiscordSurface:
                 continue
             # The view is that player's: in their language, of the hand in play now (the
             # next one may have been dealt while earlier views were being edited).
-            with speaking(language_of(token.interaction.locale)):
+            with speaking(language_of(token.locale)):
                 message = await self.hand_message(seat)
             done = await self.delivery.edit(None, token=token, what="refresh a hand view",
                                             content=message.content, view=message.view,

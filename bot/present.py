@@ -7,6 +7,7 @@ them; ``bot.pictures`` draws them when the server has pictures on).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,14 +20,28 @@ from bot.texts import t
 from engine import PublicView, SeatView, public_view, replay
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Shown:
-    """What a message shows, to tell whether an edit would change anything."""
+    """What a message shows, to tell whether an edit would change anything: a digest of
+    its text, embed and components (every open table keeps one; the rendered dicts
+    themselves are about 4 kB), and its picture's digest.
 
-    content: str | None
-    embed: Any
-    components: Any
+    >>> Shown.of("text", {"title": "a"}, [], None) == Shown.of("text", {"title": "a"}, [], None)
+    True
+    >>> Shown.of("text", {"title": "a"}, [], None) == Shown.of("text", {"title": "b"}, [], None)
+    False
+    """
+
+    digest: bytes
     picture: str | None
+
+    @classmethod
+    def of(cls, content: str | None, embed: Any, components: Any,
+           picture: str | None) -> Shown:
+        # repr of str/int/bool/None dicts and lists is exact; 16 bytes of BLAKE2b make a
+        # collision (an edit wrongly skipped) out of the question.
+        text = repr((content, embed, components)).encode()
+        return cls(hashlib.blake2b(text, digest_size=16).digest(), picture)
 
 
 @dataclass
@@ -39,8 +54,8 @@ class TableMessage:
 
     @property
     def shown(self) -> Shown:
-        return Shown(self.content, self.embed.to_dict(), self.view.to_components(),
-                     self.picture[0] if self.picture else None)
+        return Shown.of(self.content, self.embed.to_dict(), self.view.to_components(),
+                        self.picture[0] if self.picture else None)
 
 
 @dataclass
