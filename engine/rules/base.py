@@ -365,7 +365,9 @@ class Rules:
     def actors(self, hand: Hand) -> list[int]:
         return [] if hand.to_move is None else [hand.to_move]
 
-    def phase_legal(self, hand: Hand, seat: int) -> list[Action]:
+    def phase_legal(self, hand: Hand, seat: int) -> Sequence[Action]:
+        """The actions ``seat`` may take in the hand's phase (a tuple may be returned as it
+        is: ``Hand`` keeps the legal actions as a tuple)."""
         return []
 
     def phase_apply(self, hand: Hand, seat: int, action: Action) -> None:

@@ -114,6 +114,23 @@ class _Clar(NamedTuple):
     named: str | None
 
 
+#: ``pending["games"]`` before any seat's games are worked out (``Schafkopf._games``).
+_NO_GAMES: tuple[None, ...] = (None,) * 4
+#: The choices of the knock and the announcement.
+_KNOCKS = (Action(KLOPFEN, True), _WEITER)
+_SAYS = (_WEITER, _DAD)
+#: A doubling window's choices for the seats of the side that may double, by level; the
+#: hidden partner's (``_DECLINE``).
+_STOSS = {level: (Action(STOSS, level), _WEITER) for level in range(1, 8)}
+_DECLINE = (_WEITER,)
+#: The seats in order from each forehand.
+_ROUND = tuple(tuple((start + k) % 4 for k in range(4)) for start in range(4))
+
+
+def _classes_of(contracts: Sequence[Contract]) -> list[str]:
+    return sorted({c.game_class for c in contracts}, key=CLASS_RANK.__getitem__)
+
+
 class Schafkopf(Rules):
     game = "schafkopf"
     title = "Bavarian Schafkopf"
@@ -219,6 +236,7 @@ class Schafkopf(Rules):
             said=(), knocks=(), clar=None, limit=None, contract=None, declarer=None,
             partner=None, stoss=(), decided=frozenset(), duty=False, failed=(),
             credit=None, stop=False, claimed=None, given=None, taken=None, resume=None,
+            games=_NO_GAMES, asked=(),
         )
         forehand = (hand.dealer + 1) % 4
         if self.opts.klopfen:
@@ -239,23 +257,27 @@ class Schafkopf(Rules):
 
     def actors(self, hand: Hand) -> list[int]:
         if hand.phase in WINDOWS:
-            return self._window_actors(hand)
+            return list(hand.pending["asked"])
         return super().actors(hand)
 
-    def phase_legal(self, hand: Hand, seat: int) -> list[Action]:
+    def phase_legal(self, hand: Hand, seat: int) -> Sequence[Action]:
+        # The choices are made once (``_KNOCKS``, ``_SAYS``, ``_STOSS``), and a seat's games
+        # once per deal (``_games``): every action of the bidding asks for them.
         phase = hand.phase
         if phase in WINDOWS:
             return self._window_legal(hand, seat)
         if seat != hand.to_move:
-            return []
-        if phase == KNOCK:
-            return [Action(KLOPFEN, True), _WEITER]
+            return ()
         if phase == ANNOUNCE:
-            return [_WEITER, _DAD]
+            return _SAYS
+        if phase == KNOCK:
+            return _KNOCKS
         if phase == CLARIFY:
             return [Action(BID, c) for c in self._bids(hand, seat)] + [_WEITER]
         if phase == CHOOSE:
-            return [Action(GAME, c.name) for c in self.playable(hand, seat, hand.pending["limit"])]
+            limit = hand.pending["limit"]
+            return [Action(GAME, c.name) for c in self._games(hand, seat)
+                    if limit is None or c.game_class == limit]
         if phase == WEDDING:
             plain = self._plain_cards(hand.hands[seat])
             return ([Action(HEIRATEN, True)] if plain else []) + [_WEITER]
@@ -325,7 +347,7 @@ class Schafkopf(Rules):
     def _bids(self, hand: Hand, seat: int) -> list[str]:
         """The classes ``seat`` may name now in the clarification (B4.5, B4.7)."""
         clar: _Clar = hand.pending["clar"]
-        allowed = self.classes(hand.hands[seat])
+        allowed = self._classes(hand, seat)
         if seat == clar.challenger:
             floor = -1 if clar.held is None else CLASS_RANK[clar.held]
             return [c for c in allowed if CLASS_RANK[c] > floor]
@@ -367,7 +389,24 @@ class Schafkopf(Rules):
 
     def classes(self, cards: Sequence[Card]) -> list[str]:
         """The classes a player holding ``cards`` may name (B4.7), low to high."""
-        return sorted({c.game_class for c in self._contracts(cards)}, key=CLASS_RANK.__getitem__)
+        return _classes_of(self._contracts(cards))
+
+    def _games(self, hand: Hand, seat: int) -> list[Contract]:
+        """``_contracts`` of the cards ``seat`` holds in the bidding (all he was dealt),
+        worked out once per deal: the clarification and the declaration ask for it at every
+        action. Only asked before the first card and any Hochzeit's exchange."""
+        games: tuple[tuple[list[Contract], list[str]] | None, ...] = hand.pending["games"]
+        mine = games[seat]
+        if mine is None:
+            contracts = self._contracts(hand.hands[seat])
+            mine = (contracts, _classes_of(contracts))
+            hand.pending["games"] = (*games[:seat], mine, *games[seat + 1:])
+        return mine[0]
+
+    def _classes(self, hand: Hand, seat: int) -> list[str]:
+        """``classes`` of what ``seat`` holds in the bidding (see ``_games``)."""
+        self._games(hand, seat)
+        return hand.pending["games"][seat][1]  # type: ignore[no-any-return]
 
     def _contracts(self, cards: Sequence[Card]) -> list[Contract]:
         """Every game a player holding ``cards`` may declare, in class and suit order."""
@@ -409,7 +448,7 @@ class Schafkopf(Rules):
     def playable(self, hand: Hand, seat: int, limit: str | None) -> list[Contract]:
         """The games ``seat`` may declare now: any he may play, or after a clarification
         exactly those of the class he named (B4.6)."""
-        games = self._contracts(hand.hands[seat])
+        games = self._games(hand, seat)
         return games if limit is None else [c for c in games if c.game_class == limit]
 
     def _to_declare(self, hand: Hand, seat: int, limit: str | None) -> None:
@@ -511,7 +550,9 @@ class Schafkopf(Rules):
     def _open_window(self, hand: Hand, level: int) -> None:
         hand.pending["decided"] = frozenset()
         hand.phase = KONTRA if level % 2 else RE
-        actors = self._window_actors(hand)
+        # Who is asked changes only with the window's own answers: kept until the next
+        # (``asked``), as every call of ``actors`` and ``phase_legal`` in a window needs it.
+        actors = hand.pending["asked"] = self._window_actors(hand)
         if actors:
             hand.to_move = actors[0]
         else:  # pragma: no cover - some seat is always asked
@@ -521,7 +562,7 @@ class Schafkopf(Rules):
         """The doubling the window asks for now: 1 Kontra, 2 Re, 3 Sup..."""
         return len(hand.pending["stoss"]) + 1
 
-    def _window_actors(self, hand: Hand) -> list[int]:
+    def _window_actors(self, hand: Hand) -> tuple[int, ...]:
         """Every seat that may, by what the table knows, give this doubling and has not
         answered: the opponents and any seat that may be the hidden partner for a Kontra,
         the declaring party and such seats for a Re."""
@@ -529,17 +570,16 @@ class Schafkopf(Rules):
         other = OPPONENTS if self.level(hand) % 2 else DECLARING
         start = self.forehand(hand)
         teams = self.public_teams(hand)
-        return [s for s in ((start + k) % 4 for k in range(4))
-                if s not in decided and teams[s] in (other, None)]
+        return tuple(s for s in _ROUND[start]
+                     if s not in decided and teams[s] in (other, None))
 
-    def _window_legal(self, hand: Hand, seat: int) -> list[Action]:
-        if seat not in self._window_actors(hand):
-            return []
-        level = self.level(hand)
-        side = OPPONENTS if level % 2 else DECLARING
-        if hand.team[seat] == side:
-            return [Action(STOSS, level), _WEITER]
-        return [_WEITER]  # the hidden partner is asked too, and may only decline
+    def _window_legal(self, hand: Hand, seat: int) -> Sequence[Action]:
+        if seat not in hand.pending["asked"]:
+            return ()
+        level = len(hand.pending["stoss"]) + 1
+        if hand.team[seat] == (OPPONENTS if level % 2 else DECLARING):
+            return _STOSS[level]
+        return _DECLINE  # the hidden partner is asked too, and may only decline
 
     def _window(self, hand: Hand, seat: int, action: Action) -> None:
         if action.kind == STOSS:
@@ -550,7 +590,7 @@ class Schafkopf(Rules):
             self._close_window(hand)
             return
         hand.pending["decided"] = hand.pending["decided"] | {seat}
-        actors = self._window_actors(hand)
+        actors = hand.pending["asked"] = self._window_actors(hand)
         if actors:
             hand.to_move = actors[0]
         else:
@@ -581,7 +621,7 @@ class Schafkopf(Rules):
         seats that have not answered decline, one after the other."""
         if hand.phase not in WINDOWS:
             return None
-        actors = self._window_actors(hand)
+        actors = hand.pending["asked"]
         return (actors[0], _WEITER) if actors else None
 
     # -- play: B6.3 the called Ace, B8 the abbreviated game -------------------------------------
