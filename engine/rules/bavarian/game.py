@@ -31,7 +31,7 @@ until the called Ace is played or he says Re (B6.2).
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -288,29 +288,29 @@ class Schafkopf(Rules):
         return []
 
     def phase_apply(self, hand: Hand, seat: int, action: Action) -> None:
-        phase = hand.phase
-        if phase == KNOCK:
-            self._knock(hand, seat, action)
-        elif phase == ANNOUNCE:
-            self._announce(hand, seat, action)
-        elif phase == CLARIFY:
-            self._clarify(hand, seat, action)
-        elif phase == CHOOSE:
-            self.declare(hand, seat, Contract.parse(action.value))
-        elif phase == WEDDING:
-            self._wedding(hand, seat, action)
-        elif phase == EXCHANGE:
-            self._exchange(hand, seat, action.value)
-        elif phase in WINDOWS:
-            self._window(hand, seat, action)
-        elif phase == LEAD:
-            # The first card goes through the trick loop like any other; the window opens
-            # after it (stoss_window = second_card).
-            hand.actions.pop()
-            hand.phase = PLAYING
-            hand.apply(seat, action)
-            hand.pending["resume"] = hand.to_move
-            self._open_window(hand, 1)
+        self._appliers[hand.phase](hand, seat, action)
+
+    @cached_property
+    def _appliers(self) -> dict[str, Callable[[Hand, int, Action], None]]:
+        """``phase_apply`` by phase (one look-up: the bidding's every action comes here)."""
+        return {KNOCK: self._knock, ANNOUNCE: self._announce, CLARIFY: self._clarify,
+                CHOOSE: self._choose, WEDDING: self._wedding, EXCHANGE: self._exchange_action,
+                KONTRA: self._window, RE: self._window, LEAD: self._lead}
+
+    def _choose(self, hand: Hand, seat: int, action: Action) -> None:
+        self.declare(hand, seat, Contract.parse(action.value))
+
+    def _exchange_action(self, hand: Hand, seat: int, action: Action) -> None:
+        self._exchange(hand, seat, action.value)
+
+    def _lead(self, hand: Hand, seat: int, action: Action) -> None:
+        # The first card goes through the trick loop like any other; the window opens after
+        # it (stoss_window = second_card).
+        hand.actions.pop()
+        hand.phase = PLAYING
+        hand.apply(seat, action)
+        hand.pending["resume"] = hand.to_move
+        self._open_window(hand, 1)
 
     # -- B12.6 knocking, B4 announcement and clarification ------------------------------------
 

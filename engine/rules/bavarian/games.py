@@ -119,6 +119,10 @@ class Contract:
     @staticmethod
     def parse(name: str) -> Contract:
         """The contract of a game word; ``ValueError`` for a word that names none."""
+        # Every game is made once (``_NAMED``): the declaration parses its word every deal.
+        contract = _NAMED.get(name) if isinstance(name, str) else None
+        if contract is not None:
+            return contract
         parts = name.split("_")
         kind = parts[0]
         tout = len(parts) > 1 and parts[1] == "tout"
@@ -151,6 +155,7 @@ def _all_contracts() -> tuple[Contract, ...]:
 #: declaration's choices.
 ALL_CONTRACTS = _all_contracts()
 GAME_NAMES = frozenset(c.name for c in ALL_CONTRACTS)
+_NAMED = {c.name: c for c in ALL_CONTRACTS}
 
 
 class BettelOrder(TrumpOrder):
