@@ -50,6 +50,7 @@ from engine.cards import (
     Card,
     code,
     codes,
+    mask_of,
 )
 from engine.hand import PLAYING, HandResult
 from engine.rules.base import Options, Rules
@@ -64,9 +65,9 @@ from engine.rules.bavarian.games import (
     RAMSCH,
     SAUSPIEL,
     SIE,
+    SIE_MASKS,
     Contract,
-    callable_aces,
-    holds_sie,
+    callable_in,
     order_of,
     trump_count,
 )
@@ -224,6 +225,7 @@ class Schafkopf(Rules):
         self.short = options.short_pack
         #: B6.3(c): how many cards of the called suit let its Ace's holder run away.
         self.run_away = 3 if options.short_pack else 4
+        self._sie_mask = SIE_MASKS[self.short]
         self.after_trick = self._after_trick
         self.early_end = True  # only Tout, Bettel and claims stop a deal (B8)
 
@@ -413,11 +415,12 @@ class Schafkopf(Rules):
         # Asked for every seat in every deal: what the options allow is sorted out once
         # (``_allowed``), only what depends on the cards is checked here.
         sauspiele, hochzeit, middle, sie = self._allowed
-        out = [sauspiele[s] for s in callable_aces(cards) if s in sauspiele]
+        mask = mask_of(cards)
+        out = [sauspiele[s] for s in callable_in(mask) if s in sauspiele]
         if hochzeit is not None and trump_count(cards) == 1:
             out.append(hochzeit)
         out += middle
-        if sie is not None and holds_sie(cards, self.short):
+        if sie is not None and mask & self._sie_mask == self._sie_mask:
             out.append(sie)
         return out
 

@@ -17,6 +17,7 @@ each"):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from engine.hand import HandResult
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
 def _credit_rest(hand: Hand, seat: int) -> None:
     """B8.1, B8.2, B8.4: the cards still in the hands count for ``seat``."""
-    won = sum(hand.rules.points[c] for h in hand.hands for c in h)
+    won = sum(map(hand.rules.point_of, chain.from_iterable(hand.hands)))
     hand.taken[seat] += won
     hand.team_taken[hand.team[seat]] += won
 
