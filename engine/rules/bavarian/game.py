@@ -124,6 +124,8 @@ _SAYS = (_WEITER, _DAD)
 #: hidden partner's (``_DECLINE``).
 _STOSS = {level: (Action(STOSS, level), _WEITER) for level in range(1, 8)}
 _DECLINE = (_WEITER,)
+#: The clarification's choice of each class.
+_BIDS = {c: Action(BID, c) for c in CLASS_RANK}
 #: The seats in order from each forehand.
 _ROUND = tuple(tuple((start + k) % 4 for k in range(4)) for start in range(4))
 
@@ -275,7 +277,7 @@ class Schafkopf(Rules):
         if phase == KNOCK:
             return _KNOCKS
         if phase == CLARIFY:
-            return [Action(BID, c) for c in self._bids(hand, seat)] + [_WEITER]
+            return [*map(_BIDS.__getitem__, self._bids(hand, seat)), _WEITER]
         if phase == CHOOSE:
             limit = hand.pending["limit"]
             return [Action(GAME, c.name) for c in self._games(hand, seat)
@@ -593,7 +595,8 @@ class Schafkopf(Rules):
             self._close_window(hand)
             return
         hand.pending["decided"] = hand.pending["decided"] | {seat}
-        actors = hand.pending["asked"] = self._window_actors(hand)
+        # A decline shows nothing (``public_teams`` is as it was): the others stay asked.
+        actors = hand.pending["asked"] = tuple(s for s in hand.pending["asked"] if s != seat)
         if actors:
             hand.to_move = actors[0]
         else:
