@@ -359,29 +359,30 @@ class Schafkopf(Rules):
         return [c for c in allowed if CLASS_RANK[c] >= CLASS_RANK[clar.named]]
 
     def _clarify(self, hand: Hand, seat: int, action: Action) -> None:
+        # Each step builds the next ``_Clar`` whole (``_replace`` costs three times as much).
         clar: _Clar = hand.pending["clar"]
         named = action.value if action.kind == BID else None
         if seat == clar.challenger and clar.named is None:
             if named is None:
-                clar = clar._replace(challenger=None)  # he gives way
+                clar = _Clar(clar.queue, clar.holder, clar.held, None, None)  # he gives way
             elif clar.holder is None:
-                clar = clar._replace(holder=seat, held=named, challenger=None)
+                clar = _Clar(clar.queue, seat, named, None, None)
             else:
-                hand.pending["clar"] = clar._replace(named=named)
+                hand.pending["clar"] = _Clar(clar.queue, clar.holder, clar.held,
+                                             clar.challenger, named)
                 hand.to_move = clar.holder  # the earlier seat answers
                 return
         elif named is not None:
             # The holder keeps his seat with a class at least as high ("I aa"): the
             # challenger must go higher again.
-            hand.pending["clar"] = clar._replace(held=named, named=None)
+            hand.pending["clar"] = _Clar(clar.queue, clar.holder, named, clar.challenger, None)
             hand.to_move = clar.challenger
             return
         else:
             # The holder yields: the challenger holds with the class he named.
-            clar = clar._replace(holder=clar.challenger, held=clar.named, challenger=None,
-                                 named=None)
+            clar = _Clar(clar.queue, clar.challenger, clar.named, None, None)
         if clar.queue:
-            clar = clar._replace(challenger=clar.queue[0], queue=clar.queue[1:], named=None)
+            clar = _Clar(clar.queue[1:], clar.holder, clar.held, clar.queue[0], None)
             hand.pending["clar"] = clar
             hand.to_move = clar.challenger
             return
