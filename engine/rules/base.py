@@ -279,6 +279,14 @@ class Rules:
         instead of ``outcome_value`` only where a game overrides it."""
         raise NotImplementedError  # only games that override it are asked
 
+    def position_key(self, hand: Hand) -> tuple[object, ...] | None:
+        """For a game with hooks after each trick or duties beyond following suit: what
+        besides the cards held, the leader, the points taken and the teams decides the rest
+        of the hand's value from a trick's start (the search's transposition table,
+        ``engine.ai.search.exact``); None: the position cannot be told apart, and is
+        searched afresh each time."""
+        return None
+
     def payouts(self, result: HandResult) -> tuple[float, ...] | None:
         """What each seat won or lost in the game's own units (its payout), where the
         arena should count that rather than ``outcome_value``; None: it should not."""

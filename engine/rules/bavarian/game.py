@@ -677,6 +677,16 @@ class Schafkopf(Rules):
     def outcome_fixed(self, hand: Hand) -> bool:
         return bool(hand.pending["stop"])
 
+    def position_key(self, hand: Hand) -> tuple[object, ...]:
+        """Besides cards, leader, points and teams, a deal's value from a trick's start
+        depends on the called Ace's duty, the tricks each seat took (Schwarz, a Ramsch's
+        Durchmarsch and Jungfrau) and the declaring party's cards as dealt (the Laufende)."""
+        tricks = [0, 0, 0, 0]
+        for t in hand.tricks:
+            tricks[t.winner] += 1
+        p = hand.pending
+        return (p["duty"], *tricks, p.get("party_cards"))
+
     def free_legal(self, hand: Hand, seat: int) -> list[Action]:
         """B8.3: the player on lead, at the start of a trick, may claim the rest."""
         p = hand.pending
