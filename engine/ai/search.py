@@ -187,11 +187,15 @@ def rule_of_thumb(view: SeatView) -> Action:
 def settle_choices(hand: Hand) -> None:
     """Make the choices left before play (another seat's bid, the taker's burial) as the
     game's rule of thumb would, seeing only what that seat may see."""
+    rules = hand.rules
     while hand.phase != PLAYING and not hand.play_over:
         seat = hand.to_move
         if seat is None:
             return
-        hand.apply(seat, rule_of_thumb(seat_view(hand, seat)))
+        action = rules.thumb(hand, seat)
+        if action is None:
+            action = rule_of_thumb(seat_view(hand, seat))
+        hand.apply(seat, action)
 
 
 #: A transposition table for ``exact``: a position at the start of a trick -> the bounds

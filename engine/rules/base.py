@@ -460,6 +460,13 @@ class Rules:
         when they cannot rebuild the hand. None: the first legal action."""
         return None
 
+    def thumb(self, hand: Hand, seat: int) -> Action | None:
+        """What the search's rule of thumb (``suggest`` of ``seat``'s view, or the first legal
+        action) chooses in ``hand`` for the seat to move, where the game can work it out from
+        the hand without building the view (it must read only what the view shows the seat);
+        None: the view is built and asked."""
+        return None
+
     # -- duties on top of follow-suit ------------------------------------------------------
 
     def restrict_play(self, hand: Hand, seat: int, cards: list[Card]) -> list[Card]:

@@ -879,6 +879,11 @@ class Schafkopf(Rules):
         action: Action | None = suggest(self, view)
         return action
 
+    def thumb(self, hand: Hand, seat: int) -> Action | None:
+        from engine.rules.bavarian.computer import thumb
+
+        return thumb(self, hand, seat)
+
     def determinize(self, view: SeatView, hidden: Mapping[int, Sequence[Card]]) -> Hand | None:
         from engine.rules.bavarian.computer import determinize
 
