@@ -68,6 +68,7 @@ from engine.rules.bavarian.games import (
     SIE_MASKS,
     Contract,
     callable_in,
+    laufende,
     order_of,
     trump_count,
 )
@@ -496,7 +497,9 @@ class Schafkopf(Rules):
             hand.set_team(s, DECLARING if s in side else OPPONENTS)
         # B9.4: the Laufende are counted on the declaring party's hands as dealt (after a
         # Hochzeit's exchange: as they are now, before the first card).
-        hand.pending["party_cards"] = frozenset(c for s in side for c in hand.hands[s])
+        party = hand.pending["party_cards"] = frozenset(c for s in side for c in hand.hands[s])
+        # Counted once here, not at every settling (each playout of the search settles).
+        hand.pending["laufende"] = laufende(hand.pending["contract"], self.pack, party)
 
     def _wedding(self, hand: Hand, seat: int, action: Action) -> None:
         declarer = hand.pending["declarer"]
@@ -680,12 +683,12 @@ class Schafkopf(Rules):
     def position_key(self, hand: Hand) -> tuple[object, ...]:
         """Besides cards, leader, points and teams, a deal's value from a trick's start
         depends on the called Ace's duty, the tricks each seat took (Schwarz, a Ramsch's
-        Durchmarsch and Jungfrau) and the declaring party's cards as dealt (the Laufende)."""
+        Durchmarsch and Jungfrau) and the Laufende (the declaring party's cards as dealt)."""
         tricks = [0, 0, 0, 0]
         for t in hand.tricks:
             tricks[t.winner] += 1
         p = hand.pending
-        return (p["duty"], *tricks, p.get("party_cards"))
+        return (p["duty"], *tricks, p.get("laufende"))
 
     def free_legal(self, hand: Hand, seat: int) -> list[Action]:
         """B8.3: the player on lead, at the start of a trick, may claim the rest."""

@@ -28,7 +28,6 @@ from engine.rules.bavarian.games import (
     SAUSPIEL,
     SIE,
     Contract,
-    laufende,
 )
 from engine.rules.bavarian.options import Tariff
 from engine.status import Status
@@ -86,7 +85,7 @@ def settle(rules: Schafkopf, hand: Hand) -> None:
         tricks[team[t.winner]] += 1
     if p["claimed"] is not None:
         tricks[team[p["claimed"]]] += len(hand.hands[p["claimed"]])
-    lauf = laufende(contract, rules.pack, p["party_cards"])
+    lauf: int = p["laufende"]
     if contract.kind == SIE:
         lauf = 6 if rules.short else 8  # B11.3
     won, schneider, schwarz, value = game_value(contract, rules.rates, p0, tricks, lauf)
