@@ -396,12 +396,12 @@ class Hand:
         self.rules.free_apply(self, seat, action)
 
     def _apply_phase(self, seat: int, action: Action) -> None:
-        if self.phase == FINISHED:
+        if self._phase == FINISHED:
             raise IllegalAction("hand_over", "the hand is over")
-        if action[0] in self.rules.free_kinds and action not in self.legal_actions(seat):
-            self._apply_free(seat, action)
-            return
         if action not in self.legal_actions(seat):
+            if action[0] in self.rules.free_kinds:
+                self._apply_free(seat, action)
+                return
             raise self.rules.explain(self, seat, action)
         self._legal = None
         self.actions.append((seat, action))

@@ -187,11 +187,15 @@ def rule_of_thumb(view: SeatView) -> Action:
 def settle_choices(hand: Hand) -> None:
     """Make the choices left before play (another seat's bid, the taker's burial) as the
     game's rule of thumb would, seeing only what that seat may see."""
+    rules = hand.rules
     while hand.phase != PLAYING and not hand.play_over:
         seat = hand.to_move
         if seat is None:
             return
-        hand.apply(seat, rule_of_thumb(seat_view(hand, seat)))
+        action = rules.thumb(hand, seat)
+        if action is None:
+            action = rule_of_thumb(seat_view(hand, seat))
+        hand.apply(seat, action)
 
 
 #: A transposition table for ``exact``: a position at the start of a trick -> the bounds
@@ -203,9 +207,15 @@ def _key(hand: Hand) -> tuple[object, ...] | None:
     """The position at a trick's start, for the transposition table: who holds what, who
     leads, who took what, the teams. ``None`` where more state matters (a game's own duties
     or hooks after each trick), so that such games are searched without the table."""
-    if hand.trick or not hand._fast or hand.rules.after_trick is not None:
+    if hand.trick:
         return None
-    return (*hand._masks, hand.leader, *hand.taken, *hand.team)
+    rules = hand.rules
+    if hand._fast and rules.after_trick is None:
+        return (*hand._masks, hand.leader, *hand.taken, *hand.team)
+    more = rules.position_key(hand)
+    if more is None:
+        return None
+    return (*hand._masks, hand.leader, *hand.taken, *hand.team, *more)
 
 
 class OutOfNodes(Exception):
@@ -396,6 +406,11 @@ class SearchPlayer:
         """Does this sample's exact search fit in ``deep_nodes`` positions? (Its proven
         values stay in the table, so the work is not lost when it does.)"""
         allowance = Allowance(self.deep_nodes)
+        # A game that tells its positions apart itself (``Rules.position_key``) is counted
+        # without the table, as before it did so: which search a decision runs, and so the
+        # decision, stays what the seed made it.
+        if type(hand.rules).position_key is not Rules.position_key:
+            table = None
         try:
             for a in legal:
                 child = hand.copy()

@@ -279,6 +279,14 @@ class Rules:
         instead of ``outcome_value`` only where a game overrides it."""
         raise NotImplementedError  # only games that override it are asked
 
+    def position_key(self, hand: Hand) -> tuple[object, ...] | None:
+        """For a game with hooks after each trick or duties beyond following suit: what
+        besides the cards held, the leader, the points taken and the teams decides the rest
+        of the hand's value from a trick's start (the search's transposition table,
+        ``engine.ai.search.exact``); None: the position cannot be told apart, and is
+        searched afresh each time."""
+        return None
+
     def payouts(self, result: HandResult) -> tuple[float, ...] | None:
         """What each seat won or lost in the game's own units (its payout), where the
         arena should count that rather than ``outcome_value``; None: it should not."""
@@ -365,7 +373,9 @@ class Rules:
     def actors(self, hand: Hand) -> list[int]:
         return [] if hand.to_move is None else [hand.to_move]
 
-    def phase_legal(self, hand: Hand, seat: int) -> list[Action]:
+    def phase_legal(self, hand: Hand, seat: int) -> Sequence[Action]:
+        """The actions ``seat`` may take in the hand's phase (a tuple may be returned as it
+        is: ``Hand`` keeps the legal actions as a tuple)."""
         return []
 
     def phase_apply(self, hand: Hand, seat: int, action: Action) -> None:
@@ -448,6 +458,13 @@ class Rules:
         """A rule-of-thumb choice for a decision that is not a card (a bid, a call, taking
         the widow), from ``view`` only: the Easy player's choice, and the search players'
         when they cannot rebuild the hand. None: the first legal action."""
+        return None
+
+    def thumb(self, hand: Hand, seat: int) -> Action | None:
+        """What the search's rule of thumb (``suggest`` of ``seat``'s view, or the first legal
+        action) chooses in ``hand`` for the seat to move, where the game can work it out from
+        the hand without building the view (it must read only what the view shows the seat);
+        None: the view is built and asked."""
         return None
 
     # -- duties on top of follow-suit ------------------------------------------------------

@@ -151,13 +151,12 @@ def own_team(view: SeatView) -> int | None:
     return view.private.get("team") if team is None else team
 
 
-def _stoss_margin(rules: Schafkopf, view: SeatView) -> float:
+def _stoss_margin(rules: Schafkopf, contract: Contract, cards: Sequence[Card],
+                  team: int | None) -> float:
     """How clearly the seat expects its party to win: for a Kontra, the opponent's own hand
     against the declared game; for a Re, the declarer's margin over his bar."""
-    contract = Contract.parse(view.public["contract"])
-    cards = view.hand
     mine = strength(contract, cards, rules.pack)
-    if own_team(view) == g.DECLARING:
+    if team == g.DECLARING:
         bar, _ = NEEDS.get(contract.kind, (5.0, 0))
         return mine - bar - 1.5
     # An opponent of a Sauspiel needs about half the trumps' power; of a Solo, more.
@@ -168,26 +167,14 @@ def suggest(rules: Schafkopf, view: SeatView) -> Action | None:
     legal = view.legal
     phase = view.phase
     cards = view.hand
+    if phase in _BIDDING:
+        return _bidding(rules, phase, cards, legal)
+    if phase in g.WINDOWS:
+        return _window(rules, Contract.parse(view.public["contract"]), cards, legal,
+                       own_team(view))
     if phase == g.KNOCK:
         tops = sum(1 for c in cards if rank_of(c) in (OVER, UNDER))
         return Action(g.KLOPFEN if tops >= 3 else g.WEITER, True)
-    if phase == g.ANNOUNCE:
-        contract, _ = best_game(rules, cards, rules._contracts(cards))
-        return Action(g.DAD if contract is not None else g.WEITER, True)
-    if phase == g.CLARIFY:
-        bids = [a.value for a in legal if a.kind == g.BID]
-        games = [c for c in rules._contracts(cards) if c.game_class in bids]
-        contract, _ = best_game(rules, cards, games)
-        return Action(g.BID, contract.game_class) if contract is not None else Action(g.WEITER,
-                                                                                     True)
-    if phase == g.CHOOSE:
-        games = [Contract.parse(a.value) for a in legal]
-        contract, _ = best_game(rules, cards, games)
-        if contract is None:
-            # Bound to play (the only "I dad", or the clarification was won): the best bet.
-            contract = max(games, key=lambda c: strength(c, cards, rules.pack)
-                           - NEEDS.get(c.kind, (9.0, 0))[0])
-        return Action(g.GAME, contract.name)
     if phase == g.WEDDING:
         order = order_of(None)
         trumps = sum(1 for c in cards if order.suit[c] == TRUMP)
@@ -202,11 +189,6 @@ def suggest(rules: Schafkopf, view: SeatView) -> Action | None:
             same = sum(1 for x in cards if order.suit[x] == order.suit[c])
             return (rank_of(c) == ACE, same, points[c])
         return min(legal, key=cost)
-    if phase in g.WINDOWS:
-        stoss = [a for a in legal if a.kind == g.STOSS]
-        if stoss and _stoss_margin(rules, view) > 0:
-            return stoss[0]
-        return Action(g.WEITER, True)
     if phase in (PLAYING, g.LEAD) and view.public.get("contract") is not None:
         contract_name = view.public["contract"]
         least = contract_name == RAMSCH or (
@@ -216,6 +198,59 @@ def suggest(rules: Schafkopf, view: SeatView) -> Action | None:
 
             return least_card(view)
     return None
+
+
+_BIDDING = frozenset({g.ANNOUNCE, g.CLARIFY, g.CHOOSE})
+
+
+def _bidding(rules: Schafkopf, phase: str, cards: Sequence[Card], legal: Sequence[Action]
+             ) -> Action:
+    """``suggest`` in the announcement, the clarification and the declaration."""
+    if phase == g.ANNOUNCE:
+        contract, _ = best_game(rules, cards, rules._contracts(cards))
+        return Action(g.DAD if contract is not None else g.WEITER, True)
+    if phase == g.CLARIFY:
+        bids = [a.value for a in legal if a.kind == g.BID]
+        games = [c for c in rules._contracts(cards) if c.game_class in bids]
+        contract, _ = best_game(rules, cards, games)
+        return Action(g.BID, contract.game_class) if contract is not None else Action(g.WEITER,
+                                                                                     True)
+    games = [Contract.parse(a.value) for a in legal]
+    contract, _ = best_game(rules, cards, games)
+    if contract is None:
+        # Bound to play (the only "I dad", or the clarification was won): the best bet.
+        contract = max(games, key=lambda c: strength(c, cards, rules.pack)
+                       - NEEDS.get(c.kind, (9.0, 0))[0])
+    return Action(g.GAME, contract.name)
+
+
+def _window(rules: Schafkopf, contract: Contract, cards: Sequence[Card],
+            legal: Sequence[Action], team: int | None) -> Action:
+    """``suggest`` in a doubling window."""
+    stoss = [a for a in legal if a.kind == g.STOSS]
+    if stoss and _stoss_margin(rules, contract, cards, team) > 0:
+        return stoss[0]
+    return Action(g.WEITER, True)
+
+
+def thumb(rules: Schafkopf, hand: Hand, seat: int) -> Action | None:
+    """``rule_of_thumb(seat_view(hand, seat))`` in the bidding and the doubling windows,
+    worked out from the hand without building the seat's view: the search settles the
+    choices after the one it weighs this way, for every sample and every choice. It reads
+    only what the view would show the seat: its cards as the view sorts them, its legal
+    actions, the declared game, its own party (public, or its secret in a window)."""
+    phase = hand.phase
+    if phase in _BIDDING:
+        cards = hand.sort_hand(hand.hands[seat])
+        legal = hand.legal_actions(seat)
+        action = _bidding(rules, phase, cards, legal)
+    elif phase in g.WINDOWS:
+        cards = hand.sort_hand(hand.hands[seat])
+        legal = hand.legal_actions(seat)
+        action = _window(rules, hand.pending["contract"], cards, legal, hand.team[seat])
+    else:
+        return None
+    return action if action in legal else legal[0]
 
 
 # -- the rebuild of hidden hands ----------------------------------------------------------------
@@ -302,14 +337,29 @@ def determinize(rules: Schafkopf, view: SeatView, hidden: Mapping[int, Sequence[
     the draw. Raises ``RecordError`` in the phases the rules of thumb decide alone."""
     if view.phase not in rules.searched_choices and view.phase not in (PLAYING, g.LEAD):
         raise RecordError("knocking and the Hochzeit are decided by rule of thumb")
+    global _built
     k, plays = knowledge(rules, view)
-    rng = random.Random(repr(sorted((s, sorted(c)) for s, c in hidden.items())))
+    seed = repr(sorted((s, sorted(c)) for s, c in hidden.items()))
+    # The same guess seeds the same draws and so rebuilds the same deal: a search drawing a
+    # guess again (late in a deal few are left) gets a copy instead of replaying the deal.
+    built = _built
+    if built is None or built[0] is not view:
+        built = _built = (view, {})
+    done = built[1].get(seed)
+    if done is not None:
+        return done.copy()
+    rng = random.Random(seed)
     for _ in range(40):
         guess = sample(k, rng)
         hand = _rebuild(rules, view, plays, guess, rng)
         if hand is not None:
-            return hand
+            built[1][seed] = hand
+            return hand.copy()
     raise RecordError("no deal fits what the table has seen")
+
+
+#: The deals rebuilt for the last view, by the seed of their draw (``determinize``).
+_built: tuple[object, dict[str, Hand]] | None = None
 
 
 def _rebuild(rules: Schafkopf, view: SeatView, plays: Sequence[tuple[int, Card]],

@@ -31,7 +31,7 @@ until the called Ace is played or he says Re (B6.2).
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -50,6 +50,7 @@ from engine.cards import (
     Card,
     code,
     codes,
+    mask_of,
 )
 from engine.hand import PLAYING, HandResult
 from engine.rules.base import Options, Rules
@@ -64,9 +65,10 @@ from engine.rules.bavarian.games import (
     RAMSCH,
     SAUSPIEL,
     SIE,
+    SIE_MASKS,
     Contract,
-    callable_aces,
-    holds_sie,
+    callable_in,
+    laufende,
     order_of,
     trump_count,
 )
@@ -112,6 +114,25 @@ class _Clar(NamedTuple):
     held: str | None
     challenger: int | None
     named: str | None
+
+
+#: ``pending["games"]`` before any seat's games are worked out (``Schafkopf._games``).
+_NO_GAMES: tuple[None, ...] = (None,) * 4
+#: The choices of the knock and the announcement.
+_KNOCKS = (Action(KLOPFEN, True), _WEITER)
+_SAYS = (_WEITER, _DAD)
+#: A doubling window's choices for the seats of the side that may double, by level; the
+#: hidden partner's (``_DECLINE``).
+_STOSS = {level: (Action(STOSS, level), _WEITER) for level in range(1, 8)}
+_DECLINE = (_WEITER,)
+#: The clarification's choice of each class.
+_BIDS = {c: Action(BID, c) for c in CLASS_RANK}
+#: The seats in order from each forehand.
+_ROUND = tuple(tuple((start + k) % 4 for k in range(4)) for start in range(4))
+
+
+def _classes_of(contracts: Sequence[Contract]) -> list[str]:
+    return sorted({c.game_class for c in contracts}, key=CLASS_RANK.__getitem__)
 
 
 class Schafkopf(Rules):
@@ -207,6 +228,7 @@ class Schafkopf(Rules):
         self.short = options.short_pack
         #: B6.3(c): how many cards of the called suit let its Ace's holder run away.
         self.run_away = 3 if options.short_pack else 4
+        self._sie_mask = SIE_MASKS[self.short]
         self.after_trick = self._after_trick
         self.early_end = True  # only Tout, Bettel and claims stop a deal (B8)
 
@@ -219,6 +241,7 @@ class Schafkopf(Rules):
             said=(), knocks=(), clar=None, limit=None, contract=None, declarer=None,
             partner=None, stoss=(), decided=frozenset(), duty=False, failed=(),
             credit=None, stop=False, claimed=None, given=None, taken=None, resume=None,
+            games=_NO_GAMES, asked=(),
         )
         forehand = (hand.dealer + 1) % 4
         if self.opts.klopfen:
@@ -239,23 +262,27 @@ class Schafkopf(Rules):
 
     def actors(self, hand: Hand) -> list[int]:
         if hand.phase in WINDOWS:
-            return self._window_actors(hand)
+            return list(hand.pending["asked"])
         return super().actors(hand)
 
-    def phase_legal(self, hand: Hand, seat: int) -> list[Action]:
+    def phase_legal(self, hand: Hand, seat: int) -> Sequence[Action]:
+        # The choices are made once (``_KNOCKS``, ``_SAYS``, ``_STOSS``), and a seat's games
+        # once per deal (``_games``): every action of the bidding asks for them.
         phase = hand.phase
         if phase in WINDOWS:
             return self._window_legal(hand, seat)
         if seat != hand.to_move:
-            return []
-        if phase == KNOCK:
-            return [Action(KLOPFEN, True), _WEITER]
+            return ()
         if phase == ANNOUNCE:
-            return [_WEITER, _DAD]
+            return _SAYS
+        if phase == KNOCK:
+            return _KNOCKS
         if phase == CLARIFY:
-            return [Action(BID, c) for c in self._bids(hand, seat)] + [_WEITER]
+            return [*map(_BIDS.__getitem__, self._bids(hand, seat)), _WEITER]
         if phase == CHOOSE:
-            return [Action(GAME, c.name) for c in self.playable(hand, seat, hand.pending["limit"])]
+            limit = hand.pending["limit"]
+            return [Action(GAME, c.name) for c in self._games(hand, seat)
+                    if limit is None or c.game_class == limit]
         if phase == WEDDING:
             plain = self._plain_cards(hand.hands[seat])
             return ([Action(HEIRATEN, True)] if plain else []) + [_WEITER]
@@ -266,29 +293,29 @@ class Schafkopf(Rules):
         return []
 
     def phase_apply(self, hand: Hand, seat: int, action: Action) -> None:
-        phase = hand.phase
-        if phase == KNOCK:
-            self._knock(hand, seat, action)
-        elif phase == ANNOUNCE:
-            self._announce(hand, seat, action)
-        elif phase == CLARIFY:
-            self._clarify(hand, seat, action)
-        elif phase == CHOOSE:
-            self.declare(hand, seat, Contract.parse(action.value))
-        elif phase == WEDDING:
-            self._wedding(hand, seat, action)
-        elif phase == EXCHANGE:
-            self._exchange(hand, seat, action.value)
-        elif phase in WINDOWS:
-            self._window(hand, seat, action)
-        elif phase == LEAD:
-            # The first card goes through the trick loop like any other; the window opens
-            # after it (stoss_window = second_card).
-            hand.actions.pop()
-            hand.phase = PLAYING
-            hand.apply(seat, action)
-            hand.pending["resume"] = hand.to_move
-            self._open_window(hand, 1)
+        self._appliers[hand.phase](hand, seat, action)
+
+    @cached_property
+    def _appliers(self) -> dict[str, Callable[[Hand, int, Action], None]]:
+        """``phase_apply`` by phase (one look-up: the bidding's every action comes here)."""
+        return {KNOCK: self._knock, ANNOUNCE: self._announce, CLARIFY: self._clarify,
+                CHOOSE: self._choose, WEDDING: self._wedding, EXCHANGE: self._exchange_action,
+                KONTRA: self._window, RE: self._window, LEAD: self._lead}
+
+    def _choose(self, hand: Hand, seat: int, action: Action) -> None:
+        self.declare(hand, seat, Contract.parse(action.value))
+
+    def _exchange_action(self, hand: Hand, seat: int, action: Action) -> None:
+        self._exchange(hand, seat, action.value)
+
+    def _lead(self, hand: Hand, seat: int, action: Action) -> None:
+        # The first card goes through the trick loop like any other; the window opens after
+        # it (stoss_window = second_card).
+        hand.actions.pop()
+        hand.phase = PLAYING
+        hand.apply(seat, action)
+        hand.pending["resume"] = hand.to_move
+        self._open_window(hand, 1)
 
     # -- B12.6 knocking, B4 announcement and clarification ------------------------------------
 
@@ -325,7 +352,7 @@ class Schafkopf(Rules):
     def _bids(self, hand: Hand, seat: int) -> list[str]:
         """The classes ``seat`` may name now in the clarification (B4.5, B4.7)."""
         clar: _Clar = hand.pending["clar"]
-        allowed = self.classes(hand.hands[seat])
+        allowed = self._classes(hand, seat)
         if seat == clar.challenger:
             floor = -1 if clar.held is None else CLASS_RANK[clar.held]
             return [c for c in allowed if CLASS_RANK[c] > floor]
@@ -333,29 +360,30 @@ class Schafkopf(Rules):
         return [c for c in allowed if CLASS_RANK[c] >= CLASS_RANK[clar.named]]
 
     def _clarify(self, hand: Hand, seat: int, action: Action) -> None:
+        # Each step builds the next ``_Clar`` whole (``_replace`` costs three times as much).
         clar: _Clar = hand.pending["clar"]
         named = action.value if action.kind == BID else None
         if seat == clar.challenger and clar.named is None:
             if named is None:
-                clar = clar._replace(challenger=None)  # he gives way
+                clar = _Clar(clar.queue, clar.holder, clar.held, None, None)  # he gives way
             elif clar.holder is None:
-                clar = clar._replace(holder=seat, held=named, challenger=None)
+                clar = _Clar(clar.queue, seat, named, None, None)
             else:
-                hand.pending["clar"] = clar._replace(named=named)
+                hand.pending["clar"] = _Clar(clar.queue, clar.holder, clar.held,
+                                             clar.challenger, named)
                 hand.to_move = clar.holder  # the earlier seat answers
                 return
         elif named is not None:
             # The holder keeps his seat with a class at least as high ("I aa"): the
             # challenger must go higher again.
-            hand.pending["clar"] = clar._replace(held=named, named=None)
+            hand.pending["clar"] = _Clar(clar.queue, clar.holder, named, clar.challenger, None)
             hand.to_move = clar.challenger
             return
         else:
             # The holder yields: the challenger holds with the class he named.
-            clar = clar._replace(holder=clar.challenger, held=clar.named, challenger=None,
-                                 named=None)
+            clar = _Clar(clar.queue, clar.challenger, clar.named, None, None)
         if clar.queue:
-            clar = clar._replace(challenger=clar.queue[0], queue=clar.queue[1:], named=None)
+            clar = _Clar(clar.queue[1:], clar.holder, clar.held, clar.queue[0], None)
             hand.pending["clar"] = clar
             hand.to_move = clar.challenger
             return
@@ -367,18 +395,36 @@ class Schafkopf(Rules):
 
     def classes(self, cards: Sequence[Card]) -> list[str]:
         """The classes a player holding ``cards`` may name (B4.7), low to high."""
-        return sorted({c.game_class for c in self._contracts(cards)}, key=CLASS_RANK.__getitem__)
+        return _classes_of(self._contracts(cards))
+
+    def _games(self, hand: Hand, seat: int) -> list[Contract]:
+        """``_contracts`` of the cards ``seat`` holds in the bidding (all he was dealt),
+        worked out once per deal: the clarification and the declaration ask for it at every
+        action. Only asked before the first card and any Hochzeit's exchange."""
+        games: tuple[tuple[list[Contract], list[str]] | None, ...] = hand.pending["games"]
+        mine = games[seat]
+        if mine is None:
+            contracts = self._contracts(hand.hands[seat])
+            mine = (contracts, _classes_of(contracts))
+            hand.pending["games"] = (*games[:seat], mine, *games[seat + 1:])
+        return mine[0]
+
+    def _classes(self, hand: Hand, seat: int) -> list[str]:
+        """``classes`` of what ``seat`` holds in the bidding (see ``_games``)."""
+        self._games(hand, seat)
+        return hand.pending["games"][seat][1]  # type: ignore[no-any-return]
 
     def _contracts(self, cards: Sequence[Card]) -> list[Contract]:
         """Every game a player holding ``cards`` may declare, in class and suit order."""
         # Asked for every seat in every deal: what the options allow is sorted out once
         # (``_allowed``), only what depends on the cards is checked here.
         sauspiele, hochzeit, middle, sie = self._allowed
-        out = [sauspiele[s] for s in callable_aces(cards) if s in sauspiele]
+        mask = mask_of(cards)
+        out = [sauspiele[s] for s in callable_in(mask) if s in sauspiele]
         if hochzeit is not None and trump_count(cards) == 1:
             out.append(hochzeit)
         out += middle
-        if sie is not None and holds_sie(cards, self.short):
+        if sie is not None and mask & self._sie_mask == self._sie_mask:
             out.append(sie)
         return out
 
@@ -409,7 +455,7 @@ class Schafkopf(Rules):
     def playable(self, hand: Hand, seat: int, limit: str | None) -> list[Contract]:
         """The games ``seat`` may declare now: any he may play, or after a clarification
         exactly those of the class he named (B4.6)."""
-        games = self._contracts(hand.hands[seat])
+        games = self._games(hand, seat)
         return games if limit is None else [c for c in games if c.game_class == limit]
 
     def _to_declare(self, hand: Hand, seat: int, limit: str | None) -> None:
@@ -451,7 +497,9 @@ class Schafkopf(Rules):
             hand.set_team(s, DECLARING if s in side else OPPONENTS)
         # B9.4: the Laufende are counted on the declaring party's hands as dealt (after a
         # Hochzeit's exchange: as they are now, before the first card).
-        hand.pending["party_cards"] = frozenset(c for s in side for c in hand.hands[s])
+        party = hand.pending["party_cards"] = frozenset(c for s in side for c in hand.hands[s])
+        # Counted once here, not at every settling (each playout of the search settles).
+        hand.pending["laufende"] = laufende(hand.pending["contract"], self.pack, party)
 
     def _wedding(self, hand: Hand, seat: int, action: Action) -> None:
         declarer = hand.pending["declarer"]
@@ -511,7 +559,9 @@ class Schafkopf(Rules):
     def _open_window(self, hand: Hand, level: int) -> None:
         hand.pending["decided"] = frozenset()
         hand.phase = KONTRA if level % 2 else RE
-        actors = self._window_actors(hand)
+        # Who is asked changes only with the window's own answers: kept until the next
+        # (``asked``), as every call of ``actors`` and ``phase_legal`` in a window needs it.
+        actors = hand.pending["asked"] = self._window_actors(hand)
         if actors:
             hand.to_move = actors[0]
         else:  # pragma: no cover - some seat is always asked
@@ -521,7 +571,7 @@ class Schafkopf(Rules):
         """The doubling the window asks for now: 1 Kontra, 2 Re, 3 Sup..."""
         return len(hand.pending["stoss"]) + 1
 
-    def _window_actors(self, hand: Hand) -> list[int]:
+    def _window_actors(self, hand: Hand) -> tuple[int, ...]:
         """Every seat that may, by what the table knows, give this doubling and has not
         answered: the opponents and any seat that may be the hidden partner for a Kontra,
         the declaring party and such seats for a Re."""
@@ -529,17 +579,16 @@ class Schafkopf(Rules):
         other = OPPONENTS if self.level(hand) % 2 else DECLARING
         start = self.forehand(hand)
         teams = self.public_teams(hand)
-        return [s for s in ((start + k) % 4 for k in range(4))
-                if s not in decided and teams[s] in (other, None)]
+        return tuple(s for s in _ROUND[start]
+                     if s not in decided and teams[s] in (other, None))
 
-    def _window_legal(self, hand: Hand, seat: int) -> list[Action]:
-        if seat not in self._window_actors(hand):
-            return []
-        level = self.level(hand)
-        side = OPPONENTS if level % 2 else DECLARING
-        if hand.team[seat] == side:
-            return [Action(STOSS, level), _WEITER]
-        return [_WEITER]  # the hidden partner is asked too, and may only decline
+    def _window_legal(self, hand: Hand, seat: int) -> Sequence[Action]:
+        if seat not in hand.pending["asked"]:
+            return ()
+        level = len(hand.pending["stoss"]) + 1
+        if hand.team[seat] == (OPPONENTS if level % 2 else DECLARING):
+            return _STOSS[level]
+        return _DECLINE  # the hidden partner is asked too, and may only decline
 
     def _window(self, hand: Hand, seat: int, action: Action) -> None:
         if action.kind == STOSS:
@@ -550,7 +599,8 @@ class Schafkopf(Rules):
             self._close_window(hand)
             return
         hand.pending["decided"] = hand.pending["decided"] | {seat}
-        actors = self._window_actors(hand)
+        # A decline shows nothing (``public_teams`` is as it was): the others stay asked.
+        actors = hand.pending["asked"] = tuple(s for s in hand.pending["asked"] if s != seat)
         if actors:
             hand.to_move = actors[0]
         else:
@@ -581,7 +631,7 @@ class Schafkopf(Rules):
         seats that have not answered decline, one after the other."""
         if hand.phase not in WINDOWS:
             return None
-        actors = self._window_actors(hand)
+        actors = hand.pending["asked"]
         return (actors[0], _WEITER) if actors else None
 
     # -- play: B6.3 the called Ace, B8 the abbreviated game -------------------------------------
@@ -629,6 +679,16 @@ class Schafkopf(Rules):
 
     def outcome_fixed(self, hand: Hand) -> bool:
         return bool(hand.pending["stop"])
+
+    def position_key(self, hand: Hand) -> tuple[object, ...]:
+        """Besides cards, leader, points and teams, a deal's value from a trick's start
+        depends on the called Ace's duty, the tricks each seat took (Schwarz, a Ramsch's
+        Durchmarsch and Jungfrau) and the Laufende (the declaring party's cards as dealt)."""
+        tricks = [0, 0, 0, 0]
+        for t in hand.tricks:
+            tricks[t.winner] += 1
+        p = hand.pending
+        return (p["duty"], *tricks, p.get("laufende"))
 
     def free_legal(self, hand: Hand, seat: int) -> list[Action]:
         """B8.3: the player on lead, at the start of a trick, may claim the rest."""
@@ -821,6 +881,11 @@ class Schafkopf(Rules):
 
         action: Action | None = suggest(self, view)
         return action
+
+    def thumb(self, hand: Hand, seat: int) -> Action | None:
+        from engine.rules.bavarian.computer import thumb
+
+        return thumb(self, hand, seat)
 
     def determinize(self, view: SeatView, hidden: Mapping[int, Sequence[Card]]) -> Hand | None:
         from engine.rules.bavarian.computer import determinize

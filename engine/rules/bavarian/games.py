@@ -119,6 +119,10 @@ class Contract:
     @staticmethod
     def parse(name: str) -> Contract:
         """The contract of a game word; ``ValueError`` for a word that names none."""
+        # Every game is made once (``_NAMED``): the declaration parses its word every deal.
+        contract = _NAMED.get(name) if isinstance(name, str) else None
+        if contract is not None:
+            return contract
         parts = name.split("_")
         kind = parts[0]
         tout = len(parts) > 1 and parts[1] == "tout"
@@ -151,6 +155,7 @@ def _all_contracts() -> tuple[Contract, ...]:
 #: declaration's choices.
 ALL_CONTRACTS = _all_contracts()
 GAME_NAMES = frozenset(c.name for c in ALL_CONTRACTS)
+_NAMED = {c.name: c for c in ALL_CONTRACTS}
 
 
 class BettelOrder(TrumpOrder):
@@ -243,8 +248,12 @@ def callable_aces(cards: Sequence[Card]) -> list[int]:
     """The suits whose Ace a player holding ``cards`` may call (B6.1): not hearts, not an
     Ace he holds, and he holds a card of the suit that is no trump (its 10 K 9 8 7)."""
     # Bit masks: every seat's hand is asked in every deal.
-    mask = mask_of(cards)
-    return [s for s in CALLABLE_SUITS if not mask >> make(s, ACE) & 1 and mask & _PLAIN[s]]
+    return callable_in(mask_of(cards))
+
+
+def callable_in(mask: int) -> list[int]:
+    """``callable_aces`` of the cards in bit mask ``mask``."""
+    return [s for s, ace, plain in _CALLING if not mask & ace and mask & plain]
 
 
 #: ``_PLAIN[s]``: bit mask of suit ``s``'s cards that are no trump in a Sauspiel (no Ober, no
@@ -254,7 +263,15 @@ _PLAIN = tuple(
     for s in SUITS)
 
 
+#: Per callable suit: the suit, its Ace's bit, its plain cards' bits.
+_CALLING = tuple((s, 1 << make(s, ACE), _PLAIN[s]) for s in CALLABLE_SUITS)
+
+
 def holds_sie(cards: Sequence[Card], short: bool) -> bool:
     """Sie (B4.7): all four Obers and all four Unters; short pack: the Obers, EU and GU."""
     need = SCHAFKOPF_TRUMPS[:6] if short else SCHAFKOPF_TRUMPS
     return all(c in cards for c in need)
+
+
+#: The cards of a Sie as bit masks: ``SIE_MASKS[short]``.
+SIE_MASKS = (mask_of(SCHAFKOPF_TRUMPS), mask_of(SCHAFKOPF_TRUMPS[:6]))

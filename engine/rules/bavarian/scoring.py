@@ -17,6 +17,7 @@ each"):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from engine.hand import HandResult
@@ -27,7 +28,6 @@ from engine.rules.bavarian.games import (
     SAUSPIEL,
     SIE,
     Contract,
-    laufende,
 )
 from engine.rules.bavarian.options import Tariff
 from engine.status import Status
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 def _credit_rest(hand: Hand, seat: int) -> None:
     """B8.1, B8.2, B8.4: the cards still in the hands count for ``seat``."""
-    won = sum(hand.rules.points[c] for h in hand.hands for c in h)
+    won = sum(map(hand.rules.point_of, chain.from_iterable(hand.hands)))
     hand.taken[seat] += won
     hand.team_taken[hand.team[seat]] += won
 
@@ -85,7 +85,7 @@ def settle(rules: Schafkopf, hand: Hand) -> None:
         tricks[team[t.winner]] += 1
     if p["claimed"] is not None:
         tricks[team[p["claimed"]]] += len(hand.hands[p["claimed"]])
-    lauf = laufende(contract, rules.pack, p["party_cards"])
+    lauf: int = p["laufende"]
     if contract.kind == SIE:
         lauf = 6 if rules.short else 8  # B11.3
     won, schneider, schwarz, value = game_value(contract, rules.rates, p0, tricks, lauf)
