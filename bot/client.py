@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import diagnostics, errors, ratings, thinking
+from bot.activity import make_activity
 from bot.gateway import guard_parsers
 from bot.members import MemberNames
 from bot.settings import Settings
@@ -131,7 +132,8 @@ class FilicauBot(commands.Bot):
         processes = self.settings.ai_processes
         thinking.start(thinking.default_processes() if processes is None else processes)
         diagnostics.install(self)
-        self.web = await start_web(self.settings, self.store, names=self.web_name)
+        self.web = await start_web(self.settings, self.store, names=self.web_name,
+                                   activity=make_activity(self))
         await self.tables.restore()
         for ext in EXTENSIONS:
             await self.load_extension(ext)

@@ -36,6 +36,7 @@ class Op(StrEnum):
     # the table message
     HAND = "hand"
     LAST = "last"
+    ACTIVITY = "activity"  #: the table as a Discord Activity (answered with LAUNCH_ACTIVITY)
     RULES = "rules"
     NEXT = "next"  #: args: hand number
     # a hand view
@@ -76,7 +77,7 @@ _TABLE, _PRIVATE, _POST = (frozenset({p}) for p in Place)
 #: on their arguments).
 PLACES: dict[Op, frozenset[Place]] = {
     **dict.fromkeys((Op.JOIN, Op.SIT, Op.CPU, Op.UNCPU, Op.START, Op.CANCEL, Op.OPTION,
-                     Op.HAND, Op.LAST, Op.RULES), _TABLE),
+                     Op.HAND, Op.LAST, Op.RULES, Op.ACTIVITY), _TABLE),
     **dict.fromkeys((Op.CARD, Op.ACT, Op.TOGETHER, Op.SERVANT, Op.HINT), _PRIVATE),
     # Under a result (the table's own Next hand of older versions too).
     Op.NEXT: _POST | _TABLE,
