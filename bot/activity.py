@@ -126,6 +126,10 @@ class ActivityPlay:
         text = render.hint_text(s, view, hint)
         return plain_text(_MENTION.sub(lambda m: s.names.get(m.group(1), "?"), text))
 
+    def deadline(self, table_id: int) -> float | None:
+        table = self._table(table_id)
+        return None if table is None else table.runner.deadline()
+
     def status(self, table_id: int, seat: int) -> dict[str, Any]:
         table = self._table(table_id)
         if table is None:

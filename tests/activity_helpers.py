@@ -21,7 +21,8 @@ import aiohttp
 from standin import APP_ID, GUILD_ID, StandIn
 from standin.activity import CLIENT_SECRET
 from standin.discord_objects import User
-from web_helpers import WebSettings
+from visibility import choices_so_far, hidden_from
+from web_helpers import _CODES, _LABELS, WebSettings
 
 from bot.session import Actor, SessionError, TableSession
 from bot.store import SqliteStore, Store
@@ -30,7 +31,9 @@ from bot.web import demo
 from bot.web.activity import Activity, DiscordIdentity
 from bot.web.live import Feed
 from bot.web.server import WebServer
-from engine import Action
+from engine import Action, Hand
+from engine.cards import code
+from engine.record import to_record
 
 
 class SessionPlay:
@@ -39,6 +42,8 @@ class SessionPlay:
     def __init__(self) -> None:
         self.sessions: dict[int, TableSession] = {}
         self.feed: Feed | None = None
+        #: A turn's deadline by table, as a runner would know it.
+        self.deadlines: dict[int, float] = {}
 
     def add(self, session: TableSession) -> None:
         self.sessions[session.id] = session
@@ -84,6 +89,9 @@ class SessionPlay:
 
     async def hint(self, table_id: int, user_id: int, *, hand_id: int, at: int) -> str:
         raise SessionError("err.no_hints")
+
+    def deadline(self, table_id: int) -> float | None:
+        return self.deadlines.get(table_id)
 
     def status(self, table_id: int, seat: int) -> dict[str, Any]:
         s = self.sessions.get(table_id)
@@ -168,4 +176,12 @@ async def activity_site(tmp_path: Path, *, guilds: int = 1) -> AsyncIterator[Sit
     assert not standin.problems, standin.problems
 
 
-__all__ = ["GUILD_ID", "SessionPlay", "Site", "activity_site"]
+def hidden_named(text: str, hand: Hand, seat: int | None) -> list[str]:
+    """The cards of ``hand`` that somebody at ``seat`` (None: anybody) may not know now and
+    ``text`` names (by code or label, in any language)."""
+    also = choices_so_far(to_record(hand), seat) if seat is not None else set()
+    return [code(c) for c in sorted(hidden_from(hand, seat, also=also))
+            if _CODES[c].search(text) or any(label in text for label in _LABELS[c])]
+
+
+__all__ = ["GUILD_ID", "SessionPlay", "Site", "activity_site", "hidden_named"]

@@ -14,25 +14,16 @@ from typing import Any
 
 import aiohttp
 import pytest
-from activity_helpers import Site, activity_site
+from activity_helpers import Site, activity_site, hidden_named
 from standin.discord_objects import User
 from test_web import receive
-from visibility import choices_so_far, hidden_from
-from web_helpers import _CODES, _LABELS
+from web_helpers import _CODES
 
 from bot.session import TableSession
 from bot.web.activity import CSP, read_ticket, sign_ticket
-from engine import Hand, action_to_json, seat_view
+from engine import action_to_json, seat_view
 from engine.cards import code
 from engine.record import to_record
-
-
-def hidden_named(text: str, hand: Hand, seat: int | None) -> list[str]:
-    """The cards of ``hand`` that someone at ``seat`` (None: anybody) may not know now and
-    ``text`` names (by code or label, in any language)."""
-    also = choices_so_far(to_record(hand), seat) if seat is not None else set()
-    return [code(c) for c in sorted(hidden_from(hand, seat, also=also))
-            if _CODES[c].search(text) or any(label in text for label in _LABELS[c])]
 
 
 async def ticket_of(site: Site, http: aiohttp.ClientSession, user: User, channel: int = 0,

@@ -381,7 +381,9 @@ export class TableView {
     const n = cards.length;
     if (n === 0) return;
     const width = box.clientWidth;
-    const cw = Math.max(48, Math.min(76, Math.floor(width / 5)));
+    // As wide as a fifth of the hand's room, and no taller than a sixth of the screen.
+    const cw = Math.max(40, Math.min(76, Math.floor(width / 5),
+      Math.floor(window.innerHeight / 9)));
     // The outer cards turn: keep room for their corners inside the box.
     const spread = n > 1 ? Math.min(8, n) : 0;
     const room = width - cw - 2 * Math.ceil(cw * 1.5 * Math.sin((spread * Math.PI) / 180));

@@ -227,6 +227,9 @@ class Play(Protocol):
         """What the live side says of a seat: ``autoplay`` (the computer plays it after its
         turns ran out), ``left`` (its player left during the hand)."""
 
+    def deadline(self, table_id: int) -> float | None:
+        """When the wait for the table's people ends by itself (wall clock), if one runs."""
+
 
 # -- tickets --------------------------------------------------------------------------------
 
@@ -345,6 +348,7 @@ class Activity:
         server.feed.tickets = self._still_good
         if self.play is not None:
             server.feed.status = self.play.status
+            server.feed.deadline = self.play.deadline
         return [
             web.get("/activity/", self.page),
             web.get("/activity", self.to_page),

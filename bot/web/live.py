@@ -431,6 +431,9 @@ class Feed:
         #: What the table's live side says of a seat (``{"autoplay": …, "left": …}``), in
         #: the process that drives it (``bot.web.activity.Play.status``).
         self.status: Callable[[int, int], dict[str, Any]] | None = None
+        #: When the wait for a table's people ends, known to the process that drives it: a
+        #: table first watched here counts down at once (``Play.deadline``).
+        self.deadline: Callable[[int], float | None] | None = None
 
     async def start(self) -> None:
         await self.bus.start(self._heard)
@@ -497,6 +500,8 @@ class Feed:
         tf = self.tables.get(sub.table_id)
         if tf is None:
             tf = self.tables[sub.table_id] = TableFeed(self, sub.table_id, sub.guild_id)
+            if self.deadline is not None:
+                tf.deadline = self.deadline(sub.table_id)
         tf.subscribers.add(sub)
         tf.kick()
         return tf

@@ -681,6 +681,7 @@ class StandIn:
             raise HTTPError(400, 50006, "Cannot send an empty message")
         msg.data = new
         msg.versions.append(new)
+        msg.times.append(time.monotonic())
         self._touched = msg.channel_id
         for observe in self.observers:
             observe(msg)
