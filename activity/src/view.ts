@@ -445,7 +445,9 @@ export class TableView {
     if (mine !== null) {
       if (mine.status.autoplay) button("primary", this.w("activity.back"), () => this.ask.seat("back"), "back");
       if (mine.hints) button("ghost", this.w("btn.hint"), () => this.ask.hint(), "hint");
-      if (over) button("primary", this.w("btn.next_hand"), () => this.ask.seat("next"), "next");
+      if (over && !mine.status.left) {
+        button("primary", this.w("btn.next_hand"), () => this.ask.seat("next"), "next");
+      }
       if (!over && !mine.status.left) {
         button("danger small", this.w("btn.leave_hand"), () => this.askLeave(), "leave");
       }
@@ -499,7 +501,9 @@ export class TableView {
       const b = el("button", cls, label);
       b.type = "button";
       b.addEventListener("click", () => {
+        // Closed, it keeps nothing (a hint names cards of a hand that will be over).
         sheet.hidden = true;
+        sheet.replaceChildren();
         act();
       });
       row.append(b);

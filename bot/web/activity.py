@@ -514,7 +514,7 @@ class Activity:
         elif isinstance(message, protocol.Hint):
             text = await play.hint(sub.table_id, ticket.user_id, hand_id=message.hand,
                                    at=message.at)
-            sub.send(protocol.dump(protocol.Answer(text)))
+            sub.send(protocol.dump(protocol.Answer(text, message.hand)))
 
 
 def activity_texts() -> dict[str, str]:

@@ -170,9 +170,11 @@ class Notice:
 
 @dataclass(frozen=True)
 class Answer:
-    """An answer to one player's question (a hint), for them only."""
+    """An answer to one player's question (a hint about stored hand ``hand``), for them
+    only."""
 
     text: str
+    hand: int
     v: int = VERSION
     type: str = "answer"
 

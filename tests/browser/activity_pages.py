@@ -54,10 +54,13 @@ class ActivityPage:
             f"() => {{ const a = document.getElementById('app');"
             f" return a && Number(a.dataset.at) >= {at}{same}; }}", timeout=WAIT_MS)
 
-    async def text(self) -> str:
+    async def text(self, hand: int | None = None) -> str:
         """Everything the Activity holds: its DOM, its scripts' data, its socket's messages
-        and its answers."""
-        return "\n".join([await self.activity.content(), *self.frames, *self.answers])
+        (those of stored hand ``hand`` and those of no hand: the same cards are dealt
+        again in every hand) and its answers."""
+        frames = [f for f in self.frames if hand is None or json.loads(f).get("hand") in (
+            None, hand)]
+        return "\n".join([await self.activity.content(), *frames, *self.answers])
 
 
 async def open_activity(browser: Browser, url: str, viewport: ViewportSize = PHONE

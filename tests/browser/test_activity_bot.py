@@ -7,6 +7,7 @@ bot logs no error and sends Discord nothing its schema refuses."""
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import time
@@ -103,21 +104,23 @@ def table_message(table: Table) -> Message:
     return m
 
 
-async def play_one_hand(e2e: Bot, people: People, rng: random.Random) -> Hand:
-    """Play hand 1 to its end, each person as they play (see the module docstring)."""
+async def play_one_hand(e2e: Bot, people: People, rng: random.Random, number: int = 1,
+                        *, until: int | None = None) -> Hand:
+    """Play hand ``number`` to its end (or until ``until`` actions), each person as they
+    play (see the module docstring)."""
     db, table = e2e.db, people.table
     while True:
-        stored = db.hand(people.table_id, 1)
+        stored = db.hand(people.table_id, number)
         assert stored is not None
         hand = stored.replay()
-        if hand.finished:
+        if hand.finished or len(hand.actions) == until:
             return hand
         at = len(hand.actions)
         members = stored.header["members"]
         by_person = [s for s in hand.actors() if members[s].isdigit()]
         if not by_person:
-            await e2e.standin.wait_for(lambda n=at: moved(db, people.table_id, n), 30,
-                                       "a computer's move")
+            await e2e.standin.wait_for(lambda n=at: moved(db, people.table_id, n, number),
+                                       30, "a computer's move")
             continue
         seat = by_person[0]
         user = int(members[seat])
@@ -129,11 +132,12 @@ async def play_one_hand(e2e: Bot, people: People, rng: random.Random) -> Hand:
             action = rng.choice(hand.legal_actions(seat))
             started = time.monotonic()
             await decide(shown, action)
-            await e2e.standin.wait_for(lambda n=at: moved(db, people.table_id, n), 30,
-                                       "the Activity's move to be stored")
+            await e2e.standin.wait_for(lambda n=at: moved(db, people.table_id, n, number),
+                                       30, "the Activity's move to be stored")
             # Shown on Discord: the table message edited (a card played, named in it).
             await e2e.standin.wait_for(
-                lambda v=versions, m=message: len(m.versions) > v or table.result(1) is not None,
+                lambda v=versions, m=message: len(m.versions) > v
+                or table.result(number) is not None,
                 30, "the table message to show it")
             if len(message.versions) > versions:
                 e2e.delays["activity"].append(message.times[versions] - started)
@@ -141,14 +145,14 @@ async def play_one_hand(e2e: Bot, people: People, rng: random.Random) -> Hand:
                 shows = card_label(action.value)
                 await e2e.standin.wait_for(
                     lambda s=shows: s in table_message(table).text
-                    or table.result(1) is not None, 30, f"{shows} on the table message")
+                    or table.result(number) is not None, 30, f"{shows} on the table message")
         else:
-            assert await table.step(1)
+            assert await table.step(number)
             clicked = table.moves[-1].interaction
             for shown in people.activity.values():
                 await shown.wait_at(at + 1, stored.id)
             e2e.delays["buttons"].append(time.monotonic() - clicked.sent_at)
-        stored = db.hand(people.table_id, 1)
+        stored = db.hand(people.table_id, number)
         assert stored is not None
         done = stored.replay()
         if user in people.activity:
@@ -158,9 +162,9 @@ async def play_one_hand(e2e: Bot, people: People, rng: random.Random) -> Hand:
             item = shown.activity.locator(f"#moves li[data-at='{at + 1}']")
             assert await item.count() == 1, f"move {at + 1} is not listed"
             mine = [s for s, m in enumerate(members) if m == str(_user_of(people, shown))]
-            text = await shown.text()
+            text = await shown.text(stored.id)
             # The store is never behind what the bot shows (computers may have played on).
-            now = db.hand(people.table_id, 1)
+            now = db.hand(people.table_id, number)
             assert now is not None
             assert hidden_named(text, now.replay(), mine[0] if mine else None) == []
 
@@ -169,8 +173,8 @@ def _user_of(people: People, shown: ActivityPage) -> int:
     return next(user for user, page in people.activity.items() if page is shown)
 
 
-def moved(db: Database, table_id: int, at: int) -> bool:
-    stored = db.hand(table_id, 1)
+def moved(db: Database, table_id: int, at: int, number: int = 1) -> bool:
+    stored = db.hand(table_id, number)
     return stored is not None and len(stored.actions) > at
 
 
@@ -195,3 +199,86 @@ async def test_people_in_the_activity_and_with_buttons_play_a_hand(
             print(f"\n{game}: {kind} move shown on the other surface: median "
                   f"{statistics.median(delays) * 1000:.0f} ms, max "
                   f"{max(delays) * 1000:.0f} ms ({len(delays)} moves)")
+
+
+@pytest.mark.slow
+async def test_the_countdown_a_timeout_a_hint_leaving_and_sitting_down_again(
+        e2e: Bot, browser: Browser) -> None:
+    """As with the buttons: the turn counts down in the Activity and the computer plays
+    for a person whose time runs out; a hint answers only its asker; a person who leaves
+    during a hand has the computer play their seat, and sits down again between hands."""
+    people = await seat_people(e2e, browser, "filicau", turn_seconds=20, rated=False,
+                               hints=True)
+    table, db, rng = people.table, e2e.db, random.Random(5)
+    cy, di = (people.by_id[u] for u in people.activity)
+    cy_page, di_page = people.activity[cy.id], people.activity[di.id]
+    stored = db.hand(people.table_id, 1)
+    assert stored is not None
+    members = stored.header["members"]
+    cy_seat, di_seat = members.index(str(cy.id)), members.index(str(di.id))
+    # Up to Cy's first turn; there, the countdown, and nothing done.
+    hand = await play_until_seat(e2e, people, rng, cy_seat)
+    at = len(hand.actions)
+    await cy_page.wait_at(at, stored.id)
+    frame = cy_page.activity
+    await frame.wait_for_function(
+        "() => { const c = document.getElementById('clock');"
+        " const m = /⏳ (\\d+) /.exec(c.textContent); return !c.hidden && m"
+        " && Number(m[1]) <= 20 && Number(m[1]) > 0; }", timeout=WAIT_MS)
+    # A hint, for Cy only.
+    await frame.click("#hint")
+    await frame.wait_for_selector(".hint-text", timeout=WAIT_MS)
+    assert (await frame.text_content(".hint-text") or "").strip()
+    await frame.click(".sheet-buttons button")
+    assert await di_page.activity.locator(".hint-text").count() == 0
+    # The time runs out: the computer plays Cy's card; both surfaces show it.
+    await e2e.standin.wait_for(lambda: moved(db, people.table_id, at), 40, "the timeout")
+    await cy_page.wait_at(at + 1, stored.id)
+    row = e2e.db.action_rows(people.table_id)[at]
+    assert row["by_computer"] and row["user_id"] is None
+    # Di leaves from the Activity: the channel is told, the computer plays Di's seat.
+    await di_page.activity.click("#leave")
+    await di_page.activity.click(".sheet-buttons .danger")
+    await e2e.standin.wait_for(
+        lambda: any(t("turn.left", user=di.mention) in m.text for m in table.public()), 30,
+        "the notice that Di left")
+    await di_page.activity.wait_for_selector("#moves .notice", state="attached",
+                                             timeout=WAIT_MS)
+    left_at = len(e2e.db.rows("SELECT idx FROM actions WHERE hand_id = ?", stored.id))
+    hand = await play_one_hand(e2e, people, rng)
+    assert hand.finished
+    rows = e2e.db.rows("SELECT * FROM actions WHERE hand_id = ? ORDER BY idx", stored.id)
+    later = [r for r in rows[left_at:] if json.loads(r["action"])["seat"] == di_seat]
+    assert later and all(r["by_computer"] for r in later)
+    # The next hand, dealt from the Activity (Cy's Next hand): a computer sits for Di.
+    await cy_page.activity.click("#next")
+    await e2e.standin.wait_for(lambda: table.number() == 2, 30, "hand 2")
+    for p in table.players:
+        await table.my_hand(p)
+    second = db.hand(people.table_id, 2)
+    assert second is not None and second.header["members"][di_seat].startswith("cpu:")
+    await di_page.wait_at(0, second.id)
+    assert await di_page.activity.locator("#hand .card").count() == 0  # no seat: no hand
+    await play_one_hand(e2e, people, rng, 2)
+    # Between hands Di sits down again, in place of the computer.
+    await di_page.activity.wait_for_selector("#sit-a, #sit-b, #sit", timeout=WAIT_MS)
+    team = "#sit-a" if di_seat % 2 == 0 else "#sit-b"
+    await di_page.activity.click(team)
+    await e2e.standin.wait_for(
+        lambda: (row := db.table_in(table.channel_id)) is not None
+        and str(di.id) in row["seats"], 30, "Di seated again")
+    await table.next_hand(table.players[0])
+    third = db.hand(people.table_id, 3)
+    assert third is not None and third.header["members"][di_seat] == str(di.id)
+    await di_page.activity.wait_for_selector("#hand .card", timeout=WAIT_MS)
+
+
+async def play_until_seat(e2e: Bot, people: People, rng: random.Random, seat: int) -> Hand:
+    """Play hand 1 until ``seat`` is to act."""
+    while True:
+        stored = e2e.db.hand(people.table_id, 1)
+        assert stored is not None
+        hand = stored.replay()
+        if seat in hand.actors():
+            return hand
+        await play_one_hand(e2e, people, rng, until=len(hand.actions) + 1)

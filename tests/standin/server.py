@@ -475,6 +475,14 @@ class StandIn:
         if method == "GET" and path in ("/gateway", "/gateway/bot"):
             return {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": {
                 "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}
+        m = re.fullmatch(r"/guilds/(\d+)/members/(\d+)", path)
+        if m and method == "GET" and int(m.group(1)) in self.guild_ids:
+            # A member of the server (the bot asks for the name of one who sat down from
+            # the Activity, where no interaction brought it).
+            user = self.users.get(int(m.group(2)))
+            if user is None:
+                raise HTTPError(404, 10007, "Unknown Member")
+            return user.member_payload()
         m = re.fullmatch(r"/applications/(\d+)/activity-instances/([^/]+)", path)
         if m and method == "GET" and int(m.group(1)) == APP_ID:
             instance = self.activity.instances.get(m.group(2))
