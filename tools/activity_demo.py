@@ -66,7 +66,7 @@ async def play_buttons(table: Table) -> None:
 
 
 async def run(args: argparse.Namespace) -> None:
-    standin = StandIn(channels=1)
+    standin = StandIn(channels=1, activities=True)
     await standin.start()
     folder = Path(tempfile.mkdtemp(prefix="filicau-activity-"))
     bot = BotProcess(standin, folder / "bot.sqlite3", folder / "bot.log", web=True,

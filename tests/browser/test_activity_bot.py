@@ -44,7 +44,7 @@ class Bot:
 
 @pytest.fixture
 async def e2e(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Bot]:
-    standin = StandIn(channels=2)
+    standin = StandIn(channels=2, activities=True)
     db = Database(tmp_path / "bot.sqlite3")
     hidden = HiddenCardCheck(db)
     standin.observers.append(hidden)

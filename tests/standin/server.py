@@ -68,6 +68,8 @@ HEARTBEAT_MS = 41_250
 #: Interaction callback types (Discord's InteractionResponseType).
 CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
 LAUNCH_ACTIVITY = 12
+#: An application command's type PRIMARY_ENTRY_POINT.
+ENTRY_POINT = 4
 
 
 class HTTPError(Exception):
@@ -138,7 +140,8 @@ class Connection:
 
 class StandIn:
     def __init__(self, *, channels: int = 4, token: str = "a.b.c", rate_limits: bool = False,
-                 schema: SchemaCheck | None = None, guilds: int = 1, shards: int = 1) -> None:
+                 schema: SchemaCheck | None = None, guilds: int = 1, shards: int = 1,
+                 activities: bool = False) -> None:
         self.token = token
         self.channel_ids = [FIRST_CHANNEL_ID + i for i in range(channels)]
         #: Guild ids one apart in their creation-time bits: consecutive guilds are on
@@ -180,6 +183,13 @@ class StandIn:
         self.users: dict[int, User] = {}
         #: The Activity's side of Discord: its client frame, OAuth2, instances (activity.py).
         self.activity = ActivityHost(self)
+        if activities:
+            # Activities enabled in the Developer Portal: Discord makes the application's
+            # Entry Point command (its "Launch"), which a bulk update may not leave out.
+            self.commands["launch"] = {
+                "id": str(self.new_id()), "application_id": str(APP_ID), "version": "1",
+                "type": ENTRY_POINT, "name": "launch", "description": "", "handler": 2,
+                "integration_types": [0, 1], "contexts": [0, 1, 2]}
 
     # -- running ---------------------------------------------------------------------------
 
@@ -492,7 +502,14 @@ class StandIn:
             self._check_answer(method, path, 200, found)
             return found
         m = re.fullmatch(r"/applications/(\d+)(?:/guilds/(\d+))?/commands", path)
+        if m and method == "GET" and int(m.group(1)) == APP_ID and m.group(2) is None:
+            return list(self.commands.values())
         if m and method == "PUT" and int(m.group(1)) == APP_ID:
+            if m.group(2) is None and any(c.get("type") == ENTRY_POINT
+                                          for c in self.commands.values()) and not any(
+                                              c.get("type") == ENTRY_POINT for c in body):
+                raise HTTPError(400, 50240, "You cannot remove this app's Entry Point command "
+                                            "in a bulk update operation.")
             out = []
             for cmd in body:
                 old = self.commands.get(cmd["name"])
