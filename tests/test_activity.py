@@ -280,3 +280,22 @@ async def test_the_page_may_be_framed_by_discord_and_carries_nothing_of_a_table(
         # Through the stand-in's proxy, as Discord's client frames it.
         async with http.get(f"http://127.0.0.1:{site.standin.port}/discordsays/") as r:
             assert r.status == 200 and "data-app-id" in await r.text()
+
+
+async def test_a_flood_of_codes_does_not_spend_the_applications_oauth2_limit(
+        tmp_path: Path) -> None:
+    """Made-up codes, many at once: the bot asks Discord as many as its bucket holds, then
+    refuses the rest itself (the bucket fills again with time: here it does not)."""
+    async with activity_site(tmp_path) as site, aiohttp.ClientSession() as http:
+        await site.table()
+        activity = site.server.activity
+        assert activity is not None
+        activity.exchanges = (0.0, activity.exchanges[1])
+        url = f"{site.base}/activity/api/session"
+        reasons = []
+        for i in range(60):
+            async with http.post(url, json={"code": f"made-up-{i}", "instance_id": "i"}) as r:
+                reasons.append((await r.json())["error"])
+        depth = int(activity.exchanges[1])
+        assert len(site.standin.activity.exchanges) == depth
+        assert reasons == ["bad_code"] * depth + ["busy"] * (60 - depth)

@@ -69,6 +69,10 @@ STATIC = ("app.js", "app.css")
 TICKET_SECONDS = 6 * 3600
 #: Codes remembered as used (a replayed code is refused before Discord is asked).
 CODES_KEPT = 10_000
+#: Codes this process exchanges with Discord at most, a second on average and at once: a
+#: flood of made-up codes must not spend the application's OAuth2 rate limit, which the
+#: people opening the Activity need.
+EXCHANGES_PER_SECOND, EXCHANGES_AT_ONCE = 10.0, 30.0
 #: Where the Activity may be framed: Discord's clients (and, behind a proxy on the same
 #: origin, the stand-in's client frame: 'self').
 FRAME_ANCESTORS = ("'self' https://discord.com https://*.discord.com https://discordapp.com "
@@ -330,6 +334,10 @@ class Activity:
         self.application_id = application_id
         self.server: WebServer | None = None
         self._codes: OrderedDict[bytes, None] = OrderedDict()
+        #: The bucket's refill a second and depth (``EXCHANGES_…``).
+        self.exchanges = (EXCHANGES_PER_SECOND, EXCHANGES_AT_ONCE)
+        self._allowance = EXCHANGES_AT_ONCE
+        self._allowed_at = time.monotonic()
         self.static: dict[str, tuple[bytes, str, str]] = {}
         folder = resources.files("bot.web").joinpath("static", "activity")
         for name in STATIC:
@@ -411,6 +419,17 @@ class Activity:
                                      headers={"Cache-Control": "no-store"})
         return web.json_response(answer, headers={"Cache-Control": "no-store"})
 
+    def _may_exchange(self) -> bool:
+        """A token bucket (``exchanges``: its refill a second, and its depth)."""
+        now = time.monotonic()
+        rate, depth = self.exchanges
+        self._allowance = min(depth, self._allowance + (now - self._allowed_at) * rate)
+        self._allowed_at = now
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
+
     def _first_use(self, code: str) -> bool:
         digest = hashlib.sha256(code.encode()).digest()
         if digest in self._codes:
@@ -423,6 +442,8 @@ class Activity:
     async def _session(self, asked: SessionRequest) -> dict[str, Any]:
         if not self._first_use(asked.code):
             raise Refused("bad_code")
+        if not self._may_exchange():
+            raise Refused("busy")
         token = await self.identity.exchange(asked.code)
         person = await self.identity.person(token)
         instance = await self.identity.instance(asked.instance_id)

@@ -54,6 +54,13 @@ class ActivityPage:
             f"() => {{ const a = document.getElementById('app');"
             f" return a && Number(a.dataset.at) >= {at}{same}; }}", timeout=WAIT_MS)
 
+    async def picture(self, path: Path) -> None:
+        """A screenshot once every card picture has arrived."""
+        await self.activity.wait_for_function(
+            "() => [...document.images].every((i) => i.complete && i.naturalWidth > 0)",
+            timeout=WAIT_MS)
+        await self.page.screenshot(path=str(path))
+
     async def text(self, hand: int | None = None) -> str:
         """Everything the Activity holds: its DOM, its scripts' data, its socket's messages
         (those of stored hand ``hand`` and those of no hand: the same cards are dealt

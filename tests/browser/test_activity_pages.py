@@ -131,11 +131,11 @@ async def play_hand(site: Site, session: TableSession, clients: Clients, rng: ra
         if action.kind != "card":
             name = action.kind if action.kind not in pictured else None
             if name is not None:
-                await shown.page.screenshot(path=str(PICTURES / f"{name}-{game}.png"))
+                await shown.picture(PICTURES / f"{name}-{game}.png")
                 pictured.add(name)
             done.add(action.kind)
         elif "card" not in pictured:
-            await shown.page.screenshot(path=str(PICTURES / f"card-{game}.png"))
+            await shown.picture(PICTURES / f"card-{game}.png")
             pictured.add("card")
         await decide(shown, action)
         await shown.wait_at(at + 1, session.hand_id)
@@ -145,6 +145,9 @@ async def play_hand(site: Site, session: TableSession, clients: Clients, rng: ra
             assert hidden_named(await other.text(), hand, s) == [], (game, s, at)
     for shown in clients.pages.values():
         await shown.activity.wait_for_selector("#result:not([hidden])", timeout=WAIT_MS)
+        if "result" not in pictured:
+            await shown.picture(PICTURES / f"result-{game}.png")
+            pictured.add("result")
 
 
 async def test_the_table_at_phone_width_sideways_and_on_a_desktop(
@@ -173,7 +176,7 @@ async def test_the_table_at_phone_width_sideways_and_on_a_desktop(
             for cls, left, right, top, bottom in boxes:
                 assert left >= -1 and right <= viewport["width"] + 1, (name, cls, left, right)
                 assert top >= -1 and bottom <= viewport["height"] + 1, (name, cls, top, bottom)
-            await shown.page.screenshot(path=str(PICTURES / f"table-{name}.png"))
+            await shown.picture(PICTURES / f"table-{name}.png")
             await shown.page.context.close()
 
 
