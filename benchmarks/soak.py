@@ -120,6 +120,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     each_wave: dict[str, list[int]] = {k: [] for k in MEMORY}
     started = time.monotonic()
     number = 0
+    tasks: list[asyncio.Task[None]] = []
     try:
         for _ in range(waves):
             size = min(args.wave, args.tables - number)
@@ -148,6 +149,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 first = after
         last = await diagnostics(bot, standin)
     finally:
+        # A run that fails leaves no table of its own playing into whatever runs next.
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         await bot.stop()
         await standin.stop()
     assert first is not None

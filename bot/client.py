@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -14,8 +15,10 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot import diagnostics, errors, ratings, thinking
+from bot import diagnostics, errors, ratings, thinking, validate
 from bot.activity import make_activity
+from bot.clicks import Clicks
+from bot.community import Community
 from bot.gateway import guard_parsers
 from bot.members import MemberNames
 from bot.settings import Settings
@@ -30,15 +33,18 @@ ENTRY_POINT = 4
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tables", "cogs.standings", "cogs.admin", "cogs.help", "cogs.ratings")
+EXTENSIONS = ("cogs.tables", "cogs.standings", "cogs.admin", "cogs.help", "cogs.ratings",
+              "cogs.play", "cogs.tournaments")
 
 #: What the bot does in a channel: post and edit the table and results (View Channel, Send
 #: Messages), as embeds (Embed Links) with card pictures (Attach Files), and its slash
 #: commands (Use Application Commands); a table opened in its own thread needs Create Public
-#: Threads and Send Messages in Threads. It reads no messages.
+#: Threads and Send Messages in Threads; a tournament's scheduled event, Create Events. It reads
+#: no messages.
 PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, embed_links=True,
                                   attach_files=True, use_application_commands=True,
-                                  create_public_threads=True, send_messages_in_threads=True)
+                                  create_public_threads=True, send_messages_in_threads=True,
+                                  create_events=True)
 SCOPES = ("bot", "applications.commands")
 
 #: Interactions (slash commands, buttons) reach a bot whatever its intents: it needs only
@@ -68,12 +74,15 @@ def point_at(api_base: str | None, gateway: str | None) -> None:
 class Tree(app_commands.CommandTree["FilicauBot"]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Every slash command: answer in the user's language, and remember the server's. A
-        server command from a DM is refused here (Discord should not send one)."""
+        server command from a DM is refused here (Discord should not send one), and so are
+        options the command does not declare (``bot.validate``), before discord.py reads
+        them and before any query."""
         await self.client.enter(interaction)
         if not errors.well_formed(interaction):
             raise errors.MalformedInteraction()
         if interaction.guild_id is None and errors.guild_only(interaction.command):
             raise app_commands.NoPrivateMessage()
+        validate.check_options(interaction)
         return True
 
 
@@ -121,6 +130,10 @@ class FilicauBot(commands.Bot):
         self.guild_config: dict[int, GuildSettings] = {}
         #: The open tables of this process.
         self.tables = Tables(self)
+        #: Where each click goes (the cogs route their operations when they load).
+        self.clicks = Clicks(self.enter, lambda: self.tables.closing)
+        #: Finding a game and tournaments (issue 37): reminders, calls, tournaments.
+        self.community = Community(self)
         #: Members' display names, kept a while (the leaderboard's picture, the web pages).
         self.member_names = MemberNames()
         #: The web pages (``bot.web``), when ``WEB_URL`` is set.
@@ -138,6 +151,7 @@ class FilicauBot(commands.Bot):
         self.web = await start_web(self.settings, self.store, names=self.web_name,
                                    activity=make_activity(self))
         await self.tables.restore()
+        await self.community.restore()
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.sync_commands()
@@ -280,12 +294,19 @@ class FilicauBot(commands.Bot):
         ready: asyncio.Task[None] | None = getattr(self._connection, "_ready_task", None)
         if ready is not None and not ready.done():
             ready.cancel()
+        for task in self.community.stop():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         await self.tables.stop()
         if self.web is not None:
             await self.web.stop()
         await super().close()
         thinking.stop()
         await self.store.close()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every component click: ``bot.clicks`` reads, routes and answers it."""
+        await self.clicks.dispatch(interaction)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -50,6 +50,29 @@ class Surface(Protocol):
         """Drop everything held (the table is closed, or the bot is stopping)."""
 
 
+class QuietSurface:
+    """A surface that shows nothing by default: a surface that reacts to a few things only
+    (a reminder to a turn's warning, a tournament to a hand's end) says which."""
+
+    async def changed(self, outcome: Outcome | None) -> None:
+        return None
+
+    async def dealt(self) -> None:
+        return None
+
+    async def signal(self, signal: Signal, seconds: int) -> None:
+        return None
+
+    async def notice(self, key: str, seat: int) -> None:
+        return None
+
+    async def closed(self, key: str) -> None:
+        return None
+
+    def stop(self) -> None:
+        return None
+
+
 class Courier:
     """Hands each update of one table to every surface showing it."""
 

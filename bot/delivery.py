@@ -140,8 +140,23 @@ class Delivery:
     async def post(self, *, what: str = "post a message", **fields: Any) -> Message | None:
         """A public message of the table: a follow-up of the table's live token when there
         is one (no global rate limit), else through the channel; in the table's thread when
-        it has one (a follow-up would land in the parent channel). None: not sent."""
-        token = self.token if self.thread_id is None else None
+        it has one (a follow-up would land in the parent channel). None: not sent.
+
+        A thread that is gone, or that the bot may no longer post in, is given up with one
+        warning: the table posts in its channel from then on."""
+        if self.thread_id is not None:
+            try:
+                return await self.bot.get_partial_messageable(self.thread_id).send(
+                    **_channel(fields))
+            except FAILURES as e:
+                if not gone(e):
+                    self._warn(what, e)
+                    return None
+                log.warning("table %s: its thread %s is gone or closed to the bot (%s); "
+                            "playing in the channel", self.table_id, self.thread_id,
+                            describe(e))
+                self.thread_id = None
+        token = self.token
         if token is not None:
             try:
                 return cast(Message, await token.interaction.followup.send(
@@ -152,8 +167,8 @@ class Delivery:
                     return None
                 self._token = None
         try:
-            return await self.bot.get_partial_messageable(
-                self.thread_id or self.channel_id).send(**_channel(fields))
+            return await self.bot.get_partial_messageable(self.channel_id).send(
+                **_channel(fields))
         except FAILURES as e:
             self._warn(what, e)
             return None

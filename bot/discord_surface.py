@@ -109,6 +109,9 @@ class DiscordSurface:
         #: The closing words the table message shows already (a click answered with them).
         self.final: str | None = None
         self._watch_url: str | None = None
+        #: Held while the table is posted anew: a click that arrives before the bot knows
+        #: the new message's id waits for it instead of being refused as a stranger's.
+        self._posting = asyncio.Lock()
 
     @property
     def config(self) -> Any:
@@ -159,6 +162,11 @@ class DiscordSurface:
         """A new hand: the last result stops offering Next hand (its button would only be
         refused now) and no longer counts down."""
         await self.unsignal()
+        await self._retire_result()
+
+    async def _retire_result(self) -> None:
+        """The last result stops offering Next hand and counting down (a new hand was dealt,
+        or the table closed)."""
         posted, self.result_post = self.result_post, None
         if posted is None:
             return
@@ -225,6 +233,7 @@ class DiscordSurface:
     async def closed(self, key: str) -> None:
         """The table message says the table is over; its thread is archived."""
         await self.unsignal(force=True)
+        await self._retire_result()
         s = self.session
         if s.message_id is not None and self.final != key:
             await self.delivery.edit_table(s.message_id, content=t(key), embed=None,
@@ -341,6 +350,19 @@ class DiscordSurface:
             self.shown = message.shown
 
     @public
+    async def redraw(self) -> None:
+        """Show the table as it is now on its message without an interaction to answer: a
+        click changed it, and its answer (the redrawn message) came too late for Discord."""
+        s = self.session
+        if self.stopped or s.state == "closed" or s.message_id is None:
+            return
+        if s.hand is not None:
+            self.request_refresh()  # edited unless it shows this already
+            return
+        await self.delivery.edit_table(s.message_id, embed=render.lobby_embed(s),
+                                       view=render.lobby_view(s))
+
+    @public
     async def answer_with_lobby(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a lobby click by redrawing the lobby on its message."""
         s = self.session
@@ -372,6 +394,22 @@ class DiscordSurface:
         under a result): play goes on there, and the old message says where it went."""
         s = self.session
         old_id, old_token = s.message_id, self.delivery.token
+        async with self._posting:
+            message_id = await self._post_again(interaction)
+        if old_id is None:
+            return
+        link = f"https://discord.com/channels/{s.guild_id}/{s.channel_id}/{message_id}"
+        await self.delivery.edit(old_id, token=old_token, what="point the old table on",
+                                 content=t("table.moved", link=link), embed=None, view=None,
+                                 attachments=[])
+
+    async def settled(self) -> None:
+        """Return once no new table message is being posted (its id is then known)."""
+        async with self._posting:
+            pass
+
+    async def _post_again(self, interaction: discord.Interaction[Any]) -> int:
+        s = self.session
         message = None
         if s.hand is None:
             sent = await interaction.response.send_message(embed=render.lobby_embed(s),
@@ -391,12 +429,7 @@ class DiscordSurface:
         if message is None:
             self.shown, self.picture = None, None
         await s.store.update_table(s.id, message_id=message_id)
-        if old_id is None:
-            return
-        link = f"https://discord.com/channels/{s.guild_id}/{s.channel_id}/{message_id}"
-        await self.delivery.edit(old_id, token=old_token, what="point the old table on",
-                                 content=t("table.moved", link=link), embed=None, view=None,
-                                 attachments=[])
+        return message_id
 
     @property
     def activity(self) -> bool:

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.texts import language_of, set_language, t
+from bot.validate import BadOption
 
 log = logging.getLogger(__name__)
 
@@ -65,14 +66,6 @@ def refusal(error: app_commands.AppCommandError) -> str | None:
     return None
 
 
-async def answer(interaction: discord.Interaction[Any], text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
 def too_late(error: BaseException) -> bool:
     """Discord no longer takes an answer to the interaction (not answered within 3 s: the
     bot was too busy). Nothing can be sent; it is worth a warning, not a traceback."""
@@ -80,12 +73,44 @@ def too_late(error: BaseException) -> bool:
     return isinstance(cause, discord.NotFound) and cause.code == 10062
 
 
+def answered_too_late(what: str) -> None:
+    """The one line an answer Discord no longer takes is worth, whatever the answer was."""
+    log.warning("%s answered too late (Discord's 3 s passed)", what)
+
+
+def what_of(interaction: discord.Interaction[Any]) -> str:
+    """An interaction as the log names it: its command, or its component's custom_id."""
+    command = getattr(interaction, "command", None)
+    if command is not None:
+        return f"command {command.qualified_name}"
+    data: Any = interaction.data if isinstance(interaction.data, dict) else {}
+    return f"click {str(data.get('custom_id', ''))[:100]!r}"
+
+
+async def answer(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral answer (a refusal), whether or not the interaction was answered already.
+    Too late for Discord, it is one warning: nothing can be sent any more."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.NotFound as e:
+        if not too_late(e):
+            raise
+        answered_too_late(what_of(interaction))
+
+
 async def on_app_command_error(interaction: discord.Interaction[Any],
                                error: app_commands.AppCommandError) -> None:
     set_language(language_of(interaction.locale))
     name = interaction.command and interaction.command.qualified_name
     if too_late(error):
-        log.warning("command %s answered too late (Discord's 3 s passed)", name)
+        answered_too_late(f"command {name}")
+        return
+    if isinstance(error, BadOption):
+        log.info("command %s refused: %s", name, error.key)
+        await answer(interaction, error.text)
         return
     key = refusal(error)
     if key is None:

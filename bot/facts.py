@@ -95,6 +95,20 @@ def _fact(key: str, value: Any, name: Name) -> str | None:
     if key == "face_up":
         return t("info.face_up", shown="; ".join(
             f"{name(e['seat'])}: {_cards(e['cards'])}" for e in value))
+    if key in ("knocks", "dad"):
+        return t(f"info.{key}", users=", ".join(name(seat) for seat in value))
+    if key == "bidding":
+        return t("info.bidding", user=name(value["seat"]), value=word(value["value"]))
+    if key == "doubles":
+        return t("info.doubles", doubles=", ".join(
+            t("info.double", user=name(d["seat"]), stoss=word(d["stoss"])) for d in value))
+    if key == "open_hand":
+        return "\n".join(t("info.open_hand", user=name(e["seat"]), cards=_cards(e["cards"]))
+                         for e in value)
+    if key == "claimed":
+        return t("info.claimed", user=name(value))
+    if key == "pot":
+        return t("info.pot", value=value)
     if key == "match":
         return t("info.match", deals=value["deals"] + 1, length=value["length"])
     if key == "layout":
@@ -132,9 +146,25 @@ def private_lines(s: TableSession, private: dict[str, Any]) -> list[str]:
             out.append(t("private.team", team=team_name(value)))
         elif key == "old_ones":
             out.append(t("private.old_ones", count=value))
+        elif key == "exchange":
+            out.append(t("private.exchange", trump=word(value["trump"]),
+                         card=word(value["card"]) if value["card"] else "—"))
         else:
             out.append(f"{word(key)}: {plain(value, name)}")
     return out
+
+
+def counted_line(counted: list[dict[str, Any]]) -> str:
+    """What a result counted, one ``counted.KEY`` sentence per item, joined: a game's word
+    (``game``), counts and amounts as they are."""
+    parts = []
+    for item in counted:
+        params = {k: word(v) if isinstance(v, str) else v for k, v in item.items()
+                  if k != "key"}
+        key = f"counted.{item['key']}"
+        parts.append(t(key, **params) if has_text(key) else word(str(item["key"])))
+    return t("result.counted", what=", ".join(parts[:-1]), total=parts[-1]) if len(parts) > 1 \
+        else parts[0] if parts else ""
 
 
 def _namer(s: TableSession) -> Name:

@@ -13,7 +13,7 @@ import io
 import discord
 
 from bot import cardart
-from bot.render import GAME_COLOUR
+from bot.colours import GAME_COLOUR
 from bot.texts import (
     card_words,
     current_language,

@@ -42,9 +42,12 @@ from engine import replay
 TABLES = {"tables": "id", "hands": "id", "actions": "hand_id, idx",
           "partnerships": "guild_id, game, pair_key", "results": "hand_id",
           "guild_settings": "guild_id", "reviews": "hand_id, seat",
-          "seasons": "guild_id, number", "web_keys": "guild_id"}
+          "seasons": "guild_id, number", "web_keys": "guild_id",
+          "player_settings": "user_id", "community_settings": "guild_id",
+          "tournaments": "id", "tournament_entrants": "tournament_id, entrant",
+          "tournament_tables": "tournament_id, round, number"}
 #: The tables whose ids the database gives: new rows go on after the copied ones.
-WITH_IDS = ("tables", "hands")
+WITH_IDS = ("tables", "hands", "tournaments")
 
 Rows = dict[str, list[dict[str, Any]]]
 

@@ -17,10 +17,15 @@ from engine.rules import GAMES
 
 #: Discord shows at most 25 entries in a select menu.
 MAX_CHOICES = 25
+#: The lobby's rows left for option menus (seats, buttons and the computer menu take the
+#: first three of Discord's five).
+MAX_MENUS = 2
 
 
 def choices(game: str) -> list[tuple[str, Any]]:
-    """``(option, value)`` pairs the lobby offers for ``game``, in the model's order."""
+    """``(option, value)`` pairs the lobby offers for ``game``, in the model's order. An
+    option declared with no choices (``"choices": []``, an option a game accepts without
+    effect) is not offered."""
     model = GAMES[game].options_model
     out: list[tuple[str, Any]] = []
     for name, field in model.model_fields.items():
@@ -34,20 +39,39 @@ def choices(game: str) -> list[tuple[str, Any]]:
         elif typing.get_origin(field.annotation) is typing.Literal:
             values = list(typing.get_args(field.annotation))
         out.extend((name, v) for v in values)
-    return out[:MAX_CHOICES]
+    return out
+
+
+def offers(game: str, name: str) -> bool:
+    """Whether the lobby offers option ``name`` for ``game`` (``/table new`` passes only
+    such options, and the lobby lists only them)."""
+    return any(n == name for n, _ in choices(game))
+
+
+def menus(game: str) -> list[list[tuple[str, Any]]]:
+    """The lobby's option menus for ``game``: its choices in menus of at most 25 entries
+    (Discord's limit), an option's values never split between two menus, in at most
+    ``MAX_MENUS`` menus.
+
+    >>> [len(m) for m in menus("schafkopf")]
+    [25, 2]
+    >>> [len(m) for m in menus("filicau")]
+    [2]
+    """
+    out: list[list[tuple[str, Any]]] = []
+    by_option: dict[str, list[tuple[str, Any]]] = {}
+    for name, value in choices(game):
+        by_option.setdefault(name, []).append((name, value))
+    for entries in by_option.values():
+        if not out or len(out[-1]) + len(entries) > MAX_CHOICES:
+            out.append([])
+        out[-1].extend(entries[:MAX_CHOICES])
+    return out[:MAX_MENUS]
 
 
 def encode(name: str, value: Any) -> str:
-    """A select entry's value: ``name=json``."""
+    """A select entry's value: ``name=json`` (read back by ``bot.protocol.OptionEntry``)."""
     return f"{name}={json.dumps(value)}"
-
-
-def decode(entry: str) -> tuple[str, Any]:
-    """The option and value of a select entry; ``ValueError`` for a forged one."""
-    name, sep, raw = entry.partition("=")
-    if not sep:
-        raise ValueError(f"not an option entry: {entry!r}")
-    return name, json.loads(raw)
 
 
 

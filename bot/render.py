@@ -8,7 +8,6 @@ tables cog, so every button keeps working after a restart.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections import Counter
 from datetime import UTC, datetime
@@ -16,10 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import facts
+from bot import facts, how
+from bot.colours import GAME_COLOUR
 from bot.names import plain_name, player_mention, seat_mention
-from bot.options import choices as option_choices
 from bot.options import encode as encode_option
+from bot.options import menus as option_menus
+from bot.options import offers as option_offered
 from bot.protocol import Op, button_id, select_id
 from bot.seats import is_computer
 from bot.session import COMPUTER_LEVELS, TableSession
@@ -30,6 +31,7 @@ from bot.texts import (
     date_text,
     game_title,
     has_text,
+    option_name,
     option_text,
     points_text,
     suit_label,
@@ -43,17 +45,18 @@ from engine import (
     SeatView,
     Status,
     action_to_json,
+    make_rules,
     public_view,
     replay,
 )
 from engine.ai.analysis import Chance, Decision, Hint, Outcome
 from engine.cards import RANK_CODES, card, code, rank_of, suit_of
+from engine.ranking import card_ranking
 from engine.trumps import TrumpOrder
 
 if TYPE_CHECKING:
     from engine import Trick
 
-GAME_COLOUR = discord.Colour.dark_green()
 CARDS_PER_ROW = 4
 
 
@@ -127,7 +130,9 @@ def lobby_embed(s: TableSession) -> discord.Embed:
 def options_line(s: TableSession) -> str:
     """The game's options and the table's settings: what kind of table this is (rated or
     casual, hints, pings) is as much part of it as the rules."""
-    parts = [option_text(k, v) for k, v in s.rules.options.model_dump().items()]
+    # Only the options the lobby offers: an option a game accepts without effect is none.
+    parts = [option_text(k, v) for k, v in s.rules.options.model_dump().items()
+             if option_offered(s.game, k)]
     parts.append(t("lobby.turn_seconds", seconds=s.turn_seconds))
     parts.append(t("lobby.rated") if s.rated else t("lobby.casual"))
     if not s.rated:
@@ -156,8 +161,14 @@ def status_line(s: TableSession, st: PartnershipStatus | None) -> str | None:
         lines.append(t("lobby.status_masters_group", masters=masters,
                        since=date_text(st.since), dealer=dealer))
     if status.score is not None:
-        lines.append(t("table.match_line", score=score_text(s, status.score)))
+        lines.append(t(f"table.{score_word(s)}_line", score=score_text(s, status.score)))
     return "\n".join(lines)
+
+
+def score_word(s: TableSession) -> str:
+    """What the running score is called: a match's score, or (Bavarian Schafkopf) each
+    player's balance (``Rules.score_kind``)."""
+    return "balance" if s.rules.score_kind == "balance" else "match"
 
 
 def slaves_word(s: TableSession) -> str:
@@ -202,16 +213,25 @@ def lobby_view(s: TableSession) -> discord.ui.View:
         items.append(select(Op.CPU, tid, placeholder=t("lobby.add_cpu"), row=2, options=[
             discord.SelectOption(label=t(ADD_CPU_LABELS[level]), value=level)
             for level in COMPUTER_LEVELS]))
-    offered = option_choices(s.game)
-    if offered:
-        current = s.rules.options.model_dump()
-        items.append(select(Op.OPTION, tid, placeholder=t("lobby.change_option"), row=3,
-                                options=[discord.SelectOption(
-                                    label=option_text(name, value)[:100],
-                                    value=encode_option(name, value),
-                                    emoji="✅" if current.get(name) == value else None)
-                                    for name, value in offered]))
+    offered = option_menus(s.game)
+    current = s.rules.options.model_dump()
+    for index, entries in enumerate(offered):
+        # More than 25 choices (Discord's limit) are split between menus, each named by the
+        # options it holds.
+        placeholder = t("lobby.change_option") if len(offered) == 1 else _shorten(
+            ", ".join(dict.fromkeys(option_name(name) for name, _ in entries)), 150)
+        items.append(select(Op.OPTION, tid, *((index,) if index else ()),
+                            placeholder=placeholder, row=3 + index,
+                            options=[discord.SelectOption(
+                                label=option_text(name, value)[:100],
+                                value=encode_option(name, value),
+                                emoji="✅" if current.get(name) == value else None)
+                                for name, value in entries]))
     return _view(*items)
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 #: The text of each level in the Add computer menu.
@@ -227,6 +247,10 @@ def _cards(cards: tuple[int, ...] | list[int]) -> str:
 
 def seat_badges(s: TableSession, v: PublicView, seat: int) -> str:
     badges = []
+    team = v.team[seat]
+    if v.sides and team is not None and team < len(v.sides):
+        # The seat's side by its role, once public: declarer, defender, the Old Man's side.
+        badges.append(role_word(v.sides[team]))
     status = v.result.status if v.result else v.status
     if status.masters is not None:
         teams = status.teams or s.rules.seat_teams
@@ -265,12 +289,27 @@ def goal_line(s: TableSession) -> str | None:
 
 
 def seat_prefix(s: TableSession, v: PublicView, seat: int) -> str:
-    """A seat's team as the table knows it: the team letter at fixed-teams tables, the
-    side once public at the others."""
+    """A seat's team as the table knows it: the team letter at fixed-teams tables; at the
+    others a letter only for sides that have no role (a role is the seat's badge) and
+    only when sides are formed (everybody alone needs no letter)."""
     if s.fixed_teams:
         return team_name(seat % 2)
     team = v.team[seat]
-    return "" if team is None else f"[{team_name(team)}] "
+    if team is None or v.sides or len(set(v.team)) == len(v.team):
+        return ""
+    return f"[{team_name(team)}] "
+
+
+def role_word(role: str) -> str:
+    """A seat's role as its badge says it: ``declarer``, ``defender``, ``Old Man's side``."""
+    key = f"role.{role}"
+    return t(key) if has_text(key) else facts.word(role)
+
+
+def side_word(role: str) -> str:
+    """A side named by its role, as results list sides: ``Declarer``, ``Defenders``."""
+    key = f"side.{role}"
+    return t(key) if has_text(key) else facts.word(role)
 
 
 def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
@@ -312,7 +351,7 @@ def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
                         inline=False)
     status = v.result.status if v.result else v.status
     if status.score is not None:
-        embed.add_field(name=t("table.match"), value=score_text(s, status.score),
+        embed.add_field(name=t(f"table.{score_word(s)}"), value=score_text(s, status.score),
                         inline=False)
     free = free_seats_line(s) if v.finished else None
     if free:
@@ -377,7 +416,10 @@ def leave_question(s: TableSession) -> discord.ui.View:
 
 def between_hands_buttons(s: TableSession) -> list[discord.ui.Item[Any]]:
     """Changing seats between hands: sit down in a free seat or in place of a computer,
-    leave, or fill a free seat with a computer (row 1, under the table's own buttons)."""
+    leave, or fill a free seat with a computer (row 1, under the table's own buttons). A
+    tournament seats its tables itself: none of these there."""
+    if s.plan is not None:
+        return []
     tid, n = s.id, s.rules.players
     b = discord.ButtonStyle.blurple
 
@@ -433,6 +475,10 @@ def hand_content(s: TableSession, v: SeatView, deadline: float | None = None) ->
         private = {k: x for k, x in private.items() if k != "widow"}
     lines.extend(facts.private_lines(s, private))
     lines.append(status)
+    if not v.finished:
+        # What a choice does beyond the player's own hand (``note.KIND``), said once.
+        kinds = dict.fromkeys(a.kind for a in (*v.legal, *v.free))
+        lines.extend(t(f"note.{kind}") for kind in kinds if has_text(f"note.{kind}"))
     return "\n".join(lines)
 
 
@@ -502,12 +548,21 @@ def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
             Op.ACT, tid, number, *action_args(a), label=action_label(s, a),
             style=ACTION_STYLES.get(a.kind, discord.ButtonStyle.blurple),
             row=min(row + i // PHONE_ROW, ROWS - 1)))
-    view = _view(*items)
     if v.legal and not v.finished and s.hints:
-        # "What would you play?", where a row has room for it.
-        with contextlib.suppress(ValueError):
-            view.add_item(button(Op.HINT, tid, number, len(v.tricks), label=t("btn.hint")))
-    return view
+        # "What would you play?" on a row of its own under the choices (a row below the
+        # cards, never between two rows of them); where all five rows are taken, at the end
+        # of the last one if it has room.
+        used = max((item.row or 0 for item in items), default=-1)
+        last = ROWS - 1
+        if used < last:
+            items.append(button(Op.HINT, tid, number, len(v.tricks), label=t("btn.hint"),
+                                row=used + 1))
+        elif sum(1 for item in items if item.row == last and
+                 isinstance(item, discord.ui.Button)) < PER_ROW and not any(
+                isinstance(item, discord.ui.Select) and item.row == last for item in items):
+            items.append(button(Op.HINT, tid, number, len(v.tricks), label=t("btn.hint"),
+                                row=last))
+    return _view(*items)
 
 
 def _choice_menus(s: TableSession, actions: list[Action], row: int
@@ -538,37 +593,61 @@ def action_text(s: TableSession, v: PublicView, action: Action) -> str:
     return action_label(s, action)
 
 
-def outcome_text(outcome: Outcome) -> str:
-    """How a hand may end, as the rules name it, seen from the asker's team."""
-    key = f"outcome.{outcome.event}"
-    what = t(key) if has_text(key) else facts.word(outcome.event)
-    if outcome.level:
+def outcome_text(s: TableSession, outcome: Outcome) -> str:
+    """How a hand may end, as the rules name it, always from the asker's side: "we become
+    masters", "we stay slaves", "we beat the declarer" (``fate.EVENT.us`` when the event is
+    about the asker's team, ``fate.EVENT.them`` when about the other, ``fate.EVENT`` when
+    about nobody), never "they" beside "we"."""
+    suffix = "" if outcome.ours is None else (".us" if outcome.ours else ".them")
+    key = f"fate.{outcome.event}{suffix}"
+    if has_text(key):
+        what = t(key, slaves=slaves_word(s))
+    else:
+        plain = f"outcome.{outcome.event}"
+        what = t(plain) if has_text(plain) else facts.word(outcome.event)
+        if outcome.ours is not None:
+            what = t("hint.us" if outcome.ours else "hint.them", what=what)
+    if outcome.level and outcome.level != "simple":
         what += f" ({facts.word(outcome.level)})"
-    if outcome.ours is None:
-        return what
-    return t("hint.us" if outcome.ours else "hint.them", what=what)
+    return what
 
 
-def chances_text(chances: tuple[Chance, ...]) -> str:
-    return " · ".join(f"{outcome_text(c.outcome)} {round(100 * c.chance)}%"
+def chances_text(s: TableSession, chances: tuple[Chance, ...]) -> str:
+    return " · ".join(f"{outcome_text(s, c.outcome)} {round(100 * c.chance)}%"
                       for c in chances[:3]) or "—"
 
 
+#: Lines of choices a hint lists at most (a message holds 2,000 characters).
+HINT_LINES = 10
+
+
 def hint_text(s: TableSession, v: PublicView, hint: Hint) -> str:
-    """Normal's choice for the asker's position, and each legal action's likely endings."""
+    """Normal's choice for the asker's position, and each legal action's likely endings.
+
+    Choices whose chances read the same share one line (the best first): the guesses at
+    the hidden cards are the same for every choice, and the endings are few, so two cards
+    often end the same way as often; the computer then prefers the one that takes more
+    points, which the line says rather than printing the same chances twice."""
     lines = [t("hint.choice", action=action_text(s, v, hint.recommended))]
     if hint.estimated:
         lines.append(t("hint.chances", samples=hint.samples))
-        ranked = sorted(hint.actions, key=lambda a: -a.value)
-        lines.extend(f"• {action_text(s, v, a.action)}: {chances_text(a.outcomes)}"
-                     for a in ranked[:10])
+        groups: dict[str, list[Action]] = {}
+        for a in sorted(hint.actions, key=lambda a: -a.value):
+            groups.setdefault(chances_text(s, a.outcomes), []).append(a.action)
+        for chances, actions in list(groups.items())[:HINT_LINES]:
+            names = f" {t('hint.or')} ".join(action_text(s, v, a) for a in actions)
+            lines.append(f"• {names}: {chances}")
+        if any(len(actions) > 1 for actions in groups.values()):
+            lines.append(t("hint.same_chances"))
     return "\n".join(lines)[:2000]
 
 
 def review_page(s: TableSession, record: dict[str, Any], number: int, seat: int,
                 decisions: list[Decision], step: int) -> tuple[str, discord.ui.View]:
-    """One trick of a finished hand with every hand open (it is over), and Hard's view of
-    the asker's decisions in it; ◀ ▶ move between tricks."""
+    """One trick of a finished hand with every hand open (it is over), sorted and marked as
+    the hand view shows a hand (trumps first, each marked), and Hard's view of the asker's
+    decisions in it; ◀ ▶ move between tricks. The summary of costly mistakes is on the
+    first page only."""
     hand = replay(record)
     tricks = hand.tricks
     last = max(len(tricks) - 1, 0)
@@ -578,32 +657,58 @@ def review_page(s: TableSession, record: dict[str, Any], number: int, seat: int,
     for trick in tricks[step:]:
         for i, c in enumerate(trick.cards):
             held[(trick.leader + i) % n].append(c)
-    lines = [f"**{t('review.title', game=title(s), number=number)}**",
-             t("review.trick", trick=step + 1, tricks=len(tricks))]
-    lines.extend(f"{x + 1}. {seat_mention(s, x)}: {_cards(tuple(held[x]))}" for x in range(n))
+    pv = public_view(hand)
+    lines = [f"**{t('review.title', game=title(s), number=number)}**"]
+    if step == 0:
+        mistakes = sorted({d.trick + 1 for d in decisions if d.mistake})
+        lines.append(t("review.summary", tricks=", ".join(map(str, mistakes)))
+                     if mistakes else t("review.no_mistake"))
+    lines.append(t("review.trick", trick=step + 1, tricks=len(tricks)))
+    lines.extend(f"{x + 1}. {seat_mention(s, x)}: {held_text(pv, hand.sort_hand(held[x]))}"
+                 for x in range(n))
     if tricks:
         trick = tricks[step]
         lines.append(t("table.last_trick_line", cards=trick_line(s, trick.leader, trick.cards),
                        user=seat_mention(s, trick.winner)))
-    pv = public_view(hand)
-    mine = [d for d in decisions if d.trick == step]
-    for d in mine:
-        if d.forced:
-            lines.append(t("review.forced", action=action_text(s, pv, d.played)))
-        elif d.played == d.best or d.cost <= 0:
-            lines.append(t("review.best", action=action_text(s, pv, d.played)))
-        else:
-            lines.append(t("review.better", action=action_text(s, pv, d.played),
-                           best=action_text(s, pv, d.best), cost=f"{d.cost:.2f}")
-                         + (" " + t("review.mistake") if d.mistake else ""))
-    mistakes = sorted({d.trick + 1 for d in decisions if d.mistake})
-    lines.append(t("review.summary", tricks=", ".join(map(str, mistakes)))
-                 if mistakes else t("review.no_mistake"))
+    for d in (d for d in decisions if d.trick == step):
+        lines.append(decision_text(s, pv, d))
     tid = s.id
     view = _view(
         button(Op.REVIEW, tid, number, step - 1, label="◀", disabled=step == 0),
         button(Op.REVIEW, tid, number, step + 1, label="▶", disabled=step >= last))
     return "\n".join(lines)[:2000], view
+
+
+def held_text(v: PublicView, cards: list[int]) -> str:
+    """Cards in a hand as its buttons show them, trumps marked (a review's open hands)."""
+    return " · ".join(card_button_label(v, c) for c in cards) if cards else "—"
+
+
+def decision_text(s: TableSession, v: PublicView, d: Decision) -> str:
+    """Hard's word on one decision. A better choice is said in the hand's own outcome: how
+    much more often it ends a way that matters (the share of Hard's guesses at the hidden
+    cards that end so), or, when the endings are as likely, that it takes more points."""
+    played = action_text(s, v, d.played)
+    if d.forced:
+        return t("review.forced", action=played)
+    if d.played == d.best or d.cost <= 0:
+        return t("review.best", action=played)
+    best = action_text(s, v, d.best)
+    mistake = " " + t("review.mistake") if d.mistake else ""
+    with_best = {c.outcome: c.chance for c in d.best_outcomes}
+    with_played = {c.outcome: c.chance for c in d.played_outcomes}
+    # The ending whose chance moves most (as the percentages show it); of two that move as
+    # much, one about a side (masters, the declarer winning) rather than "no change".
+    outcomes = sorted(with_best.keys() | with_played.keys(), key=lambda o: (
+        -abs(round(100 * with_best.get(o, 0.0)) - round(100 * with_played.get(o, 0.0))),
+        o.ours is None, o.event, str(o.ours)))
+    if outcomes:
+        o = outcomes[0]
+        b, p = round(100 * with_best.get(o, 0.0)), round(100 * with_played.get(o, 0.0))
+        if b != p:
+            return t("review.better_chance", action=played, best=best,
+                     outcome=outcome_text(s, o), best_chance=b, chance=p) + mistake
+    return t("review.better_points", action=played, best=best) + mistake
 
 
 def result_view(s: TableSession, number: int, *, next_hand: bool = False,
@@ -679,6 +784,8 @@ def chosen_together(action: Action) -> bool:
 ACTION_STYLES = {
     "pass": discord.ButtonStyle.secondary,
     "signal": discord.ButtonStyle.secondary,
+    # Looking at one's last two cards closes the fris window for everybody: no invitation.
+    "look": discord.ButtonStyle.secondary,
 }
 
 
@@ -696,11 +803,13 @@ def action_label(s: TableSession, action: Action) -> str:
     def name(seat: int) -> str:
         return plain_name(s, seat)
 
+    parts = s.rules.action_parts(action)
     if kind in SEAT_KINDS and isinstance(value, int):
         shown = plain_name(s, value)
-    elif isinstance(value, dict) and has_text(f"actvalue.{kind}"):
-        # A choice made of several parts (a binding, a fris) has a sentence of its own.
-        shown = t(f"actvalue.{kind}", **{k: facts.plain(v, name) for k, v in value.items()})
+    elif parts is not None and has_text(f"actvalue.{kind}"):
+        # A choice made of several parts (a binding, a fris) has a sentence of its own,
+        # with every part (a fris names its trump also when it is its Ober's own suit).
+        shown = t(f"actvalue.{kind}", **{k: facts.plain(v, name) for k, v in parts.items()})
     elif kind == "signal" and has_text(f"face.{value}"):
         return t("act.signal", face=t(f"face.{value}"), value=facts.word(value))
     else:
@@ -737,21 +846,48 @@ def result_embed(s: TableSession, result: HandResult, number: int, *,
                  next_at: float | None = None, dealt: bool = False) -> discord.Embed:
     """A hand's result; ``next_at``: when the next hand is dealt by itself (a live
     countdown); ``dealt``: it has been, so the result no longer asks for it."""
-    lines = [result_sentence(s, result), teams_line(s, result)]
     if s.fixed_teams and len(result.points) == 2:
         title = t("result.title", number=number, a=result.points[0], b=result.points[1])
     else:
         title = t("result.hand_title", number=number)
-        lines.append(points_text("result.points_line", s.rules.points, points=" · ".join(
-            f"{team_name(team)} {p}" for team, p in enumerate(result.points))))
+    lines = result_lines(s, result)
+    if not dealt:
+        lines.append(t("result.next_auto", when=relative_time(next_at))
+                     if next_at is not None else t("result.next_in"))
+    return discord.Embed(title=title, description="\n".join(lines), colour=GAME_COLOUR)
+
+
+def result_lines(s: TableSession, result: HandResult) -> list[str]:
+    """What a hand's result says, wherever it is shown (the result post, the web pages):
+    what happened, who played together, the points and what they do not count, the scores,
+    the match, who deals next."""
+    lines = [result_sentence(s, result)]
+    teams = teams_line(s, result)
+    if teams:
+        lines.append(teams)
+    # A hand thrown in (no card played) has no card points to tell of.
+    if any(result.points) or result.early:
+        if s.fixed_teams and len(result.points) == 2:
+            lines.append(t("table.points_line", a=result.points[0], b=result.points[1]))
+        else:
+            lines.append(points_text("result.points_line", s.rules.points, points=" · ".join(
+                f"{name} {p}" for name, p in zip(side_names(s, result), result.points,
+                                                 strict=False))))
+        lines.extend(points_explained(s, result))
+    counted = result.extra.get("counted")
+    if counted:
+        # What a game counted, in order ("Sauspiel mit der Blauen, 2 Laufende, Schneider:
+        # 30 each"): ``counted.KEY`` per item, its other entries the sentence's params.
+        lines.append(facts.counted_line(counted))
     scores = result.extra.get("scores")
     if scores is not None:
-        lines.append(t("result.scores_line", scores=" · ".join(
-            f"{seat_mention(s, seat)} {v:+d}" for seat, v in enumerate(scores))))
-    if result.early:
-        lines.append(t("result.early"))
+        lines.append(scores_line(s, scores))
+    if result.status.pot is not None:
+        # The Stock after the hand: with the balances it adds up to zero.
+        lines.append(t("info.pot", value=result.status.pot))
     if result.status.score is not None:
-        lines.append(t("table.match_line", score=score_text(s, result.status.score)))
+        lines.append(t(f"table.{score_word(s)}_line",
+                       score=score_text(s, result.status.score)))
     winners = result.extra.get("match_winner")
     if winners:
         if s.rules.score_by_seat:
@@ -760,21 +896,83 @@ def result_embed(s: TableSession, result: HandResult, number: int, *,
             who = " & ".join(t("lobby.team", team=team_name(team)) for team in winners)
         lines.append(t("result.match_won", who=who))
     lines.append(t("result.next_dealer", user=seat_mention(s, result.next_dealer)))
-    if not dealt:
-        lines.append(t("result.next_auto", when=relative_time(next_at))
-                     if next_at is not None else t("result.next_in"))
-    return discord.Embed(title=title, description="\n".join(lines), colour=GAME_COLOUR)
+    return lines
 
 
-def teams_line(s: TableSession, result: HandResult) -> str:
-    """Who played in which team this hand (results name the players, not only "Team A")."""
-    teams = result.status.teams or result.status_before.teams or s.rules.seat_teams
+def hand_teams(s: TableSession, result: HandResult) -> tuple[int, ...]:
+    """Each seat's team in the hand the result is of (a result the engine completed says;
+    else the status's teams, else the seats' fixed teams)."""
+    teams = result.extra.get("teams")
+    return (result.teams or (tuple(teams) if isinstance(teams, list) else None)
+            or result.status.teams or result.status_before.teams or s.rules.seat_teams)
+
+
+def alone(teams: tuple[int, ...]) -> bool:
+    """Everybody played for themselves: each seat is a side of its own."""
+    return len(set(teams)) == len(teams)
+
+
+def side_names(s: TableSession, result: HandResult) -> list[str]:
+    """Each side of the hand (team 0, 1...) by name: its role (Declarer, Defenders), its
+    player when everybody played alone, else its team letter."""
+    teams = hand_teams(s, result)
+    if result.sides:
+        return [side_word(role) for role in result.sides]
+    if alone(teams):
+        by_team = {team: seat for seat, team in enumerate(teams)}
+        return [seat_mention(s, by_team[team]) if team in by_team else team_name(team)
+                for team in range(len(result.points))]
+    return [team_name(team) for team in range(len(result.points))]
+
+
+def teams_line(s: TableSession, result: HandResult) -> str | None:
+    """Who played on which side this hand (results name the players, not only "Team A");
+    None when everybody played alone (the points name each player)."""
+    teams = hand_teams(s, result)
+    if alone(teams) and not result.sides:
+        return None
+    names = side_names(s, result)
     parts = []
     for team in sorted(set(teams)):
         members = " ".join(seat_mention(s, seat) for seat in range(s.rules.players)
                            if teams[seat] == team)
-        parts.append(f"{team_name(team)}: {members}")
+        parts.append(f"{names[team] if team < len(names) else team_name(team)}: {members}")
     return t("result.teams", teams=" · ".join(parts))
+
+
+def points_explained(s: TableSession, result: HandResult) -> list[str]:
+    """Why the points are what they are where that is not plain from the tricks: the
+    buried cards counted for the declarer, and the points nobody took (still in the hands
+    when the hand stopped early)."""
+    out = []
+    buried = result.extra.get("buried")
+    if isinstance(buried, list) and buried and result.sides:
+        worth = sum(s.rules.points[card(c)] for c in buried)
+        # Not the cards themselves: the result stays up while the next hand is dealt, and
+        # the table showed them when play was over.
+        out.append(t("result.buried_counted", side=side_word(result.sides[0]), count=worth))
+    if result.early:
+        # Why it stopped, where the game's rules stopped it (a lost Tout, a claim); else
+        # because no card could change the outcome any more.
+        reason = f"result.early.{result.early_reason}"
+        out.append(t(reason if result.early_reason and has_text(reason) else "result.early"))
+    missing = s.rules.total_points - sum(result.points)
+    if missing > 0:
+        out.append(t("result.left_in_hands", count=missing))
+    return out
+
+
+def scores_line(s: TableSession, scores: list[int]) -> str:
+    """What each player scored this hand, in words: those who scored, then who scored
+    nothing (not a row of "+0")."""
+    scored = [f"{seat_mention(s, seat)} {v:+d}" for seat, v in enumerate(scores) if v]
+    nothing = [seat_mention(s, seat) for seat, v in enumerate(scores) if not v]
+    if not scored:
+        return t("result.scores_none")
+    line = t("result.scores_line", scores=" · ".join(scored))
+    if nothing:
+        line += " · " + t("result.scores_nothing", users=", ".join(nothing))
+    return line
 
 
 def result_sentence(s: TableSession, result: HandResult) -> str:
@@ -787,7 +985,7 @@ def result_sentence(s: TableSession, result: HandResult) -> str:
     members = ""
     if team is not None:
         name, other = team_name(team), team_name(1 - team) if team in (0, 1) else ""
-        teams = (result.status.teams or result.status_before.teams or s.rules.seat_teams)
+        teams = hand_teams(s, result)
         members = " ".join(seat_mention(s, seat) for seat in range(s.rules.players)
                            if teams[seat] == team)
     slaves = slaves_word(s)
@@ -818,14 +1016,21 @@ def title(s: TableSession) -> str:
 
 
 def rules_embed(game: str, default_title: str, rulings: tuple[str, ...],
-                options: dict[str, Any]) -> discord.Embed:
-    """A game's rules summary: the engine's rulings (English), each worded in the reader's
-    language by the catalog (``rulings.GAME.N``)."""
+                options: dict[str, Any], *, picture: bool = False) -> discord.Embed:
+    """A game's rules on one page: the engine's rulings (English), each worded in the
+    reader's language by the catalog (``rulings.GAME.N``), the cards high to low with
+    these options, and the options. ``picture``: the page shows the ranking's picture (the
+    attachment ``bot.how.RANKING_FILE``: send ``bot.how.ranking_picture``'s file with it).
+    The short how-to-play text is ``/help``'s: the rules page does not repeat it."""
     lines = [t(f"rulings.{game}.{i}") if has_text(f"rulings.{game}.{i}") else r
              for i, r in enumerate(rulings)]
     embed = discord.Embed(title=game_title(game, default_title), colour=GAME_COLOUR,
                           description="\n".join(f"• {r}" for r in lines))
+    embed.add_field(name=t("how.ranking_title"), inline=False, value=how.ranking_text(
+        card_ranking(make_rules(game, options))))
     if options:
         embed.add_field(name=t("rules.options"),
                         value=", ".join(option_text(k, v) for k, v in options.items()))
+    if picture:
+        embed.set_image(url=f"attachment://{how.RANKING_FILE}")
     return embed

@@ -65,6 +65,7 @@ def result_json(result: HandResult, handed_over: set[int],
         "event": result.event,
         "team": result.team,
         "early": result.early,
+        **({"early_reason": result.early_reason} if result.early_reason else {}),
         **({"extra": result.extra} if result.extra else {}),
         #: The seats whose player left during the hand (``bot.ratings``: not rated).
         **({HANDED_OVER: sorted(handed_over)} if handed_over else {}),

@@ -244,6 +244,8 @@ class TableRunner:
         hand = s.hand
         if hand is None or not hand.finished or not s.full:
             return None
+        if s.plan is not None and s.hand_number >= s.plan.hands:
+            return None  # a tournament table's round is played out: it deals no more
         if self.finished_at is None or self.finished_at[0] != s.hand_number:
             self.finished_at = (s.hand_number, time.time())
         return self.finished_at[1] + self.timing.next_hand_delay
@@ -281,12 +283,25 @@ class TableRunner:
                 self.acting = False
 
     async def window_timer(self) -> None:
-        """An open window (the fris window): it closes by itself once the table's window
-        time has passed since it opened, whoever has not acted by then."""
+        """An open window (the fris window, the doubling window): the people it waits for
+        get the turn's one live signal, as on any turn (the hidden partner asked for Kontra
+        as the opponents are), signalled afresh each time somebody acts in it; it closes by
+        itself once the table's window time has passed since it opened, whoever has not
+        acted by then."""
         s = self.session
         assert s.hand is not None
-        deadline = self.deadline()
-        if deadline is None or await self.until(deadline):
+        start, deadline = self.wait_began(), self.deadline()
+        if start is None or deadline is None:
+            return
+        # The signal's key is the turn's (as a signal kept over a restart names it).
+        key = ("turn", s.hand_number, len(s.hand.actions))
+        if s.pings and self.signalled != key:
+            if await self.until(start + min(self.timing.ping_delay,
+                                            s.window_seconds * 2 / 3)):
+                return
+            await self.courier.signal(Signal.TURN, max(0, round(deadline - time.time())))
+            self.signalled = key
+        if await self.until(deadline):
             return
         self.acting = True
         try:

@@ -13,12 +13,14 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bot.courier import Surface
 from bot.discord_surface import DiscordSurface
 from bot.runner import TableRunner
 from bot.session import SessionError, TableSession
-from bot.store import StoreError
+from bot.store import Member, StoreError
 from bot.web.surface import WebSurface
 
 if TYPE_CHECKING:
@@ -60,6 +62,10 @@ class Tables:
         self._playing_count = 0
         self._playing_at = -1e9
         self._resuming: asyncio.Task[None] | None = None
+        #: What else shows a table, besides its messages and its page: each maker is asked
+        #: for a surface for every table tracked (None: not this one). Added by the bot's
+        #: services (``bot.community``) before the tables are restored.
+        self.surface_makers: list[Callable[[OpenTable], Surface | None]] = []
 
     # -- finding -------------------------------------------------------------------------------
 
@@ -111,6 +117,10 @@ class Tables:
             runner.courier.add(WebSurface(self.bot.web.feed, session.id, runner.deadline))
         runner.courier.add(surface)
         table = OpenTable(runner, surface)
+        for make in self.surface_makers:
+            extra = make(table)
+            if extra is not None:
+                runner.courier.add(extra)
         self.open[session.id] = table
         self.by_channel[session.channel_id] = session.id
         return table
@@ -125,14 +135,17 @@ class Tables:
 
     async def create(self, *, guild_id: int, channel_id: int, game: str,
                      options: dict[str, Any], opener_id: int, seats: int,
-                     settings: dict[str, Any]) -> OpenTable:
-        """A new table in the lobby (its message is the caller's to post)."""
+                     settings: dict[str, Any],
+                     members: list[Member | None] | None = None) -> OpenTable:
+        """A new table in the lobby (its message is the caller's to post), its seats empty
+        or taken by ``members`` (a tournament's draw)."""
         if self.in_channel(channel_id) is not None:
             raise SessionError("err.channel_busy")
         try:
             row = await self.bot.store.create_table(
                 guild_id=guild_id, channel_id=channel_id, game=game, options=options,
-                opener_id=opener_id, seats=[None] * seats, settings=settings)
+                opener_id=opener_id, seats=list(members or [None] * seats),
+                settings=settings)
         except StoreError:
             raise SessionError("err.channel_busy") from None
         return self._track(TableSession(row, self.bot.store))

@@ -343,10 +343,6 @@ def option_text(name: str, value: Any) -> str:
     return t("option.line", option=option_name(name), value=option_value(name, value))
 
 
-#: Why an option value is refused: each reason's text ``opterr.REASON``.
-OPTION_ERRORS: Final = ("unknown", "choice", "range", "multiple", "invalid")
-
-
 def option_error(option: str, value: Any, reason: str,
                  details: Mapping[str, Any] | None = None) -> str:
     """Why a table option's value does not work, worded for the opener:

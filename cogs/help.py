@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.answers import send_how
 from bot.choices import GAME_CHOICES
 from bot.client import invite_url
-from bot.render import GAME_COLOUR
+from bot.colours import GAME_COLOUR
 from bot.texts import t
 from bot.translator import ls
 

@@ -13,16 +13,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.choices import GAME_CHOICES
+from bot.colours import GAME_COLOUR
 from bot.errors import answer as reply_error
+from bot.lobby import SessionError
 from bot.names import mention
-from bot.protocol import Click, Op, parse
+from bot.protocol import Click, Op
 from bot.ratings import board, season_of
 from bot.ratings.chart import Labels, TopLabels, TopRow, rating_chart, top_chart
-from bot.render import GAME_COLOUR, button
+from bot.ratings.words import rating_sentence, rating_text, sure_short
+from bot.render import button
 from bot.seats import user_member
 from bot.store import now
 from bot.texts import game_title, speaking, t
 from bot.translator import ls
+from bot.validate import came_from
 from engine import make_rules
 from engine.rules import GAMES
 
@@ -33,10 +37,6 @@ log = logging.getLogger(__name__)
 
 CHART_FILE = "rating.png"
 TOP_FILE = "top.png"
-
-
-def _number(x: float) -> str:
-    return f"{x:.1f}"
 
 
 def _trend(x: float) -> str:
@@ -142,8 +142,8 @@ class Ratings(commands.Cog, name="Ratings"):
                   season=season)
         text = "\n".join(
             t("leaderboard.line", rank=line.rank, player=mention(line.rating.player),
-              rating=_number(line.conservative), mu=_number(line.rating.mu),
-              sigma=_number(line.rating.sigma), hands=t("n.hands", count=line.rating.hands),
+                rating=rating_text(line.conservative),
+              hands=t("n.hands", count=line.rating.hands), sure=sure_short(line.rating.sigma),
               trend=_trend(line.trend))
             for line in board.page(lines, number))
         embed = discord.Embed(title=title, colour=GAME_COLOUR,
@@ -152,40 +152,27 @@ class Ratings(commands.Cog, name="Ratings"):
             embed.set_footer(text=t("leaderboard.footer", page=number, pages=pages))
         return embed, board_buttons(game, season, number, pages)
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """The leaderboard's page buttons (the tables cog answers every other click)."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: Any = interaction.data if isinstance(interaction.data, dict) else {}
-        click = parse(str(data.get("custom_id", "")))
-        if click is None or click.op is not Op.LEADERBOARD:
-            return
-        await self.turn_page(interaction, click)
+    async def cog_load(self) -> None:
+        self.bot.clicks.route([Op.LEADERBOARD], self.turn_page)
+
+    async def cog_unload(self) -> None:
+        self.bot.clicks.unroute([Op.LEADERBOARD])
 
     async def turn_page(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        await self.bot.enter(interaction)
-        try:
-            game, season, number = click.args[0], int(click.args[1]), int(click.args[2])
-        except (IndexError, ValueError):
-            await reply_error(interaction, t("err.bad_button"))
-            return
-        if interaction.guild_id is None or game not in GAMES:
-            await reply_error(interaction, t("err.bad_button"))
-            return
-        try:
-            with speaking(self.bot.public_language(interaction.guild_id)):
-                embed, view = await self.leaderboard(interaction.guild_id, game, season,
-                                                     number)
-            message = interaction.message
-            if message is not None and any(a.filename == TOP_FILE
-                                           for a in message.attachments):
-                # The top ten stays on every page (the file is kept by the edit).
-                embed.set_image(url=f"attachment://{TOP_FILE}")
-            await interaction.response.edit_message(embed=embed, view=view)
-        except Exception:
-            log.exception("leaderboard page %s failed", click.args)
-            await reply_error(interaction, t("err.internal"))
+        """A leaderboard's ◀ ▶ (``bot.clicks`` routes them here): the page redrawn in place."""
+        game, season, number = (click.get("game", str), click.get("season", int),
+                                click.get("page", int))
+        table = self.bot.tables.in_channel(interaction.channel_id)
+        if interaction.guild_id is None or not came_from(
+                interaction, click, None if table is None else table.session.message_id):
+            raise SessionError("err.bad_button")
+        with speaking(self.bot.public_language(interaction.guild_id)):
+            embed, view = await self.leaderboard(interaction.guild_id, game, season, number)
+        message = interaction.message
+        if message is not None and any(a.filename == TOP_FILE for a in message.attachments):
+            # The top ten stays on every page (the file is kept by the edit).
+            embed.set_image(url=f"attachment://{TOP_FILE}")
+        await interaction.response.edit_message(embed=embed, view=view)
 
     # -- /profile --------------------------------------------------------------------------
 
@@ -215,10 +202,11 @@ class Ratings(commands.Cog, name="Ratings"):
             embed.description = t("profile.unrated", game=title, season=season)
         else:
             r = mine.rating
-            embed.description = t(
-                "profile.rating", rating=_number(mine.conservative), mu=_number(r.mu),
-                sigma=_number(r.sigma), rank=mine.rank, players=len(lines), season=season,
-                hands=t("n.hands", count=r.hands))
+            # Said as players say it: a rating, a place, and how sure it is after so many
+            # hands (not "mu ± sigma, ranked by mu - 3 sigma").
+            embed.description = rating_sentence(
+                rating=mine.conservative, rank=mine.rank, players=len(lines), season=season,
+                sigma=r.sigma, hands=r.hands)
         seasons = await store.seasons(guild_id)
         record = board.record_of(
             player, [r for r in await store.results(guild_id, key)

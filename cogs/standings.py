@@ -10,14 +10,26 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import send_how
 from bot.choices import GAME_CHOICES
+from bot.colours import GAME_COLOUR
 from bot.errors import answer as reply_error
+from bot.how import ranking_picture
 from bot.names import mention
-from bot.render import GAME_COLOUR, history_line, result_view, rules_embed
-from bot.seats import user_member
-from bot.standings import badge_wearers, match_solos, standings
-from bot.texts import EN, date_text, game_title, speaking, t, team_name
+from bot.protocol import INT32
+from bot.render import history_line, result_view, rules_embed
+from bot.seats import computer_level, is_computer, user_member
+from bot.standings import (
+    PHONE_CHARS,
+    PairLine,
+    badge_wearers,
+    fit,
+    match_solos,
+    player_columns,
+    players_table,
+    standings,
+    table,
+)
+from bot.texts import EN, date_text, game_title, has_text, speaking, t, team_name
 from bot.translator import ls
 from engine import make_rules
 
@@ -33,23 +45,40 @@ def _team(members: list[str]) -> str:
     return " & ".join(mention(m) for m in members)
 
 
-def _field(lines: list[str]) -> str:
-    """As many whole lines as fit in one embed field."""
+def _block(lines: list[str], after: str = "") -> str:
+    """A table in a code block, with as many whole lines as fit in one embed field, then
+    ``after`` (its legend)."""
+    tail = f"\n{after}" if after else ""
     out: list[str] = []
-    for line in lines[:MAX_LINES]:
-        if len("\n".join([*out, line])) > FIELD_CHARS:
+    for line in lines:
+        if len("```\n" + "\n".join([*out, line]) + "\n```" + tail) > FIELD_CHARS:
             break
         out.append(line)
-    return "\n".join(out) or "—"
+    return "```\n" + "\n".join(out) + "\n```" + tail
 
 
-def _masters_now(side: str | None) -> str:
-    """Which team of a partnership are masters now (``a``, ``b``), or even."""
-    if side == "a":
-        return t("standings.masters_now", team=team_name(0))
-    if side == "b":
-        return t("standings.masters_now", team=team_name(1))
-    return t("standings.even")
+def pair_table(pairs: list[PairLine], names: dict[str, str]) -> list[str]:
+    """Partnerships: each on two lines, the two teams' names, then under the header their
+    hands together and, team A against team B, the times they became masters, the hands
+    they played as masters and the times they ran away, and who are masters now."""
+    ran = any(sum(p.ran_away) for p in pairs)
+    header = ["", t("standings.col.hands"), t("standings.col.made"), t("standings.col.held"),
+              *([t("standings.col.ran")] if ran else []), t("standings.col.now")]
+
+    def both(x: tuple[int, int]) -> str:
+        return f"{x[0]}–{x[1]}"
+
+    rows = [["", str(p.hands), both(p.became_masters), both(p.hands_as_masters),
+             *([both(p.ran_away)] if ran else []),
+             team_name("ab".index(p.masters_now)) if p.masters_now in ("a", "b") else "—"]
+            for p in pairs]
+    head, *lines = table(header, rows)
+    out = [head]
+    for p, line in zip(pairs, lines, strict=True):
+        teams = " – ".join(" & ".join(fit(names.get(m, m), 9) for m in team)
+                           for team in (p.team_a, p.team_b))
+        out += [fit(teams, PHONE_CHARS), line]
+    return out
 
 
 class Standings(commands.Cog, name="Standings"):
@@ -82,35 +111,43 @@ class Standings(commands.Cog, name="Standings"):
         statuses = await self.bot.store.statuses(interaction.guild_id)
         badged = badge_wearers(statuses, key)
         solos = match_solos(statuses, key)
+        # The tables name players by their display names (a code block shows a mention as
+        # typed): looked up, so the answer comes as an edit.
+        await interaction.response.defer(thinking=True)
+        shown = players[:MAX_LINES]
+        names = await self._names(interaction, [p.member for p in shown] + [
+            m for pair in pairs[:MAX_LINES] for m in (*pair.team_a, *pair.team_b)])
+        badge = t(f"standings.{rules.losers_badge}") if rules.losers_badge else ""
+        columns = player_columns(shown, has_masters="masters" in rules.status_fields,
+                                 scored=rules.score_by_seat, solos=solos)
+        legend = " · ".join(t(f"standings.legend.{c.key}") for c in columns
+                            if c.key != "hands")
         embed = discord.Embed(title=title, colour=GAME_COLOUR)
-        lines = []
-        for p in players:
-            line = t("standings.player_line", user=mention(p.member),
-                     hands=t("n.hands", count=p.hands),
-                     made=t("n.became_masters", count=p.became_masters),
-                     held=t("n.hands_as_masters", count=p.hands_as_masters),
-                     ran=t("n.ran_away", count=p.ran_away))
-            if rules.score_by_seat or p.score:
-                line += " · " + t("standings.score", score=f"{p.score:+d}")
-            if p.matches_won:
-                line += " · " + t("standings.matches", count=p.matches_won)
-            if p.member in solos:
-                line += " · " + t("standings.solos", count=solos[p.member])
-            if p.member in badged:
-                line += " " + t(f"standings.{rules.losers_badge}")
-            lines.append(line)
-        embed.add_field(name=t("standings.players"), value=_field(lines), inline=False)
+        embed.add_field(name=t("standings.players"), inline=False, value=_block(
+            players_table(shown, columns, names, badged, badge), legend))
         if pairs:
-            embed.add_field(name=t("standings.partnerships"), value=_field([
-            t("standings.pair_line", a=_team(p.team_a), b=_team(p.team_b),
-              hands=t("n.hands", count=p.hands),
-              made=p.became_masters[0], made_b=p.became_masters[1],
-              held=p.hands_as_masters[0], held_b=p.hands_as_masters[1],
-              ran=p.ran_away[0], ran_b=p.ran_away[1],
-              now=_masters_now(p.masters_now))
-            for p in pairs]), inline=False)
-        await interaction.response.send_message(
+            embed.add_field(name=t("standings.partnerships"), inline=False,
+                            value=_block(pair_table(pairs[:MAX_LINES], names),
+                                         t("standings.legend.pairs")))
+        await interaction.edit_original_response(
             embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    async def _names(self, interaction: discord.Interaction[Any],
+                     members: list[str]) -> dict[str, str]:
+        """Each member's display name in the server of ``interaction``."""
+        guild = interaction.guild
+        out: dict[str, str] = {}
+        for m in dict.fromkeys(members):
+            level = computer_level(m) if is_computer(m) else None
+            if level is not None and has_text(f"level.{level}"):
+                # A computer by its level alone: "🤖 Normal" fits a column.
+                out[m] = f"🤖 {t(f'level.{level}')}"
+            elif is_computer(m):
+                out[m] = mention(m)
+            else:
+                out[m] = m if guild is None else \
+                    await self.bot.member_names.display_name(guild, m)
+        return out
 
     @app_commands.command(name=ls("cmdname.status"), description=ls("cmd.status"))
     @app_commands.guild_only()
@@ -155,16 +192,26 @@ class Standings(commands.Cog, name="Standings"):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules_cmd(self, interaction: discord.Interaction[Any],
                         game: app_commands.Choice[str]) -> None:
+        """The rules on one page, only to the asker, in their language: the rulings, the
+        cards high to low (as a picture too where the server has pictures on, not in a DM)
+        and the options. The short how-to-play is ``/help game:``'s."""
         rules = make_rules(game.value)
-        await send_how(self.bot, interaction, game.value, rules_embed(
-            game.value, rules.title, rules.rulings, rules.options.model_dump()))
+        config = self.bot.config(interaction.guild_id)
+        picture = config.pictures and interaction.guild_id is not None
+        embed = rules_embed(game.value, rules.title, rules.rulings,
+                            rules.options.model_dump(), picture=picture)
+        if picture:
+            file = await ranking_picture(game.value, config.theme)
+            await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name=ls("cmdname.history"), description=ls("cmd.history"))
     @app_commands.guild_only()
     @app_commands.describe(hand=ls("cmd.history_hand"))
     @app_commands.rename(hand=ls("optname.hand"))
     async def history_cmd(self, interaction: discord.Interaction[Any],
-                          hand: int | None = None) -> None:
+                          hand: app_commands.Range[int, 1, INT32] | None = None) -> None:
         session = self.bot.tables.session_in(interaction.channel_id)
         if session is None:
             await reply_error(interaction, t("err.no_table"))

@@ -11,19 +11,19 @@ surfaces show it.
 
 from __future__ import annotations
 
-import json
 import logging
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors, options, present, render, thinking
+from bot import options, present, render, thinking
 from bot.choices import GAME_CHOICES, TOP_TRUMP_CHOICES, WATCH_CHOICES
+from bot.community import invitations
 from bot.errors import answer as reply_error
-from bot.protocol import Click, Op, Place, parse
+from bot.protocol import Click, Op
 from bot.session import (
     COMPUTER_LEVELS,
     DEFAULT_TURN_SECONDS,
@@ -34,11 +34,11 @@ from bot.session import (
     check_settings,
 )
 from bot.tables import OpenTable
-from bot.texts import EN, refusal, t
+from bot.texts import refusal, t
 from bot.translator import ls
+from bot.validate import came_from
 from bot.watch import DEFAULT_WATCH
-from engine import Action, RecordError, action_from_json, make_rules, seat_view
-from engine.cards import CardError, card
+from engine import Action, make_rules, seat_view
 from engine.errors import OptionsError
 from engine.rules import GAMES
 
@@ -58,49 +58,7 @@ def actor(interaction: discord.Interaction[Any]) -> Actor:
     return Actor(interaction.user.id, bool(perms and perms.manage_guild))
 
 
-T = TypeVar("T")
-
-
-def place_of(message: discord.Message, table_message_id: int | None) -> Place:
-    """The kind of message a click came from."""
-    if message.flags.ephemeral:
-        return Place.PRIVATE
-    return Place.TABLE if message.id == table_message_id else Place.POST
-
-
-def custom_ids(components: Sequence[Any]) -> Iterator[str]:
-    for component in components:
-        custom_id = getattr(component, "custom_id", None)
-        if isinstance(custom_id, str):
-            yield custom_id
-        yield from custom_ids(getattr(component, "children", ()))
-
-
-def came_from(interaction: discord.Interaction[Any], click: Click,
-              table_message_id: int | None) -> bool:
-    """Whether the click carries an id of the message it came from, and that message is of
-    the kind its operation is drawn on. Discord checks the first for its own clients; a
-    forged interaction is checked here, before anything is answered by editing that message
-    (which must never turn a public message into somebody's hand)."""
-    message = interaction.message
-    if message is None:
-        return False
-    data: Any = interaction.data if isinstance(interaction.data, dict) else {}
-    if str(data.get("custom_id", "")) not in set(custom_ids(message.components)):
-        return False
-    return place_of(message, table_message_id) in click.places
-
-
-def parsed(read: Callable[[], T]) -> T:
-    """Read a custom_id's arguments or a menu's value: a forged or damaged one is refused as
-    such (and nothing changes); errors anywhere else are the bot's own and are logged."""
-    try:
-        return read()
-    except (ValueError, IndexError, KeyError, TypeError, CardError, RecordError):
-        raise SessionError("err.bad_button") from None
-
-
-Handler = Callable[[discord.Interaction[Any], OpenTable, Click, list[str]], Awaitable[None]]
+Handler = Callable[[discord.Interaction[Any], OpenTable, Click], Awaitable[None]]
 
 
 class Tables(commands.Cog, name="Tables"):
@@ -128,14 +86,18 @@ class Tables(commands.Cog, name="Tables"):
                            window_seconds=ls("cmd.window_seconds"), pings=ls("cmd.pings"),
                            hints=ls("cmd.hints"), rated=ls("cmd.rated"),
                            thread=ls("cmd.thread"), watch=ls("cmd.watch"),
-                           confirm=ls("cmd.confirm"))
+                           confirm=ls("cmd.confirm"),
+                           invite=ls("cmd.invite"), invite_2=ls("cmd.invite"),
+                           invite_3=ls("cmd.invite"))
     @app_commands.rename(game=ls("optname.game"), early_end=ls("optname.early_end"),
                          top_trumps=ls("optname.top_trumps"),
                          turn_seconds=ls("optname.turn_seconds"),
                          window_seconds=ls("optname.window_seconds"),
                          pings=ls("optname.pings"), hints=ls("optname.hints"),
                          rated=ls("optname.rated"), thread=ls("optname.thread"),
-                         watch=ls("optname.watch"), confirm=ls("optname.confirm"))
+                         watch=ls("optname.watch"), confirm=ls("optname.confirm"),
+                         invite=ls("optname.invite"), invite_2=ls("optname.invite_2"),
+                         invite_3=ls("optname.invite_3"))
     @app_commands.choices(game=GAME_CHOICES, top_trumps=TOP_TRUMP_CHOICES,
                           watch=WATCH_CHOICES)
     async def table_new(
@@ -147,24 +109,34 @@ class Tables(commands.Cog, name="Tables"):
         = DEFAULT_WINDOW_SECONDS,
         pings: bool = True, hints: bool = True, rated: bool = True, thread: bool = False,
         watch: app_commands.Choice[str] | None = None, confirm: bool = False,
+        invite: discord.User | None = None, invite_2: discord.User | None = None,
+        invite_3: discord.User | None = None,
     ) -> None:
         try:
-            await self._open(interaction, game.value, early_end, top_trumps, {
+            table = await self._open(interaction, game.value, early_end, top_trumps, {
                 "turn_seconds": turn_seconds, "window_seconds": window_seconds,
                 "pings": pings, "hints": hints, "rated": rated, "thread": thread,
                 "watch": watch.value if watch is not None else DEFAULT_WATCH,
                 "confirm": confirm})
         except SessionError as e:
             await reply_error(interaction, refusal(e.key, e.params))
+            return
+        # Seats held for the invited, who are told (bot.community.invitations).
+        await invitations.invite(self.bot, self.bot.community.dms, table, interaction,
+                                 invitations.invited([invite, invite_2, invite_3],
+                                                     interaction.user.id,
+                                                     table.session.rules.players))
 
     async def _open(self, interaction: discord.Interaction[Any], game: str, early_end: bool,
                     top_trumps: app_commands.Choice[str] | None,
-                    settings: dict[str, Any]) -> None:
+                    settings: dict[str, Any]) -> OpenTable:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise SessionError("err.guild_only")
         if game not in GAMES:
             raise SessionError("err.bad_game")
-        table_options: dict[str, Any] = {"early_end": early_end}
+        # Only a game that has an early end (its lobby offers it) is given the choice.
+        table_options: dict[str, Any] = (
+            {"early_end": early_end} if options.offers(game, "early_end") else {})
         if top_trumps is not None:
             table_options["top_trumps"] = top_trumps.value
         try:
@@ -185,6 +157,7 @@ class Tables(commands.Cog, name="Tables"):
         if checked.get("thread"):
             await table.discord.open_thread()
         table.runner.start_lobby_timer()
+        return table
 
     @table.command(name=ls("cmdname.table_show"), description=ls("cmd.table_show"))
     async def table_show(self, interaction: discord.Interaction[Any]) -> None:
@@ -197,64 +170,49 @@ class Tables(commands.Cog, name="Tables"):
 
     # -- every click -----------------------------------------------------------------------------
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Every click on a button or a menu comes here, and each gets exactly one answer."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        await self.bot.enter(interaction)
-        data: Any = interaction.data if isinstance(interaction.data, dict) else {}
-        click = parse(str(data.get("custom_id", ""))) if errors.well_formed(interaction) \
-            else None
-        if click is not None and click.op is Op.LEADERBOARD:
-            return  # a leaderboard's pages belong to no table: cogs/ratings.py answers them
-        raw_values = data.get("values")
-        values = [str(v) for v in raw_values] if isinstance(raw_values, list) else []
-        await self.handle(interaction, click, values)
+    async def cog_load(self) -> None:
+        self.bot.clicks.route(self._handlers, self.handle, too_late=self._too_late)
 
-    async def handle(self, interaction: discord.Interaction[Any], click: Click | None,
-                     values: list[str]) -> None:
-        """Answer one click: refusals become one short ephemeral answer in the user's
-        language; a failure of the bot's own is logged and answered with the generic text."""
-        table_id = click.table_id if click else None
-        try:
-            if click is None:
-                raise SessionError("err.bad_button")
-            table = self.tables.get(click.table_id)
-            if table is None:
-                raise SessionError("err.gone")
-            session = table.session
-            # A click belongs to its table's server and channel (a result or a review in the
-            # table's own thread: there); anywhere else it is refused (a button copied into
-            # another server, a DM).
-            in_thread = (session.thread_id is not None
-                         and interaction.channel_id == session.thread_id)
-            if interaction.guild_id != session.guild_id or not (
-                    interaction.channel_id == session.channel_id
-                    or (in_thread and click.op in POSTED_OPS)):
-                raise SessionError("err.elsewhere")
-            if not came_from(interaction, click, session.message_id):
-                raise SessionError("err.bad_button")
-            await self._handlers[click.op](interaction, table, click, values)
-        except SessionError as e:
-            await reply_error(interaction, refusal(e.key, e.params) if e.key in EN
-                              else t("err.not_allowed"))
-        except Exception as e:
-            if self.tables.closing:
-                # The bot is stopping under this click (its HTTP session closes): what was
-                # stored stays stored, and the table comes back at the next start.
-                log.info("table %s: click %s interrupted by the shutdown", table_id,
-                         click and click.op)
-                return
-            if errors.too_late(e):
-                log.warning("table %s: click %s answered too late (Discord's 3 s passed)",
-                            table_id, click and click.op)
-                return
-            # E.g. the store failed: the session changed nothing, so the click can be retried.
-            log.exception("table %s: %s %s failed", table_id,
-                          "button" if click and click.kind == "fc" else "select",
-                          click and click.op)
-            await reply_error(interaction, t("err.internal"))
+    async def cog_unload(self) -> None:
+        self.bot.clicks.unroute(self._handlers)
+
+    async def handle(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """A click on a table's component: checked against its table's server, channel and
+        message, then answered by its operation's handler (refusals and failures are
+        ``bot.clicks``')."""
+        table = self.tables.get(click.table_id)
+        if table is None:
+            raise SessionError(await self._not_open(interaction, click.table_id))
+        session = table.session
+        # A click belongs to its table's server and channel (a result or a review in the
+        # table's own thread: there); anywhere else it is refused (a button copied into
+        # another server, a DM).
+        in_thread = (session.thread_id is not None
+                     and interaction.channel_id == session.thread_id)
+        if interaction.guild_id != session.guild_id or not (
+                interaction.channel_id == session.channel_id
+                or (in_thread and click.op in POSTED_OPS)):
+            raise SessionError("err.elsewhere")
+        await table.discord.settled()
+        if not came_from(interaction, click, session.message_id):
+            raise SessionError("err.bad_button")
+        await self._handlers[click.op](interaction, table, click)
+
+    async def _too_late(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """What a click stored is shown where its answer would have shown it."""
+        table = self.tables.get(click.table_id)
+        if table is not None:
+            await table.discord.redraw()
+
+    async def _not_open(self, interaction: discord.Interaction[Any], table_id: int) -> str:
+        """Why a click's table is not open in this process: closed, or a table of another
+        server (with shards, driven by another process: a click copied from there lands
+        here). One read of the store, only for clicks on tables not open here."""
+        row = await self.bot.store.get_table(table_id)
+        if row is not None and row.guild_id != interaction.guild_id:
+            # From a DM (no server): it belongs somewhere else, as for an open table.
+            return "err.other_server" if interaction.guild_id else "err.elsewhere"
+        return "err.gone"
 
     # the lobby
 
@@ -262,45 +220,50 @@ class Tables(commands.Cog, name="Tables"):
                             table: OpenTable) -> None:
         """Answer a change of seats on the message it was made on: the lobby, or the table
         between hands (whose driver looks again: the table may have nobody left)."""
-        await table.discord.answer_with_table(interaction)
-        table.runner.kick()
+        try:
+            await table.discord.answer_with_table(interaction)
+        finally:
+            # What was stored goes on even when the answer could not be given (too late):
+            # every surface hears of it, and the driver looks again.
+            await table.runner.after(None)
 
     async def _on_join(self, interaction: discord.Interaction[Any], table: OpenTable,
-                       click: Click, values: list[str]) -> None:
-        team = parsed(lambda: int(click.args[0]))
+                       click: Click) -> None:
+        team = click.get("team", int)
         await table.session.join(interaction.user.id, team, interaction.user.display_name)
         await self._seats_update(interaction, table)
 
     async def _on_sit(self, interaction: discord.Interaction[Any], table: OpenTable,
-                      click: Click, values: list[str]) -> None:
+                      click: Click) -> None:
         await table.session.join(interaction.user.id, None, interaction.user.display_name)
         await self._seats_update(interaction, table)
 
     async def _on_leave(self, interaction: discord.Interaction[Any], table: OpenTable,
-                        click: Click, values: list[str]) -> None:
+                        click: Click) -> None:
         """Leave: at once in the lobby and between hands; during a hand, after a yes to
         "Leave the table?" (``leave:HAND:yes|no``, on the question only its asker sees)."""
         session = table.session
-        if click.args:
-            number, sure = parsed(lambda: (int(click.args[0]), click.args[1]))
-            if sure not in ("yes", "no"):
-                raise SessionError("err.bad_button")
-            if sure == "no":
+        if click.has("answer"):
+            if click.get("answer", str) == "no":
                 await interaction.response.edit_message(content=t("hand.stay"), view=None)
                 return
             seat = session.require_seat(interaction.user.id)
-            if number != session.hand_number:
+            if click.get("hand", int) != session.hand_number:
                 raise SessionError("err.stale_hand")
             if not await session.leave(interaction.user.id):
-                await interaction.response.edit_message(content=t("hand.left_between"),
-                                                        view=None)
-                table.runner.kick()
-                table.discord.request_refresh()
+                try:
+                    await interaction.response.edit_message(content=t("hand.left_between"),
+                                                            view=None)
+                finally:
+                    table.runner.kick()
+                    table.discord.request_refresh()
                 return
-            await interaction.response.edit_message(content=t("hand.left"), view=None)
-            await table.discord.refresh_hand_views([seat], only=[seat])
-            await table.runner.courier.notice("turn.left", seat)
-            await table.runner.after(None)
+            try:
+                await interaction.response.edit_message(content=t("hand.left"), view=None)
+            finally:
+                await table.discord.refresh_hand_views([seat], only=[seat])
+                await table.runner.courier.notice("turn.left", seat)
+                await table.runner.after(None)
             return
         if session.state == "playing" and not session.between_hands:
             session.require_seat(interaction.user.id)
@@ -311,47 +274,48 @@ class Tables(commands.Cog, name="Tables"):
         await self._seats_update(interaction, table)
 
     async def _on_cpu(self, interaction: discord.Interaction[Any], table: OpenTable,
-                      click: Click, values: list[str]) -> None:
+                      click: Click) -> None:
         # The menu's choice is the level; an old button carries it, or adds a Normal one.
-        if click.kind == "fs":
-            level = parsed(lambda: values[0])
-        else:
-            level = click.args[0] if click.args else "normal"
+        level = click.get("level", str) if click.has("level") else "normal"
         if level not in COMPUTER_LEVELS:
             raise SessionError("err.bad_level", level=level[:40])
         await table.session.add_computer(level=level, by=actor(interaction))
         await self._seats_update(interaction, table)
 
     async def _on_uncpu(self, interaction: discord.Interaction[Any], table: OpenTable,
-                        click: Click, values: list[str]) -> None:
+                        click: Click) -> None:
         await table.session.remove_computer(by=actor(interaction))
         await self._seats_update(interaction, table)
 
     async def _on_option(self, interaction: discord.Interaction[Any], table: OpenTable,
-                         click: Click, values: list[str]) -> None:
-        name, value = parsed(lambda: options.decode(values[0]))
+                         click: Click) -> None:
+        name, value = click.get("option", tuple)
         by = actor(interaction)
         await table.session.set_option(by.user_id, name, value, is_admin=by.manager)
         await self._seats_update(interaction, table)
 
     async def _on_cancel(self, interaction: discord.Interaction[Any], table: OpenTable,
-                         click: Click, values: list[str]) -> None:
+                         click: Click) -> None:
         await table.session.cancel(actor(interaction))
-        await table.discord.answer_closed(interaction, "lobby.cancelled")
-        await self.tables.close(table, "lobby.cancelled")
+        try:
+            await table.discord.answer_closed(interaction, "lobby.cancelled")
+        finally:
+            await self.tables.close(table, "lobby.cancelled")
 
     async def _on_start(self, interaction: discord.Interaction[Any], table: OpenTable,
-                        click: Click, values: list[str]) -> None:
+                        click: Click) -> None:
         by = actor(interaction)
         await table.session.start(by.user_id, is_admin=by.manager)
         table.runner.lobby_closed()
-        await table.discord.answer_with_table(interaction)
-        table.runner.kick()
+        try:
+            await table.discord.answer_with_table(interaction)
+        finally:
+            table.runner.kick()
 
     # the table
 
     async def _on_hand(self, interaction: discord.Interaction[Any], table: OpenTable,
-                       click: Click, values: list[str]) -> None:
+                       click: Click) -> None:
         session = table.session
         seat = session.require_seat(interaction.user.id)
         if session.hand is None:
@@ -361,19 +325,21 @@ class Tables(commands.Cog, name="Tables"):
         hand = session.hand
         moved = len(hand.actions)
         message = await table.discord.hand_message(seat)
-        await interaction.response.send_message(
-            message.content, view=message.view, ephemeral=True,
-            files=message.files or discord.utils.MISSING)
+        try:
+            await interaction.response.send_message(
+                message.content, view=message.view, ephemeral=True,
+                files=message.files or discord.utils.MISSING)
+        finally:
+            if was_auto:
+                table.runner.kick()  # the seat is the player's again
         table.discord.keep_hand_view(interaction)
         if session.hand is not hand or len(hand.actions) != moved:
             # The table moved while the view was on its way (a computer's move): its
             # refresh did not know this view yet, so draw it again now.
             await table.discord.refresh_hand_views([seat], only=[seat])
-        if was_auto:
-            table.runner.kick()
 
     async def _on_activity(self, interaction: discord.Interaction[Any], table: OpenTable,
-                           click: Click, values: list[str]) -> None:
+                           click: Click) -> None:
         """*Open the table*: Discord opens the bot's Activity in this channel, which finds
         this table by the channel (``bot.web.activity``)."""
         web = self.bot.web
@@ -382,7 +348,7 @@ class Tables(commands.Cog, name="Tables"):
         await interaction.response.launch_activity()
 
     async def _on_last(self, interaction: discord.Interaction[Any], table: OpenTable,
-                       click: Click, values: list[str]) -> None:
+                       click: Click) -> None:
         hand = table.session.hand
         if hand is None or not hand.tricks:
             text = t("table.no_last_trick")
@@ -391,75 +357,67 @@ class Tables(commands.Cog, name="Tables"):
         await interaction.response.send_message(text, ephemeral=True)
 
     async def _on_rules(self, interaction: discord.Interaction[Any], table: OpenTable,
-                        click: Click, values: list[str]) -> None:
+                        click: Click) -> None:
         s = table.session
         await interaction.response.send_message(embed=render.rules_embed(
             s.game, s.rules.title, s.rules.rulings, s.rules.options.model_dump()),
             ephemeral=True)
 
     async def _on_next(self, interaction: discord.Interaction[Any], table: OpenTable,
-                       click: Click, values: list[str]) -> None:
-        number = parsed(lambda: int(click.args[0]))
+                       click: Click) -> None:
+        number = click.get("hand", int)
         session = table.session
         await session.next_hand(actor(interaction), number)
         on = interaction.message
-        if on is not None and on.id == session.message_id:
-            await table.discord.answer_with_table(interaction)  # an old table's button
-        elif interaction.channel_id == session.thread_id:
-            # Under the result in the table's thread: the result says the hand is dealt,
-            # and the table is redrawn where it is, in the channel.
-            await table.discord.answer_dealt(interaction)
-        else:
-            # Under the result: the new hand's table is posted there, at the bottom of the
-            # channel, and play goes on in it.
-            await table.discord.post_again(interaction)
-        await table.runner.dealt()
+        try:
+            if on is not None and on.id == session.message_id:
+                await table.discord.answer_with_table(interaction)  # an old table's button
+            elif interaction.channel_id == session.thread_id:
+                # Under the result in the table's thread: the result says the hand is
+                # dealt, and the table is redrawn where it is, in the channel.
+                await table.discord.answer_dealt(interaction)
+            else:
+                # Under the result: the new hand's table is posted there, at the bottom of
+                # the channel, and play goes on in it.
+                await table.discord.post_again(interaction)
+        finally:
+            await table.runner.dealt()
 
     # playing
 
     async def _on_card(self, interaction: discord.Interaction[Any], table: OpenTable,
-                       click: Click, values: list[str]) -> None:
-        number, trick, action = parsed(lambda: (
-            int(click.args[0]), int(click.args[1]), Action("card", card(click.args[2]))))
-        await self._act(interaction, table, action, number, trick)
+                       click: Click) -> None:
+        await self._act(interaction, table, Action("card", click.get("card", int)),
+                        click.get("hand", int), click.get("trick", int))
 
     async def _on_act(self, interaction: discord.Interaction[Any], table: OpenTable,
-                      click: Click, values: list[str]) -> None:
+                      click: Click) -> None:
         """Any choice that is not a card: a button ``act:HAND:KIND:JSON``, or a menu
         ``act:HAND`` whose value is ``KIND:JSON``."""
-        def read() -> tuple[int, Action]:
-            if click.kind == "fs":
-                kind, _, raw = values[0].partition(":")
-            else:
-                kind, raw = click.args[1], ":".join(click.args[2:])
-            return int(click.args[0]), action_from_json({kind: json.loads(raw)})
-        number, action = parsed(read)
-        await self._act(interaction, table, action, number, None)
+        await self._act(interaction, table, click.get("action", Action), click.get("hand", int),
+                        None)
 
     async def _on_together(self, interaction: discord.Interaction[Any], table: OpenTable,
-                           click: Click, values: list[str]) -> None:
+                           click: Click) -> None:
         """Cards chosen together in a menu (burying)."""
-        if not values:
-            raise SessionError("err.bad_button")
-        number, action = parsed(lambda: (
-            int(click.args[0]), action_from_json({click.args[1]: values})))
-        await self._act(interaction, table, action, number, None)
+        await self._act(interaction, table, click.get("action", Action), click.get("hand", int),
+                        None)
 
     async def _on_servant(self, interaction: discord.Interaction[Any], table: OpenTable,
-                          click: Click, values: list[str]) -> None:
-        number, seat = parsed(lambda: (int(click.args[0]), int(click.args[1])))
-        await self._act(interaction, table, Action("servant", seat), number, None)
+                          click: Click) -> None:
+        await self._act(interaction, table, Action("servant", click.get("seat", int)),
+                        click.get("hand", int), None)
 
     # hints and reviews
 
     async def _on_hint(self, interaction: discord.Interaction[Any], table: OpenTable,
-                       click: Click, values: list[str]) -> None:
+                       click: Click) -> None:
         """"What would you play?": Normal's choice for the asker's position and each legal
         action's chances, from the asker's own view, computed off the event loop; only the
         asker sees it."""
-        number, trick = parsed(lambda: (int(click.args[0]), int(click.args[1])))
         session = table.session
-        seat = session.hint_seat(interaction.user.id, number, trick)
+        seat = session.hint_seat(interaction.user.id, click.get("hand", int),
+                                 click.get("trick", int))
         assert session.hand is not None
         view = seat_view(session.hand, seat)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -467,15 +425,15 @@ class Tables(commands.Cog, name="Tables"):
         await interaction.edit_original_response(content=render.hint_text(session, view, hint))
 
     async def _on_review(self, interaction: discord.Interaction[Any], table: OpenTable,
-                         click: Click, values: list[str]) -> None:
+                         click: Click) -> None:
         """A finished hand, trick by trick with every hand open, and Hard's view of each
         decision the asker made: from a result (a new message only the asker sees) or its
         own ◀ ▶ buttons (that message, redrawn)."""
-        number = parsed(lambda: int(click.args[0]))
-        step = parsed(lambda: int(click.args[1])) if len(click.args) > 1 else 0
+        number = click.get("hand", int)
+        step = click.get("step", int) if click.has("step") else 0
         session = table.session
         row, seat = await session.finished_hand(interaction.user.id, number)
-        if len(click.args) > 1:
+        if click.has("step"):
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -492,12 +450,16 @@ class Tables(commands.Cog, name="Tables"):
         session = table.session
         outcome = await session.act(interaction.user.id, action, hand_number=number,
                                     trick=trick)
-        seat = session.require_seat(interaction.user.id)
-        message = await table.discord.hand_message(seat)
-        await interaction.response.edit_message(content=message.content, view=message.view,
-                                                attachments=message.files)
-        table.discord.keep_hand_view(interaction)
-        await table.runner.after(outcome)
+        try:
+            seat = session.require_seat(interaction.user.id)
+            message = await table.discord.hand_message(seat)
+            await interaction.response.edit_message(content=message.content,
+                                                    view=message.view, attachments=message.files)
+            table.discord.keep_hand_view(interaction)
+        finally:
+            # The move is stored: every surface shows it and the table goes on, even when
+            # the answer could not be given (too late).
+            await table.runner.after(outcome)
 
 
 async def setup(bot: FilicauBot) -> None:

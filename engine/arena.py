@@ -114,8 +114,9 @@ def play_deal(game: str, a: str, b: str, seed: int, index: int) -> DealResult:
         assert result is not None
         outcome = (result.status if has_status
                    else rules.outcome(status, list(result.points)))
-        seat_values = [rules.outcome_value(status, outcome, hand.team[s])
-                       for s in range(rules.players)]
+        payouts = rules.payouts(result)
+        seat_values = list(payouts) if payouts is not None else [
+            rules.outcome_value(status, outcome, hand.team[s]) for s in range(rules.players)]
         seat_points = [float(result.points[hand.team[s]]) for s in range(rules.players)]
         values.append(seat_values)
         points.append(seat_points)

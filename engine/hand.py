@@ -62,9 +62,20 @@ class HandResult:
     event: str
     #: The team the event is about (the new masters, the team that ran away), if any.
     team: int | None = None
-    #: True when the hand stopped early because no remaining play could change the outcome.
+    #: True when the hand stopped early because no remaining play could change the outcome,
+    #: or because the game's rules end it there.
     early: bool = False
+    #: Why it stopped early, where the game's rules ended it (a key of
+    #: ``Rules.early_reasons``: a lost Tout, a claim); "" when no card could change the
+    #: outcome any more.
+    early_reason: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    #: Each seat's team as the hand ended (``Hand.team``; set by ``Rules.finish``): a result
+    #: names who played with whom, also where the teams formed in the deal.
+    teams: tuple[int, ...] = ()
+    #: What each of those teams was (``Rules.side_roles``: ``("declarer", "defenders")``,
+    #: the Old Man's side and the others...); ``()`` where sides have no role.
+    sides: tuple[str, ...] = ()
 
 
 class Hand:
@@ -450,10 +461,24 @@ class Hand:
 
     def set_trump(self, trump_suit: int | None) -> None:
         """Fix trump (rules hooks call this once trump is known)."""
-        self.trump = trump_suit
-        self.order = trump_order(self.rules.top_trumps, trump_suit)
-        self._suit = self.order.suit
-        self._suit_masks = self.order.masks
+        self.set_order(trump_order(self.rules.top_trumps, trump_suit))
+
+    def set_order(self, order: TrumpOrder) -> None:
+        """Rank the cards by ``order``: for games whose top trumps change from hand to hand
+        (Bavarian Schafkopf's Wenz has only the Unders), or whose plain suits rank otherwise
+        (its Bettel). ``trump`` becomes the order's trump suit."""
+        self.trump = order.trump_suit
+        self.order = order
+        self._suit = order.suit
+        self._suit_masks = order.masks
+        self._legal = None
+
+    def duties_over(self) -> None:
+        """No duty beyond following suit (and trumping, where the game says so) is left in
+        this hand's play: a game whose duties end during the hand (Bavarian Schafkopf's called
+        Ace, once its suit has been led) lets its legal plays take the fast path from here. A
+        change of phase goes back to what the rules say."""
+        self._fast = self._playing
         self._legal = None
 
     def hands_changed(self) -> None:

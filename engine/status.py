@@ -55,7 +55,8 @@ class Status:
     team of each seat while masters stand, with the ``trump`` suit and first ``leader`` they
     carry on with. Games played as a match keep ``score`` (game or victory points, per team or
     per seat as the game says) and ``deals`` played so far; Wendish with Muss-Solo keeps the
-    Lust Solos each seat has played in the match (``solos``)."""
+    Lust Solos each seat has played in the match (``solos``); Bavarian Schafkopf keeps each
+    seat's running balance (``score``) and the Stock's ``pot``."""
 
     masters: int | None = _kind(Kind.TEAM)
     servant: int | None = _kind(Kind.SEAT)
@@ -65,6 +66,9 @@ class Status:
     score: tuple[int, ...] | None = _kind(Kind.SCORE)
     deals: int | None = _kind(Kind.PLAIN)
     solos: tuple[int, ...] | None = _kind(Kind.PER_SEAT)
+    #: A pot carried from deal to deal (Bavarian Schafkopf's Stock): what the players paid in
+    #: and nobody has taken out yet, so that ``sum(score) + pot == 0``.
+    pot: int | None = _kind(Kind.PLAIN)
 
     @property
     def even(self) -> bool:

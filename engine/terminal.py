@@ -18,8 +18,7 @@ from a keyboard (the tests script it), and it needs nothing beyond the engine.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from engine.actions import Action, IllegalAction, action_to_json
@@ -43,6 +42,7 @@ from engine.rules.base import Rules
 from engine.rules.hats import FACES
 from engine.trumps import TrumpOrder
 from engine.view import seat_view
+from engine.words import KindWords
 
 CARD_CODES = (
     "Cards are written as suit letter + rank:\n"
@@ -68,59 +68,45 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-@dataclass(frozen=True)
-class Kind:
-    """How one kind of decision reads. ``offer`` is the choice as the player picks it and
-    ``told`` what the table hears when someone makes it (``{who}``: "Seat 3"); both may use
-    ``{value}``, the value in words. ``hidden`` is told instead when only the chooser knows
-    the value (``{count}``: how many cards), ``explain`` once, the first time it is offered."""
-
-    offer: str
-    told: str
-    explain: str = ""
-    hidden: str = ""
-    #: Told back to the player who made the choice out of turn.
-    mine: str = ""
-
-
-#: The decisions the games ask for beside playing a card, by action kind. A kind not listed
-#: here (a new game's) is offered as "kind: value" and told as "Seat 3: kind value".
-KINDS: dict[str, Kind] = {
-    "take": Kind("take the widow", "{who} takes the widow",
+#: The decisions the games ask for beside playing a card, by action kind; a game's kinds of
+#: its own come with its rules (``Rules.kind_words``). A kind not listed anywhere is offered
+#: as "kind: value" and told as "Seat 3: kind value".
+KINDS: dict[str, KindWords] = {
+    "take": KindWords("take the widow", "{who} takes the widow",
                  "Taking the widow: its cards join your hand, you lay as many away face down "
                  "(their points count for you) and play alone against {others}."),
-    "pass": Kind("pass", "{who} passes"),
-    "bury": Kind("bury {value}", "{who} buries {value}",
+    "pass": KindWords("pass", "{who} passes"),
+    "bury": KindWords("bury {value}", "{who} buries {value}",
                  "Bury: the cards you lay away count for you at the end.",
                  hidden="{who} lays {count} cards away face down"),
-    "deal": Kind("{value}", "{who} chooses to {value}"),
-    "fris": Kind("fris with {value}", "{who} makes fris with {value}",
+    "deal": KindWords("{value}", "{who} chooses to {value}"),
+    "fris": KindWords("fris with {value}", "{who} makes fris with {value}",
                  "Fris: show an Ober and name trump; that Ober leads the fris trick at once, "
                  "and everybody must put an Unter or a King on it."),
-    "deal_on": Kind("deal on (no more fris)", "{who} deals on: no more fris"),
-    "look": Kind("look at my last two cards (ends fris for everybody)",
+    "deal_on": KindWords("deal on (no more fris)", "{who} deals on: no more fris"),
+    "look": KindWords("look at my last two cards (ends fris for everybody)",
                  "{who} looks at the last two cards: no more fris"),
-    "bind": Kind("bind {value}", "{who} binds {value}",
+    "bind": KindWords("bind {value}", "{who} binds {value}",
                  "Binding (legare): say how many trumps you hold in a suit and the lowest of "
                  "them; the most trumps names trump (equal: the higher lowest card)."),
-    "closed": Kind("say închis (five trumps)", "{who} says închis (five trumps)"),
-    "face_up": Kind("turn my last two cards face up", "{who} turns the last two cards face up",
+    "closed": KindWords("say închis (five trumps)", "{who} says închis (five trumps)"),
+    "face_up": KindWords("turn my last two cards face up", "{who} turns the last two cards face up",
                     "With no Unter or King for the fris trick, your last two cards are turned "
                     "face up for everybody, and you play from all five."),
-    "first_trick": Kind("the first trick is with me", "{who} says: the first trick is with me",
+    "first_trick": KindWords("the first trick is with me", "{who} says: the first trick is with me",
                         "\"The first trick is with me\": whoever else takes the first trick "
                         "becomes your partner."),
-    "servant": Kind("Servant: {value}", "{who} makes {value} the Servant",
+    "servant": KindWords("Servant: {value}", "{who} makes {value} the Servant",
                     "The Servant deals every hand while your team are masters."),
-    "trump": Kind("trump: {value}", "{who} names {value} trump",
+    "trump": KindWords("trump: {value}", "{who} names {value} trump",
                   "You name the trump suit for this hand."),
-    "call": Kind("call {value}", "{who} calls {value}: its holder is the secret partner",
+    "call": KindWords("call {value}", "{who} calls {value}: its holder is the secret partner",
                  "Calling a card: whoever holds it is your partner, a secret until it is "
                  "played."),
-    "solo": Kind("Lust Solo in {value}", "{who} announces a Lust Solo in {value}",
+    "solo": KindWords("Lust Solo in {value}", "{who} announces a Lust Solo in {value}",
                  "A Lust Solo: you name the trump suit and play alone against {others}; the "
                  "permanent trumps stay on top."),
-    "signal": Kind("a face asking for {value}", "{who} makes a face asking for {value}",
+    "signal": KindWords("a face asking for {value}", "{who} makes a face asking for {value}",
                    "A face asks your partner for a suit, once a trick, and the whole table "
                    "sees it: " + _and([f"{face} for {SUIT_NAMES[SUIT_LETTERS.index(letter)]}"
                                        for letter, face in FACES.items()]) + ".",
@@ -245,8 +231,15 @@ VALUE_WORDS: dict[str, Callable[[Any], str]] = {
 }
 
 
-def value_words(action: Action, seat_name: Callable[[int], str] = _seat_name) -> str:
+def value_words(action: Action, seat_name: Callable[[int], str] = _seat_name,
+                kinds: Mapping[str, KindWords] = KINDS) -> str:
     value = _json_value(action)
+    kind = kinds.get(action.kind)
+    if kind is not None and kind.values:
+        try:
+            return kind.values[value]
+        except (KeyError, TypeError):
+            pass  # a value the game does not word: the generic words
     special = VALUE_WORDS.get(action.kind)
     if special is not None:
         try:
@@ -256,39 +249,41 @@ def value_words(action: Action, seat_name: Callable[[int], str] = _seat_name) ->
     return _value_words(action.kind, value, seat_name)
 
 
-def describe(action: Action) -> str:
-    """A choice in words: ``H10``, ``trump: hearts``, ``take the widow``, ``Servant: seat 3``.
+def describe(action: Action, kinds: Mapping[str, KindWords] = KINDS) -> str:
+    """A choice in words: ``H10``, ``trump: hearts``, ``take the widow``, ``Servant: seat 3``;
+    ``kinds``: the words of every kind the game knows (``TerminalGame.kinds``).
 
     >>> describe(Action("trump", 2))
     'trump: hearts'
     """
     if action.kind == "card":
         return code(action.value)
-    words = value_words(action)
-    kind = KINDS.get(action.kind)
+    words = value_words(action, kinds=kinds)
+    kind = kinds.get(action.kind)
     if kind is not None:
         return kind.offer.format(value=words).strip()
     name = action.kind.replace("_", " ")
     return f"{name}: {words}" if words else name
 
 
-def told(action: Action, who: str, seat_name: Callable[[int], str] = _seat_name) -> str:
+def told(action: Action, who: str, seat_name: Callable[[int], str] = _seat_name,
+         kinds: Mapping[str, KindWords] = KINDS) -> str:
     """What the table hears of ``who``'s choice: ``Seat 3 names hearts trump``."""
-    words = value_words(action, seat_name)
-    kind = KINDS.get(action.kind)
+    words = value_words(action, seat_name, kinds)
+    kind = kinds.get(action.kind)
     if kind is not None:
         return kind.told.format(who=who, value=words)
     name = action.kind.replace("_", " ")
     return f"{who}: {name} {words}".rstrip()
 
 
-def told_mine(action: Action) -> str:
+def told_mine(action: Action, kinds: Mapping[str, KindWords] = KINDS) -> str:
     """The player's own choice out of turn, confirmed: ``Your face asks your partner for
     leaves``."""
-    kind = KINDS.get(action.kind)
+    kind = kinds.get(action.kind)
     if kind is not None and kind.mine:
-        return kind.mine.format(value=value_words(action))
-    return f"You: {describe(action)}"
+        return kind.mine.format(value=value_words(action, kinds=kinds))
+    return f"You: {describe(action, kinds)}"
 
 
 def card_set_kind(actions: Sequence[Action]) -> bool:
@@ -367,6 +362,8 @@ class TerminalGame:
         self.hands = hands
         self.bot = make_player(level, seed)
         self.kinds_explained: set[str] = set()
+        #: How every kind of decision reads: the common words, and the game's own.
+        self.kinds: dict[str, KindWords] = {**KINDS, **self.rules.kind_words}
         self.unit, self.unit_one, self.scale = point_unit(self.rules)
         #: The trump order last described (a game whose trumps never change says them once).
         self.order_said: TrumpOrder | None = None
@@ -509,13 +506,13 @@ class TerminalGame:
                 continue
             who = _cap(self.who(seat))
             if seat == self.seat:
-                self.say(told_mine(action) + ".")
+                self.say(told_mine(action, self.kinds) + ".")
                 continue
             public = hand.rules.public_action(hand, seat, action)
             if public is not None:
-                self.say(told(public, who, self.who) + ".")
+                self.say(told(public, who, self.who, self.kinds) + ".")
                 continue
-            kind = KINDS.get(action.kind)
+            kind = self.kinds.get(action.kind)
             count = len(action.value) if isinstance(action.value, tuple) else 1
             self.say((kind.hidden.format(who=who, count=NUMBERS[count] if count < 9 else count)
                       if kind is not None and kind.hidden
@@ -637,7 +634,9 @@ class TerminalGame:
                     role = "the declarer" if len(seats) == 1 else "the declarer's side"
                 else:
                     role = "the defenders" if len(seats) > 1 else "the defender"
-                out.append((f"{role} ({self.seats(seats)})", role + "'s"))
+                # A plural's possessive is its apostrophe alone: "the defenders' 120".
+                out.append((f"{role} ({self.seats(seats)})",
+                            role + ("'" if role.endswith("s") else "'s")))
             elif count == 2 and hand.n > 2:
                 role = "your team" if self.seat in seats else "the other team"
                 out.append((f"{role} ({self.seats(seats)})", role + "'s"))
@@ -663,9 +662,11 @@ class TerminalGame:
         self.play_over_said = True
         self.say()
         if len(hand.tricks) < self._tricks_in_hand():
+            reason = self.rules.early_reasons.get(
+                hand.result.early_reason if hand.result is not None else "",
+                "no card still in the hands could change the result any more")
             self.say(f"The hand stopped after trick {len(hand.tricks)} of "
-                     f"{self._tricks_in_hand()}: no card still in the hands could change the "
-                     "result any more.")
+                     f"{self._tricks_in_hand()}: {reason}.")
             left = [(s, hand.sort_hand(cs)) for s, cs in enumerate(hand.hands) if cs]
             if left:
                 self.say("Left in the hands: " + "; ".join(
@@ -743,7 +744,9 @@ class TerminalGame:
         standing = result.extra.get("match_score") or (final or {}).get("score") or (
             result.status.score)
         if standing is not None:
-            self.say(("Final score of the match: " if final else "The match stands at: ")
+            balance = rules.score_kind == "balance"
+            self.say(("Final balances: " if final and balance else "Balances: " if balance
+                      else "Final score of the match: " if final else "The match stands at: ")
                      + self._match_score(list(standing)) + ".")
         winners = result.extra.get("match_winner")
         if winners:
@@ -810,7 +813,7 @@ class TerminalGame:
 
     def explain_kinds(self, actions: Sequence[Action]) -> None:
         for a in actions:
-            kind = KINDS.get(a.kind)
+            kind = self.kinds.get(a.kind)
             if kind is not None and kind.explain and a.kind not in self.kinds_explained:
                 self.kinds_explained.add(a.kind)
                 self.say(kind.explain.format(others=self._others()))
@@ -846,16 +849,16 @@ class TerminalGame:
         entries += signals
         numbers = iter(range(1, len(entries) + 1))
         if cards:
-            self.say("You may play: " + "  ".join(f"{next(numbers)}) {describe(a)}"
+            self.say("You may play: " + "  ".join(f"{next(numbers)}) {describe(a, self.kinds)}"
                                                   for a in cards))
-        others = [describe(a) for a in choices] + [f"{kind.replace('_', ' ')} cards…"
+        others = [describe(a, self.kinds) for a in choices] + [f"{kind.replace('_', ' ')} cards…"
                                                    for kind in sets]
         if others:
             self.say(("Or: " if cards else "Your choices: ") + "  ".join(
                 f"{next(numbers)}) {words}" for words in others))
         if signals:
             self.say("You may also, out of turn: " + "  ".join(
-                f"{next(numbers)}) {describe(a)}" for a in signals))
+                f"{next(numbers)}) {describe(a, self.kinds)}" for a in signals))
         while True:
             answer = self.ask("Your move")
             if answer is None:
@@ -884,7 +887,7 @@ class TerminalGame:
         self.show_hand("Your hand")
         self.explain_kinds(actions)
         self.say(f"Before {self.who(before)} moves, you may: 1) go on  " + "  ".join(
-            f"{i}) {describe(a)}" for i, a in enumerate(actions, 2)))
+            f"{i}) {describe(a, self.kinds)}" for i, a in enumerate(actions, 2)))
         while True:
             answer = self.ask("Your move")
             if answer is None:
@@ -934,7 +937,7 @@ class TerminalGame:
         words = text.lower()
         actions = [a for a in entries if isinstance(a, Action)]
         for a in actions:
-            if describe(a).lower() == words or (a.kind != "card"
+            if describe(a, self.kinds).lower() == words or (a.kind != "card"
                                                 and str(_json_value(a)) == text):
                 return a
         played = _card_code(text)

@@ -63,6 +63,9 @@ class PublicView:
     #: The game's own public facts (``Rules.public_info``): the called card, bids, the match
     #: score, face-up cards...
     public: dict[str, Any] = field(default_factory=dict)
+    #: What each team is (``Rules.side_roles``): ``("declarer", "defenders")``...; ``()``
+    #: where sides have no role.
+    sides: tuple[str, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -123,6 +126,7 @@ def _public_fields(hand: Hand) -> dict[str, object]:
         "taken": tuple(hand.taken),
         "tricks_total": len(hand.dealt[0]) if hand.dealt else 0,
         "public": rules.public_info(hand),
+        "sides": rules.side_roles(hand),
     }
 
 

@@ -26,8 +26,9 @@ ALL_CODES = [s + r for s in "EGHS" for r in ("A", "10", "K", "O", "U", "9", "8",
 
 
 def random_finish(hand: Hand, rng: random.Random) -> None:
-    """Play any legal actions (Servant choices included) until the hand is over."""
-    for _ in range(40):
+    """Play any legal actions (Servant choices included) until the hand is over (Bavarian
+    Schafkopf's announcements, windows and tricks take more than forty)."""
+    for _ in range(200):
         if hand.finished:
             return
         seat = rng.choice(hand.actors())
@@ -102,6 +103,23 @@ async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[An
     from fake_discord import running
 
     async with running(tmp_path / "bot.sqlite3", monkeypatch) as harness:
+        yield harness
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest) -> str | None:
+    """No URL (the harness's SQLite file), then a real PostgreSQL (tests/pg_server.py)."""
+    return None if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+async def hs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+             database_url: str | None) -> AsyncIterator[Any]:
+    """The bot against the in-process Discord fake, on each store: SQLite and PostgreSQL."""
+    from fake_discord import running
+
+    async with running(tmp_path / "bot.sqlite3", monkeypatch,
+                       database_url=database_url) as harness:
         yield harness
 
 

@@ -8,7 +8,7 @@ responses for everybody, ephemeral ones for one user only, each with its latest 
 
 Users act through real ``INTERACTION_CREATE`` payloads handed to discord.py's own
 ``ConnectionState.parse_interaction_create``: slash commands reach the command tree, button
-clicks and menu choices the tables cog's one listener (``Tables.on_interaction``), which parses
+clicks and menu choices the bot's one listener (``bot.clicks``), which parses
 their ``custom_id``. A click names a ``custom_id`` that the user can see in a
 message (enabled, unless the test says the client misbehaves); the message as the user sees it
 travels with the interaction, as it does from Discord.
@@ -67,6 +67,7 @@ from visibility import hidden_from, holder
 from bot import cardart
 from bot.client import FilicauBot
 from bot.pictures import digest
+from bot.protocol import Place, parse
 from bot.runner import TableRunner
 from bot.session import TableSession
 from bot.settings import Settings
@@ -125,6 +126,18 @@ class User:
                 "roles": [str(MANAGER_ROLE_ID)] if self.manager else [],
                 "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False,
                 "flags": 0, "pending": False, "permissions": str(perms.value)}
+
+
+@dataclass(frozen=True)
+class Role:
+    """A role of the server, as a slash command's option names it."""
+
+    id: int
+    name: str
+
+    @property
+    def mention(self) -> str:
+        return f"<@&{self.id}>"
 
 
 def bot_user_payload() -> dict[str, Any]:
@@ -219,6 +232,30 @@ def invalid_message(data: dict[str, Any], *, has_files: bool) -> str | None:
 
 
 _SCHEMA = SchemaCheck()
+
+
+@dataclass
+class Thread:
+    """A public thread the bot started on a message of a channel."""
+
+    id: int
+    parent_id: int
+    name: str
+    archived: bool = False
+    locked: bool = False
+    #: Removed by a moderator: every route to it is 404 Unknown Channel.
+    deleted: bool = False
+    #: The bot may no longer post in it (its permissions were taken away): 403.
+    forbidden: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "type": 11, "guild_id": str(GUILD_ID),
+                "parent_id": str(self.parent_id), "name": self.name,
+                "owner_id": str(BOT_USER_ID), "message_count": 0, "member_count": 1,
+                "rate_limit_per_user": 0, "flags": 0, "last_message_id": None,
+                "thread_metadata": {"archived": self.archived, "locked": self.locked,
+                                    "auto_archive_duration": 1440,
+                                    "archive_timestamp": "2026-01-01T00:00:00+00:00"}}
 
 
 @dataclass
@@ -334,6 +371,8 @@ class FakeDiscord:
         self.calls: list[Call] = []
         self.interactions: dict[str, Sent] = {}
         self.commands: dict[str, int] = {}
+        #: The commands as the last bulk update made them.
+        self.synced: list[dict[str, Any]] = []
         self.unexpected: list[str] = []
         #: Messages Discord would have refused (limits, empty messages).
         self.invalid: list[str] = []
@@ -341,6 +380,15 @@ class FakeDiscord:
         self.observers: list[Any] = []
         #: The server's members by id (``Harness.user`` adds them): what GET member answers.
         self.members: dict[int, User] = {}
+        #: Public threads the bot started: on a message (thread id = the message's id), or
+        #: without one (a tournament's tables).
+        self.threads: dict[int, Thread] = {}
+        #: What Discord answers the bot starting a thread, when it refuses (status, code).
+        self.refuse_threads: tuple[int, int] | None = None
+        #: Each user's direct-message channel with the bot (user id -> channel id).
+        self.dm_channels: dict[int, int] = {}
+        #: The server's scheduled events, by id.
+        self.events: dict[int, dict[str, Any]] = {}
 
     def new_id(self) -> int:
         return next(self._ids)
@@ -434,12 +482,17 @@ class FakeDiscord:
                     "owner": {**User(OWNER_ID, "owner").payload()}, "verify_key": "0" * 64,
                     "flags": 0, "summary": ""}
         m = re.fullmatch(r"/applications/(\d+)(?:/guilds/(\d+))?/commands", path)
+        if m and method == "GET":
+            # What the last bulk update made (the bot reads it before it syncs: an
+            # Activity's Entry Point command must be kept, bot.client.entry_points).
+            return list(self.synced)
         if m and method == "PUT":
             out = []
             for cmd in body:
                 cid = self.commands.setdefault(cmd["name"], self.new_id())
                 out.append({**cmd, "id": str(cid), "application_id": m.group(1),
                             "version": "1", "type": cmd.get("type", 1)})
+            self.synced = out
             return out
         m = re.fullmatch(r"/guilds/(\d+)/members/(\d+)", path)
         if m and method == "GET" and int(m.group(1)) == GUILD_ID:
@@ -447,10 +500,34 @@ class FakeDiscord:
             if user is None:
                 raise HTTPError(404, 10007, "Unknown Member")
             return user.member_payload()
+        if (method, path) == ("POST", "/users/@me/channels"):
+            return self._dm_channel(int(body["recipient_id"]))
+        m = re.fullmatch(r"/guilds/(\d+)/scheduled-events(?:/(\d+))?", path)
+        if m and int(m.group(1)) == GUILD_ID:
+            return self._event(method, m.group(2), body)
+        m = re.fullmatch(r"/channels/(\d+)/messages/(\d+)/threads", path)
+        if m and method == "POST":
+            return self._start_thread(self._message(int(m.group(2)), int(m.group(1))), body)
+        m = re.fullmatch(r"/channels/(\d+)/threads", path)
+        if m and method == "POST":
+            return self._new_thread(int(m.group(1)), body)
+        m = re.fullmatch(r"/channels/(\d+)", path)
+        if m and method == "PATCH" and int(m.group(1)) in self.threads:
+            thread = self._thread(int(m.group(1)))
+            thread.archived = bool(body.get("archived", thread.archived))
+            thread.locked = bool(body.get("locked", thread.locked))
+            return thread.payload()
         m = re.fullmatch(r"/channels/(\d+)/messages", path)
         if m and method == "POST":
-            return self._create(int(m.group(1)), None, body, files).payload()
+            channel_id = int(m.group(1))
+            if channel_id in self.threads:
+                thread = self._thread(channel_id)
+                if thread.forbidden or thread.locked:
+                    raise HTTPError(403, 50001, "Missing Access")
+            return self._create(channel_id, None, body, files).payload()
         if m := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path):
+            if int(m.group(1)) in self.threads:
+                self._thread(int(m.group(1)))
             msg = self._message(int(m.group(2)), int(m.group(1)))
             if msg.audience is not None:
                 raise HTTPError(404, 10008, "Unknown Message")  # ephemeral: not via the bot
@@ -464,6 +541,37 @@ class FakeDiscord:
                 return None
         self.unexpected.append(f"{method} {path}")
         raise HTTPError(404, 0, f"the fake Discord does not know {method} {path}")
+
+    def _dm_channel(self, user_id: int) -> dict[str, Any]:
+        """The user's DM channel with the bot (the same one every time)."""
+        user = self.members.get(user_id)
+        if user is None:
+            raise HTTPError(400, 50033, "Invalid Recipient(s)")
+        cid = self.dm_channels.setdefault(user_id, self.new_id())
+        return {"id": str(cid), "type": 1, "last_message_id": None, "flags": 0,
+                "recipients": [user.payload()]}
+
+    def _new_thread(self, parent_id: int, body: dict[str, Any]) -> dict[str, Any]:
+        """A public thread without a starter message."""
+        if self.refuse_threads is not None:
+            status, code = self.refuse_threads
+            raise HTTPError(status, code, "Missing Permissions")
+        thread = Thread(self.new_id(), parent_id, str(body["name"]))
+        self.threads[thread.id] = thread
+        return thread.payload()
+
+    def _event(self, method: str, event_id: str | None, body: Any) -> dict[str, Any]:
+        if method == "POST" and event_id is None:
+            eid = self.new_id()
+            self.events[eid] = {
+                **body, "id": str(eid), "guild_id": str(GUILD_ID), "channel_id": None,
+                "creator_id": str(BOT_USER_ID), "status": 1, "entity_id": None,
+                "user_count": 0}
+            return self.events[eid]
+        if method == "PATCH" and event_id is not None and int(event_id) in self.events:
+            self.events[int(event_id)].update(body)
+            return self.events[int(event_id)]
+        raise HTTPError(404, 10070, "Unknown Guild Scheduled Event")
 
     # -- interaction tokens ----------------------------------------------------------------
 
@@ -505,6 +613,23 @@ class FakeDiscord:
             return None
         self.unexpected.append(f"{method} {path}")
         raise HTTPError(405, 0, "Method Not Allowed")
+
+    def _thread(self, thread_id: int) -> Thread:
+        thread = self.threads[thread_id]
+        if thread.deleted:
+            raise HTTPError(404, 10003, "Unknown Channel")
+        return thread
+
+    def _start_thread(self, msg: Message, body: dict[str, Any]) -> dict[str, Any]:
+        """A public thread on a public message (Discord gives it the message's id)."""
+        if self.refuse_threads is not None:
+            status, code = self.refuse_threads
+            raise HTTPError(status, code, "Missing Permissions")
+        if msg.audience is not None or msg.id in self.threads:
+            raise HTTPError(400, 160004, "A thread has already been created for this message")
+        thread = Thread(msg.id, msg.channel_id, str(body["name"]))
+        self.threads[msg.id] = thread
+        return thread.payload()
 
     def _sent(self, token: str) -> Sent:
         sent = self.interactions.get(token)
@@ -556,7 +681,7 @@ class _ErrorLog(logging.Handler):
 
 def _label_pattern(c: int) -> re.Pattern[str]:
     """The card as any language's label names it (a label not followed by more of a word:
-    "🌰 A" is not in "🌰 Ass")."""
+    English "🌰 K" is not in German "🌰 König")."""
     labels = sorted(card_labels(c), key=len, reverse=True)
     return re.compile("(?:" + "|".join(re.escape(label) for label in labels) + r")(?!\w)")
 
@@ -574,8 +699,11 @@ class Picture:
 
 class Harness:
     def __init__(self, db_path: Path, *, next_hand_delay: float = 3600.0,
-                 guild_locale: str = "en-US", web: bool = False) -> None:
+                 guild_locale: str = "en-US", database_url: str | None = None,
+                 web: bool = False) -> None:
         self.db_path = db_path
+        #: A PostgreSQL to keep the bot's data in (``db_path`` is then unused).
+        self.database_url = database_url
         #: Whether the bot serves its web pages (on a free loopback port).
         self.web = web
         self.next_hand_delay = next_hand_delay
@@ -585,6 +713,8 @@ class Harness:
         self.pictures: dict[str, Picture] = {}
         self.discord = FakeDiscord()
         self.discord.observers.append(self._check_hidden)
+        self.discord.observers.append(self._check_ids)
+        self.discord.observers.append(self._check_private)
         self.bot: FilicauBot | None = None
         self.leaks: list[str] = []
         #: How many messages the hidden-card check looked at while a hand was being played.
@@ -660,6 +790,7 @@ class Harness:
         web: dict[str, Any] = {"web_url": "http://127.0.0.1:0", "web_port": 0} \
             if self.web else {}
         settings = Settings(discord_token=TOKEN, database_path=self.db_path,
+                            database_url=self.database_url,
                             computer_delay=0, edit_interval=0, ai_processes=0,
                             next_hand_delay=self.next_hand_delay, ping_delay=3600, **web)
         bot = FilicauBot(settings)
@@ -719,6 +850,14 @@ class Harness:
         assert table is not None, "the table is not open"
         return table
 
+    def session_of(self, channel_id: int) -> TableSession | None:
+        """The open table a channel, or a table's own thread, shows."""
+        if self.bot is None:
+            return None
+        found = self.tables.session_in(channel_id)
+        return found or next((t.session for t in self.tables
+                              if t.session.thread_id == channel_id), None)
+
     def runner(self, session: TableSession) -> TableRunner:
         """The live side of an open table (its driver and timers)."""
         return self.table(session).runner
@@ -750,6 +889,8 @@ class Harness:
         deadline = loop.time() + 30
         while loop.time() < deadline:
             pending = [task for table in cog for task in table.discord.tasks()]
+            assert self.bot is not None
+            pending += self.bot.community.tournaments.pending()
             if pending:
                 await asyncio.wait(pending, timeout=deadline - loop.time())
                 continue
@@ -783,6 +924,11 @@ class Harness:
     def ephemerals(self, user: User) -> list[Message]:
         return [m for m in self.discord.messages.values()
                 if not m.deleted and m.audience == user.id]
+
+    def dms(self, user: User) -> list[Message]:
+        """The direct messages the bot sent ``user``, oldest first."""
+        cid = self.discord.dm_channels.get(user.id)
+        return [] if cid is None else self.public(cid)
 
     def last_ephemeral(self, user: User, containing: str = "") -> Message:
         found = [m for m in self.ephemerals(user) if containing in m.text]
@@ -833,7 +979,9 @@ class Harness:
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(APP_ID), "type": kind, "token": token,
             "version": 1, "guild_id": str(GUILD_ID), "channel_id": str(channel_id),
-            "channel": channel_payload(channel_id), "member": user.member_payload(),
+            "channel": self.discord.threads[channel_id].payload()
+            if channel_id in self.discord.threads else channel_payload(channel_id),
+            "member": user.member_payload(),
             "data": data, "locale": user.locale, "guild_locale": self.guild_locale,
             "app_permissions": str(discord.Permissions.text().value), "entitlements": [],
             "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
@@ -878,6 +1026,10 @@ class Harness:
                 member = value.member_payload()
                 del member["user"]
                 resolved.setdefault("members", {})[str(value.id)] = member
+                value = str(value.id)
+            elif isinstance(value, Role):
+                resolved.setdefault("roles", {})[str(value.id)] = role_payload(
+                    value.id, value.name, USER_PERMISSIONS)
                 value = str(value.id)
             opts.append({"name": key, "type": param.type.value, "value": value})
         for sub in reversed(names[1:]):
@@ -971,6 +1123,44 @@ class Harness:
         msg = message or self.table_message()
         return await self.click(user, msg.button_by_label(label)["custom_id"], message=msg)
 
+    # -- the bot reads what it writes ----------------------------------------------------
+
+    def _check_ids(self, msg: Message) -> None:
+        """Every component the bot draws is one its own reader accepts (``bot.protocol``):
+        a button as it is, a menu with any value it offers (as many as it asks for)."""
+        for b in msg.buttons:
+            if "custom_id" in b and parse(b["custom_id"]) is None:
+                self.discord.invalid.append(f"a button the bot cannot read: {b['custom_id']}")
+        for menu in msg.selects:
+            values = [o["value"] for o in menu.get("options") or []]
+            size = max(menu.get("min_values", 1), 1)
+            picks = [values[i:i + size] for i in range(0, len(values) - size + 1)] \
+                if size > 1 else [[v] for v in values]
+            for pick in picks:
+                if parse(menu["custom_id"], pick) is None:
+                    self.discord.invalid.append(
+                        f"a menu value the bot cannot read: {menu['custom_id']} {pick}")
+
+    # -- private content stays private ---------------------------------------------------
+
+    def _check_private(self, msg: Message) -> None:
+        """A public message never shows what the bot draws only on a message its user alone
+        sees: a hand view, a review, a hint, the question whether to leave, or their
+        buttons (``bot.protocol``'s places)."""
+        if msg.audience is not None:
+            return
+        for c in [*msg.buttons, *msg.selects]:
+            click = parse(str(c.get("custom_id", "")), [o["value"] for o in
+                                                        (c.get("options") or [])[:1]])
+            if click is not None and click.places == {Place.PRIVATE}:
+                self.leaks.append(f"a private {click.op.value} component on a public message"
+                                  f" in {msg.channel_id}: {c.get('custom_id')}")
+        text = msg.text
+        for heading in _PRIVATE_HEADINGS:
+            if heading in text:
+                self.leaks.append(f"a private message's words on a public message in "
+                                  f"{msg.channel_id}: {heading!r} in {text[:300]!r}")
+
     # -- the hidden-card invariant ---------------------------------------------------------
 
     def _check_hidden(self, msg: Message) -> None:
@@ -982,8 +1172,7 @@ class Harness:
                 self.leaks.append(f"a picture the bot did not draw: {name}")
             if shown is not None and shown.kind == "hand" and msg.audience is None:
                 self.leaks.append(f"a picture of a hand posted publicly: {name}")
-        cog = self.tables
-        session = cog.session_in(msg.channel_id) if cog is not None else None
+        session = self.session_of(msg.channel_id)
         hand = None if session is None else session.hand
         if session is None or hand is None or hand.finished:
             return
@@ -1021,6 +1210,21 @@ class Harness:
             if (isinstance(record, dict) and record.get("table_id") == session.id
                     and record.get("hand") == session.hand_number):
                 self.leaks.append(f"the record of the hand in play was sent as {name}")
+
+
+def _headings() -> list[str]:
+    """How the messages only their user sees begin, in every language: a hand view, a
+    review, a hint, the question whether to leave."""
+    out = set()
+    for lang in ("en", "ro", "hu", "de"):
+        with speaking(lang):
+            out |= {t("hand.title", game="\0", number="\0").split("\0")[0],
+                    t("review.title", game="\0", number="\0").split("\0")[0],
+                    t("hint.choice", action="\0").split("\0")[0], t("hand.leave_ask")}
+    return sorted(h for h in out if len(h) >= 6)
+
+
+_PRIVATE_HEADINGS = _headings()
 
 
 def file_json(msg: Message, index: int = 0) -> Any:

@@ -11,9 +11,10 @@ Three sources of payloads, all ending as an ``INTERACTION_CREATE`` for the in-pr
 - custom_ids of every operation of ``bot.protocol.Op`` with garbage arguments and menu values.
 
 ``may_change`` is the oracle of the store assertion: whether a payload could be a legal move
-by a person allowed to make it. It reads the payload the way discord.py and the cog do and
-errs towards "could be"; those payloads are not sent (legal play is tested elsewhere), every
-other one must leave the store as it was.
+by a person allowed to make it, from a message that carries it and is of a kind its operation
+is drawn on (``bot.protocol.Click.places``). It reads the payload the way discord.py and the
+cog do and errs towards "could be"; those payloads are not sent (legal play is tested
+elsewhere), every other one must leave the store as it was.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ import discord
 from fake_discord import GUILD_ID, MANAGER_ROLE_ID, OWNER_ID
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
+from standin.discord_objects import walk_components
 
-from bot.protocol import MAX_ID, Op, parse
+from bot.protocol import MAX_ID, Click, Op, Place, parse
 from bot.session import TableSession
 
 #: Next to the project, as the stand-in's schema check finds it (``/work/shared`` beside the
@@ -288,11 +290,14 @@ def may_change(payload: Any, tables: Any) -> bool:
         return _command_may_change(payload, data, tables)
     if payload.get("type") != 3:
         return False
-    click = parse(str(data.get("custom_id", "")))
+    values = data.get("values")
+    click = parse(str(data.get("custom_id", "")), values if isinstance(values, list) else None)
     table = tables.get(click.table_id) if click else None
     if click is None or table is None:
         return False
     session: TableSession = table.session
+    if not from_its_place(payload, data, click, session.message_id):
+        return False  # answered on a message it is not drawn on: refused unread
     try:
         guild_id = _snowflake(payload, "guild_id")
         channel = payload.get("channel") or {}
@@ -324,6 +329,31 @@ def may_change(payload: Any, tables: Any) -> bool:
         except (IndexError, ValueError):
             return False
     return False  # looking (My hand, last trick, rules) changes nothing stored
+
+
+def from_its_place(payload: dict[str, Any], data: dict[str, Any], click: Click,
+                   table_message_id: int | None) -> bool:
+    """Whether the click comes from a message that carries its custom_id and is of a kind
+    its operation is drawn on (the table message, a public post, a message only its user
+    sees), as the message in the payload says (in doubt, yes)."""
+    message = payload.get("message")
+    if not isinstance(message, dict):
+        return False
+    components = message.get("components")
+    try:
+        ids = {c.get("custom_id") for c in walk_components(components or [])}
+    except (AttributeError, TypeError):
+        return True
+    if data.get("custom_id") not in ids:
+        return False
+    try:
+        message_id = int(message["id"])
+        flags = int(message.get("flags") or 0)
+    except (KeyError, TypeError, ValueError):
+        return True
+    place = (Place.TABLE if message_id == table_message_id
+             else Place.PRIVATE if flags & 64 else Place.POST)
+    return place in click.places
 
 
 def _command_may_change(payload: dict[str, Any], data: dict[str, Any], tables: Any) -> bool:

@@ -21,6 +21,7 @@ from fake_discord import (
     APP_ID,
     CHANNEL_ID,
     CHANNEL_MESSAGE,
+    DEFERRED_MESSAGE,
     GUILD_ID,
     OTHER_CHANNEL_ID,
     UPDATE_MESSAGE,
@@ -35,6 +36,7 @@ from fake_discord import (
 from bot.render import card_key_label
 from bot.seats import is_computer
 from bot.session import TIMEOUTS_BEFORE_AUTOPLAY, TableSession
+from bot.standings import PHONE_CHARS
 from bot.store import ResultRow, canonical
 from bot.texts import card_label, option_text, t
 from engine import Action, Hand, public_view, replay, report
@@ -641,9 +643,11 @@ async def test_standings_status_rules_and_history_after_a_hand(h: Harness) -> No
     assert check.result is not None
 
     r = await h.command(ana, "standings")
-    assert r.type == CHANNEL_MESSAGE and not r.ephemeral
+    # Public, answered by an edit once the players' names are looked up.
+    assert r.type == DEFERRED_MESSAGE and not r.ephemeral
     assert r.message.embeds[0]["title"] == t("standings.title", game="Filicău")
-    assert f"{ana.mention}: 1 hand · " in r.text  # one hand, not "1 hands"
+    players = r.message.embeds[0]["fields"][0]["value"].split("```")[1].splitlines()
+    assert any(line.split()[:2] == ["Ana", "1"] for line in players)  # one hand
     r = await h.command(ana, "standings", game="filko")
     assert t("standings.none") in r.text
 
@@ -723,7 +727,7 @@ async def test_a_failing_click_answers_with_the_generic_text_and_changes_nothing
     mover = to_move(session, users)
     view = h.hand_view(mover)
     before = state(h, session)
-    h.expect_error("button card failed")
+    h.expect_error("click card")
     r = await h.click(mover, view.moves()[0], message=view)
     assert r.rejected_with(t("err.internal"))
     assert state(h, session) == before
@@ -816,12 +820,16 @@ async def test_standings_of_a_busy_server_fit_in_an_embed(h: Harness) -> None:
             points_a=6, points_b=2, masters_before=None, masters_after="a", event="masters",
             event_team="a", finished_at="2024-06-01T12:00:00+00:00"))
     r = await h.command(h.user("ana"), "standings")
-    assert r.type == CHANNEL_MESSAGE and not r.ephemeral
+    assert r.type == DEFERRED_MESSAGE and not r.ephemeral
     [players_field, pairs_field] = r.message.embeds[0]["fields"]
-    lines = players_field["value"].split("\n")
-    assert 1 < len(lines) <= 15
-    assert all(line.startswith("<@") and line.endswith(" · ran away 0 times") for line in lines)
-    assert all(line.endswith(" · masters: A") for line in pairs_field["value"].split("\n"))
+    header, *rows = players_field["value"].split("```")[1].strip("\n").splitlines()
+    assert 1 < len(rows) <= 15
+    assert header.split()[:2] == [t("standings.col.player"), t("standings.col.hands")]
+    # Hands, times masters, hands as masters: the players are no members here.
+    assert all(row.split()[-3:] in (["1", "1", "0"], ["1", "0", "0"]) for row in rows)
+    assert all(len(line) <= PHONE_CHARS for line in [header, *rows])
+    _, *pairs = pairs_field["value"].split("```")[1].strip("\n").splitlines()
+    assert all(line.split()[-1] == "A" for line in pairs[1::2])
 
 
 async def test_table_options_and_an_expired_lobby(h: Harness) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from standin import CHANNEL_MESSAGE, UPDATE_MESSAGE, BotProcess, Message, Player, StandIn
 from standin.discord_objects import buttons_of, message_text
-from standin.game import Table
+from standin.game import Table, acting
 from standin.records import Database, HiddenCardCheck, StoredHand
 from standin.server import Call, Interaction
 
@@ -247,9 +247,9 @@ async def test_one_human_three_computers(e2e: E2E) -> None:
     assert len(msg.versions) < len(rows)
 
 
-#: One game of each family beyond Filicău and 4-player Filkó (issues 6, 7 and 8).
+#: One game of each family beyond Filicău and 4-player Filkó (issues 6, 7, 8 and 34).
 OTHER_GAMES = ("filko5", "filko6", "filko_hats", "rich_poor", "kelebia", "filcau20",
-               "schafkopf3", "wendish", "dreiwendsch", "officers")
+               "schafkopf3", "wendish", "dreiwendsch", "officers", "schafkopf")
 
 
 @pytest.mark.slow
@@ -329,14 +329,14 @@ async def settled(e2e: E2E, table: Table) -> None:
             return False
         h = hand.replay()
         if h.finished:
-            return not msg.content
+            return not acting(msg)
         mover = hand.header["members"][h.actors()[0]]
-        fields = {f["name"]: f["value"] for f in msg.embeds[0].get("fields", [])}
-        name = t("table.trick_of", trick=len(h.tricks) + 1, tricks=len(h.dealt[0]))
-        cards = fields.get(name, "")
+        # The trick's field is named by its number ("Trick 2 of 8").
+        trick = t("table.trick_of", trick="\0", tricks="\0").split("\0")[0]
+        cards = next((f["value"] for f in msg.embeds[0].get("fields", [])
+                      if f["name"].startswith(trick)), "")
         n = 0 if cards == t("table.trick_empty") else cards.count(" · ") + 1
-        acting = "\n".join(x for x in msg.text.splitlines() if x.startswith("▶"))
-        return f"<@{mover}>" in acting and n == len(h.trick) and name in fields
+        return f"<@{mover}>" in acting(msg) and n == len(h.trick)
 
     await e2e.standin.wait_for(shows, 10, "the table message to settle")
 
@@ -445,7 +445,7 @@ async def play_recovering_views(e2e: E2E, table: Table, players: list[Player],
             return None
         for p in players:
             view = table.hand_view(p, number)
-            if p.mention in table.acting() and p not in recovered and view is not None \
+            if p.mention in acting(msg) and p not in recovered and view is not None \
                     and not view.enabled() and view.token is not None \
                     and e2e.standin.interactions[view.token].born < e2e.standin.now() - 900:
                 return p
@@ -687,9 +687,8 @@ async def test_seats_changed_during_and_between_hands_keep_every_hand_replayable
     table_message = table.table_message()
     assert table_message is not None
     inter = await ana.press(t("btn.leave_hand"), table_message)
-    question = ana.response(inter)
-    assert inter.type == CHANNEL_MESSAGE and question.content == t("hand.leave_ask")
-    inter = await ana.press(t("btn.leave_yes"), question)
+    assert inter.type == CHANNEL_MESSAGE and ana.response(inter).content == t("hand.leave_ask")
+    inter = await ana.press(t("btn.leave_yes"), ana.response(inter))
     assert inter.type == UPDATE_MESSAGE and ana.response(inter).content == t("hand.left")
     table.players = [bo]
     assert await table.play_hand(1) is not None

@@ -14,6 +14,7 @@ from standin import BotProcess, Player, StandIn
 from standin.game import Table
 
 from bot.store.postgres import PostgresStore
+from bot.texts import t
 from engine import replay
 
 
@@ -71,6 +72,15 @@ async def test_two_shard_processes_share_one_postgresql(
         for table, (p, q) in ((a, (a0, a1)), (b, (b0, b1))):
             await table.open(p, [(p, 0), (q, 1)], game="filicau", computers=2)
             await table.start(p)
+        # A click on guild 0's table copied into guild 1 reaches guild 1's process, which
+        # does not drive that table: it says whose table it is, not that it is closed.
+        table_b = b.table_message()
+        assert table_b is not None
+        [a_id] = [r.id for r in await store.open_tables()
+                  if r.channel_id == standin.channel_ids[0]]
+        for custom_id in (f"fc:hand:{a_id}", f"fc:join:{a_id}:0"):
+            inter = await b0.click(custom_id, message=table_b, forge=True)
+            assert b0.refused(inter) == t("err.other_server")
         assert await b.play_hand(1) is not None  # guild 1's table, to the end
         await a.play_hand(1, moves=6)  # guild 0's table: the second trick has two cards
 

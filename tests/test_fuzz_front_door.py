@@ -1,9 +1,12 @@
 """Fuzz the front door: hostile INTERACTION_CREATE payloads against the real bot.
 
-The payloads come from Discord's own schema, from real clicks with one part damaged, and from
-custom_ids of every operation with garbage arguments (``fuzzing.py``). They are aimed at a
-lobby, a table in play with every hand view open, and a table whose hand is over, by a seated
-player, somebody not seated, a server manager and a user of another server. For each one:
+The payloads come from Discord's own schema, from real clicks with one part damaged, from
+custom_ids of every operation with garbage arguments (``fuzzing.py``), and from the
+components of every kind of message the bot sends (lobby, table, hand view, result, review,
+the question whether to leave, leaderboard) sent from every other kind (a hint too), as a
+forged interaction would. They are aimed at a lobby, a table in play with every hand view
+open, and a table whose hand is over, by a seated player, somebody not seated, a server
+manager and a user of another server. For each one:
 
 - a payload discord.py cannot parse is dropped by its parser (at this level the parser's
   exception reaches the test helper; in the process, the gateway guard logs it and goes on);
@@ -12,6 +15,9 @@ player, somebody not seated, a server manager and a user of another server. For 
   in memory are unchanged: payloads that could be a legal move by somebody allowed to make
   it are not sent (``fuzzing.may_change``), so every payload sent is bad input;
 - nothing is logged with a traceback, at any level, and no error at all;
+- no message the bot writes shows a hidden card to anybody but its holder, nor anything drawn
+  only on private messages (a hand, a review, a hint) on a public one (the harness checks
+  every message as it is written; ``Harness._check_hidden``, ``_check_private``);
 - the bot lives: a normal click afterwards is answered.
 
 Hypothesis runs in a worker thread and hands each payload to the event loop the bot runs on,
@@ -53,10 +59,12 @@ from fuzzing import (
 )
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
+from standin.discord_objects import walk_components
 from test_cogs import four_players, one_human, play_until
 from test_hostile_input import OTHER_GUILD_ID, elsewhere
 
 from bot.texts import t
+from cogs.ratings import board_buttons
 
 #: Per family and table set-up; about 0.03 s each on a loaded two-core machine (the budget is
 #: the whole module in about a minute). ``FUZZ_EXAMPLES=2000 FUZZ_RANDOM=1`` hunts longer,
@@ -95,6 +103,10 @@ class World:
     counts: dict[str, int] = field(default_factory=lambda: {
         "answered": 0, "dropped": 0, "unanswered type": 0, "legal, not sent": 0,
         "known bug, not sent": 0})
+    #: Every kind of message the bot sends, as its viewers see it: (message, who see it).
+    kinds: dict[str, list[tuple[Message, list[User]]]] = field(default_factory=dict)
+    #: The components each kind of message carries (what a click on them sends).
+    drawn: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     @property
     def table_ids(self) -> list[int]:
@@ -177,6 +189,59 @@ async def lobby_and_play(h: Harness) -> World:
         click_bases(world, h.hand_view(player), [player, *others])
     click_bases(world, h.discord.messages[lobby.id], [lea, *others])
     command_bases(world, CHANNEL_ID, [players[0], *others])
+    assert session.state == "playing" and not session.hand.finished  # type: ignore[union-attr]
+    return world
+
+
+def components_of(message: Message) -> list[dict[str, Any]]:
+    return [copy.deepcopy(c) for c in [*message.buttons, *message.selects]]
+
+
+async def every_kind(h: Harness) -> World:
+    """One message of every kind the bot sends, with its components: a lobby (in the other
+    channel), a table in play, a hand view, a finished hand's result, its review, the
+    question whether to leave, a hint and a leaderboard (this channel)."""
+    # A casual table: hints are offered there.
+    session, ana = await one_human(h, seed=4, rated=False, **QUIET)
+    await play_until(h, session, [ana], random.Random(4))
+    await h.settle()
+    result = h.result_post()
+    review = (await h.press(ana, t("btn.review"), message=result)).message
+    r = await h.press(ana, t("btn.next_hand"), message=result)
+    assert session.hand_number == 2 and not r.ephemeral
+    await h.settle()
+    if session.waiting_for_human() != [0]:
+        await play_until(h, session, [ana], random.Random(5),
+                         lambda hand: session.waiting_for_human() == [0])
+    view = (await h.press(ana, t("btn.my_hand"))).message
+    hint_id = next(b["custom_id"] for b in view.buttons if b["custom_id"].startswith("fc:hint:"))
+    hint = (await h.click(ana, hint_id, message=view)).message
+    question = (await h.press(ana, t("btn.leave_hand"))).message
+    board = (await h.command(ana, "leaderboard", game="filicau")).message
+    cast = people(h)
+    cast["lea"] = lea = h.user("lea")
+    r = await h.command(lea, "table new", channel_id=OTHER_CHANNEL_ID, game="filicau", **QUIET)
+    lobby = r.message
+    await h.press(lea, t("btn.join_a"), message=lobby)
+    world = World(h, cast, cast["stranger"])
+    everyone = [ana, cast["stranger"], cast["manager"]]
+    world.kinds = {
+        "lobby": [(h.discord.messages[lobby.id], [lea, cast["stranger"], cast["manager"]])],
+        "table": [(h.table_message(), everyone)], "hand view": [(view, [ana])],
+        "result": [(h.discord.messages[result.id], everyone)], "review": [(review, [ana])],
+        "leave question": [(question, [ana])], "hint": [(hint, [ana])],
+        "leaderboard": [(board, everyone)]}
+    for kind, shown in world.kinds.items():
+        world.drawn[kind] = [c for message, _ in shown for c in components_of(message)]
+    # One page of a leaderboard of several (this server has one rated player): its ◀ ▶, as
+    # the bot draws them.
+    pages = board_buttons("filicau", 1, 2, 3)
+    assert pages is not None
+    world.drawn["leaderboard"] += [item.to_component_dict() for item in pages.children]
+    assert all(world.drawn[kind] for kind in world.kinds if kind != "hint")
+    for shown in world.kinds.values():
+        for message, users in shown:
+            click_bases(world, message, users)
     assert session.state == "playing" and not session.hand.finished  # type: ignore[union-attr]
     return world
 
@@ -381,6 +446,10 @@ async def check(world: World, payload: dict[str, Any], owner: User) -> bool:
     assert not traced, f"logged for bad input: {traced}"
     assert store_rows(h.db_path) == rows, "the store changed"
     assert memory(world) == held, "an open table changed"
+    # No hidden card on any message the bot wrote, nothing private on a public message, no
+    # message Discord would refuse (the harness checks every one as it is written).
+    assert not h.leaks, h.leaks
+    assert not h.discord.invalid, h.discord.invalid
     if dropped:
         world.counts["dropped"] += 1
         assert not sent.callbacks, "a dropped payload was answered"
@@ -490,6 +559,43 @@ def schema_clicks(world: World) -> st.SearchStrategy[tuple[dict[str, Any], User]
                      st.just(3) | schema_interaction_types())
 
 
+def misplaced_clicks(world: World) -> st.SearchStrategy[tuple[dict[str, Any], User]]:
+    """A component of one kind of message, sent from a message of every other kind (put
+    on it in place of one of its components, or beside them), by somebody who sees that
+    message: a forged interaction, as Discord does not check a custom_id against the
+    message it names."""
+    h = world.h
+    pairs = [(source, component, target) for source, components in world.drawn.items()
+             for component in components for target in world.kinds if target != source]
+
+    def build(pair: tuple[str, dict[str, Any], str], which: int, replace: bool,
+              values: int) -> tuple[dict[str, Any], User]:
+        _, component, target = pair
+        message, users = world.kinds[target][which % len(world.kinds[target])]
+        user = users[which % len(users)]
+        shown = copy.deepcopy(message.payload())
+        rows = shown.setdefault("components", [])
+        same = [c for c in walk_components(rows) if c.get("type") == component["type"]]
+        if replace and same and component["type"] == 2:
+            same[which % len(same)].clear()
+            same[which % len(same)].update(copy.deepcopy(component))
+        else:
+            rows.append({"type": 1, "components": [copy.deepcopy(component)]})
+        data: dict[str, Any] = {"custom_id": component["custom_id"],
+                                "component_type": component["type"]}
+        if component["type"] == 3:
+            offered = [o["value"] for o in component["options"]]
+            size = max(component.get("min_values", 1), 1)
+            start = values % max(len(offered) - size + 1, 1)
+            data["values"] = offered[start:start + size]
+        payload, sent = h._interaction(user, 3, data, shown, message.channel_id)
+        del h.discord.interactions[sent.token]
+        return payload, user
+
+    return st.builds(build, st.sampled_from(pairs), st.integers(0, 50), st.booleans(),
+                     st.integers(0, 30))
+
+
 FAMILIES: dict[str, Callable[[World], st.SearchStrategy[tuple[dict[str, Any], User]]]] = {
     "schema": schema_clicks, "damaged": damaged_clicks, "garbage": garbage_clicks}
 
@@ -500,6 +606,20 @@ FAMILIES: dict[str, Callable[[World], st.SearchStrategy[tuple[dict[str, Any], Us
 @pytest.mark.slow
 async def test_hostile_clicks_on_a_lobby_and_a_table_in_play(h: Harness) -> None:
     world = await lobby_and_play(h)
+    for name, family in FAMILIES.items():
+        print(name)
+        await fuzz(world, family(world))
+
+
+@pytest.mark.slow
+async def test_clicks_of_every_kind_of_message_sent_from_every_other(h: Harness) -> None:
+    """Every component the bot draws (lobby, table, hand view, result, review, leave
+    question, leaderboard), sent from every other kind of message (a hint's too): nothing
+    changes that a legitimate click would not change, no hidden card is shown, nothing
+    private lands on a public message, and each gets one answer."""
+    world = await every_kind(h)
+    counts = await fuzz(world, misplaced_clicks(world))
+    assert counts["answered"] >= EXAMPLES // 2
     for name, family in FAMILIES.items():
         print(name)
         await fuzz(world, family(world))

@@ -145,12 +145,15 @@ async def test_one_person_and_computers_play_two_hands(h: Harness, game: str) ->
     # The server standings count Ana's two hands in this game (and her score, where the
     # game scores players).
     r = await h.command(ana, "standings", game=game)
-    line = next(x for x in r.text.splitlines() if ana.mention in x)
-    assert "2 hands" in line
+    players = r.message.embeds[0]["fields"][0]["value"]
+    header, *rows = players.split("```")[1].strip("\n").splitlines()
+    row = next(x.split() for x in rows if x.startswith(ana.name.title()))
+    assert row[1] == "2"  # hands
     if session.rules.score_by_seat:
         results = await store.results(GUILD_ID, game)
         mine = sum((x.scores or {}).get(ana.member, 0) for x in results)
-        assert t("standings.score", score=f"{mine:+d}") in line
+        column = header.split().index(t("standings.col.score"))
+        assert row[column] == f"{mine:+d}"
 
 
 def test_hats_are_worn_by_the_team_that_is_not_masters() -> None:

@@ -20,7 +20,7 @@ from test_cogs import one_human
 from bot import cardart
 from bot.how import RANKING_FILE, how_embed, ranking_of, ranking_rows, ranking_text
 from bot.render import rules_embed
-from bot.texts import CATALOGS, LANGUAGES, card_words, game_title, speaking, t
+from bot.texts import CATALOGS, LANGUAGES, card_words, game_title, option_text, speaking, t
 from engine import GAMES, make_rules
 from engine.cards import BELLS, SUITS, cards, codes
 from engine.ranking import card_ranking
@@ -126,13 +126,14 @@ def test_every_game_has_a_short_how_to_play_in_every_language(lang: str) -> None
         assert len(text) <= 1100, f"{lang}: how.{game} is {len(text)} characters"
         with speaking(lang):
             rules = make_rules(game)
-            embeds = [rules_embed(game, rules.title, rules.rulings, rules.options.model_dump()),
-                      how_embed(game, picture=True)]
-        # Discord's limits: a description 4096, a field 1024, a message's embeds 6000.
-        how = embeds[1]
-        assert how.description and len(how.description) <= 4096
-        assert all(len(str(f.value)) <= 1024 for e in embeds for f in e.fields)
-        assert sum(len(e) for e in embeds) <= 6000, f"{lang} {game}"
+            pages = [rules_embed(game, rules.title, rules.rulings, rules.options.model_dump(),
+                                 picture=True), how_embed(game, picture=True)]
+        # Discord's limits: a description 4096, a field 1024, a message's embeds 6000. The
+        # rules and how to play are each a message of their own (``/rules``, ``/help``).
+        for page in pages:
+            assert page.description and len(page.description) <= 4096
+            assert all(len(str(f.value)) <= 1024 for f in page.fields)
+            assert len(page) <= 6000, f"{lang} {game}"
 
 
 async def test_help_names_the_way_to_how_to_play(h: Harness) -> None:
@@ -158,8 +159,10 @@ async def test_help_with_a_game_tells_how_to_play_it_in_the_readers_language(
     assert r.message.files == [] and "image" not in embed  # pictures are off by default
 
 
-async def test_rules_show_how_to_play_with_the_ranking_picture_when_pictures_are_on(
+async def test_rules_are_one_page_with_the_ranking_picture_when_pictures_are_on(
         h: Harness) -> None:
+    """``/rules`` says each rule once: the rulings, the cards high to low and the options on
+    one page (the short how-to-play, which says the same rules again, is ``/help``'s)."""
     ana, mia = h.user("ana", locale="hu"), h.user("mia", manager=True)
     r = await h.command(ana, "rules", game="schafkopf3")
     assert [f for f, _ in r.message.files] == []
@@ -168,17 +171,42 @@ async def test_rules_show_how_to_play_with_the_ranking_picture_when_pictures_are
 
     r = await h.command(ana, "rules", game="schafkopf3")
     assert r.ephemeral
-    rulings, how = r.message.embeds
+    [page] = r.message.embeds
+    rules = make_rules("schafkopf3")
     with speaking("hu"):
-        assert rulings["title"] == game_title("schafkopf3", "")
-        assert how["title"] == t("how.title", game=game_title("schafkopf3", ""))
-        assert how["description"] == t("how.schafkopf3")
-    assert how["image"]["url"] == f"attachment://{RANKING_FILE}"
+        assert page["title"] == game_title("schafkopf3", "")
+        assert page["description"].splitlines() == [
+            f"• {t(f'rulings.schafkopf3.{i}')}" for i in range(len(rules.rulings))]
+        assert [(f["name"], f["value"]) for f in page["fields"]] == [
+            (t("how.ranking_title"), ranking_text(ranking_of("schafkopf3"))),
+            (t("rules.options"), ", ".join(option_text(k, v)
+                                           for k, v in rules.options.model_dump().items()))]
+        assert t("how.schafkopf3") not in str(page)
+    assert page["image"]["url"] == f"attachment://{RANKING_FILE}"
     [(name, data)] = r.message.files
     assert name == RANKING_FILE
     assert Image.open(io.BytesIO(data)).format == "PNG"
     noted = [p for p in h.pictures.values() if p.kind == "ranking"]
     assert len(noted) == 1 and noted[0].in_worker  # drawn off the event loop
+
+
+async def test_the_tables_rules_button_shows_the_same_page_with_the_tables_options(
+        h: Harness) -> None:
+    """The Rules button of a table shows the rules page with that table's options: its
+    card ranking is the one they play (here the Seven of hearts above the Obers)."""
+    ana = h.user("ana")
+    await h.command(ana, "table new", game="filko", top_trumps="hearts_seven")
+    await h.press(ana, t("btn.join_a"))
+    session = h.session()
+    while not session.full:
+        await h.add_computer(ana, "easy")
+    await h.press(ana, t("btn.start"))
+    r = await h.press(ana, t("btn.rules"))
+    [page] = r.message.embeds
+    assert page["fields"][0]["value"] == ranking_text(card_ranking(
+        make_rules("filko", {"top_trumps": "hearts_seven"})))
+    assert page["fields"][0]["value"].splitlines()[0] == t("how.top", cards=card_words(
+        ["H7", "EO", "GO", "HO", "SO"]))
 
 
 async def test_rules_during_a_hand_show_no_hidden_card(h: Harness) -> None:
@@ -190,5 +218,5 @@ async def test_rules_during_a_hand_show_no_hidden_card(h: Harness) -> None:
     await h.command(mia, "admin pictures", mode="on")
     for game in ("filicau", "schafkopf3"):
         r = await h.command(ana, "rules", game=game)
-        assert r.message.embeds[-1]["title"] == t("how.title", game=game_title(game, ""))
+        assert r.message.embeds[-1]["title"] == game_title(game, "")
     assert h.checked > 0 and h.leaks == []

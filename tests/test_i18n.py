@@ -144,7 +144,7 @@ def test_the_card_words_of_each_language() -> None:
     words = {
         "ro": ("ghindă", "verde", "roșu", "dubă", "filicău", "doiar", "pătrar", "as"),
         "hu": ("makk", "zöld", "piros", "tök", "felső", "alsó", "király", "ász"),
-        "de": ("Eichel", "Gras", "Herz", "Schellen", "Ober", "Unter", "König", "Ass"),
+        "de": ("Eichel", "Gras", "Herz", "Schellen", "Ober", "Unter", "König", "Sau"),
         "en": ("acorns", "leaves", "hearts", "bells", "Ober", "Unter", "K", "A"),
     }
     for lang, expected in words.items():
@@ -183,6 +183,15 @@ def test_english_rulings_are_the_engines() -> None:
             assert [t(f"rulings.{key}.{i}") for i in range(len(cls.rulings))] == \
                 list(cls.rulings), key
         assert not has_text(f"rulings.{key}.{len(cls.rulings)}"), f"{key}: a line too many"
+
+
+def test_english_goals_are_the_engines() -> None:
+    """The goal a table shows (``goal.GAME``) is in English the engine's own ``Rules.goal``,
+    the sentence the terminal game starts with; every game has one."""
+    for key, cls in GAMES.items():
+        assert cls.goal, key
+        with speaking("en"):
+            assert t(f"goal.{key}") == cls.goal, key
 
 
 # -- choosing the language ---------------------------------------------------------------------
@@ -339,7 +348,7 @@ async def test_standings_are_public_and_german_rules_are_the_users(german: Harne
     r = await h.command(eva, "rules", game="filko")
     assert r.ephemeral and r.message.embeds[0]["title"] == "Filkó"
     with speaking("hu"):
-        assert r.message.embeds[0]["fields"][0]["name"] == t("rules.options")
+        assert r.message.embeds[0]["fields"][-1]["name"] == t("rules.options")
         # The rulings themselves in Hungarian, not the engine's English.
         assert r.message.embeds[0]["description"].splitlines() == [
             f"• {t(f'rulings.filko.{i}')}" for i in range(len(GAMES["filko"].rulings))]
@@ -447,14 +456,16 @@ def outside_glosses(text: str) -> str:
 
 #: Words for a card, suit or trump that each catalog does not use: it names each card one way
 #: everywhere (buttons, tables, rules). English says Ober and Unter, as English players of the
-#: Schafkopf family do (and "Over" would read as the preposition: "the hand is over"). A
-#: language's other words appear only inside a gloss, in parentheses.
+#: Schafkopf family do (and "Over" would read as the preposition: "the hand is over"). German
+#: says Sau for the Ace: the cards are the Bavarian pack's, whose Ace is the Sau (a Sauspiel
+#: calls one), and "Ass" is the French pack's word. A language's other words appear only
+#: inside a gloss, in parentheses.
 REJECTED_CARD_WORDS = {
     "en": r"\b(?:Overs?|Unders?|Knaves?|Queens?|Jacks?|Eichel|Gras|Schellen|Herz)\b",
     "ro": r"\b(?:treiar\w*|valet\w*|tuz\w*|cal|calul|cai|caii|rege\w*|dam[aăe]\w*|zecic\w*"
           r"|filc[aă]u\w*|tromf\w*|frunz\w*|inim\w*|clopo\w*)\b",
     "hu": r"\b(?:tromf\w*|dáma\w*|bubi\w*|levél|szív|csengő\w*|filkó\w*|treff\w*)\b",
-    "de": r"\b(?:Daus\w*|Sau|Säue|Buben?|Damen?|Laub|Grün|Schelle|Trumf\w*)\b",
+    "de": r"\b(?:Daus\w*|Ass|Asse[sn]?|Buben?|Damen?|Laub|Grün|Schelle|Trumf\w*)\b",
 }
 
 
@@ -495,6 +506,16 @@ def test_players_read_house_rules_not_the_projects_sources(lang: str) -> None:
                 with speaking(lang):
                     assert t(f"rulings.{key}.{i}").startswith(HOUSE_RULES[lang]), (key, i)
     assert english_house_rules >= 9
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_players_read_no_ruling_numbers(lang: str) -> None:
+    """RULINGS.md numbers its rulings (B4.5, B12.7) for code, docs and tests; a player reads
+    the rule itself, never the number of the note that settled it."""
+    number = re.compile(r"\bB\d+(?:\.\d+)?\b")
+    assert {key: text for key, text in texts_of_lang(lang).items() if number.search(text)} == {}
+    assert not [line for cls in GAMES.values() for line in (*cls.rulings, cls.goal)
+                if number.search(line)]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -572,9 +593,9 @@ def test_hand_mode_and_match_are_three_words(lang: str) -> None:
     assert len(set(words)) == 3, words
 
 
-#: Keys that only games counting card points (Ace 11 … Under 2) show.
+#: Keys that only games counting card points (Ace 11 … Unter 2) show: a Ramsch is one.
 CARD_POINT_KEYS = {"table.card_points", "result.card_points_line", "n.card_points",
-                   "event.least_won", "event.least_all", "event.most_won"}
+                   "event.least_won", "event.least_all", "event.most_won", "event.ramsch"}
 
 
 def test_german_says_augen_only_for_card_points() -> None:
@@ -585,7 +606,7 @@ def test_german_says_augen_only_for_card_points() -> None:
     assert not {"filicau", "filko", "filcau20"} & card_point_games
     wrong = {}
     for key, text in texts_of_lang("de").items():
-        game = key.split(".")[1] if key.startswith(("rulings.", "how.")) else None
+        game = key.split(".")[1] if key.startswith(("rulings.", "how.", "goal.")) else None
         allowed = key in CARD_POINT_KEYS or game in card_point_games
         if "Auge" in text and not allowed:
             wrong[key] = text

@@ -37,6 +37,11 @@ NOT_RUN = {
                                               "pictures of docs/messages.md (by hand)",
     ".venv/bin/python tools/render_messages.py": "draws docs/messages.md's pictures in Chromium, "
                                                  "into the tree (by hand)",
+    ".venv/bin/python tools/capture_community.py": "finds a game and holds a tournament through "
+                                                   "the Discord fake for docs/messages.md's "
+                                                   "pictures (by hand)",
+    ".venv/bin/python tools/capture_states.py": "plays every table state through the Discord "
+                                                "fake for docs/messages.md's pictures (by hand)",
     ".venv/bin/python -m benchmarks.load": "minutes of load (its own figures in the docs)",
     ".venv/bin/python -m benchmarks.soak": "minutes of load (its own figures in the docs)",
     "bash .ci/flake-hunt": "the whole suite twenty times",
@@ -51,6 +56,12 @@ NOT_RUN = {
     "apt-get install": "installs a system package (.ci/run runs it)",
     ".venv/bin/python -m bot.web": "serves pages until stopped (tests/test_web_demo.py runs it "
                                    "for one hand)",
+    ".venv/bin/python tools/activity_demo.py": "runs the bot and the stand-in until stopped "
+                                               "(tests/browser/test_activity_demo.py runs it "
+                                               "for one hand)",
+    "cd activity && npm ci": "needs Node; CI runs it and compares the bundle (.ci/run)",
+    ".venv/bin/python -m benchmarks.activity": "a minute of Chromium and the real bot (its "
+                                               "figures in docs/activity.md)",
 }
 
 #: What a documented command may run here: the engine, and the card pictures' tools.

@@ -182,7 +182,8 @@ def random_illegal_record(rng: random.Random) -> tuple[str, dict[str, Any]]:
         elif bad == "dealer_neg":
             record["dealer"] = -1
         elif bad == "unknown_game":
-            record["game"] = rng.choice(["schafkopf", "filcau", "", "FILKO"])
+            # (schafkopf is a game now: tarock is still unknown)
+            record["game"] = rng.choice(["tarock", "filcau", "", "FILKO"])
         elif bad == "short_pack":
             record["pack"] = record["pack"][:31]
         elif bad == "bad_card":
@@ -629,3 +630,134 @@ def test_every_line_is_answered_even_one_nested_too_deeply() -> None:
         assert "nested too deeply" in answer["error"]["message"]
     assert normalize(answers[3]) == normalize(model.replay(good))
     assert proc.returncode == 1
+
+# ---------------------------------------------------------------- Bavarian Schafkopf
+
+try:
+    from tests.oracle import schafkopf as sk_model
+except ImportError:  # run with plain `pytest`, where tests/ itself is on sys.path
+    from oracle import schafkopf as sk_model  # type: ignore[no-redef]
+
+SK_OPTIONS: tuple[dict[str, Any], ...] = (
+    {}, {}, {"short_pack": True}, {"klopfen": True}, {"all_pass": "ramsch"},
+    {"all_pass": "stock"}, {"stoss_window": "second_card"}, {"stoss_max": 0},
+    {"stoss_max": 4, "tariff": "5/20"}, {"short_pack": True, "klopfen": True},
+)
+N_SK = 1500
+
+
+def _sk_actors(hand: sk_model.Hand) -> list[int]:
+    if hand.phase in ("kontra", "re"):
+        return hand.window_actors()
+    return [] if hand.turn is None else [hand.turn]
+
+
+def _sk_move(rng: random.Random, hand: sk_model.Hand) -> dict[str, Any]:
+    seat = rng.choice(_sk_actors(hand))
+    legal = hand.legal_for(seat)
+    if hand.phase == "announce":
+        move = legal[1] if rng.random() < 0.35 else legal[0]  # "I dad" now and then
+    elif hand.phase in ("kontra", "re"):
+        move = legal[0] if rng.random() < 0.2 else legal[-1]  # doubles now and then
+    elif hand.phase in ("game", "clarify") and rng.random() < 0.7:
+        move = legal[0]  # mostly the lowest game, a Sauspiel where one may, as at a table
+    else:
+        move = rng.choice(legal)
+    return {"seat": seat, **move}
+
+
+def _sk_base(rng: random.Random) -> dict[str, Any]:
+    options = dict(rng.choice(SK_OPTIONS))
+    pack = list(sk_model.SHORT_CARDS if options.get("short_pack") else sk_model.ALL_CARDS)
+    rng.shuffle(pack)
+    status: dict[str, Any] = {"masters": None, "servant": None}
+    if options.get("all_pass") == "stock" and rng.random() < 0.6:
+        pot = 40 * rng.randint(0, 3)
+        status.update(score=[-pot // 4] * 4, pot=pot)
+    elif rng.random() < 0.4:
+        a, b, c = (10 * rng.randint(-20, 20) for _ in range(3))
+        status["score"] = [a, b, c, -(a + b + c)]
+    return {"game": "schafkopf", "options": options, "dealer": rng.randrange(4),
+            "status": status, "pack": pack, "actions": []}
+
+
+def _sk_illegal(rng: random.Random, hand: sk_model.Hand) -> dict[str, Any] | None:
+    """An action the model refuses now (None when the one drawn happens to be legal)."""
+    seat = rng.randrange(4)
+    held = hand.hands[seat]
+    pick = rng.choice(["card", "held", "stoss", "game", "class", "weiter", "dad"])
+    if pick == "card":
+        move: dict[str, Any] = {"card": rng.choice(hand.pack_cards)}
+    elif pick == "held" and held:
+        move = {"card": rng.choice(held)}
+    elif pick == "stoss":
+        move = {"stoss": rng.randint(1, 3)}
+    elif pick == "game":
+        move = {"game": rng.choice(["sauspiel_E", "sauspiel_G", "sauspiel_S", "sie", "wenz"])}
+    elif pick == "class":
+        move = {"class": rng.choice(sk_model.CLASSES)}
+    else:
+        move = {pick: True}
+    if move in hand.legal_for(seat):
+        return None
+    return {"seat": seat, **move}
+
+
+@functools.cache
+def sk_generate() -> tuple[tuple[str, dict[str, Any]], ...]:
+    rng = random.Random(SEED + 34)
+    out: list[tuple[str, dict[str, Any]]] = []
+    for i in range(N_SK):
+        record = _sk_base(rng)
+        hand = sk_model.new_hand(record)
+        limit = 10**6 if rng.random() < 0.7 else rng.randint(0, 40)
+        while not hand.finished and len(record["actions"]) < limit:
+            move = _sk_move(rng, hand)
+            assert hand.apply(move["seat"], {k: v for k, v in move.items() if k != "seat"}) \
+                is None
+            record["actions"].append(move)
+        kind = "legal"
+        if i % 3 == 2:
+            bad = None
+            for _ in range(20):
+                bad = _sk_illegal(rng, hand)
+                if bad is not None:
+                    break
+            if bad is not None:
+                record["actions"].append(bad)
+                kind = "illegal_" + next(k for k in bad if k != "seat")
+        out.append((kind, record))
+    return tuple(out)
+
+
+def test_schafkopf_model_anchors() -> None:
+    """Hand-checked facts of the Schafkopf model (RULINGS.md B2, B3.2, B6.3)."""
+    pack = sk_model.ALL_CARDS
+    assert sk_model.trumps("sauspiel_G", pack)[:9] == [
+        "EO", "GO", "HO", "SO", "EU", "GU", "HU", "SU", "HA"]
+    assert sk_model.trumps("wenz", pack) == ["EU", "GU", "HU", "SU"]
+    assert sk_model.winner(0, ["GA", "GO", "G10", "G9"], "wenz", pack) == 0
+    assert sk_model.winner(0, ["GA", "GO", "G10", "G9"], "sauspiel_E", pack) == 1
+    record = {"game": "schafkopf", "dealer": 3, "pack": list(pack), "actions": []}
+    hand = sk_model.new_hand(record)
+    assert hand.dealt[0] == ["EA", "E10", "EK", "EO", "HA", "H10", "HK", "HO"]
+    assert sk_model.replay(dict(record, actions=[
+        {"seat": s, "weiter": True} for s in range(4)]))["status"]["score"] == [0, 0, 0, 0]
+
+
+def test_schafkopf_replay_matches_model() -> None:
+    cases = sk_generate()
+    kinds = {kind for kind, _ in cases}
+    assert {"legal", "illegal_card", "illegal_stoss", "illegal_game"} <= kinds
+    finished = [r for kind, r in cases if kind == "legal" and sk_model.replay(r).get("finished")]
+    assert len(finished) > N_SK // 5
+    records = [r for _, r in cases]
+    expected = [normalize(sk_model.replay(r)) for r in records]
+    code, outputs, stderr = run_engine(records)
+    assert len(outputs) == len(records), stderr[-2000:]
+    assert code == 1  # the refused records make the batch's exit code 1
+    mismatches = [describe(kind, record, exp, normalize(got))
+                  for (kind, record), exp, got in zip(cases, expected, outputs, strict=True)
+                  if exp != normalize(got)]
+    assert not mismatches, f"{len(mismatches)} of {len(records)} differ\n" + "\n".join(
+        mismatches[:SHOW_MISMATCHES])

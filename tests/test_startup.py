@@ -134,8 +134,9 @@ def test_bad_options_are_refused_by_argparse(tmp_path: Path) -> None:
     assert done.returncode == 2 and "--retries must be 0 or more" in done.stderr
 
 
-# view, send, embed, attach, app commands; create public threads, send messages in threads
-PERMISSIONS = 1024 + 2048 + 16384 + 32768 + 2**31 + 2**35 + 2**38
+# view, send, embed, attach, app commands; create public threads, send messages in threads;
+# create events (a tournament's scheduled event)
+PERMISSIONS = 1024 + 2048 + 16384 + 32768 + 2**31 + 2**35 + 2**38 + 2**44
 
 
 @pytest.mark.slow

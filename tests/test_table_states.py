@@ -5,8 +5,10 @@ table say what kind of table they are."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
+import pytest
 from fake_discord import CHANNEL_ID, UPDATE_MESSAGE, Harness, Message, User
 from test_cogs import (
     four_players,
@@ -249,3 +251,50 @@ async def test_a_signal_sent_before_a_restart_goes_with_its_turn(h: Harness) -> 
     await play_turn(h, restored, users, random.Random(1))
     assert ping.deleted and signals(h) == []
     assert "signal" not in restored.row.runtime
+
+
+async def test_a_closed_table_s_last_result_no_longer_offers_next_hand(h: Harness) -> None:
+    session, ana = await one_human(h)
+    await play_until(h, session, [ana], random.Random(4))
+    await h.settle()
+    result = h.result_post()
+    mia = h.user("mia", manager=True)
+    await h.command(mia, "admin end")
+    assert not any(b["custom_id"].startswith("fc:next:") for b in result.buttons)
+    assert t("btn.review") in {b.get("label") for b in result.buttons}
+
+
+async def test_a_seat_taken_the_moment_the_table_appears_is_taken(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord shows the new table to everyone before the bot hears back that it posted it:
+    a Join pressed in that moment waits for the bot to know its own message, and seats the
+    player (it used to be refused as a button that is not the bot's)."""
+    ana = h.user("ana")
+    posted, go_on = asyncio.Event(), asyncio.Event()
+    fake = h.discord
+    webhook_request = fake.webhook_request
+
+    async def held(route, payload, multipart, files):  # type: ignore[no-untyped-def]
+        answer = await webhook_request(route, payload, multipart, files)
+        if route.path.endswith("/callback") and not posted.is_set():
+            posted.set()
+            await go_on.wait()  # the bot has not heard back yet
+        return answer
+
+    monkeypatch.setattr(fake, "webhook_request", held)
+    opening = asyncio.create_task(h.command(ana, "table new", game="filicau"))
+    await posted.wait()
+    table = next(m for m in reversed(h.public()) if m.embeds)
+    payload, join = h.click_payload(ana, table.button_by_label(t("btn.join_a"))["custom_id"],
+                                    message=table)
+    joining = asyncio.create_task(h.dispatch(payload))
+    # Either the click has its answer already, or it waits for the table's post.
+    open_table_ = h.tables.get(h.session().id)
+    assert open_table_ is not None
+    waiting = open_table_.discord._posting
+    await h.until(lambda: join.answered or bool(getattr(waiting, "_waiters", None)))
+    go_on.set()
+    await opening
+    await joining
+    assert join.type == UPDATE_MESSAGE, join.text
+    assert ana.mention in h.table_message().text

@@ -26,7 +26,7 @@ from engine.match import Match
 from engine.rules import GAMES, make_rules
 from engine.rules.base import Options
 from engine.rules.filicau import Filicau
-from engine.terminal import TerminalGame, describe, play_terminal
+from engine.terminal import KINDS, TerminalGame, describe, play_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -314,7 +314,7 @@ def test_every_game_speaks_in_words(game: str) -> None:
     assert f"The goal: {rules.goal}" in out
     if rules.players == 2:
         assert "You play alone against seat 1." in out and "partner" not in out
-    elif not rules.fixed_teams:
+    elif not rules.fixed_teams and g.hand.tricks:  # a deal thrown in forms no teams
         # Nobody has a partner before the deal; once the cards are played, the teams as far
         # as the table knows them.
         opening = out.split("help\" shows this again")[0].replace(rules.goal, "")
@@ -327,6 +327,28 @@ def test_every_game_speaks_in_words(game: str) -> None:
         assert re.search(r"(You|Seats?) .*holds? (it|them), and everybody knows it\.", line)
     outcome = g.outcome()
     assert outcome in out and outcome[0].isupper() and outcome.endswith(".")
+    # Every decision reads as players say it, never as the record writes it ("Seat 3:
+    # weiter.", "stoss: 1"): each kind made or offered has its words.
+    worded = {"card", *KINDS, *rules.kind_words}
+    assert {a.kind for _, a in g.hand.actions} <= worded
+    assert not re.search(r"^Seat \d+: ", out, re.M), out
+
+
+def test_schafkopf_is_told_in_its_players_words() -> None:
+    """The games, the doublings and a lay-down as Bavarian players name them; a hand a lost
+    Tout stopped says so; Schafkopf is played for a running balance, not a match score."""
+    _, out = play_in_process("schafkopf", 1, first_legal, seat=1)
+    assert "Seat 1 plays Sauspiel with the leaves Ace (die Blaue)." in out
+    assert "Your choices: 1) Weiter (pass)  2) I dad (I play)" in out
+    assert "Your choices: 1) Kontra  2) Weiter (pass)" in out and "Seat 1 says Re." in out
+    assert "You may also, out of turn: 6) lay down: the rest is mine" in out
+    assert "Balances: seat 1 -80, you 80, seat 3 80, seat 4 -80." in out
+    assert "match" not in out
+    _, out = play_in_process("schafkopf", 3, first_legal, seat=1)
+    assert "Seat 1 plays Solo Tout in leaves." in out
+    assert ("The hand stopped after trick 1 of 8: the Tout was lost at the first trick the "
+            "opponents took.") in out
+    assert "98 of the defenders' 120 come from cards not played in tricks." in out
 
 
 def test_seats_are_numbered_from_one() -> None:

@@ -56,7 +56,8 @@ class Capture:
                               "files": files})
 
 
-async def play(h: Harness, game: str, seed: int, capture: Capture) -> None:
+async def play(h: Harness, game: str, seed: int, capture: Capture,
+               choices: bool = False, prefer: tuple[str, ...] = ()) -> None:
     ana, mia = h.user("Ana"), h.user("Mia", manager=True)
     r = await h.command(mia, "admin pictures", mode="on")
     r = await h.command(ana, "table new", game=game)
@@ -72,18 +73,36 @@ async def play(h: Harness, game: str, seed: int, capture: Capture) -> None:
     assert session.hand is not None
     pick = random.Random(seed)
     turn_kept = False
+    chosen: set[str] = set()
     for _ in range(200):
         if session.hand.finished:
             break
         view = h.hand_view(ana)
         moves = sorted(view.moves())
-        assert moves, "the hand waits for nobody: the driver cannot go on"
+        menus = [m for m in view.selects if m["custom_id"].split(":")[1] in ("act", "together")]
+        assert moves or menus, "the hand waits for nobody: the driver cannot go on"
         if not turn_kept and any(":card:" in m for m in moves):
             capture.keep("table", h.table_message())
             capture.keep("hand", view)
             turn_kept = True
+        phase = session.hand.phase
+        if choices and phase != "play" and phase not in chosen:
+            # A choice that is no card (Bavarian Schafkopf's announcement, its game, Kontra):
+            # Ana's view and the table the first time she makes it in each phase.
+            chosen.add(phase)
+            capture.keep(f"choice-{phase}", view)
+            capture.keep(f"choice-{phase}-table", h.table_message())
         mark = max(h.discord.messages, default=0)
-        await h.click(ana, pick.choice(moves), message=view)
+        preferred = [m for m in moves if any(f":{kind}:" in m for kind in prefer)]
+        if preferred:
+            await h.click(ana, preferred[0], message=view)
+        elif moves:
+            await h.click(ana, pick.choice(moves), message=view)
+        else:
+            menu = menus[0]
+            values = [o["value"] for o in menu["options"]]
+            await h.choose(ana, menu["custom_id"], pick.sample(values, menu.get("min_values", 1)),
+                           message=view)
     assert session.hand.finished, "the hand did not end"
     after = [m for m in h.public() if m.id > mark and m.id != h.table_message().id]
     for i, msg in enumerate(after):
@@ -99,6 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=3, help="the deal and Ana's picks")
     parser.add_argument("--out", type=Path, required=True,
                         help="folder for messages.json and the pictures")
+    parser.add_argument("--choices", action="store_true",
+                        help="also keep Ana's view the first time she makes a choice that is "
+                             "no card, in each phase (choice-PHASE, choice-PHASE-table)")
+    parser.add_argument("--prefer", default="",
+                        help="action kinds Ana picks when offered, comma-separated (e.g. dad)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     capture = Capture(args.out)
@@ -106,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     async def run() -> None:
         with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as mp:
             async with running(Path(tmp) / "bot.sqlite3", mp) as h:
-                await play(h, args.game, args.seed, capture)
+                await play(h, args.game, args.seed, capture, args.choices,
+                           tuple(k for k in args.prefer.split(",") if k))
 
     asyncio.run(run())
     dump = {"bot": {"name": "Filicău"}, "users": capture.users,

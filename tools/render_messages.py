@@ -71,6 +71,9 @@ body { margin: 0; background: #313338; color: #dbdee1;
 .content blockquote { margin: 0; padding: 0 8px 0 12px; border-left: 4px solid #4e5058; }
 code { font: 14px/1.2 "DejaVu Sans Mono", monospace; background: #2b2d31; padding: 1px 3px;
   border-radius: 3px; }
+pre { margin: 4px 0; }
+pre code { display: block; padding: 7px; background: #1e1f22; border: 1px solid #1e1f22;
+  border-radius: 4px; white-space: pre; overflow-x: auto; }
 .mention { background: rgba(88, 101, 242, 0.3); color: #c9cdfb; border-radius: 3px;
   padding: 0 2px; font-weight: 500; }
 .stamp { background: rgba(78, 80, 88, 0.48); border-radius: 3px; padding: 0 2px; }
@@ -151,9 +154,12 @@ def _token_html(token: str, users: Mapping[str, str], now: float) -> str:
         style = parts[1] if len(parts) > 1 else "f"
         return f'<span class="stamp">{html.escape(timestamp(int(parts[0]), style, now))}</span>'
     if token.startswith("<#"):
-        return '<span class="mention">#channel</span>'
+        # ``users`` may name channels and roles too: "#ID" and "&ID".
+        name = users.get("#" + token[2:-1], "channel")
+        return f'<span class="mention">#{html.escape(name)}</span>'
     if token.startswith("<@&"):
-        return '<span class="mention">@role</span>'
+        name = users.get("&" + token[3:-1], "role")
+        return f'<span class="mention">@{html.escape(name)}</span>'
     if token.startswith("<@"):
         uid = token.strip("<@!>")
         return f'<span class="mention">@{html.escape(users.get(uid, "user"))}</span>'

@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from bot.ratings.model import placings
+from bot.ratings.model import SIGMA, placings
 from bot.seats import player_of
 from bot.store import Member, RatingChange, RatingRow, ResultRow
 
@@ -20,6 +20,22 @@ PAGE_SIZE = 10
 
 def conservative(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
+
+
+#: How sure a rating is, told in words rather than as ``mu ± sigma``: the uncertainty as a
+#: share of a newcomer's, below each step one word surer (a first guess, settling, fairly
+#: sure, sure). A player who plays often reaches "fairly sure" in a few dozen hands.
+SURE_STEPS = (0.9, 0.65, 0.4)
+
+
+def sureness(sigma: float) -> int:
+    """0 (a first guess) to 3 (sure), from a rating's uncertainty.
+
+    >>> sureness(SIGMA), sureness(0.7 * SIGMA), sureness(0.5 * SIGMA), sureness(0.2 * SIGMA)
+    (0, 1, 2, 3)
+    """
+    share = sigma / SIGMA
+    return sum(share < step for step in SURE_STEPS)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,9 @@ What is kept:
 - **ratings**: derived from the results (``bot.ratings``), with their history and seasons.
 - **reviews**: a finished hand's review, per seat.
 - **guild settings**: each server's language and card pictures.
+- **player and community settings**: a player's reminders and invitations; a server's role
+  called when a table needs one more, and how long an invitation holds a seat.
+- **tournaments**: their entrants and the tables of each round, with what each left.
 """
 
 from __future__ import annotations
@@ -30,10 +33,13 @@ from bot.store.migrations import MIGRATIONS, RATINGS_VERSION
 from bot.store.model import (
     HAND_WINNERS,
     HANDED_OVER,
+    CommunitySettings,
+    Entrant,
     GuildSettings,
     HandRow,
     Member,
     PartnershipStatus,
+    PlayerSettings,
     RatingChange,
     RatingRow,
     ResultRow,
@@ -41,6 +47,8 @@ from bot.store.model import (
     StoreError,
     TableRow,
     TableState,
+    TournamentRow,
+    TournamentTable,
     WebKey,
     canonical,
     now,
@@ -55,10 +63,13 @@ __all__ = [
     "HAND_WINNERS",
     "MIGRATIONS",
     "RATINGS_VERSION",
+    "CommunitySettings",
+    "Entrant",
     "GuildSettings",
     "HandRow",
     "Member",
     "PartnershipStatus",
+    "PlayerSettings",
     "PostgresStore",
     "RatingChange",
     "RatingRow",
@@ -69,6 +80,8 @@ __all__ = [
     "StoreError",
     "TableRow",
     "TableState",
+    "TournamentRow",
+    "TournamentTable",
     "WebKey",
     "canonical",
     "is_postgres_url",

@@ -187,6 +187,64 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE tables ADD COLUMN runtime $json NOT NULL DEFAULT '{}';
     """,
+    # 10: finding a game and holding tournaments (issue 37): each player's own preferences
+    # (reminders, how invitations reach them), each server's (the role called when a table
+    # needs one more, how long an invitation holds a seat), and tournaments: their entrants,
+    # and the tables of each round with what each table's round left.
+    """
+    CREATE TABLE player_settings (
+        user_id $bigint PRIMARY KEY,
+        reminders TEXT NOT NULL DEFAULT 'off' CHECK (reminders IN ('off', 'dm')),
+        invites TEXT NOT NULL DEFAULT 'mention' CHECK (invites IN ('mention', 'dm')),
+        locale TEXT,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE community_settings (
+        guild_id $bigint PRIMARY KEY,
+        call_role_id $bigint,
+        hold_minutes INTEGER NOT NULL DEFAULT 10,
+        last_call_at TEXT,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE tournaments (
+        id $id,
+        guild_id $bigint NOT NULL,
+        channel_id $bigint NOT NULL,
+        message_id $bigint,
+        event_id $bigint,
+        organizer_id $bigint NOT NULL,
+        game TEXT NOT NULL,
+        format TEXT NOT NULL CHECK (format IN ('swiss', 'duplicate')),
+        rounds INTEGER NOT NULL,
+        hands INTEGER NOT NULL,
+        settings $json NOT NULL DEFAULT '{}',
+        state TEXT NOT NULL CHECK (state IN ('signup', 'running', 'finished', 'cancelled')),
+        round INTEGER NOT NULL DEFAULT 0,
+        shown INTEGER NOT NULL DEFAULT 0,
+        starts_at TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        finished_at TEXT
+    );
+    CREATE INDEX live_tournaments ON tournaments (guild_id)
+        WHERE state IN ('signup', 'running');
+    CREATE TABLE tournament_entrants (
+        tournament_id $bigint NOT NULL REFERENCES tournaments (id),
+        entrant TEXT NOT NULL,
+        name TEXT NOT NULL,
+        joined_at TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, entrant)
+    );
+    CREATE TABLE tournament_tables (
+        tournament_id $bigint NOT NULL REFERENCES tournaments (id),
+        round INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        seats $json NOT NULL,
+        thread_id $bigint,
+        table_id $bigint REFERENCES tables (id),
+        result $json,
+        PRIMARY KEY (tournament_id, round, number)
+    );
+    """,
 ]
 #: The step that added the ratings.
 RATINGS_VERSION = 5

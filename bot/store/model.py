@@ -259,3 +259,94 @@ def canonical(
     """The two teams in canonical order, and whether they were swapped."""
     a, b = sorted(team0), sorted(team1)
     return (a, b, False) if a <= b else (b, a, True)
+
+
+# -- finding a game, tournaments (issue 37) ----------------------------------------------------
+
+Reminders = Literal["off", "dm"]
+Invites = Literal["mention", "dm"]
+
+
+class PlayerSettings(BaseModel):
+    """A player's own preferences (``/settings``), the same in every server: a direct
+    message when their turn waits for them (``reminders``), and how an invitation reaches
+    them (a mention in the table's channel, or a direct message)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: int
+    reminders: Reminders = "off"
+    invites: Invites = "mention"
+    #: The Discord locale they last chose these in: the language of their direct messages.
+    locale: str | None = None
+
+
+class CommunitySettings(BaseModel):
+    """A server's settings for finding a game (``/community``): the role called when a table
+    needs one more player (none: nobody is called), when it was last called (the calls are
+    rate-limited per server), and how long an invitation holds a seat."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    call_role_id: int | None = None
+    hold_minutes: int = 10
+    last_call_at: str | None = None
+
+
+TournamentFormat = Literal["swiss", "duplicate"]
+TournamentState = Literal["signup", "running", "finished", "cancelled"]
+
+
+class TournamentRow(BaseModel):
+    """A tournament: its game and format, its rounds of ``hands`` hands each, where it is
+    announced (its channel and message, its Discord scheduled event), and how far it is
+    (``round``: the round in play, 0 before the first)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None = None
+    event_id: int | None = None
+    organizer_id: int
+    game: str
+    format: TournamentFormat
+    rounds: int
+    hands: int
+    #: The tables' settings (turn time...), the computers' level, the deals' seed.
+    settings: dict[str, Any] = {}
+    state: TournamentState = "signup"
+    round: int = 0
+    #: The last round whose standings were posted (``rounds``: the final results).
+    shown: int = 0
+    starts_at: str
+    created_at: str = ""
+
+
+class Entrant(BaseModel):
+    """One entrant of a tournament: a member (a person's user id), or a computer entered
+    by the organizer (``cpu:LEVEL#N``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entrant: str
+    name: str
+    joined_at: str
+
+
+class TournamentTable(BaseModel):
+    """One table of one round: who sits where (entrants, and computers that fill the seats
+    left over), its thread and table once made, and what its round left (``result``: each
+    finished hand's values per seat, ``bot.tournaments``) once it is over."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tournament_id: int
+    round: int
+    number: int
+    seats: list[str]
+    thread_id: int | None = None
+    table_id: int | None = None
+    result: dict[str, Any] | None = None

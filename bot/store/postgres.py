@@ -27,7 +27,7 @@ from typing import Any
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.store.model import StoreError, TableRow, now
+from bot.store.model import StoreError, TableRow, TournamentRow, now
 from bot.store.shards import overlaps
 from bot.store.sql import Conflict, Row, Sql, marks, numbered
 from bot.store.sqlstore import SqlStore
@@ -280,6 +280,13 @@ class PostgresStore(SqlStore):
             return []
         shards = sorted(self._shards)
         return await self.tables_where(
+            f"((guild_id >> 22) % ?) IN ({marks(len(shards))})", self._shard_count, *shards)
+
+    async def owned_tournaments(self) -> list[TournamentRow]:
+        if not self._shards:
+            return []
+        shards = sorted(self._shards)
+        return await self.tournaments_where(
             f"((guild_id >> 22) % ?) IN ({marks(len(shards))})", self._shard_count, *shards)
 
     async def ownership_lost(self) -> None:

@@ -160,6 +160,74 @@ class Servers(Protocol):
     async def put_web_key(self, key: model.WebKey) -> None: ...
 
 
+class Community(Protocol):
+    """Finding a game (issue 37): players' own preferences and servers' settings."""
+
+    async def player_settings(self, user_id: int) -> model.PlayerSettings:
+        """A player's preferences (the defaults if they never chose)."""
+        ...
+
+    async def put_player_settings(self, settings: model.PlayerSettings) -> None: ...
+    async def community_settings(self, guild_id: int) -> model.CommunitySettings: ...
+    async def put_community_settings(self, settings: model.CommunitySettings) -> None:
+        """Keep a server's call role and hold time (not when it was last called)."""
+        ...
+
+    async def take_call(self, guild_id: int, at: str, unless_since: str) -> bool:
+        """Note a call of the server's role at ``at``, unless it has none or one was made
+        at ``unless_since`` or later (then False): at most one call goes out per interval,
+        however many tables ask at once."""
+        ...
+
+
+class Tournaments(Protocol):
+    """Tournaments (issue 37): their entrants, and the tables of each round."""
+
+    async def create_tournament(
+        self, *, guild_id: int, channel_id: int, organizer_id: int, game: str,
+        format: model.TournamentFormat, rounds: int, hands: int, settings: dict[str, Any],
+        starts_at: str,
+    ) -> model.TournamentRow:
+        """A new tournament, taking sign-ups."""
+        ...
+
+    async def get_tournament(self, tournament_id: int) -> model.TournamentRow | None: ...
+    async def update_tournament(
+        self, tournament_id: int, *, state: model.TournamentState | None = None,
+        message_id: int | None = None, event_id: int | None = None,
+        starts_at: str | None = None, shown: int | None = None,
+    ) -> None:
+        """Change what is given (finishing or cancelling stamps when)."""
+        ...
+
+    async def live_tournaments(self, guild_id: int) -> list[model.TournamentRow]:
+        """A server's tournaments taking sign-ups or in play, by id."""
+        ...
+
+    async def add_entrant(self, tournament_id: int, entrant: str, name: str) -> bool:
+        """Sign up while sign-up lasts; False if signed up already or too late."""
+        ...
+
+    async def remove_entrant(self, tournament_id: int, entrant: str) -> bool: ...
+    async def entrants(self, tournament_id: int) -> list[model.Entrant]:
+        """In the order they signed up."""
+        ...
+
+    async def start_round(self, tournament_id: int, number: int,
+                          tables: Sequence[Sequence[str]]) -> bool:
+        """Round ``number``'s tables and the tournament at that round, at once; False (and
+        nothing written) unless the tournament was at the round before."""
+        ...
+
+    async def tournament_tables(self, tournament_id: int,
+                                round: int | None = None) -> list[model.TournamentTable]: ...
+    async def update_tournament_table(
+        self, tournament_id: int, round: int, number: int, *, thread_id: int | None = None,
+        table_id: int | None = None, result: dict[str, Any] | None = None,
+    ) -> None: ...
+    async def table_in_tournament(self, table_id: int) -> model.TournamentTable | None: ...
+
+
 class Ownership(Protocol):
     """Which process drives which tables (see ``bot.store.shards``)."""
 
@@ -173,13 +241,18 @@ class Ownership(Protocol):
         """The open tables of the guilds this process owns: the ones it restores at start."""
         ...
 
+    async def owned_tournaments(self) -> list[model.TournamentRow]:
+        """The tournaments still to be played of the guilds this process owns."""
+        ...
+
     async def ownership_lost(self) -> None:
         """Returns when this process's ownership has ended without being asked to (its
         database connection died): the process must stop driving tables at once."""
         ...
 
 
-class Store(Tables, Hands, Reviews, Statuses, Results, Ratings, Servers, Ownership, Protocol):
+class Store(Tables, Hands, Reviews, Statuses, Results, Ratings, Servers, Community, Tournaments,
+            Ownership, Protocol):
     """Everything the bot remembers, opened once per process."""
 
     async def open(self) -> None:

@@ -20,7 +20,7 @@ from typing import IO, Any
 
 import aiosqlite
 
-from bot.store.model import StoreError, TableRow
+from bot.store.model import StoreError, TableRow, TournamentRow
 from bot.store.sql import Conflict, Row, Sql
 from bot.store.sqlstore import SqlStore
 
@@ -234,6 +234,9 @@ class SqliteStore(SqlStore):
 
     async def owned_tables(self) -> list[TableRow]:
         return await self.open_tables()
+
+    async def owned_tournaments(self) -> list[TournamentRow]:
+        return await self.tournaments_where("TRUE")
 
     async def ownership_lost(self) -> None:
         # A file lock cannot be lost while the process lives.

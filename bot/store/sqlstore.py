@@ -1,9 +1,10 @@
 """``SqlStore``: every concern's SQL (``tables``, ``hands``, ``statuses``, ``results``,
-``ratings``, ``servers``) in one object over a ``Database``; ``SqliteStore`` and
+``ratings``, ``servers``, ``community``) in one object over a ``Database``; ``SqliteStore`` and
 ``PostgresStore`` add the database and which process owns which tables."""
 
 from __future__ import annotations
 
+from bot.store.community import CommunitySql, TournamentSql
 from bot.store.hands import HandSql
 from bot.store.migrations import upgrade
 from bot.store.ratings import RatingSql
@@ -14,7 +15,8 @@ from bot.store.statuses import StatusSql
 from bot.store.tables import TableSql
 
 
-class SqlStore(TableSql, HandSql, StatusSql, ResultSql, RatingSql, ServerSql):
+class SqlStore(TableSql, HandSql, StatusSql, ResultSql, RatingSql, ServerSql, CommunitySql,
+               TournamentSql):
     db: Database
     #: The schema version the database had when this store opened it.
     upgraded_from: int | None = None

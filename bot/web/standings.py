@@ -18,6 +18,7 @@ from bot.names import mention
 from bot.ratings import board, season_of
 from bot.ratings.chart import points
 from bot.ratings.model import is_computer_player
+from bot.ratings.words import rating_sentence, sure_short
 from bot.store import Store, now
 from bot.texts import game_title, t
 from bot.web.views import plain_text
@@ -68,8 +69,8 @@ class BoardLine:
     #: The player's user id (a person), for the profile link; None for a computer level.
     user_id: int | None
     rating: str
-    mu: str
-    sigma: str
+    #: How sure the rating is, in words.
+    sure: str
     hands: int
     trend: str
 
@@ -80,7 +81,7 @@ async def board_lines(store: Store, guild_id: int, game: str, season: int,
                               await store.rating_history(guild_id, game, season))
     return [BoardLine(line.rank, player_name(line.rating.player, names),
                       int(line.rating.player) if line.rating.player.isdigit() else None,
-                      fmt(line.conservative), fmt(line.rating.mu), fmt(line.rating.sigma),
+                      fmt(line.conservative), sure_short(line.rating.sigma),
                       line.rating.hands, trend(line.trend)) for line in lines]
 
 
@@ -96,9 +97,9 @@ async def profile(store: Store, guild_id: int, user_id: int, game: str, season: 
         out["rating"] = t("profile.unrated", game=title, season=season)
     else:
         r = mine.rating
-        out["rating"] = t("profile.rating", rating=fmt(mine.conservative), mu=fmt(r.mu),
-                          sigma=fmt(r.sigma), rank=mine.rank, players=len(lines),
-                          season=season, hands=t("n.hands", count=r.hands))
+        out["rating"] = rating_sentence(rating=mine.conservative, rank=mine.rank,
+                                        players=len(lines), season=season, sigma=r.sigma,
+                                        hands=r.hands)
     seasons = await store.seasons(guild_id)
     record = board.record_of(player, [r for r in await store.results(guild_id, game)
                                       if season_of(seasons, r.finished_at) == season])

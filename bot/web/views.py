@@ -150,22 +150,8 @@ def table_state(seating: PageNames, v: PublicView, *, title: str) -> dict[str, A
 
 def result_lines(seating: PageNames, v: PublicView) -> list[str]:
     """The result as the result post says it (without its timers)."""
-    s = seating.session
-    result = v.result
-    assert result is not None
-    lines = [render.result_sentence(s, result), render.teams_line(s, result)]
-    if s.fixed_teams and len(result.points) == 2:
-        lines.append(t("table.points_line", a=result.points[0], b=result.points[1]))
-    else:
-        lines.append(t("result.points_line", points=" · ".join(
-            f"{team_name(team)} {p}" for team, p in enumerate(result.points))))
-    scores = result.extra.get("scores")
-    if scores is not None:
-        lines.append(t("result.scores_line", scores=" · ".join(
-            f"{names.seat_mention(s, seat)} {x:+d}" for seat, x in enumerate(scores))))
-    if result.early:
-        lines.append(t("result.early"))
-    return [seating.text(line) for line in lines]
+    assert v.result is not None
+    return [seating.text(line) for line in render.result_lines(seating.session, v.result)]
 
 
 @dataclass(frozen=True)

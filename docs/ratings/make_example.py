@@ -23,9 +23,9 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot import ratings
+from bot.names import mention
 from bot.ratings import board
 from bot.ratings.chart import Labels, rating_chart
-from bot.render import mention
 from bot.store import ResultRow, SqliteStore, canonical
 from bot.texts import t
 from cogs.ratings import Ratings
@@ -75,7 +75,7 @@ async def play(store: SqliteStore, rng: random.Random) -> None:
             0 if (masters_letter == "a") != swapped else 1)
         pack = list(rules.pack)
         rng.shuffle(pack)
-        dealer = rng.randrange(4)
+        dealer = rules.first_dealer(Status(masters), rng)  # a slave deals to masters
         players = [make_player(level_of(m), seed=n * 10 + s, timed=False)
                    for s, m in enumerate(seats)]
         hand = play_hand(Hand(rules, dealer, pack, Status(masters)), players)
@@ -156,9 +156,10 @@ async def main() -> None:
         r = mine.rating
         text = "\n".join([
             f"**{t('profile.title', name=PEOPLE[who][0], game='Filicău')}**", "",
-            t("profile.rating", rating=f"{mine.conservative:.1f}", mu=f"{r.mu:.1f}",
-              sigma=f"{r.sigma:.1f}", rank=mine.rank, players=len(lines), season=1,
-              hands=t("n.hands", count=r.hands)), "",
+            t("profile.rating", rating=f"{mine.conservative:.1f}", rank=mine.rank,
+              players=len(lines), season=1,
+              sure=t(f"rating.sure.{board.sureness(r.sigma)}",
+                     hands=t("n.hands", count=r.hands))), "",
             f"**{t('profile.status')}**: " + " · ".join([
                 t("n.hands", count=record.hands),
                 t("n.became_masters", count=record.became_masters),

@@ -142,8 +142,13 @@ class Scorer:
         self.team = team
         self.cache: dict[tuple[int, ...], float] = {}
         self.total = max(1, rules.total_points)
+        #: The game values whole hands itself (``Rules.hand_value``): more than the points
+        #: per team decide its result.
+        self.by_hand = type(rules).hand_value is not Rules.hand_value
 
     def __call__(self, hand: Hand) -> float:
+        if self.by_hand:
+            return self.rules.hand_value(hand, self.team)
         pts = tuple(hand.team_taken)
         v = self.cache.get(pts)
         if v is None:

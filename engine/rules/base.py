@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.actions import Action, IllegalAction
+from engine.actions import Action, IllegalAction, action_to_json
 from engine.cards import OVER, OVERS, Card, rank_of, suit_of
 from engine.hand import FINISHED, HandResult
 from engine.status import RecordError, Status
@@ -23,6 +23,7 @@ from engine.status import RecordError, Status
 if TYPE_CHECKING:
     from engine.hand import Hand
     from engine.view import SeatView
+    from engine.words import KindWords
 
 
 #: How much the card-point difference (as a share of all points) counts beside a hand's
@@ -67,6 +68,18 @@ class Rules:
     #: says it at the start; the bot words goals from its catalogs). Empty: the terminal
     #: says only what the cards count.
     goal: ClassVar[str] = ""
+    #: How this game's own kinds of decision read in English, by action kind (the terminal
+    #: game's words, ``engine.words``; the bot words them from its catalogs). A kind not
+    #: listed is worded from its record notation.
+    kind_words: ClassVar[Mapping[str, KindWords]] = {}
+    #: Why a hand stopped before its last trick, by ``HandResult.early_reason``, as an English
+    #: clause ("the Tout was lost at the first trick the opponents took"); a hand stopped
+    #: because no card could change the outcome has no reason.
+    early_reasons: ClassVar[Mapping[str, str]] = {}
+    #: What ``Status.score`` is: ``"match"``, the score of a match (or of hands adding up),
+    #: or ``"balance"``, each player's running balance from hand to hand, paid between the
+    #: players, as Bavarian Schafkopf is played. The bot and the terminal word it.
+    score_kind: ClassVar[str] = "match"
 
     #: True: the seats sit in fixed partnerships (team = seat % teams) that the lobby seats and
     #: the bot keeps status for. False: teams form in each deal (a called partner, a
@@ -184,7 +197,8 @@ class Rules:
     # -- status ----------------------------------------------------------------------------
 
     def check_status(self, status: Status) -> None:
-        for name in ("masters", "servant", "teams", "trump", "leader", "score", "deals", "solos"):
+        for name in ("masters", "servant", "teams", "trump", "leader", "score", "deals", "solos",
+                     "pot"):
             if name not in self.status_fields and getattr(status, name) is not None:
                 raise RecordError(f"{self.title} keeps no status.{name}")
         if status.masters is not None and not 0 <= status.masters < self.teams:
@@ -255,6 +269,18 @@ class Rules:
         such a team (``engine.ai.search.aimed_playout``)."""
         return True
 
+    def hand_value(self, hand: Hand, team: int) -> float:
+        """How good a hand whose play is over is for ``team`` (about -8 to 8), for games
+        whose result depends on more than the points per team (a contract chosen in the
+        hand, its Laufende, doublings: Bavarian Schafkopf). The search players ask it
+        instead of ``outcome_value`` only where a game overrides it."""
+        raise NotImplementedError  # only games that override it are asked
+
+    def payouts(self, result: HandResult) -> tuple[float, ...] | None:
+        """What each seat won or lost in the game's own units (its payout), where the
+        arena should count that rather than ``outcome_value``; None: it should not."""
+        return None
+
     def outcome_fixed(self, hand: Hand) -> bool:
         """Can no split of the points still out change the outcome?"""
         table = hand.pending.get("_fixed")
@@ -293,6 +319,10 @@ class Rules:
         raise NotImplementedError  # every game defines how a hand is scored
 
     def finish(self, hand: Hand, result: HandResult) -> None:
+        # Every search playout settles a hand: the result is completed in place rather than
+        # copied (``dataclasses.replace`` costs ten times as much).
+        object.__setattr__(result, "teams", tuple(hand.team))
+        object.__setattr__(result, "sides", self.side_roles(hand))
         hand.result = result
         hand.phase = FINISHED
         hand.to_move = None
@@ -309,6 +339,19 @@ class Rules:
     def public_team(self, hand: Hand, seat: int) -> int | None:
         """The team of ``seat`` as everyone at the table knows it (None while secret)."""
         return hand.team[seat]
+
+    def side_roles(self, hand: Hand) -> tuple[str, ...]:
+        """What each side of ``hand`` is, by team (as in ``hand.team``), as everyone at the
+        table knows it: ``("declarer", "defenders")`` once a player has taken the widow,
+        ``("old_man", "others")``, ``("rich", "poor")``. The bot words each role
+        (``side.ROLE``, ``role.ROLE``) and names sides by them; ``()`` (the default): the
+        sides have no role, as fixed partnerships (named A and B) or everybody alone.
+
+        >>> from engine import Match, make_rules
+        >>> make_rules("filicau").side_roles(Match(make_rules("filicau"), seed=1).deal())
+        ()
+        """
+        return ()
 
     # -- phases other than trick play ------------------------------------------------------
 
@@ -354,6 +397,20 @@ class Rules:
         """Apply an out-of-turn action (already checked against ``free_legal``)."""
 
     # -- what each seat may know ---------------------------------------------------------
+
+    def action_parts(self, action: Action) -> dict[str, Any] | None:
+        """A choice made of several parts, as plain data (card codes, suit letters, numbers)
+        that the bot words part by part (``actvalue.KIND``); None for a choice of one part.
+        The default is the action's own notation when it is an object; a game whose
+        notation shortens a choice (a fris whose trump is its Ober's suit is written
+        ``"GO"``) gives every part here.
+
+        >>> from engine.rules import make_rules
+        >>> make_rules("filicau").action_parts(Action("card", 0)) is None
+        True
+        """
+        value = action_to_json(action)[action.kind]
+        return value if isinstance(value, dict) else None
 
     def public_action(self, hand: Hand, seat: int, action: Action) -> Action | None:
         """``action`` as the whole table saw it, or None when only ``seat`` knows it (cards

@@ -36,9 +36,10 @@ class Dreiwendsch(WidowGame):
     goal = (
         "The holder of the Ober of acorns may take the widow (the skat) and play alone against "
         "the other two for 61 or more of the 120 card points; if he declines, everybody plays "
-        "alone and the most card points win."
+        "alone and whoever takes the most card points wins."
     )
     options_model: ClassVar[type[Options]] = DreiwendschOptions
+    declarer_role: ClassVar[str] = "soloist"
     rulings = (
         "32 cards: 3 each, 4 each, 2 to the skat, 3 each (10 each); the seat after the dealer "
         "leads.",

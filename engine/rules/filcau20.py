@@ -396,6 +396,14 @@ class Filcau20(Rules):
             return [s for s in seats if s == hand.dealer or s not in out]
         return super().actors(hand)
 
+    def action_parts(self, action: Action) -> dict[str, Any] | None:
+        """A fris always with both parts, the Ober and the trump it names (its notation
+        leaves the trump out when it is the Ober's own suit)."""
+        if action.kind == "fris":
+            fris: Fris = action.value
+            return {"over": code(fris.over), "trump": suit_letter(fris.trump)}
+        return super().action_parts(action)
+
     def _fris_actions(self, hand: Hand, seat: int) -> list[Action]:
         out: list[Action] = []
         for c in OVERS:

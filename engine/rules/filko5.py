@@ -184,6 +184,7 @@ class RichPoor(OldManGame):
         "Tens to win; the Poor need 3."
     )
     options_model: ClassVar[type[Options]] = RichPoorOptions
+    roles: ClassVar[tuple[str, str]] = ("rich", "poor")
     rulings = (
         "5 players, 30 cards (no G7, S7), dealt three at a time (6 each).",
         "The holders of EO and GO (the Rich) play against the three others (the Poor); one "
@@ -251,5 +252,3 @@ class RichPoor(OldManGame):
             self._result(hand, before, before.servant, "not_freed", before.masters,
                          winner=winner)
 
-
-GAMES_5 = (FilkoFive, RichPoor, Kelebia)

@@ -17,7 +17,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action, IllegalAction, parse_suit_value, register_kind
-from engine.cards import CARD_POINTS, SUIT_NAMES, SUITS, suit_letter
+from engine.cards import CARD_POINTS, SUITS, suit_letter
 from engine.hand import PLAYING
 from engine.rules.filko import Filko
 from engine.status import Status
@@ -177,7 +177,3 @@ def hats(status: Status) -> int | None:
     """The team wearing hats with this status: the team that is not masters."""
     return None if status.masters is None else 1 - status.masters
 
-
-def signal_name(suit: int) -> str:
-    """``"hearts"`` for a hearts signal (messages)."""
-    return SUIT_NAMES[suit]

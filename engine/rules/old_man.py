@@ -244,6 +244,13 @@ class OldManGame(Rules):
     def public_team_points(self, hand: Hand) -> tuple[int, ...]:
         return tuple(hand.team_taken) if self.revealed(hand) else ()
 
+    #: What the Old Man's side (team 0) and the others are called (Rich and Poor: the Rich
+    #: and the Poor).
+    roles: ClassVar[tuple[str, str]] = ("old_man", "others")
+
+    def side_roles(self, hand: Hand) -> tuple[str, ...]:
+        return self.roles
+
     def public_info(self, hand: Hand) -> dict[str, Any]:
         pending = hand.pending
         if hand.status.teams is not None:

@@ -46,7 +46,8 @@ class Schafkopf3(WidowGame):
     title = "Schafkopf (3 players)"
     goal = (
         "Take the widow and play alone against the other two for 61 or more of the 120 card "
-        "points, or pass and defend; if everybody passes, the fewest card points win."
+        "points, or pass and defend; if everybody passes, whoever takes the fewest card "
+        "points wins."
     )
     rulings = (
         "32 cards: 3 each, 2 to the widow, 4 each, 3 each (10 each); the seat after the dealer "

@@ -466,6 +466,18 @@ class Wendish(Rules):
             return hand.team[seat]
         return 0 if seat in shown.values() else None
 
+    def side_roles(self, hand: Hand) -> tuple[str, ...]:
+        """The Old Ones' side (team 0) and the others; a soloist and the defenders once a
+        solo is public (a Lust Solo at once, a quiet solo when play is over: until then it
+        looks like any hand of the Old Ones). Nothing while the declaring round runs."""
+        if hand.phase == DECLARE:
+            return ()
+        contract = hand.pending["contract"]
+        if contract == LUST or (contract == QUIET and (hand.play_over
+                                                       or hand.phase == FINISHED)):
+            return ("soloist", "defenders")
+        return ("old_ones", "others")
+
     def public_team_points(self, hand: Hand) -> tuple[int, ...]:
         """The points per team once every seat's team is public; ``()`` while any is secret
         (each seat's ``taken`` stays public: tricks are)."""

@@ -244,6 +244,16 @@ class WidowGame(Rules):
     def public_action(self, hand: Hand, seat: int, action: Action) -> Action | None:
         return None if action.kind == BURY_KIND else action
 
+    #: What the player who took the widow is called (Dreiwendsch: the soloist).
+    declarer_role: ClassVar[str] = "declarer"
+
+    def side_roles(self, hand: Hand) -> tuple[str, ...]:
+        """The declarer (team 0) and the defenders once the widow is taken; while it is
+        offered and when all play alone, each seat is its own side, with no role."""
+        if hand.pending.get("mode") == MODE_DECLARER:
+            return (self.declarer_role, "defenders")
+        return ()
+
     def public_info(self, hand: Hand) -> dict[str, Any]:
         pending = hand.pending
         status = hand.status

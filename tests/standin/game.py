@@ -1,8 +1,8 @@
 """A table as its players see it: open, sit down, start, and play by clicking what is shown.
 
 Players read only messages they can see. Whose turn it is comes from the public table message
-("<@id>, your turn." / "...choose their Servant"); the named player plays one of the enabled
-buttons of their own hand view ("My hand"), chosen by a seeded random generator.
+(the seats to act are marked ▶); each of them may play one of the enabled buttons of their own
+hand view ("My hand"), chosen by a seeded random generator.
 """
 
 from __future__ import annotations
@@ -25,6 +25,12 @@ _TABLE_NUMBER = re.compile(r" — hand (\d+)$")
 _VIEW_NUMBER = re.compile(r", hand (\d+)\*\*")
 #: "**Your hand": how a hand view starts.
 _VIEW_PREFIX = "**" + t("hand.title", game="", number=0).split(" —")[0]
+
+
+def acting(table: Message) -> str:
+    """The lines of the table message's seats marked to act now (▶): whose turn it is (the
+    table message has no text of its own)."""
+    return "\n".join(line for line in table.text.splitlines() if line.startswith("▶"))
 
 
 @dataclass
@@ -93,13 +99,6 @@ class Table:
                 return m
         return None
 
-    def acting(self) -> str:
-        """The seats the table message marks to act now (▶), one a line."""
-        table = self.table_message()
-        if table is None:
-            return ""
-        return "\n".join(line for line in table.text.splitlines() if line.startswith("▶"))
-
     def to_act(self) -> tuple[Player, Message] | None:
         """The player the table message marks to act (▶), with the enabled buttons of their
         hand view."""
@@ -107,9 +106,9 @@ class Table:
         number = self.number()
         if table is None or number is None:
             return None
-        acting = self.acting()
+        marked = acting(table)
         for p in self.players:
-            if p.mention in acting:
+            if p.mention in marked:
                 view = self.hand_view(p, number)
                 if view is not None and (view.moves() or view.selects):
                     return p, view

@@ -171,8 +171,15 @@ class StandIn:
         #: Woken on every change (key None) and on every change in one channel.
         self._events: dict[int | None, asyncio.Event] = {}
         self.by_channel: dict[int, list[Message]] = {c: [] for c in self.channel_ids}
-        #: Public threads the bot started on a message (thread id = the message's id).
+        #: Public threads the bot started on a message (thread id = the message's id), or
+        #: without one (a tournament's tables).
         self.threads: dict[int, dict[str, Any]] = {}
+        #: The users the tests made (``Player``): whom the bot may open a DM channel with.
+        self.users: dict[int, User] = {}
+        #: Each user's DM channel with the bot (user id -> channel id).
+        self.dm_channels: dict[int, int] = {}
+        #: The guilds' scheduled events, by id (``guild_id`` inside).
+        self.events: dict[int, dict[str, Any]] = {}
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._arrived = 0.0
@@ -527,6 +534,14 @@ class StandIn:
         if m and method == "POST":
             return self._start_thread(self._message(int(m.group(2)),
                                                     self._channel(int(m.group(1)))), body)
+        m = re.fullmatch(r"/channels/(\d+)/threads", path)
+        if m and method == "POST":
+            return self._start_thread_alone(self._channel(int(m.group(1))), body)
+        if (method, path) == ("POST", "/users/@me/channels"):
+            return self._dm_channel(int(body["recipient_id"]))
+        m = re.fullmatch(r"/guilds/(\d+)/scheduled-events(?:/(\d+))?", path)
+        if m and int(m.group(1)) in self.guild_ids:
+            return self._event(int(m.group(1)), method, m.group(2), body)
         if (m := re.fullmatch(r"/channels/(\d+)", path)) and int(m.group(1)) in self.threads:
             thread = self.threads[int(m.group(1))]
             if method == "PATCH":
@@ -556,7 +571,8 @@ class StandIn:
         raise HTTPError(405, 0, "405: Method Not Allowed")
 
     def _channel(self, channel_id: int) -> int:
-        if channel_id not in self.channel_ids and channel_id not in self.threads:
+        if (channel_id not in self.channel_ids and channel_id not in self.threads
+                and channel_id not in self.dm_channels.values()):
             raise HTTPError(404, 10003, "Unknown Channel")
         thread = self.threads.get(channel_id)
         if thread is not None and thread["thread_metadata"]["locked"]:
@@ -579,6 +595,62 @@ class StandIn:
         self.by_channel[msg.id] = []
         self.guild_of[msg.id] = self.guild_of[msg.channel_id]
         return thread
+
+    def _start_thread_alone(self, parent_id: int, body: dict[str, Any]) -> dict[str, Any]:
+        """A public thread without a starter message (its own id)."""
+        if int(body.get("type") or 11) != 11:
+            self.problems.append(f"a thread of type {body.get('type')} (expected public, 11)")
+        tid = self.new_id()
+        thread = {"id": str(tid), "type": 11, "guild_id": str(self.guild_of[parent_id]),
+                  "parent_id": str(parent_id), "name": str(body["name"]),
+                  "owner_id": str(bot_user_payload()["id"]), "message_count": 0,
+                  "member_count": 1, "rate_limit_per_user": 0, "flags": 0,
+                  "thread_metadata": {
+                      "archived": False, "locked": False,
+                      "auto_archive_duration": body.get("auto_archive_duration", 1440),
+                      "archive_timestamp": "2026-01-01T00:00:00+00:00"}}
+        self.threads[tid] = thread
+        self.by_channel[tid] = []
+        self.guild_of[tid] = self.guild_of[parent_id]
+        return thread
+
+    def _dm_channel(self, user_id: int) -> dict[str, Any]:
+        """The user's DM channel with the bot: the same one each time it is asked for."""
+        user = self.users.get(user_id)
+        if user is None:
+            raise HTTPError(400, 50033, "Invalid Recipient(s)")
+        cid = self.dm_channels.get(user_id)
+        if cid is None:
+            cid = self.dm_channels[user_id] = self.new_id()
+            self.by_channel[cid] = []
+        return {"id": str(cid), "type": 1, "last_message_id": None, "flags": 0,
+                "recipients": [user.payload()]}
+
+    def _event(self, guild_id: int, method: str, event_id: str | None,
+               body: Any) -> dict[str, Any]:
+        """A guild's scheduled events: made, then moved on (status) by the bot."""
+        if method == "POST" and event_id is None:
+            eid = self.new_id()
+            self.events[eid] = {**body, "id": str(eid), "guild_id": str(guild_id),
+                                "creator_id": str(bot_user_payload()["id"]), "status": 1,
+                                "entity_id": None, "channel_id": None, "user_count": 0}
+            self._touched = None
+            return self.events[eid]
+        event = None if event_id is None else self.events.get(int(event_id))
+        if event is None or int(event["guild_id"]) != guild_id:
+            raise HTTPError(404, 10070, "Unknown Guild Scheduled Event")
+        if method == "PATCH":
+            event.update(body)
+            return event
+        if method == "GET":
+            return event
+        self.problems.append(f"unexpected request {method} scheduled event")
+        raise HTTPError(405, 0, "405: Method Not Allowed")
+
+    def dms(self, user: User) -> list[Message]:
+        """The direct messages the bot sent ``user``, oldest first."""
+        cid = self.dm_channels.get(user.id)
+        return [] if cid is None else self.public(cid)
 
     # interaction tokens
 

@@ -13,12 +13,32 @@ from __future__ import annotations
 import asyncio
 import copy
 import itertools
+from dataclasses import dataclass
 from typing import Any
 
-from .discord_objects import EPHEMERAL, FIRST_USER_ID, Message, User, walk_components
+from .discord_objects import (
+    EPHEMERAL,
+    FIRST_USER_ID,
+    Message,
+    User,
+    role_payload,
+    walk_components,
+)
 from .server import CHANNEL_MESSAGE, Interaction, StandIn
 
 _user_ids = itertools.count(FIRST_USER_ID)
+
+
+@dataclass(frozen=True)
+class RoleOption:
+    """A role of the guild, as a slash command's option names it."""
+
+    id: int
+    name: str
+
+    @property
+    def mention(self) -> str:
+        return f"<@&{self.id}>"
 
 
 class Player:
@@ -27,6 +47,16 @@ class Player:
         self.standin = standin
         self.user = User(user_id if user_id is not None else next(_user_ids), name, manager)
         self.channel_id = channel_id if channel_id is not None else standin.channel_ids[0]
+        standin.users[self.user.id] = self.user
+
+    def at(self, channel_id: int) -> Player:
+        """The same user, seeing another channel (a thread of a tournament's table)."""
+        return Player(self.standin, self.name, channel_id=channel_id,
+                      manager=self.user.manager, user_id=self.id)
+
+    def dms(self) -> list[Message]:
+        """The direct messages the bot sent this user."""
+        return self.standin.dms(self.user)
 
     @property
     def id(self) -> int:
@@ -131,13 +161,26 @@ class Player:
         for sub in names[1:]:
             node = next(o for o in node.get("options") or [] if o["name"] == sub)
         opts = []
+        resolved: dict[str, dict[str, Any]] = {}
         for key, value in options.items():
             spec = next((o for o in node.get("options") or [] if o["name"] == key), None)
             assert spec is not None, f"/{name} has no option {key}"
+            if isinstance(value, Player):
+                # A user option: Discord sends the id and the user (and member) resolved.
+                member = value.user.member_payload()
+                resolved.setdefault("users", {})[str(value.id)] = member.pop("user")
+                resolved.setdefault("members", {})[str(value.id)] = member
+                value = str(value.id)
+            elif isinstance(value, RoleOption):
+                resolved.setdefault("roles", {})[str(value.id)] = role_payload(
+                    value.id, value.name, 0)
+                value = str(value.id)
             opts.append({"name": key, "type": spec["type"], "value": value})
         for sub in reversed(names[1:]):
             opts = [{"type": 1 if sub == names[-1] else 2, "name": sub, "options": opts}]
-        data = {"id": cmd["id"], "name": names[0], "type": 1, "options": opts}
+        data: dict[str, Any] = {"id": cmd["id"], "name": names[0], "type": 1, "options": opts}
+        if resolved:
+            data["resolved"] = resolved
         payload, inter = self.standin._interaction(self.user, 2, data, None, self.channel_id)
         await self.standin.send_interaction(payload, inter)
         await self.answer(inter)

@@ -1,0 +1,211 @@
+"""Finding a game: ``/play``, ``/tables`` and their *Join* buttons, a player's own
+``/settings``, and a server's ``/community`` settings (the call role, the hold time).
+
+The cog parses and answers; the tables decide (``TableSession.join`` under the table's
+lock), ``bot.community`` finds and shows.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import render
+from bot.choices import GAME_CHOICES
+from bot.community import drawing, quickplay
+from bot.errors import answer as reply_error
+from bot.protocol import Click, Op, Place
+from bot.session import SessionError
+from bot.store import CommunitySettings, PlayerSettings
+from bot.tables import OpenTable
+from bot.texts import refusal, t
+from bot.translator import ls
+from bot.validate import came_from, place_of
+
+if TYPE_CHECKING:
+    from bot.client import FilicauBot
+
+log = logging.getLogger(__name__)
+
+REMINDERS = [app_commands.Choice(name=ls("choice.off"), value="off"),
+             app_commands.Choice(name=ls("choice.dm"), value="dm")]
+INVITES = [app_commands.Choice(name=ls("choice.mention"), value="mention"),
+           app_commands.Choice(name=ls("choice.dm"), value="dm")]
+#: How long an invitation may hold a seat (minutes): the lobby itself closes after 15.
+HOLD_RANGE = (1, 15)
+
+
+class Play(commands.Cog, name="Play"):
+    def __init__(self, bot: FilicauBot) -> None:
+        self.bot = bot
+
+    # -- /play ----------------------------------------------------------------------------
+
+    @app_commands.command(name=ls("cmdname.play"), description=ls("cmd.play"))
+    @app_commands.guild_only()
+    @app_commands.describe(game=ls("cmd.play_game"))
+    @app_commands.rename(game=ls("optname.game"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def play(self, interaction: discord.Interaction[Any],
+                   game: app_commands.Choice[str] | None = None) -> None:
+        """The fullest table of the game that takes the player now, anywhere in the server;
+        else a new one here."""
+        try:
+            await self._play(interaction, None if game is None else game.value)
+        except SessionError as e:
+            await reply_error(interaction, refusal(e.key, e.params))
+
+    async def _play(self, interaction: discord.Interaction[Any], game: str | None) -> None:
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            raise SessionError("err.guild_only")
+        member = quickplay.member_of(interaction.user.id)
+        for opening in quickplay.openings(self.bot.tables, guild_id=guild_id, member=member,
+                                          game=game, visible=quickplay.visible_to(interaction)):
+            try:
+                await self._take(interaction, opening.table)
+                return
+            except SessionError:
+                continue  # taken meanwhile: the next one
+        await quickplay.open_here(self.bot, interaction, game or quickplay.DEFAULT_GAME)
+
+    async def _take(self, interaction: discord.Interaction[Any],
+                    table: OpenTable, *, edit: bool = False) -> None:
+        """Seat the user at ``table`` and answer with where it is (``edit``: on the message
+        the click came from, which only they see)."""
+        await quickplay.sit(table, interaction.user.id, interaction.user.display_name)
+        s = table.session
+        text = t("play.seated", game=render.title(s), channel=f"<#{s.channel_id}>",
+                 link=quickplay.table_link(table))
+        if edit:
+            await interaction.response.edit_message(content=text, embed=None, view=None)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+        await quickplay.redraw(self.bot, table)
+
+    # -- /tables --------------------------------------------------------------------------
+
+    @app_commands.command(name=ls("cmdname.tables"), description=ls("cmd.tables"))
+    @app_commands.guild_only()
+    @app_commands.describe(game=ls("cmd.tables_game"))
+    @app_commands.rename(game=ls("optname.game"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def tables(self, interaction: discord.Interaction[Any],
+                     game: app_commands.Choice[str] | None = None) -> None:
+        """The tables that take the asker now, the fullest first, with a Join each: only
+        the asker sees the list (it is theirs, and soon out of date)."""
+        guild_id = interaction.guild_id
+        assert guild_id is not None
+        value = None if game is None else game.value
+        found = quickplay.openings(
+            self.bot.tables, guild_id=guild_id, member=quickplay.member_of(interaction.user.id),
+            game=value, visible=quickplay.visible_to(interaction))[:quickplay.LISTED]
+        embed = drawing.tables_embed(found, value)
+        if found:
+            await interaction.response.send_message(
+                embed=embed, view=drawing.take_view([o.table.id for o in found]),
+                ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # -- a Join from elsewhere ------------------------------------------------------------
+
+    async def cog_load(self) -> None:
+        self.bot.clicks.route([Op.TAKE], self._on_take)
+
+    async def cog_unload(self) -> None:
+        self.bot.clicks.unroute([Op.TAKE])
+
+    async def _on_take(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """*Join* under ``/tables`` (a message only its asker sees: answered by editing it)
+        or under a call for one more (public: answered with a message only the clicker
+        sees, never by editing the call)."""
+        message = interaction.message
+        table = self.bot.tables.get(click.table_id)
+        if table is None:
+            raise SessionError("err.gone")
+        s = table.session
+        if message is None or not came_from(interaction, click, s.message_id):
+            raise SessionError("err.bad_button")
+        place = place_of(message, s.message_id)
+        if interaction.guild_id != s.guild_id:
+            raise SessionError("err.elsewhere")
+        if not quickplay.visible_to(interaction)(s.channel_id):
+            raise SessionError("err.elsewhere")
+        await self._take(interaction, table, edit=place is Place.PRIVATE)
+
+    # -- /settings ------------------------------------------------------------------------
+
+    @app_commands.command(name=ls("cmdname.settings"), description=ls("cmd.settings"))
+    @app_commands.describe(reminders=ls("cmd.reminders"), invites=ls("cmd.invites"))
+    @app_commands.rename(reminders=ls("optname.reminders"), invites=ls("optname.invites"))
+    @app_commands.choices(reminders=REMINDERS, invites=INVITES)
+    async def settings(self, interaction: discord.Interaction[Any],
+                       reminders: app_commands.Choice[str] | None = None,
+                       invites: app_commands.Choice[str] | None = None) -> None:
+        """A player's own preferences, the same in every server; without options, what they
+        are. The language of direct messages is the one they chose them in."""
+        store = self.bot.store
+        prefs = await store.player_settings(interaction.user.id)
+        update: dict[str, Any] = {"locale": str(interaction.locale.value)}
+        if reminders is not None:
+            update["reminders"] = "dm" if reminders.value == "dm" else "off"
+        if invites is not None:
+            update["invites"] = "dm" if invites.value == "dm" else "mention"
+        prefs = PlayerSettings.model_validate({**prefs.model_dump(), **update})
+        if reminders is not None or invites is not None:
+            await store.put_player_settings(prefs)
+        await interaction.response.send_message(
+            t("settings.now", reminders=t(f"choice.{prefs.reminders}"),
+              invites=t(f"choice.{prefs.invites}")), ephemeral=True)
+
+    # -- /community -----------------------------------------------------------------------
+
+    @app_commands.command(name=ls("cmdname.community"), description=ls("cmd.community"))
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.describe(call_role=ls("cmd.call_role"), call_off=ls("cmd.call_off"),
+                           hold_minutes=ls("cmd.hold_minutes"))
+    @app_commands.rename(call_role=ls("optname.call_role"), call_off=ls("optname.call_off"),
+                         hold_minutes=ls("optname.hold_minutes"))
+    async def community(
+        self, interaction: discord.Interaction[Any], call_role: discord.Role | None = None,
+        call_off: bool = False,
+        hold_minutes: app_commands.Range[int, HOLD_RANGE[0], HOLD_RANGE[1]] | None = None,
+    ) -> None:
+        """A server's settings for finding a game (managers only); without options, what
+        they are."""
+        perms = getattr(interaction.user, "guild_permissions", None)
+        if not (perms and perms.manage_guild):
+            await reply_error(interaction, t("err.need_manage_server"))
+            return
+        guild_id = interaction.guild_id
+        assert guild_id is not None
+        store = self.bot.store
+        current = await store.community_settings(guild_id)
+        update: dict[str, Any] = {}
+        if call_role is not None:
+            if call_role.is_default():
+                await reply_error(interaction, t("err.call_everyone"))
+                return
+            update["call_role_id"] = call_role.id
+        if call_off:
+            update["call_role_id"] = None
+        if hold_minutes is not None:
+            update["hold_minutes"] = int(hold_minutes)
+        if update:
+            current = CommunitySettings.model_validate({**current.model_dump(), **update})
+            await store.put_community_settings(current)
+        role = t("community.no_role") if current.call_role_id is None \
+            else f"<@&{current.call_role_id}>"
+        await interaction.response.send_message(
+            t("community.now", role=role, minutes=current.hold_minutes), ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none())
+
+
+async def setup(bot: FilicauBot) -> None:
+    await bot.add_cog(Play(bot))

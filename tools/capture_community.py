@@ -1,0 +1,130 @@
+"""Find a game and hold a tournament against the in-process Discord fake, and dump the
+messages of ``docs/community.md`` and ``docs/messages.md`` as JSON.
+
+A developer's tool (not a test, not a CI step), the companion of ``tools/capture_hand.py``
+(same ``messages.json``, drawn by ``tools/render_messages.py``):
+
+    .venv/bin/python tools/capture_community.py --out /tmp/community
+    .venv/bin/python tools/render_messages.py /tmp/community/messages.json \\
+        --out docs/pictures/messages
+
+It keeps: ``tables`` (``/tables`` as Eve sees it: two tables in two channels), ``reminder``
+(the direct message Di gets when her turn has waited two thirds of its time),
+``tournament`` (an announcement taking sign-ups), ``tournament-standings`` (the standings after the
+first round of a Swiss tournament) and ``final`` (its final results).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+import pytest  # noqa: E402  (after the path: the fake lives in tests/)
+from fake_discord import (  # noqa: E402
+    CHANNEL_ID,
+    OTHER_CHANNEL_ID,
+    Harness,
+    Message,
+    running,
+)
+from test_tournaments import play_everything  # noqa: E402
+
+from bot.courier import Signal  # noqa: E402
+from bot.texts import t  # noqa: E402
+
+
+class Capture:
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.messages: list[dict[str, Any]] = []
+        self.users: dict[str, str] = {"#" + str(CHANNEL_ID): "cards",
+                                      "#" + str(OTHER_CHANNEL_ID): "cards-2"}
+
+    def keep(self, name: str, msg: Message) -> None:
+        self.messages.append({"name": name, "ephemeral": msg.audience is not None,
+                              "captured_at": time.time(), "data": msg.payload(),
+                              "files": []})
+
+
+def standings(h: Harness) -> list[Message]:
+    return [m for m in h.public() if m.embeds and "\n" in (m.embeds[0].get("title") or "")]
+
+
+async def play(h: Harness, capture: Capture) -> None:
+    names = ("Ana", "Bo", "Cy", "Di", "Eve", "Fay")
+    ana, bo, cy, di, eve, fay = (h.user(n) for n in names)
+    mia = h.user("Mia", manager=True)
+    capture.users.update({str(u.id): u.name for u in (ana, bo, cy, di, eve, fay, mia)})
+
+    # Two tables in two channels; Eve asks for /tables.
+    await h.command(ana, "table new", game="filicau")
+    await h.press(ana, t("btn.join_a"))
+    await h.press(bo, t("btn.join_b"))
+    await h.press(cy, t("btn.join_a"))
+    r = await h.command(di, "table new", game="schafkopf3", channel_id=OTHER_CHANNEL_ID)
+    r = await h.command(eve, "tables")
+    capture.keep("tables", r.message)
+    for table in list(h.tables):
+        await h.tables.close(table, "ok.ended")
+
+    # Di asked for reminders; her turn at a table with computers waits two thirds of its
+    # time (the runner's warning).
+    await h.command(di, "settings", reminders="dm")
+    await h.command(di, "table new", game="filicau")
+    await h.press(di, t("btn.join_a"))
+    for _ in range(3):
+        await h.add_computer(di, "easy")
+    await h.press(di, t("btn.start"))
+    session = h.session()
+    await h.press(di, t("btn.my_hand"))
+    assert session.waiting_for_human() == [0]
+    await h.runner(session).courier.signal(Signal.WARNING, 30)
+    capture.keep("reminder", h.dms(di)[-1])
+    await h.tables.close(h.table(session), "ok.ended")
+
+    # A Swiss tournament: six people, two computers, two rounds of one hand.
+    r = await h.command(mia, "tournament new", game="filicau", format="swiss", rounds=2,
+                        hands=1, computers=2, starts_in=30)
+    announcement = r.message
+    people = [ana, bo, cy, di, eve, fay]
+    for user in people:
+        await h.press(user, t("btn.sign_up"), message=h.discord.messages[announcement.id])
+    capture.keep("tournament", h.discord.messages[announcement.id])
+    await h.press(mia, t("btn.start_now"), message=h.discord.messages[announcement.id])
+    await play_everything(h, people, random.Random(3))
+    first, final = standings(h)
+    capture.keep("tournament-standings", first)
+    capture.keep("final", final)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True, help="folder for messages.json")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    capture = Capture(args.out)
+
+    async def run() -> None:
+        with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as mp:
+            async with running(Path(tmp) / "bot.sqlite3", mp) as h:
+                await play(h, capture)
+
+    asyncio.run(run())
+    dump = {"bot": {"name": "Filicău"}, "users": capture.users, "messages": capture.messages}
+    (args.out / "messages.json").write_text(json.dumps(dump, ensure_ascii=False, indent=1))
+    print(f"{len(capture.messages)} messages in {args.out / 'messages.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
