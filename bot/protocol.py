@@ -319,7 +319,7 @@ NO_ARGS = (Shape(),)
 #: custom_id (and values) may have. Anything else is not the bot's and is refused unread.
 SHAPES: dict[tuple[str, Op], tuple[Shape, ...]] = {
     **{(BUTTON, op): NO_ARGS for op in (Op.SIT, Op.UNCPU, Op.START, Op.CANCEL, Op.HAND,
-                                       Op.LAST, Op.RULES)},
+                                       Op.LAST, Op.RULES, Op.ACTIVITY)},
     (BUTTON, Op.JOIN): (Shape((Arg("team", Int(0, 1)),)),),
     (BUTTON, Op.LEAVE): (Shape(), Shape((HAND, Arg("answer", Word(frozenset({"yes", "no"})))))),
     # Buttons of older versions carried the level (or none: a Normal one).

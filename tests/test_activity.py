@@ -19,6 +19,8 @@ from standin.discord_objects import User
 from test_web import receive
 from web_helpers import _CODES
 
+from bot.protocol import Op, parse
+from bot.render import button
 from bot.session import TableSession
 from bot.web.activity import CSP, read_ticket, sign_ticket
 from engine import action_to_json, seat_view
@@ -299,3 +301,12 @@ async def test_a_flood_of_codes_does_not_spend_the_applications_oauth2_limit(
         depth = int(activity.exchanges[1])
         assert len(site.standin.activity.exchanges) == depth
         assert reasons == ["bad_code"] * depth + ["busy"] * (60 - depth)
+
+
+def test_open_the_table_is_a_click_the_bot_reads_as_its_own() -> None:
+    """The table message's *Open the table* (``bot.render.table_view``) is read back as the
+    Activity's operation, not refused as a button of somebody else's."""
+    drawn = button(Op.ACTIVITY, 7, label="Open the table")
+    assert drawn.custom_id is not None
+    click = parse(drawn.custom_id)
+    assert click is not None and click.op is Op.ACTIVITY and click.table_id == 7
