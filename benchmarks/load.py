@@ -27,7 +27,9 @@ import argparse
 import asyncio
 import collections
 import os
+import re
 import resource
+import signal
 import statistics
 import sys
 import tempfile
@@ -90,9 +92,38 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return own / tick, reaped / tick + sum(sum(cpu_seconds(int(c))) for c in children)
 
 
+def thread_cpu(pid: int) -> float:
+    """CPU time of a process's threads other than its main one (the bot's event loop): the
+    store's (aiosqlite), the computer players' pool's (pickling, pipes), to_thread work."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        if task.name != str(pid):
+            try:
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            except FileNotFoundError:  # a thread that ended meanwhile (its time is lost)
+                continue
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
 def own_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+def token_request(standin: StandIn, call: Any) -> str:
+    """What a request made with an interaction's token did: a follow-up posted, or a public
+    message (the table message, a result) or a private one (a hand view) edited or deleted."""
+    m = re.fullmatch(r"/webhooks/\d+/([^/]+)(?:/messages/(@original|\d+))?", call.path)
+    if m is None or m.group(2) is None:
+        return f"follow-up {call.method}"
+    inter = standin.interactions.get(m.group(1))
+    target = (inter.original if inter is not None else None) if m.group(2) == "@original" \
+        else int(m.group(2))
+    msg = standin.messages.get(target) if target is not None else None
+    where = "?" if msg is None else "public" if msg.audience is None else "private"
+    return f"{where} {call.method}"
 
 
 def pct(values: list[float], p: float) -> float:
@@ -161,6 +192,8 @@ async def run(args: argparse.Namespace) -> int:
     bots = [BotProcess(standin, db.path, tmp / f"bot{i}.log", edit_interval=args.edit_interval,
                        computer_delay=args.computer_delay, log_level="WARNING",
                        profile=args.profile, database_url=url,
+                       sample=None if args.sample is None else
+                       args.sample if n == 1 else args.sample.with_suffix(f".{i}"),
                        shard_ids=[i] if sharded else None, shard_count=n if sharded else None)
             for i in range(n)]
     for bot in bots:
@@ -171,6 +204,11 @@ async def run(args: argparse.Namespace) -> int:
     if server is not None:
         pids.append(server.get_pid())
     cpu_before = own_cpu(), [cpu_seconds(pid) for pid in pids]
+    threads_before = sum(thread_cpu(bot.proc.pid) for bot in bots if bot.proc is not None)
+    if args.sample is not None:
+        for bot in bots:  # count from here on (benchmarks.cpu_sample)
+            assert bot.proc is not None
+            bot.proc.send_signal(signal.SIGUSR2)
     started = time.monotonic()
     calls_before = len(standin.calls)
     results = await asyncio.gather(
@@ -180,6 +218,8 @@ async def run(args: argparse.Namespace) -> int:
     elapsed = time.monotonic() - started
     # Let the last refreshes land before counting.
     await asyncio.sleep(args.edit_interval * 2)
+    cpu_threads = sum(thread_cpu(bot.proc.pid) for bot in bots
+                      if bot.proc is not None) - threads_before
     used = [(a - a0, b - b0) for (a, b), (a0, b0) in
             zip([cpu_seconds(pid) for pid in pids], cpu_before[1], strict=True)]
     cpu_standin = own_cpu() - cpu_before[0]
@@ -204,6 +244,9 @@ async def run(args: argparse.Namespace) -> int:
         "table edit" if c.method == "PATCH" else
         "channel message" if c.method == "POST" else f"{c.method} other"
         for c in calls if c.status != 429)
+    token_kinds = collections.Counter(
+        token_request(standin, c) for c in calls
+        if c.status != 429 and c.path.startswith("/webhooks/"))
     counts = await action_counts(url, db, [t.channel_id for t in tables])
     actions = sum(a for a, _ in counts)
     computer_moves = sum(c for _, c in counts)
@@ -230,6 +273,8 @@ async def run(args: argparse.Namespace) -> int:
     per_hand = {k: v / max(hands, 1) for k, v in kinds.items()}
     print(f"REST calls per hand {sum(per_hand.values()):.1f}: "
           + ", ".join(f"{k} {v:.1f}" for k, v in sorted(per_hand.items())))
+    print("  token requests per hand: " + ", ".join(
+        f"{k} {v / max(hands, 1):.1f}" for k, v in sorted(token_kinds.items())))
     print(f"moves per hand {actions / max(hands, 1):.1f} (computer "
           f"{computer_moves / max(hands, 1):.1f}) · table-message edits per hand (in play) "
           f"{edits / max(hands, 1):.1f}")
@@ -246,7 +291,8 @@ async def run(args: argparse.Namespace) -> int:
           f"{ceiling(global_per_hand, HUMAN_HAND_SECONDS)} at {HUMAN_HAND_SECONDS} s a hand "
           f"(before: {ceiling(BEFORE_GLOBAL_PER_HAND, HUMAN_HAND_SECONDS)})")
     print(f"CPU seconds per hand (load-independent, unlike the latencies): bots "
-          f"{cpu_bots / max(hands, 1):.3f} + their computer players' workers "
+          f"{cpu_bots / max(hands, 1):.3f} (other threads than the event loop's "
+          f"{cpu_threads / max(hands, 1):.3f}) + their computer players' workers "
           f"{cpu_workers / max(hands, 1):.3f}, stand-in and players "
           f"{cpu_standin / max(hands, 1):.3f}"
           + (f", PostgreSQL {cpu_pg / max(hands, 1):.3f}" if server is not None else "")
@@ -258,6 +304,11 @@ async def run(args: argparse.Namespace) -> int:
         print("  ", problem)
     if latencies:
         print(f"mean {statistics.mean(latencies):.1f} ms")
+    if args.sample is not None:
+        from benchmarks.cpu_sample import report
+        for bot in bots:
+            assert bot.sample is not None
+            print(f"where the CPU of {bot.sample} went:\n{report(bot.sample)}")
     return 1 if errors else 0
 
 
@@ -284,6 +335,10 @@ def main() -> int:
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--profile", type=Path, default=None,
                         help="run the bot under cProfile and write its stats to this file")
+    parser.add_argument("--sample", type=Path, default=None,
+                        help="sample the bot's CPU time while the tables play "
+                             "(benchmarks.cpu_sample) and write its stacks to this file "
+                             "(FILE.N for process N); the breakdown is printed at the end")
     return asyncio.run(run(parser.parse_args()))
 
 

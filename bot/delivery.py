@@ -43,6 +43,10 @@ class Token:
 
     @classmethod
     def of(cls, interaction: discord.Interaction[Any]) -> Token:
+        """Keep an answered ``interaction``. Its routes need its ids, token and language
+        only: the message it was clicked on (its components and embeds, parsed from the
+        gateway payload, several kB kept with every open table) is let go."""
+        interaction.message = None
         return cls(interaction, time.monotonic())
 
     @property

@@ -207,7 +207,13 @@ def t(key: str, **params: Any) -> str:
         text = TRANSLATIONS[lang].ngettext(key, key, count)
     if text is None:
         text = EN[key]
-    return FORMATTER.vformat(text, (), params)
+    # Most texts have no field, or none with the Hungarian article: str.format does what
+    # the Formatter does for them, several times faster (texts are made on every move).
+    if "{" not in text and "}" not in text:
+        return text
+    if "az}" in text or "Az}" in text:
+        return FORMATTER.vformat(text, (), params)
+    return text.format_map(params)
 
 
 def has_text(key: str) -> bool:

@@ -117,7 +117,12 @@ BIT: Final = tuple(1 << c for c in ALL_CARDS)
 
 
 def mask_of(cards_: Iterable[Card]) -> int:
-    return sum(map(BIT.__getitem__, cards_))
+    return sum(map(_bit_of, cards_))
+
+
+#: ``BIT[c]`` as a fast callable: a list's ``__getitem__`` is a plain builtin method, a
+#: tuple's a slot wrapper that costs several times as much a call.
+_bit_of = list(BIT).__getitem__
 
 
 OVERS: Final = tuple(make(s, OVER) for s in SUITS)

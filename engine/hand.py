@@ -20,8 +20,9 @@ are hooks on the ``Rules`` object.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+import inspect
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.actions import BYTE_PLAYS, PLAY, Action, IllegalAction
@@ -44,11 +45,18 @@ class Trick(NamedTuple):
     winner: int
 
 
+#: ``PLAY`` and ``BIT`` as lists (a list's ``__getitem__`` is a plain builtin method, a
+#: tuple's a slot wrapper that costs several times as much a call), and ``PLAY[c]`` as a
+#: fast callable.
+_PLAYS = list(PLAY)
+_BITS = list(BIT)
+_play_of = _PLAYS.__getitem__
+
 #: ``Trick._make`` without its Python-level call, for the hot path.
 _new_trick = tuple.__new__
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class HandResult:
     """What a finished hand decided."""
 
@@ -77,6 +85,28 @@ class HandResult:
     #: the Old Man's side and the others...); ``()`` where sides have no role.
     sides: tuple[str, ...] = ()
 
+    def __init__(
+        self, points: tuple[int, ...], status_before: Status, status: Status, next_dealer: int,
+        event: str, team: int | None = None, early: bool = False, early_reason: str = "",
+        extra: dict[str, Any] | None = None, teams: tuple[int, ...] = (),
+        sides: tuple[str, ...] = (),
+    ) -> None:
+        # Every hand and every search playout ends with a result: one dict for all fields
+        # costs half what a frozen dataclass's object.__setattr__ per field does.
+        object.__setattr__(self, "__dict__", {
+            "points": points, "status_before": status_before, "status": status,
+            "next_dealer": next_dealer, "event": event, "team": team, "early": early,
+            "early_reason": early_reason, "extra": {} if extra is None else extra,
+            "teams": teams, "sides": sides,
+        })
+
+
+# ``HandResult.__init__`` is written out (for speed): a field added to the class alone would
+# be refused as an argument, so the two lists are compared once, at import.
+if list(inspect.signature(HandResult.__init__).parameters)[1:] != [
+        f.name for f in fields(HandResult)]:
+    raise TypeError("HandResult.__init__ must take every HandResult field, in order")
+
 
 class Hand:
     """The state of one hand. Mutable, like python-chess's ``Board``: ``apply`` changes it in
@@ -101,6 +131,7 @@ class Hand:
         "pack",
         "pending",
         "play_over",
+        "restricted",
         "result",
         "rules",
         "shown",
@@ -131,6 +162,11 @@ class Hand:
     #: True once the last card is played or the hand stopped early (a Servant may still be
     #: owed): from then on the unplayed cards are public.
     play_over: bool
+    #: True while the game's ``restrict_play`` may still narrow the legal cards (it starts
+    #: as ``rules.restricts_play``); a game clears it once its duties are over for the hand,
+    #: and the hand stops asking. (``duties_over()`` goes further: no must-beat either, and
+    #: the plays listed in card order, as in the plain games.)
+    restricted: bool
     to_move: int | None
     leader: int
     trick: list[Card]
@@ -148,27 +184,27 @@ class Hand:
     _led: int
 
     def __init__(
-        self, rules: Rules, dealer: int, pack: Sequence[Card], status: Status = EVEN
+        self, rules: Rules, dealer: int, pack: Sequence[Card], status: Status = EVEN, *,
+        check: bool = True,
     ) -> None:
+        """``check=False`` skips checking dealer, pack and status: only for a deal the
+        engine made itself (``Match.deal``: the rules' pack shuffled, the status and dealer
+        a hand's result), never for what a record or a caller gives."""
         self.rules = rules
         self.n = n = rules.players
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise RecordError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-        if len(pack) != len(rules.pack) or frozenset(pack) != rules.pack_set:
-            raise RecordError(_pack_problem(pack, rules.pack))
-        rules.check_status(status)
-        rules.check_deal(dealer, status)
+        if check:
+            if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+                raise RecordError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+            if len(pack) != len(rules.pack) or frozenset(pack) != rules.pack_set:
+                raise RecordError(_pack_problem(pack, rules.pack))
+            rules.check_status(status)
+            rules.check_deal(dealer, status)
         self.dealer = dealer
         self.status = status
-        self.pack = tuple(pack)
-        self.dealt = rules.deal(self.pack, dealer)
-        self.hands = list(map(list, self.dealt))
-        self._masks = masks = []
-        for cards in self.dealt:
-            mask = 0
-            for c in cards:
-                mask |= BIT[c]
-            masks.append(mask)
+        self.pack = pack = tuple(pack)
+        self.dealt = dealt = rules.deal(pack, dealer)
+        self.hands = list(map(list, dealt))
+        self._masks = list(map(mask_of, dealt))
         self.order = None
         self.trump = None
         self.shown = []
@@ -188,6 +224,7 @@ class Hand:
         self.to_move = self.leader
         self.phase = PLAYING
         self.play_over = False
+        self.restricted = rules.restricts_play
         rules.start(self)
 
     @property
@@ -219,13 +256,14 @@ class Hand:
     def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
         """The actions allowed now, for ``seat`` (default: the seat to move)."""
         legal = self._legal
-        if seat is None or seat == self.to_move:
+        to_move = self.to_move
+        if seat is None or seat == to_move:
             if legal is not None:
                 return legal
-            if self._fast:
+            if self._playing and to_move is not None:
                 # Follow suit; if void, trump (where the game says so); otherwise anything.
-                # Hands are bit masks here: four table lookups make the tuple of plays.
-                mask = held = self._masks[self.to_move]  # type: ignore[index]
+                # Hands are bit masks here.
+                mask = held = self._masks[to_move]
                 if self.trick:
                     mask = held & self._suit_masks[self._led]
                     if not mask:
@@ -233,10 +271,15 @@ class Hand:
                             mask = held & self._suit_masks[TRUMP]
                         if not mask:
                             mask = held
-                b0, b1, b2, b3 = BYTE_PLAYS
-                legal = self._legal = (
-                    b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24]
-                )
+                if self._fast:
+                    # No other duty: four table lookups make the tuple of plays.
+                    b0, b1, b2, b3 = BYTE_PLAYS
+                    legal = self._legal = (
+                        b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255]
+                        + b3[mask >> 24]
+                    )
+                    return legal
+                legal = self._legal = self._special_plays(to_move, mask)
                 return legal
         return self._legal_slow(seat)
 
@@ -247,43 +290,47 @@ class Hand:
             if self._playing or self._phase == FINISHED:
                 return ()
             return tuple(self.rules.phase_legal(self, seat))
-        if to_move is None or self._phase == FINISHED:
-            legal: tuple[Action, ...] = ()
-        elif not self._playing:
-            legal = tuple(self.rules.phase_legal(self, to_move))
+        if to_move is None or self._playing or self._phase == FINISHED:
+            legal: tuple[Action, ...] = ()  # (the play's own legal cards are listed above)
         else:
-            legal = tuple(map(PLAY.__getitem__, self._special_cards(to_move)))
+            legal = tuple(self.rules.phase_legal(self, to_move))
         self._legal = legal
         return legal
 
-    def _special_cards(self, seat: int) -> list[Card]:
-        """Legal cards in games with duties beyond follow-suit-and-trump."""
+    def _special_plays(self, seat: int, mask: int) -> tuple[Action, ...]:
+        """Legal plays in games with duties beyond follow-suit-and-trump, in the order the
+        seat holds its cards, from ``mask`` (what follow-suit allows). The common duties are
+        bit masks, as on the plain path."""
         rules = self.rules
+        if rules.must_beat and self.trick:
+            # Beat the trick's best card if able (with the cards that follow as required).
+            order = self.order
+            assert order is not None
+            best = max(self.trick, key=order.led_key[self._led])
+            beating = mask & order.beaters[best]
+            if beating:
+                mask = beating
         cards: list[Card] = self.hands[seat]
-        if self.trick:
-            masks = self._suit_masks
-            cards = (
-                [c for c in cards if masks[self._led] >> c & 1]
-                or (rules.must_trump and [c for c in cards if masks[TRUMP] >> c & 1])
-                or cards
-            )
-            if rules.must_beat:
-                cards = self._beating(cards) or cards
-        if rules.restricts_play:
-            cards = rules.restrict_play(self, seat, list(cards))
-        return list(cards)
+        whole = mask == self._masks[seat]
+        if self.restricted:
+            if not whole:
+                cards = [c for c in cards if _BITS[c] & mask]
+            return tuple(map(_play_of, rules.restrict_play(self, seat, list(cards))))
+        if whole:
+            return tuple(map(_play_of, cards))
+        # A loop, not a comprehension and a map: this runs for every card of these games.
+        bits, plays = _BITS, _PLAYS
+        legal = []
+        for c in cards:
+            if bits[c] & mask:
+                legal.append(plays[c])
+        return tuple(legal)
 
     def legal_cards(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play now (empty unless it is that seat's turn to play)."""
         if self.phase != PLAYING or seat != self.to_move:
             return []
         return [a.value for a in self.legal_actions(seat)]
-
-    def _beating(self, cards: list[Card]) -> list[Card]:
-        order = self.order
-        assert order is not None
-        best = self.trick[order.winner(self.trick)]
-        return [c for c in cards if order.beats(c, best)]
 
     # -- doing it --------------------------------------------------------------------------
 
@@ -318,10 +365,10 @@ class Hand:
         leader = self.leader
         # The winner is the trick's strongest card in the led suit's ranking
         # (TrumpOrder.winner, inlined: this runs for every trick of every search).
-        ranks = self.order.led_rank[self._led]  # type: ignore[union-attr]
-        winner = (leader + trick.index(max(trick, key=ranks.__getitem__))) % n
+        key = self.order.led_key[self._led]  # type: ignore[union-attr]
+        winner = (leader + trick.index(max(trick, key=key))) % n
         rules = self.rules
-        won = sum(map(rules.points.__getitem__, trick))
+        won = sum(map(rules.point_of, trick))
         if won:
             self.taken[winner] += won
             self.team_taken[self.team[winner]] += won
@@ -443,6 +490,7 @@ class Hand:
         new._playing = self._playing
         new._fast = self._fast
         new.play_over = self.play_over
+        new.restricted = self.restricted
         new.to_move = self.to_move
         new.leader = self.leader
         new.trick = self.trick[:]
@@ -479,6 +527,33 @@ class Hand:
         Ace, once its suit has been led) lets its legal plays take the fast path from here. A
         change of phase goes back to what the rules say."""
         self._fast = self._playing
+        self._legal = None
+
+    def give(self, seat: int, cards: Iterable[Card]) -> None:
+        """Add ``cards`` to what ``seat`` holds (a widow taken, cards dealt or turned up
+        during the hand), keeping the hand's masks in step."""
+        held = self.hands[seat]
+        mask = self._masks[seat]
+        for c in cards:
+            held.append(c)
+            mask |= 1 << c
+        self._masks[seat] = mask
+        self._legal = None
+
+    def give_card(self, seat: int, c: Card) -> None:
+        """``give`` for one card (Officers' turned-up cards, one or two every trick)."""
+        self.hands[seat].append(c)
+        self._masks[seat] |= 1 << c
+        self._legal = None
+
+    def discard(self, seat: int, cards: Iterable[Card]) -> None:
+        """Take ``cards`` out of what ``seat`` holds (cards buried), masks in step."""
+        held = self.hands[seat]
+        mask = self._masks[seat]
+        for c in cards:
+            held.remove(c)
+            mask &= ~(1 << c)
+        self._masks[seat] = mask
         self._legal = None
 
     def hands_changed(self) -> None:

@@ -42,6 +42,9 @@ class Match:
         #: in the records, not in memory).
         self.last_result: HandResult | None = None
         self.hands_played = 0
+        #: The status and dealer the last hand settled: dealing from them, nothing needs
+        #: checking again.
+        self._settled: tuple[Status, int] | None = None
 
     def shuffled_pack(self) -> list[Card]:
         """The rules' pack, shuffled by the match's own generator.
@@ -59,8 +62,13 @@ class Match:
 
     def deal(self, pack: Sequence[Card] | None = None) -> Hand:
         """The next hand, dealt by the match's dealer from ``pack`` (default: shuffled)."""
-        return Hand(self.rules, self.dealer, self.shuffled_pack() if pack is None else pack,
-                    self.status)
+        if pack is not None:
+            return Hand(self.rules, self.dealer, pack, self.status)
+        # The rules' own pack shuffled, and the status and dealer a hand of this match settled
+        # (the rules made them): the hand need not check them again.
+        settled = self._settled
+        trusted = settled is not None and settled[0] is self.status and settled[1] == self.dealer
+        return Hand(self.rules, self.dealer, self.shuffled_pack(), self.status, check=not trusted)
 
     def record_result(self, hand: Hand) -> HandResult:
         """Carry a finished hand's status and next dealer into the match."""
@@ -70,4 +78,5 @@ class Match:
         self.hands_played += 1
         self.status = hand.result.status
         self.dealer = hand.result.next_dealer
+        self._settled = (self.status, self.dealer)
         return hand.result

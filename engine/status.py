@@ -13,6 +13,7 @@ whatever seats they take.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
@@ -46,7 +47,7 @@ def _kind(kind: Kind) -> Any:
     return field(default=None, metadata={"kind": kind})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, init=False)
 class Status:
     """``masters``: the masters' team (in 4-player games 0 = seats 0 and 2, 1 = seats 1 and 3)
     or None when even. ``servant``: the seat that must deal every hand, or None.
@@ -69,6 +70,20 @@ class Status:
     #: A pot carried from deal to deal (Bavarian Schafkopf's Stock): what the players paid in
     #: and nobody has taken out yet, so that ``sum(score) + pot == 0``.
     pot: int | None = _kind(Kind.PLAIN)
+
+    def __init__(
+        self, masters: int | None = None, servant: int | None = None,
+        teams: tuple[int, ...] | None = None, trump: int | None = None,
+        leader: int | None = None, score: tuple[int, ...] | None = None,
+        deals: int | None = None, solos: tuple[int, ...] | None = None,
+        pot: int | None = None,
+    ) -> None:
+        # A status is made after every hand (and every search playout): one dict for all
+        # fields costs half what a frozen dataclass's object.__setattr__ per field does.
+        object.__setattr__(self, "__dict__", {
+            "masters": masters, "servant": servant, "teams": teams, "trump": trump,
+            "leader": leader, "score": score, "deals": deals, "solos": solos, "pot": pot,
+        })
 
     @property
     def even(self) -> bool:
@@ -116,6 +131,10 @@ def _is_int(v: object) -> bool:
 
 #: Every status field and what it holds, in the order of ``Status``.
 FIELD_KINDS: dict[str, Kind] = {f.name: f.metadata["kind"] for f in fields(Status)}
+# ``Status.__init__`` is written out (for speed): a field added to the class alone would be
+# refused as an argument, so the two lists are compared once, at import.
+if list(inspect.signature(Status.__init__).parameters)[1:] != list(FIELD_KINDS):
+    raise TypeError("Status.__init__ must take every Status field, in order")
 #: The kinds whose value is a list.
 LIST_KINDS = frozenset({Kind.PER_SEAT, Kind.SCORE})
 

@@ -15,9 +15,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from engine.cards import ALL_CARDS, TRUMP, Card, Suit, code, rank_of, suit_of
 
@@ -70,6 +70,23 @@ class TrumpOrder:
                                  for s in range(TRUMP + 1))
         )
 
+    # The two tables below are derived from ``led_rank`` and ``power`` on first use, not in
+    # ``__init__``: an order that sets its own ranks after ``super().__init__`` (Bavarian
+    # Bettel's) gets tables that agree with them. (Cached in the instance's dict, which a
+    # frozen dataclass allows: later reads cost a plain attribute look-up.)
+
+    @cached_property
+    def led_key(self) -> tuple[Callable[[Card], int], ...]:
+        """``led_key[s]``: ``led_rank[s].__getitem__`` made fast (a list's): the key that
+        finds a trick's winner, ``max(trick, key=led_key[s])``."""
+        return tuple(list(ranks).__getitem__ for ranks in self.led_rank)
+
+    @cached_property
+    def beaters(self) -> tuple[int, ...]:
+        """``beaters[b]``: bit mask of the cards that beat ``b`` when ``b`` is winning the
+        trick (``beats(c, b)`` for every ``c`` in it): games where players must beat read it."""
+        return tuple(sum(1 << c for c in ALL_CARDS if self.beats(c, b)) for b in ALL_CARDS)
+
     def is_trump(self, c: Card) -> bool:
         return self.suit[c] == TRUMP
 
@@ -82,7 +99,7 @@ class TrumpOrder:
 
     def winner(self, trick: Sequence[Card]) -> int:
         """Index in ``trick`` of the card that wins it."""
-        return trick.index(max(trick, key=self.led_rank[self.suit[trick[0]]].__getitem__))
+        return trick.index(max(trick, key=self.led_key[self.suit[trick[0]]]))
 
     def sort_key(self, c: Card) -> tuple[int, int]:
         """Trumps first, strongest first; then the plain suits in suit order."""

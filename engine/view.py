@@ -107,7 +107,7 @@ def _public_fields(hand: Hand) -> dict[str, object]:
         "card_points": hand.rules.points,
         "shown": tuple(hand.shown),
         "shown_held": tuple(held),
-        "team": tuple(hand.rules.public_team(hand, s) for s in range(hand.n)),
+        "team": tuple(hand.rules.public_teams(hand)),
         "tricks": tuple(hand.tricks),
         "leader": hand.leader,
         "trick": tuple(hand.trick),

@@ -44,6 +44,7 @@ NOT_RUN = {
                                                 "fake for docs/messages.md's pictures (by hand)",
     ".venv/bin/python -m benchmarks.load": "minutes of load (its own figures in the docs)",
     ".venv/bin/python -m benchmarks.soak": "minutes of load (its own figures in the docs)",
+    ".venv/bin/python -m benchmarks.cpu_sample": "reads the samples a load run wrote",
     "bash .ci/flake-hunt": "the whole suite twenty times",
     ".venv/bin/python -m engine bench --game filicau --hands 5000 --compare-openspiel":
         "needs the openspiel extra (a large wheel, kept out of the dev install)",

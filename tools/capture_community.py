@@ -18,18 +18,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import sys
 import tempfile
-import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tools")]
 
-import pytest  # noqa: E402  (after the path: the fake lives in tests/)
+import capture_hand  # noqa: E402  (after the path: the fake lives in tests/)
+import pytest  # noqa: E402
 from fake_discord import (  # noqa: E402
     CHANNEL_ID,
     OTHER_CHANNEL_ID,
@@ -43,17 +41,12 @@ from bot.courier import Signal  # noqa: E402
 from bot.texts import t  # noqa: E402
 
 
-class Capture:
-    def __init__(self, out: Path) -> None:
-        self.out = out
-        self.messages: list[dict[str, Any]] = []
-        self.users: dict[str, str] = {"#" + str(CHANNEL_ID): "cards",
-                                      "#" + str(OTHER_CHANNEL_ID): "cards-2"}
+class Capture(capture_hand.Capture):
+    """``tools/capture_hand.py``'s, with the two channels named for their mentions."""
 
-    def keep(self, name: str, msg: Message) -> None:
-        self.messages.append({"name": name, "ephemeral": msg.audience is not None,
-                              "captured_at": time.time(), "data": msg.payload(),
-                              "files": []})
+    def __init__(self, out: Path) -> None:
+        super().__init__(out)
+        self.users.update({"#" + str(CHANNEL_ID): "cards", "#" + str(OTHER_CHANNEL_ID): "cards-2"})
 
 
 def standings(h: Harness) -> list[Message]:
@@ -120,9 +113,7 @@ def main(argv: list[str] | None = None) -> int:
                 await play(h, capture)
 
     asyncio.run(run())
-    dump = {"bot": {"name": "Filicău"}, "users": capture.users, "messages": capture.messages}
-    (args.out / "messages.json").write_text(json.dumps(dump, ensure_ascii=False, indent=1))
-    print(f"{len(capture.messages)} messages in {args.out / 'messages.json'}")
+    capture.write()
     return 0
 
 

@@ -55,6 +55,13 @@ class Capture:
                               "captured_at": time.time(), "data": msg.payload(),
                               "files": files})
 
+    def write(self) -> None:
+        """``messages.json`` in the output folder, and a line saying so."""
+        dump = {"bot": {"name": "Filicău"}, "users": self.users, "messages": self.messages}
+        path = self.out / "messages.json"
+        path.write_text(json.dumps(dump, ensure_ascii=False, indent=1))
+        print(f"{len(self.messages)} messages in {path}")
+
 
 async def play(h: Harness, game: str, seed: int, capture: Capture,
                choices: bool = False, prefer: tuple[str, ...] = ()) -> None:
@@ -134,10 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                            tuple(k for k in args.prefer.split(",") if k))
 
     asyncio.run(run())
-    dump = {"bot": {"name": "Filicău"}, "users": capture.users,
-            "messages": capture.messages}
-    (args.out / "messages.json").write_text(json.dumps(dump, ensure_ascii=False, indent=1))
-    print(f"{len(capture.messages)} messages in {args.out / 'messages.json'}")
+    capture.write()
     return 0
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import sys
 import tempfile
@@ -200,10 +199,7 @@ def main(argv: list[str] | None = None) -> int:
                                           for u in h.discord.members.values()})
 
     asyncio.run(run())
-    dump = {"bot": {"name": "Filicău"}, "users": capture.users,
-            "messages": capture.messages}
-    (args.out / "messages.json").write_text(json.dumps(dump, ensure_ascii=False, indent=1))
-    print(f"{len(capture.messages)} messages in {args.out / 'messages.json'}")
+    capture.write()
     return 0
 
 

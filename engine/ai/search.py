@@ -344,6 +344,9 @@ class SearchPlayer:
         # face-down piles, cards not dealt yet), and the exact search must not start early.
         left = len(view.rules.pack) - len(plays_so_far(view))
         table: Table | None = {} if self.transpositions else None
+        # Exact values by the sample's deal: a guess drawn again (few hidden cards left, or
+        # Officers' few face-down ones) has the same values, so it is searched once.
+        solved: dict[tuple[int, ...], list[float]] = {}
         use_exact: bool | None = None if self.exact_cards < left else True
         if choice:
             # The exact search plays for a fixed team, and before play there is none yet.
@@ -363,10 +366,15 @@ class SearchPlayer:
             if use_exact is None and left <= self.deep_cards:
                 use_exact = self._exact_is_cheap(hand, seat, legal, team, score, table)
             if not choice and (left <= self.exact_cards or use_exact):
-                for j, a in enumerate(legal):
-                    child = hand.copy()
-                    child.apply(seat, a)
-                    totals[j] += exact(child, team, score, -9.0, 9.0, table)
+                values = solved.get(hand.pack)
+                if values is None:
+                    values = solved[hand.pack] = []
+                    for a in legal:
+                        child = hand.copy()
+                        child.apply(seat, a)
+                        values.append(exact(child, team, score, -9.0, 9.0, table))
+                for j, v in enumerate(values):
+                    totals[j] += v
             else:
                 for j, a in enumerate(legal):
                     child = hand.copy()

@@ -131,6 +131,9 @@ class Rules:
         # The hand reads these on every card; as instance attributes they take CPython's
         # fast path (class attributes read through an instance do not).
         self.points = self.points
+        #: ``points[card]`` as a fast callable (a list's ``__getitem__``): the hand sums
+        #: each trick with it.
+        self.point_of: Callable[[Card], int] = list(self.points).__getitem__
         self.must_trump = self.must_trump
         self.must_beat = self.must_beat
         self.restricts_play = self.restricts_play
@@ -340,6 +343,10 @@ class Rules:
         """The team of ``seat`` as everyone at the table knows it (None while secret)."""
         return hand.team[seat]
 
+    def public_teams(self, hand: Hand) -> list[int | None]:
+        """``public_team`` of every seat (a game may work it out once for all of them)."""
+        return [self.public_team(hand, s) for s in range(hand.n)]
+
     def side_roles(self, hand: Hand) -> tuple[str, ...]:
         """What each side of ``hand`` is, by team (as in ``hand.team``), as everyone at the
         table knows it: ``("declarer", "defenders")`` once a player has taken the widow,
@@ -446,6 +453,9 @@ class Rules:
     # -- duties on top of follow-suit ------------------------------------------------------
 
     def restrict_play(self, hand: Hand, seat: int, cards: list[Card]) -> list[Card]:
+        """The legal cards of ``seat`` among ``cards`` (those follow-suit allows), for a game
+        that ``restricts_play``. The hand asks while ``hand.restricted``: a game sets that
+        False once its duties can narrow nothing more in the hand."""
         return cards
 
     def explain_card(self, hand: Hand, seat: int, card: Card) -> IllegalAction | None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from engine.actions import (
@@ -49,6 +50,7 @@ from engine.cards import (
     Card,
     card,
     code,
+    mask_of,
     rank_of,
     suit_letter,
     suit_of,
@@ -67,6 +69,12 @@ BIND = "bind"
 
 #: Game points that win a match.
 MATCH_POINTS = 11
+
+#: ``knock_holders`` by dealer.
+_KNOCK_HOLDERS = tuple(tuple((dealer + 1 + i // 5) % 4 for i in range(20)) for dealer in range(4))
+
+#: The statuses ``outcome`` reads, by boss team (the match score aside).
+_BOSS = {m: Status(masters=m) for m in (None, 0, 1)}
 
 
 class Bind(NamedTuple):
@@ -155,26 +163,38 @@ def bind_key(b: Bind) -> tuple[int, int]:
     return (b.number, low_key(b.lowest))
 
 
+#: Bit masks of the Overs, and of the trumps when each suit is trump (the Overs and that
+#: suit's A 10 K U): a binding counts bits.
+_OVER_MASK = mask_of(OVERS)
+_TRUMPS = tuple(_OVER_MASK | mask_of(c for c in PACK_20 if suit_of(c) == s) for s in SUITS)
+
+
 def is_closed(cards: Sequence[Card]) -> bool:
     """Five trumps for some suit (*închis*)."""
-    return len(cards) == 5 and any(len(trumps_for(cards, s)) == 5 for s in SUITS)
+    mask = mask_of(cards)
+    return len(cards) == 5 and any((mask & t).bit_count() == 5 for t in _TRUMPS)
 
 
 def bindings(cards: Sequence[Card]) -> list[Bind]:
     """Every binding these five cards allow (RULINGS: an Over, 3 or 4 trumps, not 4 with an
     Ace as the fifth card)."""
     out: list[Bind] = []
-    if not any(c in _OVER_SET for c in cards):
+    mask = mask_of(cards)
+    if not mask & _OVER_MASK:
         return out
     for s in SUITS:
-        trumps = trumps_for(cards, s)
-        if len(trumps) not in (3, 4):
+        trumps = mask & _TRUMPS[s]
+        number = trumps.bit_count()
+        if number not in (3, 4):
             continue
-        if len(trumps) == 4:
-            fifth = next(c for c in cards if c not in trumps)
+        if number == 4:
+            fifth = (mask & ~trumps).bit_length() - 1
             if rank_of(fifth) == ACE:
                 continue
-        out.append(Bind(s, len(trumps), trumps[-1]))
+        # The lowest trump (``trumps_for(cards, s)[-1]``) is the highest card of the suit's
+        # own, else the last Over: the highest card number either way.
+        plain = trumps & ~_OVER_MASK
+        out.append(Bind(s, number, (plain or trumps).bit_length() - 1))
     return out
 
 
@@ -185,6 +205,22 @@ def strongest(cards: Sequence[Card]) -> list[Bind]:
         return []
     best = max(map(bind_key, every))
     return [b for b in every if bind_key(b) == best]
+
+
+def bind_choices(cards: Sequence[Card]) -> tuple[Action, ...]:
+    """What the holder of ``cards`` may say in the binding round: închis with five trumps,
+    else his strongest bindings or pass."""
+    return _bind_choices(mask_of(cards))
+
+
+@lru_cache(maxsize=1 << 14)
+def _bind_choices(mask: int) -> tuple[Action, ...]:
+    # Every seat says something once a deal, and a 20-card pack has 15,504 five-card hands:
+    # each is worked out once, not in every deal.
+    cards = [c for c in PACK_20 if mask >> c & 1]
+    if is_closed(cards):
+        return (CLOSED,)
+    return (*(Action("bind", b) for b in strongest(cards)), PASS)
 
 
 class Filcau20Options(Options):
@@ -250,19 +286,24 @@ class Filcau20(Rules):
 
     def knock_holders(self, dealer: int) -> tuple[int, ...]:
         """Knocked: five each at once, from the seat after the dealer."""
-        return tuple((dealer + 1 + i // 5) % 4 for i in range(20))
+        return _KNOCK_HOLDERS[dealer]
 
     def deal_holders(self, dealer: int, mode: str) -> tuple[int, ...]:
         return self.knock_holders(dealer) if mode == "knock" else self.holders(dealer)
 
     def _give(self, hand: Hand, indexes: Sequence[int], holders: Sequence[int]) -> None:
-        dealt = [list(d) for d in hand.dealt]
+        """Deal the pack cards at ``indexes`` to their ``holders``."""
+        pack = hand.pack
+        got: list[list[Card]] = [[] for _ in range(4)]
         for i in indexes:
-            seat = holders[i]
-            hand.hands[seat].append(hand.pack[i])
-            dealt[seat].append(hand.pack[i])
-        hand.dealt = tuple(map(tuple, dealt))
-        hand.hands_changed()
+            got[holders[i]].append(pack[i])
+        hand.dealt = tuple([d + tuple(g) for d, g in zip(hand.dealt, got, strict=True)])
+        for seat, cards in enumerate(got):
+            if cards:
+                hand.give(seat, cards)
+                # Held in card order, the order the legal cards are listed in
+                # (``restrict_play``).
+                hand.hands[seat].sort()
 
     def _second_packet(self, hand: Hand, seat: int) -> list[int]:
         k = (seat - hand.dealer - 1) % 4
@@ -322,6 +363,10 @@ class Filcau20(Rules):
 
     def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
         return Status(masters=self.ladder(status.masters, points))
+
+    def _fixed_table(self, status: Status) -> list[list[bool]]:
+        # The outcome reads only who is boss, not the match score: one table for each.
+        return super()._fixed_table(_BOSS[status.masters])
 
     def next_dealer(self, masters: int | None, dealer: int) -> int:
         if masters is None:
@@ -429,10 +474,7 @@ class Filcau20(Rules):
         if phase == DEAL:
             return [CUT, KNOCK]
         if phase == BIND:
-            cards = hand.hands[seat]
-            if is_closed(cards):
-                return [CLOSED]
-            return [*(Action("bind", b) for b in strongest(cards)), PASS]
+            return list(bind_choices(hand.hands[seat]))
         if phase == FRIS_TRICK:
             cards = self._fris_cards(hand, seat)
             return [Action("card", c) for c in cards] if cards else [FACE_UP]
@@ -467,6 +509,7 @@ class Filcau20(Rules):
             hand.pending["fris"] = (seat, fris)
             hand.shown.append(fris.over)
             hand.set_trump(fris.trump)
+            hand.restricted = False  # no binder, no duty to lead plain
             hand.phase = FRIS_TRICK
             hand.leader = hand.to_move = seat
         elif kind == "pass" and hand.phase == FRIS:
@@ -480,9 +523,9 @@ class Filcau20(Rules):
                 hand.to_move = (seat + 1) % 4
         elif kind == "face_up":
             hand.pending["face_up"] = (*hand.pending.get("face_up", ()), seat)
-            before = len(hand.hands[seat])
-            self._give(hand, self._second_packet(hand, seat), self.holders(hand.dealer))
-            hand.shown.extend(hand.hands[seat][before:])
+            packet = self._second_packet(hand, seat)
+            self._give(hand, packet, self.holders(hand.dealer))
+            hand.shown.extend(hand.pack[i] for i in packet)
         elif kind == "card":
             self._fris_play(hand, seat, action.value)
 
@@ -499,6 +542,8 @@ class Filcau20(Rules):
             self._redeal(hand)
             return
         hand.pending["binder"] = best
+        # Only a binder of three may owe a plain lead (``restrict_play``).
+        hand.restricted = best[1].number == 3
         hand.set_trump(best[1].trump)
         hand.phase = PLAYING
         hand.leader = hand.to_move = (hand.dealer + 1) % 4
@@ -506,8 +551,7 @@ class Filcau20(Rules):
     def _fris_play(self, hand: Hand, seat: int, c: Card) -> None:
         """A card to the fris trick (played here: the trick loop of ``Hand`` knows no
         face-up request), then the rest of the deal and ordinary play."""
-        hand.hands[seat].remove(c)
-        hand.hands_changed()
+        hand.discard(seat, (c,))
         hand.trick.append(c)
         if len(hand.trick) < 4:
             hand.to_move = (seat + 1) % 4
@@ -592,6 +636,9 @@ class Filcau20(Rules):
             order = hand.order
             assert order is not None
             cards = [c for c in cards if order.suit[c] != TRUMP] or cards
+        elif hand.tricks:
+            # Past the first trick, the lead to the second was the binder's duty or nobody's.
+            hand.restricted = False
         # In card order, not the order dealt (which nobody else knows).
         return sorted(cards)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, field_validator
@@ -92,23 +93,23 @@ class Officers(Rules):
 
     def start(self, hand: Hand) -> None:
         hand.set_trump(BELLS)
-        piles = tuple(tuple((d[i], d[PILES + i]) for i in range(PILES)) for d in hand.dealt)
-        hand.pending["piles"] = piles
-        #: face-up card -> the card under it (a shared, never-changed dict).
-        hand.pending["under"] = {up: down for seat in piles for down, up in seat}
-        for seat in range(hand.n):
-            hand.hands[seat] = list(hand.dealt[seat][PILES:])
+        dealt = hand.dealt
+        hand.pending["piles"] = tuple(tuple(zip(d[:PILES], d[PILES:], strict=True)) for d in dealt)
+        #: face-up card -> its owner and the card under it (a shared, never-changed dict).
+        under: dict[Card, tuple[int, Card]] = {}
+        for seat, d in enumerate(dealt):
+            under.update(zip(d[PILES:], zip(repeat(seat), d[:PILES]), strict=True))
+        hand.pending["under"] = under
+        hand.hands = [list(d[PILES:]) for d in dealt]
         hand.hands_changed()
 
     def _after_trick(self, hand: Hand) -> None:
         """The cards turned up in this trick join their owners' playable cards."""
-        trick = hand.tricks[-1]
         under = hand.pending["under"]
-        for i, c in enumerate(trick.cards):
-            down = under.get(c)
-            if down is not None:
-                hand.hands[(trick.leader + i) % hand.n].append(down)
-        hand.hands_changed()
+        for c in hand.tricks[-1].cards:
+            turned = under.get(c)
+            if turned is not None:
+                hand.give_card(*turned)
 
     def layout(self, hand: Hand) -> list[list[list[Any]]]:
         """Each seat's 8 piles as ``[face-up card or None, covered]``: ``covered`` while a
@@ -180,13 +181,11 @@ class Officers(Rules):
         return any(t.winner == loser for t in hand.tricks)
 
     def settle(self, hand: Hand) -> None:
-        # Play is over: whatever still lies face down is shown with the unplayed cards.
-        played = set(hand.played())
+        # Play is over: whatever still lies face down (under a card not played) is shown
+        # with the unplayed cards.
         for seat, piles in enumerate(hand.pending["piles"]):
-            for down, _ in piles:
-                if down not in played and down not in hand.hands[seat]:
-                    hand.hands[seat].append(down)
-        hand.hands_changed()
+            held = hand.hands[seat]
+            hand.give(seat, [down for down, up in piles if up in held])
         points = tuple(hand.team_taken)
         win: int | None = next((s for s in (0, 1) if points[s] >= 61), None)
         scores = [0, 0]

@@ -19,11 +19,13 @@ import random
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, IllegalAction
 from engine.cards import (
     ACE,
+    ALL_CARDS,
     COUNT_POINTS,
     PACK_30,
     SUIT_NAMES,
@@ -58,6 +60,12 @@ OLD_MAN_TEAM = 0
 OTHERS = 1
 
 _rebuilding = threading.local()
+
+#: The Old Man's actions, made once.
+_NAME_TRUMP = tuple(Action("trump", s) for s in SUITS)
+_CALL = tuple(Action("call", c) for c in ALL_CARDS)
+#: The statuses ``outcome`` reads, by masters team.
+_MASTERS = {m: Status(masters=m) for m in (None, 0, 1)}
 
 
 @dataclass(frozen=True)
@@ -160,8 +168,19 @@ class OldManGame(Rules):
         """The cards the Old Man may call with ``suit`` trump: those of that suit that are no
         permanent top trump (the Overs; Kelebia's Sevens) and that he does not hold."""
         held = hand.hands[hand.pending["old_man"]]
+        return [c for c in self._suit_calls[suit] if c not in held]
+
+    @cached_property
+    def _suit_calls(self) -> tuple[tuple[Card, ...], ...]:
+        """Per suit, the pack's cards of that suit that are no permanent top trump."""
         top = self.top_trumps
-        return [c for c in self.pack if suit_of(c) == suit and c not in top and c not in held]
+        return tuple(tuple(c for c in self.pack if suit_of(c) == s and c not in top)
+                     for s in SUITS)
+
+    def _fixed_table(self, status: Status) -> list[list[bool]]:
+        # The outcome reads only who are masters, not the standing teams, trump and leader:
+        # one table for each.
+        return super()._fixed_table(_MASTERS[status.masters])
 
     # -- the Old Man's phases --------------------------------------------------------------
 
@@ -170,11 +189,13 @@ class OldManGame(Rules):
             return []
         if hand.phase == TRUMP_PHASE:
             if not self.calls:
-                return [Action("trump", s) for s in SUITS]
-            return [Action("trump", s) for s in SUITS if self.callable_cards(hand, s)]
+                return list(_NAME_TRUMP)
+            held = hand.hands[hand.pending["old_man"]]
+            return [_NAME_TRUMP[s] for s in SUITS
+                    if any(c not in held for c in self._suit_calls[s])]
         if hand.phase == CALL_PHASE:
             assert hand.trump is not None
-            return [Action("call", c) for c in self.callable_cards(hand, hand.trump)]
+            return [_CALL[c] for c in self.callable_cards(hand, hand.trump)]
         return []
 
     def phase_apply(self, hand: Hand, seat: int, action: Action) -> None:

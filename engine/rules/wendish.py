@@ -72,6 +72,12 @@ QUIET, LUST = "quiet_solo", "lust_solo"
 EO, GO = card("EO"), card("GO")
 OLD_ONES = (EO, GO)
 
+#: The declaring round's actions, made once: what every seat may say, the first trick and
+#: each card a holder of both Old Ones may call.
+_DECLARE = (Action(PASS, True), *(Action(SOLO, s) for s in SUITS))
+_FIRST = Action(FIRST, True)
+_CALLS = tuple(Action(CALL, c) for c in range(32))
+
 
 class WendishOptions(Options):
     #: 32 cards (8 each) or 24 cards (no 8s and 7s, 6 each).
@@ -194,15 +200,14 @@ class Wendish(Rules):
     def phase_legal(self, hand: Hand, seat: int) -> list[Action]:
         if hand.phase != DECLARE or seat != hand.to_move:
             return []
-        out = [Action(PASS, True)] + [Action(SOLO, s) for s in SUITS]
         held = hand.hands[seat]
         if EO in held and GO in held:
-            out.append(Action(FIRST, True))
             order = hand.order
             assert order is not None
-            out += [Action(CALL, c)
-                    for c in sorted((c for c in self.pack if c not in held), key=order.sort_key)]
-        return out
+            return [*_DECLARE, _FIRST, *(
+                _CALLS[c] for c in sorted((c for c in self.pack if c not in held),
+                                          key=order.sort_key))]
+        return list(_DECLARE)
 
     def phase_apply(self, hand: Hand, seat: int, action: Action) -> None:
         if action.kind == SOLO:
@@ -237,6 +242,8 @@ class Wendish(Rules):
             hand.set_trump(solo_suit)
         hand.pending.update(contract=contract, declarer=declarer, called=called,
                             solo_suit=solo_suit, partner=partner)
+        # Only a called card brings a duty (to play it as soon as it is legal).
+        hand.restricted = called is not None
         hand.phase = PLAYING
         hand.leader = hand.to_move = (hand.dealer + 1) % hand.n
 
@@ -264,9 +271,12 @@ class Wendish(Rules):
     # -- play ---------------------------------------------------------------------------------
 
     def restrict_play(self, hand: Hand, seat: int, cards: list[Card]) -> list[Card]:
-        called = hand.pending.get("called")
-        if called is not None and called in cards:
+        pending = hand.pending
+        called = pending["called"]
+        if called in cards:
             return [called]
+        if called not in hand.hands[pending["partner"]]:
+            hand.restricted = False  # the called card is played: its duty is over
         return cards
 
     def explain_card(self, hand: Hand, seat: int, card_: Card) -> IllegalAction | None:
@@ -344,9 +354,10 @@ class Wendish(Rules):
             return True
         if contract == FIRST_TRICK:
             return p["partner"] is not None
+        # A card no seat holds any more has been played.
         if contract == CALLED:
-            return bool(_played_by(hand, (p["called"],)))
-        return len(_played_by(hand, OLD_ONES)) == 2
+            return p["called"] not in hand.hands[p["partner"]]
+        return not any(c in held for held in hand.hands for c in OLD_ONES)
 
     def outcome_fixed(self, hand: Hand) -> bool:
         # Only once the teams are public: stopping (or not stopping) must tell nobody who

@@ -53,6 +53,12 @@ BURY_KIND = "bury"
 
 register_kind(TAKE, parse_flag, same)
 
+#: ``BURIALS[a][b]`` (``a < b``): the action burying cards ``a`` and ``b``, made once (a
+#: taker has 66 pairs to choose from).
+BURIALS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action(BURY_KIND, (a, b)) for b in range(32)) for a in range(32)
+)
+
 #: The pseudo-seat of the widow in ``holders``.
 WIDOW = -1
 
@@ -111,6 +117,10 @@ class WidowGame(Rules):
         assert isinstance(options, MatchOptions)
         self.match_deals = options.deals
         self._widow_at: dict[int, tuple[int, ...]] = {}
+        #: ``declarer_value`` by the declarer's points (neither all tricks nor none), for
+        #: ``outcome_fixed`` after every trick.
+        self._values = [self.declarer_value(p, False, False)
+                        for p in range(self.total_points + 1)]
 
     # -- dealing ---------------------------------------------------------------------------
 
@@ -169,14 +179,13 @@ class WidowGame(Rules):
             return [Action(TAKE, True), Action(PASS, True)]
         if hand.phase == BURY:
             held = sorted(hand.hands[seat])
-            return [Action(BURY_KIND, pair) for pair in itertools.combinations(held, 2)]
+            return [BURIALS[a][b] for a, b in itertools.combinations(held, 2)]
         return []
 
     def phase_apply(self, hand: Hand, seat: int, action: Action) -> None:
         if action.kind == TAKE:
             hand.pending["declarer"] = seat
-            hand.hands[seat].extend(self.widow(hand))
-            hand.hands_changed()
+            hand.give(seat, self.widow(hand))
             hand.phase = BURY
             hand.to_move = seat
         elif action.kind == PASS:
@@ -188,10 +197,9 @@ class WidowGame(Rules):
                 hand.to_move = nxt
         else:
             buried = tuple(action.value)
-            for c in buried:
-                hand.hands[seat].remove(c)
-            hand.hands_changed()
+            hand.discard(seat, buried)
             hand.pending["buried"] = buried
+            hand.pending["buried_points"] = sum(map(self.point_of, buried))
             self.play_declarer(hand, seat)
 
     def play_declarer(self, hand: Hand, declarer: int) -> None:
@@ -330,7 +338,7 @@ class WidowGame(Rules):
     def settle(self, hand: Hand) -> None:
         if hand.pending["mode"] == MODE_DECLARER:
             declarer = hand.pending["declarer"]
-            won = sum(self.points[c] for c in hand.pending["buried"])
+            won = hand.pending["buried_points"]
             hand.taken[declarer] += won
             hand.team_taken[0] += won
             self.settle_declarer(hand, declarer)
@@ -361,23 +369,23 @@ class WidowGame(Rules):
     def outcome_fixed(self, hand: Hand) -> bool:
         """Only a declarer game can be decided early: when every split of the points still
         out gives the declarer the same score (all tricks, 0 points included)."""
-        if hand.pending.get("mode") != MODE_DECLARER:
+        pending = hand.pending
+        if pending.get("mode") != MODE_DECLARER:
             return False
-        declarer = hand.pending["declarer"]
-        got = hand.team_taken[0] + sum(self.points[c] for c in hand.pending["buried"])
+        got = hand.team_taken[0] + pending["buried_points"]
         left = self.total_points - got - hand.team_taken[1]
-        defenders_took = any(t.winner != declarer for t in hand.tricks)
-        declarer_took = any(t.winner == declarer for t in hand.tricks)
-        # The value only grows with the declarer's points: the ends of the range decide.
-        values = {
-            self.declarer_value(got, False, False),
-            self.declarer_value(got + left, False, False),
-        }
-        if not declarer_took:
-            values.add(self.declarer_value(got, False, True))
-        if not defenders_took:
-            values.add(self.declarer_value(self.total_points, True, False))
-        return len(values) == 1
+        # The value only grows with the declarer's points: the ends of the range decide...
+        values = self._values
+        value = values[got]
+        if values[got + left] != value:
+            return False
+        # ...unless taking no trick, or all of them, is still to come and scores apart.
+        declarer = pending["declarer"]
+        if not any(t.winner == declarer for t in hand.tricks) and self.declarer_value(
+                got, False, True) != value:
+            return False
+        return any(t.winner != declarer for t in hand.tricks) or self.declarer_value(
+            self.total_points, True, False) == value
 
     def outcome(self, status: Status, points: Sequence[int]) -> Hashable:
         """For the computer players: ``("declarer", score)`` when two teams play (points of

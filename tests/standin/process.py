@@ -23,6 +23,7 @@ class BotProcess:
                  next_hand_delay: float = 3600.0, ping_delay: float = 3600.0,
                  log_level: str = "INFO",
                  python: str = sys.executable, profile: Path | None = None,
+                 sample: Path | None = None,
                  args: tuple[str, ...] = (),
                  database_url: str | None = None, shard_ids: Sequence[int] | None = None,
                  shard_count: int | None = None, web: bool = False) -> None:
@@ -62,6 +63,8 @@ class BotProcess:
         self.args = args
         #: ``python -m cProfile -o PROFILE -m bot``: where the bot's time goes under load.
         self.profile = profile
+        #: ``python -m benchmarks.cpu_sample SAMPLE -m bot``: where its CPU time goes.
+        self.sample = sample
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
         self._stop_mark: int | None = None
@@ -74,7 +77,9 @@ class BotProcess:
         with open(self.log_path, "a", encoding="utf-8") as log:
             log.write(f"--- start {self.starts + 1}\n")
             log.flush()
-            profiling = ["-m", "cProfile", "-o", str(self.profile)] if self.profile else []
+            profiling = (["-m", "cProfile", "-o", str(self.profile)] if self.profile else
+                         ["-m", "benchmarks.cpu_sample", str(self.sample)] if self.sample
+                         else [])
             self.proc = await asyncio.create_subprocess_exec(
                 self.python, *profiling, "-m", "bot", *self.args, cwd=PROJECT, env=self.env,
                 stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log)

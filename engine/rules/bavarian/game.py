@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from engine.actions import (
@@ -370,21 +371,40 @@ class Schafkopf(Rules):
 
     def _contracts(self, cards: Sequence[Card]) -> list[Contract]:
         """Every game a player holding ``cards`` may declare, in class and suit order."""
+        # Asked for every seat in every deal: what the options allow is sorted out once
+        # (``_allowed``), only what depends on the cards is checked here.
+        sauspiele, hochzeit, middle, sie = self._allowed
+        out = [sauspiele[s] for s in callable_aces(cards) if s in sauspiele]
+        if hochzeit is not None and trump_count(cards) == 1:
+            out.append(hochzeit)
+        out += middle
+        if sie is not None and holds_sie(cards, self.short):
+            out.append(sie)
+        return out
+
+    @cached_property
+    def _allowed(self) -> tuple[dict[int, Contract], Contract | None, list[Contract],
+                                Contract | None]:
+        """The games the options allow, in ``ALL_CONTRACTS``' order (the Sauspiele by suit,
+        the Hochzeit, the games every hand may declare, Sie), for ``_contracts``."""
         opts = self.opts
-        aces = callable_aces(cards)
-        out = []
+        sauspiele: dict[int, Contract] = {}
+        hochzeit = sie = None
+        middle = []
         for c in ALL_CONTRACTS:
             option = OPTION_OF.get(c.kind)
             if option is not None and not getattr(opts, option):
                 continue
-            if c.kind == SAUSPIEL and c.suit not in aces:
-                continue
-            if c.kind == HOCHZEIT and trump_count(cards) != 1:
-                continue
-            if c.kind == SIE and not holds_sie(cards, self.short):
-                continue
-            out.append(c)
-        return out
+            if c.kind == SAUSPIEL:
+                assert c.suit is not None
+                sauspiele[c.suit] = c
+            elif c.kind == HOCHZEIT:
+                hochzeit = c
+            elif c.kind == SIE:
+                sie = c
+            else:
+                middle.append(c)
+        return sauspiele, hochzeit, middle, sie
 
     def playable(self, hand: Hand, seat: int, limit: str | None) -> list[Contract]:
         """The games ``seat`` may declare now: any he may play, or after a clarification
@@ -508,8 +528,9 @@ class Schafkopf(Rules):
         decided = hand.pending["decided"]
         other = OPPONENTS if self.level(hand) % 2 else DECLARING
         start = self.forehand(hand)
+        teams = self.public_teams(hand)
         return [s for s in ((start + k) % 4 for k in range(4))
-                if s not in decided and self.public_team(hand, s) in (other, None)]
+                if s not in decided and teams[s] in (other, None)]
 
     def _window_legal(self, hand: Hand, seat: int) -> list[Action]:
         if seat not in self._window_actors(hand):
@@ -667,14 +688,21 @@ class Schafkopf(Rules):
         return ("soloist" if alone else "declarer", "defenders")
 
     def public_team(self, hand: Hand, seat: int) -> int | None:
+        return self.public_teams(hand)[seat]
+
+    def public_teams(self, hand: Hand) -> list[int | None]:
+        """``public_team`` of every seat (a doubling window asks for all four: the partner's
+        being known is worked out once)."""
         p = hand.pending
         contract = p["contract"]
         if contract is None or contract.kind == RAMSCH or hand.phase in (WEDDING, EXCHANGE):
-            return None
-        if seat == p["declarer"] or self.partner_known(hand):
-            return hand.team[seat]
+            return [None] * 4
+        if self.partner_known(hand):
+            return list(hand.team)
+        declarer, doublers = p["declarer"], self._doublers(hand)
         # A doubling shows its giver's party (only the opponents Kontra, B10.1).
-        return OPPONENTS if seat in self._doublers(hand) else None
+        return [hand.team[s] if s == declarer else OPPONENTS if s in doublers else None
+                for s in range(4)]
 
     def public_team_points(self, hand: Hand) -> tuple[int, ...]:
         contract = hand.pending["contract"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import ClassVar
 
 from engine.cards import (
@@ -41,6 +41,8 @@ from engine.cards import (
     UNDER,
     UNDERS,
     Card,
+    make,
+    mask_of,
     rank_of,
     suit_of,
 )
@@ -90,23 +92,26 @@ class Contract:
     suit: int | None = None
     tout: bool = False
 
-    @property
+    # The properties below are cached (the instance's dict; a frozen dataclass allows it):
+    # the rules and the computers' searches read them for every card of every playout.
+
+    @cached_property
     def name(self) -> str:
         """The game as one word: ``sauspiel_G``, ``wenz_tout``, ``solo_H``."""
         word = self.kind + ("_tout" if self.tout else "")
         return word if self.suit is None else f"{word}_{SUIT_LETTERS[self.suit]}"
 
-    @property
+    @cached_property
     def game_class(self) -> str:
         if self.kind in (SAUSPIEL, HOCHZEIT):
             return RUFSPIEL
         return self.kind + ("_tout" if self.tout else "")
 
-    @property
+    @cached_property
     def alone(self) -> bool:
         return self.kind in ALONE_KINDS
 
-    @property
+    @cached_property
     def called(self) -> Card | None:
         """The called Ace of a Sauspiel."""
         return self.suit * 8 + ACE if self.kind == SAUSPIEL and self.suit is not None else None
@@ -237,13 +242,16 @@ def trump_count(cards: Sequence[Card]) -> int:
 def callable_aces(cards: Sequence[Card]) -> list[int]:
     """The suits whose Ace a player holding ``cards`` may call (B6.1): not hearts, not an
     Ace he holds, and he holds a card of the suit that is no trump (its 10 K 9 8 7)."""
-    out = []
-    for s in CALLABLE_SUITS:
-        if s * 8 + ACE in cards:
-            continue
-        if any(suit_of(c) == s and rank_of(c) not in (OVER, UNDER) for c in cards):
-            out.append(s)
-    return out
+    # Bit masks: every seat's hand is asked in every deal.
+    mask = mask_of(cards)
+    return [s for s in CALLABLE_SUITS if not mask >> make(s, ACE) & 1 and mask & _PLAIN[s]]
+
+
+#: ``_PLAIN[s]``: bit mask of suit ``s``'s cards that are no trump in a Sauspiel (no Ober, no
+#: Unter).
+_PLAIN = tuple(
+    mask_of(c for c in ALL_CARDS if suit_of(c) == s and rank_of(c) not in (OVER, UNDER))
+    for s in SUITS)
 
 
 def holds_sie(cards: Sequence[Card], short: bool) -> bool:
