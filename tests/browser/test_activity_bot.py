@@ -11,7 +11,7 @@ import json
 import random
 import statistics
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,9 +105,10 @@ def table_message(table: Table) -> Message:
 
 
 async def play_one_hand(e2e: Bot, people: People, rng: random.Random, number: int = 1,
-                        *, until: int | None = None) -> Hand:
+                        *, until: int | None = None, left: Collection[int] = ()) -> Hand:
     """Play hand ``number`` to its end (or until ``until`` actions), each person as they
-    play (see the module docstring)."""
+    play (see the module docstring); the seats of the people who ``left`` during it are
+    the computer's (the hand's header still names them)."""
     db, table = e2e.db, people.table
     while True:
         stored = db.hand(people.table_id, number)
@@ -117,7 +118,8 @@ async def play_one_hand(e2e: Bot, people: People, rng: random.Random, number: in
             return hand
         at = len(hand.actions)
         members = stored.header["members"]
-        by_person = [s for s in hand.actors() if members[s].isdigit()]
+        by_person = [s for s in hand.actors()
+                     if members[s].isdigit() and int(members[s]) not in left]
         if not by_person:
             await e2e.standin.wait_for(lambda n=at: moved(db, people.table_id, n, number),
                                        30, "a computer's move")
@@ -245,7 +247,7 @@ async def test_the_countdown_a_timeout_a_hint_leaving_and_sitting_down_again(
     await di_page.activity.wait_for_selector("#moves .notice", state="attached",
                                              timeout=WAIT_MS)
     left_at = len(e2e.db.rows("SELECT idx FROM actions WHERE hand_id = ?", stored.id))
-    hand = await play_one_hand(e2e, people, rng)
+    hand = await play_one_hand(e2e, people, rng, left={di.id})
     assert hand.finished
     rows = e2e.db.rows("SELECT * FROM actions WHERE hand_id = ? ORDER BY idx", stored.id)
     later = [r for r in rows[left_at:] if json.loads(r["action"])["seat"] == di_seat]
