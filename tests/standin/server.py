@@ -264,8 +264,12 @@ class StandIn:
                 raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
             event = self._events.setdefault(channel_id, asyncio.Event())
             # At least once a second: a condition may depend on something outside (a process).
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for returns the event when the
+            # waiter is cancelled just as the event is set, and the cancellation is lost (a
+            # busy table sets it all the time: tools/activity_demo.py went on after Ctrl-C).
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), min(left, 1.0))
+                async with asyncio.timeout(min(left, 1.0)):
+                    await event.wait()
 
     # -- the gateway -----------------------------------------------------------------------
 
