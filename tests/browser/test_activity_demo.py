@@ -26,6 +26,7 @@ async def test_the_demo_opens_a_table_a_newcomer_plays_in_a_browser(browser: Bro
         sys.executable, "tools/activity_demo.py", "--buttons", "1", "--computer-delay", "0",
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
     assert demo.stdout is not None
+    shown = None
     try:
         url = None
         while url is None:
@@ -47,6 +48,10 @@ async def test_the_demo_opens_a_table_a_newcomer_plays_in_a_browser(browser: Bro
             await tap(frame, f"#hand .card[data-card='{card}']")
         await shown.wait_at(at + 1)
     finally:
+        if shown is not None:
+            # The page first (as a person closes the window before Ctrl-C): left open, it
+            # asks the stopping bot for a new session and gets the proxy's error.
+            await shown.page.context.close()
         demo.send_signal(signal.SIGINT)
         await asyncio.wait_for(demo.wait(), 60)
 

@@ -244,14 +244,19 @@ class ActivityHost:
         headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP}
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return await self._proxy_socket(request, "ws" + url[len("http"):])
-        async with self._client().request(request.method, url, headers=headers,
-                                          data=await request.read(),
-                                          allow_redirects=False) as r:
-            body = await r.read()
-            out = {k: v for k, v in r.headers.items() if k.lower() not in HOP}
-            if "Content-Encoding" in r.headers:
-                out["Content-Encoding"] = r.headers["Content-Encoding"]
-            return web.Response(status=r.status, body=body, headers=out)
+        try:
+            async with self._client().request(request.method, url, headers=headers,
+                                              data=await request.read(),
+                                              allow_redirects=False) as r:
+                body = await r.read()
+                out = {k: v for k, v in r.headers.items() if k.lower() not in HOP}
+                if "Content-Encoding" in r.headers:
+                    out["Content-Encoding"] = r.headers["Content-Encoding"]
+                return web.Response(status=r.status, body=body, headers=out)
+        except aiohttp.ClientError:
+            # The app's server is down (stopping, restarting): Discord's proxy says so, as
+            # for a socket, rather than failing itself.
+            raise web.HTTPBadGateway() from None
 
     async def _proxy_socket(self, request: web.Request, url: str) -> web.StreamResponse:
         try:
