@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import diagnostics, errors, ratings, thinking, validate
+from bot.activity import make_activity
 from bot.clicks import Clicks
 from bot.community import Community
 from bot.gateway import guard_parsers
@@ -26,6 +27,9 @@ from bot.tables import Tables
 from bot.texts import language_of, set_language
 from bot.translator import CatalogTranslator
 from bot.web.server import WebServer, start_web
+
+#: An application command of type PRIMARY_ENTRY_POINT (an Activity's *Launch*).
+ENTRY_POINT = 4
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +148,8 @@ class FilicauBot(commands.Bot):
         processes = self.settings.ai_processes
         thinking.start(thinking.default_processes() if processes is None else processes)
         diagnostics.install(self)
-        self.web = await start_web(self.settings, self.store, names=self.web_name)
+        self.web = await start_web(self.settings, self.store, names=self.web_name,
+                                   activity=make_activity(self))
         await self.tables.restore()
         await self.community.restore()
         for ext in EXTENSIONS:
@@ -177,10 +182,31 @@ class FilicauBot(commands.Bot):
             self.sync_report = (f"slash commands unchanged since the last sync ({len(payload)} "
                                 f"for {where}): not synced again (python -m bot --sync forces it)")
             return
-        synced = await self.tree.sync(guild=guild)
+        kept = [] if guild is not None else await self.entry_points()
+        if kept:
+            # Discord refuses a bulk update that leaves out the Entry Point command it made
+            # when the application's Activities were enabled (50240), and discord.py's sync
+            # knows no such command: the update is sent here, with it kept as it is.
+            assert self.application_id is not None
+            count = len(await self.http.bulk_upsert_global_commands(self.application_id,
+                                                                    payload + kept))
+        else:
+            count = len(await self.tree.sync(guild=guild))
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.write_text(digest + "\n", encoding="utf-8")
-        self.sync_report = f"synced {len(synced)} slash commands to {where}"
+        self.sync_report = f"synced {count} slash commands to {where}"
+
+    async def entry_points(self) -> list[dict[str, Any]]:
+        """The application's Entry Point commands (type 4, made by Discord when Activities
+        are enabled in the Developer Portal: its *Launch*), as a bulk update carries them."""
+        if self.application_id is None:
+            return []
+        existing = await self.http.get_global_commands(self.application_id)
+        fields = ("id", "name", "name_localizations", "description",
+                  "description_localizations", "type", "handler", "contexts",
+                  "integration_types", "default_member_permissions")
+        return [{k: c[k] for k in fields if k in c} for c in existing  # type: ignore[literal-required]
+                if c.get("type") == ENTRY_POINT]
 
     async def on_ready(self) -> None:
         # READY comes again after a session is lost; the news is the first one.

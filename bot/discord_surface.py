@@ -294,7 +294,8 @@ class DiscordSurface:
             if hand is None or self.stopped:
                 return  # no hand yet, or the table was ended meanwhile
             message = await present.table_message(s, public_view(hand), self.clock.deadline(),
-                                                  self.config, await self.watch_url())
+                                                  self.config, await self.watch_url(),
+                                                  self.activity)
             edited = await self._edit_table(message)
             self.last_edit = time.monotonic()
             if not edited:
@@ -378,7 +379,8 @@ class DiscordSurface:
             await self.answer_with_lobby(interaction)
             return
         message = await present.table_message(s, public_view(s.hand), self.clock.deadline(),
-                                              self.config, await self.watch_url())
+                                              self.config, await self.watch_url(),
+                                              self.activity)
         extra = self._attachments(message.picture)
         if self.picture == "unknown" and message.picture is None:
             extra = {}  # the lobby never carries a picture
@@ -415,7 +417,7 @@ class DiscordSurface:
         else:
             message = await present.table_message(s, public_view(s.hand),
                                                   self.clock.deadline(), self.config,
-                                                  await self.watch_url())
+                                                  await self.watch_url(), self.activity)
             sent = await interaction.response.send_message(
                 message.content or None, embed=message.embed, view=message.view,
                 file=message.picture[1] if message.picture else discord.utils.MISSING)
@@ -428,6 +430,12 @@ class DiscordSurface:
             self.shown, self.picture = None, None
         await s.store.update_table(s.id, message_id=message_id)
         return message_id
+
+    @property
+    def activity(self) -> bool:
+        """Whether the bot is a Discord Activity too: the table offers *Open the table*."""
+        web = self.bot.web
+        return web is not None and web.activity is not None
 
     async def watch_url(self) -> str | None:
         """The table's live page while the bot serves pages and the table may be watched

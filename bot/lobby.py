@@ -53,7 +53,7 @@ SETTING_RANGES: dict[str, tuple[int, int]] = {
     "window_seconds": (5, 120),
 }
 #: Table settings that are on or off.
-SETTING_SWITCHES = frozenset({"pings", "hints", "rated", "thread"})
+SETTING_SWITCHES = frozenset({"pings", "hints", "rated", "thread", "confirm"})
 
 
 class SessionError(Exception):

@@ -77,10 +77,12 @@ async def hand_message(s: TableSession, view: SeatView, deadline: float | None,
 
 
 async def table_message(s: TableSession, view: PublicView, deadline: float | None,
-                        config: GuildSettings, watch_url: str | None = None) -> TableMessage:
-    """The table in play (or between hands); ``watch_url``: its live web page."""
+                        config: GuildSettings, watch_url: str | None = None,
+                        activity: bool = False) -> TableMessage:
+    """The table in play (or between hands); ``watch_url``: its live web page;
+    ``activity``: the bot is a Discord Activity too (*Open the table*)."""
     return TableMessage(render.table_content(s, view), render.table_embed(s, view, deadline),
-                        render.table_view(s, view, watch_url),
+                        render.table_view(s, view, watch_url, activity),
                         await table_picture(s, view, config))
 
 

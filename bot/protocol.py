@@ -53,6 +53,7 @@ class Op(StrEnum):
     # the table message
     HAND = "hand"
     LAST = "last"
+    ACTIVITY = "activity"  #: the table as a Discord Activity (answered with LAUNCH_ACTIVITY)
     RULES = "rules"
     NEXT = "next"  #: args: hand number
     # a hand view
@@ -98,7 +99,7 @@ _TABLE, _PRIVATE, _POST = (frozenset({p}) for p in Place)
 #: on their arguments).
 PLACES: dict[Op, frozenset[Place]] = {
     **dict.fromkeys((Op.JOIN, Op.SIT, Op.CPU, Op.UNCPU, Op.START, Op.CANCEL, Op.OPTION,
-                     Op.HAND, Op.LAST, Op.RULES), _TABLE),
+                     Op.HAND, Op.LAST, Op.RULES, Op.ACTIVITY), _TABLE),
     **dict.fromkeys((Op.CARD, Op.ACT, Op.TOGETHER, Op.SERVANT, Op.HINT), _PRIVATE),
     # Under a result (the table's own Next hand of older versions too).
     Op.NEXT: _POST | _TABLE,
@@ -318,7 +319,7 @@ NO_ARGS = (Shape(),)
 #: custom_id (and values) may have. Anything else is not the bot's and is refused unread.
 SHAPES: dict[tuple[str, Op], tuple[Shape, ...]] = {
     **{(BUTTON, op): NO_ARGS for op in (Op.SIT, Op.UNCPU, Op.START, Op.CANCEL, Op.HAND,
-                                       Op.LAST, Op.RULES)},
+                                       Op.LAST, Op.RULES, Op.ACTIVITY)},
     (BUTTON, Op.JOIN): (Shape((Arg("team", Int(0, 1)),)),),
     (BUTTON, Op.LEAVE): (Shape(), Shape((HAND, Arg("answer", Word(frozenset({"yes", "no"})))))),
     # Buttons of older versions carried the level (or none: a Normal one).

@@ -379,17 +379,21 @@ def last_trick_text(s: TableSession, trick: Trick) -> str:
              user=player_mention(s, trick.winner))
 
 
-def table_view(s: TableSession, v: PublicView, watch_url: str | None = None
-               ) -> discord.ui.View:
+def table_view(s: TableSession, v: PublicView, watch_url: str | None = None,
+               activity: bool = False) -> discord.ui.View:
     """The table's own buttons; between hands, the seat changes under them (Next hand is on
     the result, where the hand's players look). Leaving is on a row of its own, away from
-    the buttons pressed every hand."""
+    the buttons pressed every hand. ``activity``: the bot is a Discord Activity too, and
+    *Open the table* opens it at this table."""
     tid = s.id
     buttons: list[discord.ui.Item[Any]] = [
         button(Op.HAND, tid, label=t("btn.my_hand"), style=discord.ButtonStyle.blurple),
         button(Op.LAST, tid, label=t("btn.last_trick")),
         button(Op.RULES, tid, label=t("btn.rules")),
     ]
+    if activity:
+        buttons.insert(1, button(Op.ACTIVITY, tid, label=t("btn.open_table"),
+                                 style=discord.ButtonStyle.green))
     if v.finished:
         buttons.extend(between_hands_buttons(s))
     else:

@@ -176,9 +176,12 @@ class TableSession(Lobby):
         return self.hand
 
     async def act(
-        self, user_id: int, action: Action, *, hand_number: int, trick: int | None = None
+        self, user_id: int, action: Action, *, hand_number: int, trick: int | None = None,
+        at: int | None = None,
     ) -> Outcome:
-        """A seated player's action, checked by the engine against their seat."""
+        """A seated player's action, checked by the engine against their seat. ``trick``
+        (a button's stamp) or ``at`` (the Activity's: the actions its player had seen) must
+        be the hand's now."""
         async with self.lock:
             hand = self._current(hand_number)
             seat = self.seat_of(user_id)
@@ -187,6 +190,8 @@ class TableSession(Lobby):
             if hand.finished:
                 raise SessionError("err.hand_over")
             if trick is not None and trick != len(hand.tricks):
+                raise SessionError("err.stale_trick")
+            if at is not None and at != len(hand.actions):
                 raise SessionError("err.stale_trick")
             if action not in hand.legal_actions(seat) and action not in hand.free_actions(seat):
                 try:

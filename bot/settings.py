@@ -61,6 +61,12 @@ class Settings(BaseSettings):
     web_host: str = "127.0.0.1"
     web_port: int = Field(default=8080, ge=0, le=65535)
 
+    # -- the Discord Activity (bot.web.activity, docs/activity.md) --
+    #: The application's OAuth2 client secret (Developer Portal -> OAuth2): with ``WEB_URL``,
+    #: the table can be played as a Discord Activity, whose players the bot identifies by
+    #: exchanging their authorization codes; unset: no Activity, no "Open the table" button.
+    client_secret: SecretStr | None = None
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _level(cls, v: object) -> object:

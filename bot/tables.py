@@ -111,9 +111,11 @@ class Tables:
     def _track(self, session: TableSession) -> OpenTable:
         runner = TableRunner(session, self.bot.settings, self._forget)
         surface = DiscordSurface(session, self.bot, runner, self.edit_interval)
-        runner.courier.add(surface)
         if self.bot.web is not None:
+            # First: it only announces the change, while the Discord surface waits for
+            # Discord's answers (a move from the Activity reaches the pages without them).
             runner.courier.add(WebSurface(self.bot.web.feed, session.id, runner.deadline))
+        runner.courier.add(surface)
         table = OpenTable(runner, surface)
         for make in self.surface_makers:
             extra = make(table)

@@ -73,6 +73,7 @@ class Tables(commands.Cog, name="Tables"):
             Op.CPU: self._on_cpu, Op.UNCPU: self._on_uncpu, Op.START: self._on_start,
             Op.CANCEL: self._on_cancel, Op.OPTION: self._on_option, Op.HAND: self._on_hand,
             Op.LAST: self._on_last, Op.RULES: self._on_rules, Op.NEXT: self._on_next,
+            Op.ACTIVITY: self._on_activity,
             Op.CARD: self._on_card, Op.ACT: self._on_act, Op.TOGETHER: self._on_together,
             Op.SERVANT: self._on_servant, Op.HINT: self._on_hint, Op.REVIEW: self._on_review,
         }
@@ -85,6 +86,7 @@ class Tables(commands.Cog, name="Tables"):
                            window_seconds=ls("cmd.window_seconds"), pings=ls("cmd.pings"),
                            hints=ls("cmd.hints"), rated=ls("cmd.rated"),
                            thread=ls("cmd.thread"), watch=ls("cmd.watch"),
+                           confirm=ls("cmd.confirm"),
                            invite=ls("cmd.invite"), invite_2=ls("cmd.invite"),
                            invite_3=ls("cmd.invite"))
     @app_commands.rename(game=ls("optname.game"), early_end=ls("optname.early_end"),
@@ -93,8 +95,9 @@ class Tables(commands.Cog, name="Tables"):
                          window_seconds=ls("optname.window_seconds"),
                          pings=ls("optname.pings"), hints=ls("optname.hints"),
                          rated=ls("optname.rated"), thread=ls("optname.thread"),
-                         watch=ls("optname.watch"), invite=ls("optname.invite"),
-                         invite_2=ls("optname.invite_2"), invite_3=ls("optname.invite_3"))
+                         watch=ls("optname.watch"), confirm=ls("optname.confirm"),
+                         invite=ls("optname.invite"), invite_2=ls("optname.invite_2"),
+                         invite_3=ls("optname.invite_3"))
     @app_commands.choices(game=GAME_CHOICES, top_trumps=TOP_TRUMP_CHOICES,
                           watch=WATCH_CHOICES)
     async def table_new(
@@ -105,7 +108,7 @@ class Tables(commands.Cog, name="Tables"):
         window_seconds: app_commands.Range[int, WINDOW_RANGE[0], WINDOW_RANGE[1]]
         = DEFAULT_WINDOW_SECONDS,
         pings: bool = True, hints: bool = True, rated: bool = True, thread: bool = False,
-        watch: app_commands.Choice[str] | None = None,
+        watch: app_commands.Choice[str] | None = None, confirm: bool = False,
         invite: discord.User | None = None, invite_2: discord.User | None = None,
         invite_3: discord.User | None = None,
     ) -> None:
@@ -113,7 +116,8 @@ class Tables(commands.Cog, name="Tables"):
             table = await self._open(interaction, game.value, early_end, top_trumps, {
                 "turn_seconds": turn_seconds, "window_seconds": window_seconds,
                 "pings": pings, "hints": hints, "rated": rated, "thread": thread,
-                "watch": watch.value if watch is not None else DEFAULT_WATCH})
+                "watch": watch.value if watch is not None else DEFAULT_WATCH,
+                "confirm": confirm})
         except SessionError as e:
             await reply_error(interaction, refusal(e.key, e.params))
             return
@@ -333,6 +337,15 @@ class Tables(commands.Cog, name="Tables"):
             # The table moved while the view was on its way (a computer's move): its
             # refresh did not know this view yet, so draw it again now.
             await table.discord.refresh_hand_views([seat], only=[seat])
+
+    async def _on_activity(self, interaction: discord.Interaction[Any], table: OpenTable,
+                           click: Click) -> None:
+        """*Open the table*: Discord opens the bot's Activity in this channel, which finds
+        this table by the channel (``bot.web.activity``)."""
+        web = self.bot.web
+        if web is None or web.activity is None:
+            raise SessionError("activity.off")  # an old message's button
+        await interaction.response.launch_activity()
 
     async def _on_last(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click) -> None:

@@ -371,6 +371,8 @@ class FakeDiscord:
         self.calls: list[Call] = []
         self.interactions: dict[str, Sent] = {}
         self.commands: dict[str, int] = {}
+        #: The commands as the last bulk update made them.
+        self.synced: list[dict[str, Any]] = []
         self.unexpected: list[str] = []
         #: Messages Discord would have refused (limits, empty messages).
         self.invalid: list[str] = []
@@ -480,12 +482,17 @@ class FakeDiscord:
                     "owner": {**User(OWNER_ID, "owner").payload()}, "verify_key": "0" * 64,
                     "flags": 0, "summary": ""}
         m = re.fullmatch(r"/applications/(\d+)(?:/guilds/(\d+))?/commands", path)
+        if m and method == "GET":
+            # What the last bulk update made (the bot reads it before it syncs: an
+            # Activity's Entry Point command must be kept, bot.client.entry_points).
+            return list(self.synced)
         if m and method == "PUT":
             out = []
             for cmd in body:
                 cid = self.commands.setdefault(cmd["name"], self.new_id())
                 out.append({**cmd, "id": str(cid), "application_id": m.group(1),
                             "version": "1", "type": cmd.get("type", 1)})
+            self.synced = out
             return out
         m = re.fullmatch(r"/guilds/(\d+)/members/(\d+)", path)
         if m and method == "GET" and int(m.group(1)) == GUILD_ID:

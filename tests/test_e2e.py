@@ -24,6 +24,7 @@ from standin.game import Table, acting
 from standin.records import Database, HiddenCardCheck, StoredHand
 from standin.server import Call, Interaction
 
+from bot.results import result_json
 from bot.texts import t
 from engine import make_rules
 from engine.cards import code
@@ -126,14 +127,13 @@ def check_hands(db: Database, table_id: int) -> list[StoredHand]:
             continue
         r = replayed.result
         assert r is not None
-        expected = {"points": list(r.points), "status": r.status.to_json(),
-                    "next_dealer": r.next_dealer, "event": r.event, "team": r.team,
-                    "early": r.early}
-        if r.extra:
-            expected["extra"] = json.loads(json.dumps(r.extra))
-        if r.extra.get("winner") is not None:  # Rich and Poor: the seats of the winning side
-            expected["hand_winners"] = [s for s, team in enumerate(replayed.team)
-                                        if team == r.extra["winner"]]
+        # The replayed result as the bot keeps it (``result_json``), so that a field the
+        # engine adds to its results (``early_reason``...) is checked without a copy here.
+        # Rich and Poor: the seats of the winning side, worked out here from the hand's teams.
+        winners = ([s for s, team in enumerate(replayed.team) if team == r.extra["winner"]]
+                   if r.extra.get("winner") is not None else [])
+        expected = json.loads(json.dumps(result_json(r, handed_over=set(),
+                                                     hand_winners=winners)))
         assert h.result == expected
     assert len(db.results(table_id)) == sum(h.result is not None for h in hands)
     return hands

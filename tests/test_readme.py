@@ -57,6 +57,12 @@ NOT_RUN = {
     "apt-get install": "installs a system package (.ci/run runs it)",
     ".venv/bin/python -m bot.web": "serves pages until stopped (tests/test_web_demo.py runs it "
                                    "for one hand)",
+    ".venv/bin/python tools/activity_demo.py": "runs the bot and the stand-in until stopped "
+                                               "(tests/browser/test_activity_demo.py runs it "
+                                               "for one hand)",
+    "cd activity && npm ci": "needs Node; CI runs it and compares the bundle (.ci/run)",
+    ".venv/bin/python -m benchmarks.activity": "a minute of Chromium and the real bot (its "
+                                               "figures in docs/activity.md)",
 }
 
 #: What a documented command may run here: the engine, and the card pictures' tools.

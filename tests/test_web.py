@@ -448,6 +448,7 @@ async def test_the_web_surface_tells_the_pages_of_every_change_with_its_deadline
         await surface.notice("turn.left", 0)
         await surface.closed("table.closed")
         surface.stop()
-        assert heard == ["t:7:1234.500"] * 3 + ["t:7"]
+        # A notice is for the Activity (bot.web.activity): the pages show none.
+        assert heard == ["t:7:1234.500"] * 3 + ["n:7:0:turn.left", "t:7"]
     finally:
         await server.stop()

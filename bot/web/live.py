@@ -12,6 +12,11 @@ last one it has: a page that reconnects (to this process or another) says which 
 
 A table watched ``delayed`` is sent steps only up to the last trick taken (or the choices
 before play, or the end of the hand): the trick in progress appears once it is complete.
+
+A socket of the table's channel's Activity (``Subscriber.activity``: its user proven by
+``bot.web.activity``) sees what the channel sees — every step at once, whatever the table's
+``watch`` — and, while its user holds a seat in the hand, that seat's own part with each
+step (``bot.web.seatview``), built per seat and sent to that user's sockets only.
 """
 
 from __future__ import annotations
@@ -20,18 +25,20 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from bot.seats import user_member
 from bot.store import HandRow, Store, TableRow
 from bot.texts import game_title, speaking, t
-from bot.watch import WATCH_DELAYED, WATCH_OFF, watch_of
+from bot.watch import WATCH_DELAYED, WATCH_OFF, WATCH_PUBLIC, watch_of
 from bot.web import protocol
 from bot.web.bus import Bus
 from bot.web.guilds import GuildConfigs
 from bot.web.keys import Keys, Kind
 from bot.web.protocol import Viewer
+from bot.web.seatview import seat_state
 from bot.web.views import PageNames, Step, seating, step
 from engine import Hand, action_from_json, make_rules
 from engine.hand import PLAYING
@@ -57,6 +64,12 @@ class Subscriber:
     ready: bool = False
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     closed: bool = False
+    #: A socket of the table's channel's Activity (see the module docstring).
+    activity: bool = False
+    #: The language of this socket's own answers (refusals, hints): its user's.
+    lang: str | None = None
+    #: What the live side said of the user's seat when last sent (``Feed.status``).
+    status: dict[str, Any] | None = None
 
     def send(self, text: str | None) -> None:
         """Queue a message (None: close after what is queued). A page too slow to take its
@@ -89,13 +102,42 @@ class HandSteps:
         #: Actions a delayed spectator sees (``bot.web.views.trick_ends``).
         self.boundary = 0
         self._tricks, self._phase = 0, self.hand.phase
+        self._record = row.record()
+        self._applied: list[dict[str, Any]] = []
+        #: Each watched seat's own part after each action (built once a player of the seat
+        #: is watching: ``mine``).
+        self._mine: dict[int, list[dict[str, Any]]] = {}
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        """The seat ``user_id`` holds in this hand (as dealt), if any."""
+        if user_id is None:
+            return None
+        seats = self.seating.session.seats
+        member = user_member(user_id)
+        return seats.index(member) if member in seats else None
+
+    def mine(self, seat: int, at: int) -> dict[str, Any]:
+        """Seat ``seat``'s own part after ``at`` actions (the hand replayed once for a seat
+        first watched in the middle of it)."""
+        if seat not in self._mine:
+            with speaking(self.lang):
+                hand = start(self._record)
+                built = [seat_state(self.seating, hand, seat)]
+                for obj in self._applied:
+                    hand.apply(obj["seat"], action_from_json(obj))
+                    built.append(seat_state(self.seating, hand, seat))
+            self._mine[seat] = built
+        return self._mine[seat][at]
 
     def extend(self, actions: list[dict[str, Any]]) -> None:
         """Build the steps of the actions not built yet."""
         with speaking(self.lang):
             for obj in actions[len(self.steps) - 1:]:
                 self.hand.apply(obj["seat"], action_from_json(obj))
+                self._applied.append(obj)
                 self.steps.append(step(self.seating, self.hand, title=self.title))
+                for seat, built in self._mine.items():
+                    built.append(seat_state(self.seating, self.hand, seat))
                 hand = self.hand
                 if len(hand.tricks) != self._tricks or hand.finished or (
                         hand.phase == PLAYING and self._phase != PLAYING):
@@ -163,8 +205,8 @@ class TableFeed:
         #: A round is under way.
         self.busy = False
         #: Step messages made in this round of sending, by (hand, at, snapshot, deadline,
-        #: watch).
-        self._made: dict[tuple[int, int, bool, float | None, str], str] = {}
+        #: watch, seat).
+        self._made: dict[tuple[int, int, bool, float | None, str, int | None], str] = {}
 
     def kick(self) -> None:
         self.wake.set()
@@ -196,8 +238,10 @@ class TableFeed:
         self.watch = watch_of(table.settings)
         await self._check_tokens()
         if self.watch == WATCH_OFF:
-            self._all_gone("off")
-            return
+            # The pages close; the channel's Activity sees what the channel sees.
+            self._all_gone("off", pages_only=True)
+            if not self.subscribers:
+                return
         lang = await self.feed.guilds.language(self.guild_id)
         row = await store.current_hand(self.table_id)
         if row is None:
@@ -223,42 +267,80 @@ class TableFeed:
         old.extend(row.actions)
         # Over, surely (a hand is dealt only after the last one ended) — but only what the
         # watch mode allows is sent if it were not.
-        upto = old.at if old.hand.finished else old.visible(self.watch)
         for sub in self.subscribers:
+            upto = old.at if old.hand.finished else self._upto(sub, old)
             if sub.ready and sub.hand == old.id and sub.at < upto:
                 self._send_steps(sub, old, upto)
 
     async def _check_tokens(self) -> None:
         keys = self.feed.keys
         for sub in list(self.subscribers):
-            if await keys.verify(Kind.TABLE, sub.token, self.table_id) is None:
+            if sub.activity:
+                good = self.feed.tickets is not None and await self.feed.tickets(sub)
+            else:
+                good = await keys.verify(Kind.TABLE, sub.token, self.table_id) is not None
+            if not good:
                 sub.send(protocol.dump(protocol.Gone("revoked")))
                 sub.send(None)
                 self.subscribers.discard(sub)
 
-    def _all_gone(self, reason: protocol.GoneReason) -> None:
-        for sub in self.subscribers:
+    def _all_gone(self, reason: protocol.GoneReason, *, pages_only: bool = False) -> None:
+        for sub in list(self.subscribers):
+            if pages_only and sub.activity:
+                continue
             sub.send(protocol.dump(protocol.Gone(reason)))
             sub.send(None)
-        self.subscribers.clear()
+            self.subscribers.discard(sub)
+
+    def _upto(self, sub: Subscriber, hs: HandSteps) -> int:
+        """The last step of ``hs`` that ``sub`` may see now."""
+        return hs.at if sub.activity else hs.visible(self.watch)
+
+    def notice(self, key: str, seat: int) -> None:
+        """A public notice of the table, to its Activity's sockets (the pages show none)."""
+        hs = self.current
+        if hs is None or not 0 <= seat < len(hs.seating.session.seats):
+            return
+        with speaking(hs.lang):
+            text = hs.seating.text(t(key, user=hs.seating.name(seat)))
+        message = protocol.dump(protocol.Notice(key, seat, text))
+        for sub in self.subscribers:
+            if sub.activity and sub.ready:
+                sub.send(message)
 
     # -- sending -------------------------------------------------------------------------
 
-    def message(self, hs: HandSteps, at: int, *, snapshot: bool) -> str:
-        """A step as sent (made once for all the table's sockets)."""
-        key = (hs.id, at, snapshot, self.deadline, self.watch)
+    def message(self, hs: HandSteps, at: int, *, snapshot: bool, sub: Subscriber) -> str:
+        """A step as sent to ``sub`` (made once for all the table's sockets that see it
+        alike: the pages, the Activity's spectators, each seat's player)."""
+        watch = WATCH_PUBLIC if sub.activity else self.watch
+        seat = hs.seat_of(sub.viewer.user_id) if sub.activity else None
+        key = (hs.id, at, snapshot, self.deadline, watch, seat)
         text = self._made.get(key)
         if text is None:
-            text = self._made[key] = self._message(hs, at, snapshot=snapshot)
+            text = self._made[key] = self._message(hs, at, snapshot=snapshot, watch=watch,
+                                                   seat=seat)
+        if seat is not None and at == hs.at:
+            sub.status = self._status(seat)
         return text
 
-    def _message(self, hs: HandSteps, at: int, *, snapshot: bool) -> str:
+    def _status(self, seat: int) -> dict[str, Any]:
+        return {} if self.feed.status is None else self.feed.status(self.table_id, seat)
+
+    def _message(self, hs: HandSteps, at: int, *, snapshot: bool, watch: str,
+                 seat: int | None) -> str:
         s = hs.steps[at]
-        delayed = self.watch == WATCH_DELAYED
-        return protocol.dump(protocol.StepMessage(
-            hand=hs.id, number=hs.number, at=at, state=s.state,
-            move=None if snapshot else s.move, delayed=delayed, now=time.time(),
-            deadline=None if delayed or at != hs.at else self.deadline))
+        delayed = watch == WATCH_DELAYED
+        deadline = None if delayed or at != hs.at else self.deadline
+        move = None if snapshot else s.move
+        if seat is None:
+            return protocol.dump(protocol.StepMessage(
+                hand=hs.id, number=hs.number, at=at, state=s.state, move=move,
+                delayed=delayed, now=time.time(), deadline=deadline))
+        mine = {**hs.mine(seat, at), "status": self._status(seat) if at == hs.at else {}}
+        return protocol.dump(protocol.SeatStep(
+            hand=hs.id, number=hs.number, at=at, state=s.state, move=move, now=time.time(),
+            deadline=deadline, mine=mine))
 
     def lobby_message(self) -> str:
         assert self.lobby is not None
@@ -267,10 +349,10 @@ class TableFeed:
 
     def _send_steps(self, sub: Subscriber, hs: HandSteps, upto: int) -> None:
         if sub.hand != hs.id or sub.at < 0:
-            sub.send(self.message(hs, upto, snapshot=True))
+            sub.send(self.message(hs, upto, snapshot=True, sub=sub))
         else:
             for at in range(sub.at + 1, upto + 1):
-                sub.send(self.message(hs, at, snapshot=False))
+                sub.send(self.message(hs, at, snapshot=False, sub=sub))
         sub.hand, sub.at = hs.id, upto
 
     def push(self, only: Subscriber | None = None) -> None:
@@ -286,9 +368,15 @@ class TableFeed:
                     sub.send(self.lobby_message())
                     sub.hand, sub.at = 0, 0
                 continue
-            upto = hs.visible(self.watch)
+            upto = self._upto(sub, hs)
             if sub.hand == hs.id and sub.at >= upto:
-                if only is None and sub.at == hs.at and self.watch != WATCH_DELAYED:
+                seat = hs.seat_of(sub.viewer.user_id) if sub.activity else None
+                if seat is not None and sub.status != self._status(seat):
+                    # The seat's state changed without a move (the player is back from
+                    # the computer, has left): the step again, redrawn.
+                    sub.send(self.message(hs, hs.at, snapshot=True, sub=sub))
+                elif only is None and sub.at == hs.at and (
+                        sub.activity or self.watch != WATCH_DELAYED):
                     sub.send(protocol.dump(protocol.Clock(self.deadline, time.time())))
                 continue
             self._send_steps(sub, hs, upto)
@@ -300,7 +388,7 @@ class TableFeed:
         if hand is not None and hs is not None and hand != hs.id and hand != 0:
             await self._catch_up(sub, hand, at)
         elif hand is not None and hs is not None and hand == hs.id:
-            sub.hand, sub.at = hand, min(at, hs.visible(self.watch))
+            sub.hand, sub.at = hand, min(at, self._upto(sub, hs))
         else:
             sub.hand, sub.at = None, -1
         sub.ready = True
@@ -338,6 +426,14 @@ class Feed:
         self.tables: dict[int, TableFeed] = {}
         #: Called for each message heard (tests and the benchmark watch the bus with it).
         self.observers: list[Callable[[str], None]] = []
+        #: Whether an Activity socket's ticket still holds (``bot.web.activity``).
+        self.tickets: Callable[[Subscriber], Awaitable[bool]] | None = None
+        #: What the table's live side says of a seat (``{"autoplay": …, "left": …}``), in
+        #: the process that drives it (``bot.web.activity.Play.status``).
+        self.status: Callable[[int, int], dict[str, Any]] | None = None
+        #: When the wait for a table's people ends, known to the process that drives it: a
+        #: table first watched here counts down at once (``Play.deadline``).
+        self.deadline: Callable[[int], float | None] | None = None
 
     async def start(self) -> None:
         await self.bus.start(self._heard)
@@ -361,6 +457,11 @@ class Feed:
         message = f"t:{table_id}" if deadline is None else f"t:{table_id}:{deadline:.3f}"
         await self.bus.publish(message)
 
+    async def notice(self, table_id: int, key: str, seat: int) -> None:
+        """A public notice of the table (``turn.left``, ``turn.autoplay``), for its
+        Activity."""
+        await self.bus.publish(f"n:{table_id}:{seat}:{key}")
+
     async def key_changed(self, guild_id: int) -> None:
         """A server's key was rotated or its pages switched: every process forgets the key
         it knew, and closes the sockets whose link is no longer good."""
@@ -379,6 +480,11 @@ class Feed:
                 if tf is not None:
                     tf.deadline = float(when) if when else None
                     tf.kick()
+            elif kind == "n":
+                ident, seat, key = rest.split(":", 2)
+                tf = self.tables.get(int(ident))
+                if tf is not None:
+                    tf.notice(key, int(seat))
             elif kind == "k":
                 guild_id = int(rest)
                 self.keys.forget(guild_id)
@@ -394,6 +500,8 @@ class Feed:
         tf = self.tables.get(sub.table_id)
         if tf is None:
             tf = self.tables[sub.table_id] = TableFeed(self, sub.table_id, sub.guild_id)
+            if self.deadline is not None:
+                tf.deadline = self.deadline(sub.table_id)
         tf.subscribers.add(sub)
         tf.kick()
         return tf

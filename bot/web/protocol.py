@@ -18,8 +18,18 @@ Page to server:
 - ``resume``: the last step the page has (``hand``, ``at``): the server sends the steps
   after it (a page that reconnects, to this process or another, misses no move), or a
   snapshot if that hand is no longer the table's.
-- ``act``: reserved for a seated, proven player (issue 36); a spectator's is refused with
-  ``error``/``not_seated``.
+- ``act``: a proven player's action (the Activity, ``bot.web.activity``): the engine's JSON
+  of it, with the step it was chosen at (``hand``, ``at``) and, if the page says, its
+  ``seat``; anything not the player's now is refused with ``error``, nothing changed. A
+  table page's (a spectator's) is refused with ``error``/``not_seated``.
+- ``seat``: a proven player's seat change (``op``: ``leave``, ``sit`` with a ``team`` at a
+  table of fixed partnerships, ``back`` after the computer took over their turns, ``next``
+  to deal the next hand of hand ``hand``).
+- ``hint``: a proven player asks what the computer would play at step (``hand``, ``at``).
+
+The Activity's sockets get besides: ``step`` messages with ``mine`` (the player's own seat,
+``bot.web.seatview``), ``notice`` (a public notice of the table: a seat left, the computer
+plays for a seat) and ``answer`` (a hint, for its asker only).
 
 >>> read('{"v": 1, "type": "resume", "hand": 3, "at": 5}')
 Resume(v=1, type='resume', hand=3, at=5)
@@ -60,13 +70,29 @@ class Act(_In):
     hand: int = Field(ge=0, lt=2**63)
     at: int = Field(ge=0, le=10_000)
     action: dict[str, Any]
+    #: The seat the page acts for (it must be the player's own).
+    seat: int | None = Field(default=None, ge=0, le=16)
 
 
-Incoming = Annotated[Resume | Act, Field(discriminator="type")]
-_INCOMING: TypeAdapter[Resume | Act] = TypeAdapter(Incoming)
+class SeatChange(_In):
+    type: Literal["seat"]
+    op: Literal["leave", "sit", "back", "next"]
+    team: Literal[0, 1] | None = None
+    hand: int | None = Field(default=None, ge=0, lt=2**63)
 
 
-def read(text: str) -> Resume | Act | None:
+class Hint(_In):
+    type: Literal["hint"]
+    hand: int = Field(ge=0, lt=2**63)
+    at: int = Field(ge=0, le=10_000)
+
+
+Message = Resume | Act | SeatChange | Hint
+Incoming = Annotated[Message, Field(discriminator="type")]
+_INCOMING: TypeAdapter[Message] = TypeAdapter(Incoming)
+
+
+def read(text: str) -> Message | None:
     """A page's message, or None for anything this version does not define."""
     if len(text) > MAX_MESSAGE:
         return None
@@ -81,9 +107,10 @@ Role = Literal["spectator", "player"]
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who is at the other end of a socket. Today always a spectator (the public view);
-    issue 36's Activity makes a ``player`` of a user whose Discord identity the bot checked
-    (``user_id``), who receives their own seat's view and may send ``act``."""
+    """Who is at the other end of a socket: a spectator of a table's page (the public view),
+    or someone in the table's channel's Activity whose Discord identity the bot checked
+    (``user_id``): a ``player`` while they hold a seat, who receives their own seat's view
+    and may send ``act``; else a spectator who sees what the channel sees."""
 
     role: Role = "spectator"
     user_id: int | None = None
@@ -97,6 +124,9 @@ SPECTATOR = Viewer()
 class Hello:
     viewer: dict[str, Any]
     watch: str
+    #: For the Activity: the table's settings its page follows (``confirm``: a card is
+    #: played with a second tap) and where its card pictures are.
+    table: dict[str, Any] | None = None
     v: int = VERSION
     type: str = "hello"
 
@@ -116,6 +146,37 @@ class StepMessage:
     now: float = 0.0
     v: int = VERSION
     type: str = "step"
+
+
+@dataclass(frozen=True)
+class SeatStep(StepMessage):
+    """A step as the player of a seat sees it: the table, and their own part of it."""
+
+    #: ``bot.web.seatview.seat_state`` of the player's seat in this hand (None: they hold no
+    #: seat in it), with ``status``: what the table's live side says of the seat.
+    mine: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A public notice of the table (``key``: a sentence of the catalogs), worded."""
+
+    key: str
+    seat: int
+    text: str
+    v: int = VERSION
+    type: str = "notice"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer to one player's question (a hint about stored hand ``hand``), for them
+    only."""
+
+    text: str
+    hand: int
+    v: int = VERSION
+    type: str = "answer"
 
 
 @dataclass(frozen=True)
@@ -139,20 +200,28 @@ class Gone:
 @dataclass(frozen=True)
 class Error:
     reason: str
+    #: The refusal in the asker's language (the Activity shows it).
+    text: str | None = None
     v: int = VERSION
     type: str = "error"
 
 
-Outgoing = Hello | StepMessage | Clock | Gone | Error
+Outgoing = Hello | StepMessage | Clock | Gone | Error | Notice | Answer
+
+
+#: Fields left out of a message while they are None (the pages' messages stay as they were).
+_OPTIONAL = frozenset({"text", "table"})
 
 
 def dump(message: Outgoing) -> str:
-    return json.dumps(asdict(message), separators=(",", ":"), ensure_ascii=False)
+    data = {k: v for k, v in asdict(message).items() if v is not None or k not in _OPTIONAL}
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def hello(viewer: Viewer, watch: str) -> Hello:
-    return Hello(viewer={"role": viewer.role, "seat": viewer.seat}, watch=watch)
+def hello(viewer: Viewer, watch: str, table: dict[str, Any] | None = None) -> Hello:
+    return Hello(viewer={"role": viewer.role, "seat": viewer.seat}, watch=watch, table=table)
 
 
-__all__ = ["VERSION", "Act", "Clock", "Error", "Gone", "Hello", "Resume", "StepMessage",
-           "Viewer", "dump", "hello", "read"]
+__all__ = ["VERSION", "Act", "Answer", "Clock", "Error", "Gone", "Hello", "Hint", "Notice",
+           "Resume", "SeatChange", "SeatStep", "StepMessage", "Viewer", "dump", "hello",
+           "read"]

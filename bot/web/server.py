@@ -27,7 +27,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from importlib import resources
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlencode
 
 import jinja2
@@ -46,6 +46,9 @@ from bot.web.standings import board_lines, current_season, game_name, games, pro
 from bot.web.views import replay_steps, seating
 from engine.ai.analysis import review_from_json
 from engine.rules import GAMES
+
+if TYPE_CHECKING:
+    from bot.web.activity import Activity
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +98,7 @@ class WebServer:
     (``table_link``, ``hand_link``, ``board_link``, ``player_link``) for its messages."""
 
     def __init__(self, settings: WebSettings, store: Store, *, names: Names | None = None,
-                 bus: Bus | None = None) -> None:
+                 bus: Bus | None = None, activity: Activity | None = None) -> None:
         assert settings.web_url, "WEB_URL is not set: the pages are off"
         self.settings = settings
         self.base = settings.web_url.rstrip("/")
@@ -113,6 +116,8 @@ class WebServer:
             loader=jinja2.PackageLoader("bot.web", "templates"),
             autoescape=jinja2.select_autoescape(default=True), trim_blocks=True,
             lstrip_blocks=True, auto_reload=False)
+        #: The Discord Activity's routes (``bot.web.activity``), when it is on.
+        self.activity = activity
         self.static: dict[str, tuple[bytes, str, str]] = {}
         for name in STATIC:
             data = resources.files("bot.web").joinpath("static", name).read_bytes()
@@ -136,6 +141,8 @@ class WebServer:
             web.get("/cards/{theme}/{lang}/{code}.png", self.card),
             web.get("/health", self.health),
         ])
+        if self.activity is not None:
+            app.add_routes(self.activity.attach(self))
         return app
 
     async def start(self) -> None:
@@ -154,6 +161,8 @@ class WebServer:
 
     async def stop(self) -> None:
         await self.feed.stop()
+        if self.activity is not None:
+            await self.activity.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -210,7 +219,9 @@ class WebServer:
                 raise
             response = not_found()
         if not response.prepared:
-            response.headers.update(SECURITY_HEADERS)
+            for name, value in SECURITY_HEADERS.items():
+                # A response may say otherwise (the Activity is framed by Discord's client).
+                response.headers.setdefault(name, value)
         return response
 
     async def health(self, request: web.Request) -> web.Response:
@@ -277,13 +288,27 @@ class WebServer:
         table = await self.store.get_table(table_id)
         if table is None or table.guild_id != guild_id:
             raise web.HTTPNotFound()
+        sub = Subscriber(table_id, guild_id, token, protocol.SPECTATOR)
+
+        async def answer(message: protocol.Message) -> None:
+            # A page's viewer is nobody in particular: only the Activity's players act
+            # (bot.web.activity).
+            sub.send(protocol.dump(protocol.Error("not_seated")))
+
+        return await self.run_socket(request, sub, protocol.hello(
+            sub.viewer, watch_of(table.settings)), answer)
+
+    async def run_socket(self, request: web.Request, sub: Subscriber, hello: protocol.Hello,
+                         answer: Callable[[protocol.Message], Awaitable[None]]
+                         ) -> web.WebSocketResponse:
+        """Serve one table socket: ``hello``, then the steps as the table moves (``resume``
+        asks for them); any other message of the page goes to ``answer``."""
         ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=protocol.MAX_MESSAGE,
                                    compress=False)
         await ws.prepare(request)
-        sub = Subscriber(table_id, guild_id, token, protocol.SPECTATOR)
         writer = asyncio.create_task(_write(ws, sub))
         tf = self.feed.join(sub)
-        sub.send(protocol.dump(protocol.hello(sub.viewer, watch_of(table.settings))))
+        sub.send(protocol.dump(hello))
         try:
             async for msg in ws:
                 if msg.type is not WSMsgType.TEXT:
@@ -291,9 +316,8 @@ class WebServer:
                 message = protocol.read(msg.data)
                 if isinstance(message, protocol.Resume):
                     await tf.resume(sub, message.hand, message.at)
-                elif isinstance(message, protocol.Act):
-                    # Issue 36: a proven player's action goes to the table's session here.
-                    sub.send(protocol.dump(protocol.Error("not_seated")))
+                elif message is not None:
+                    await answer(message)
                 else:
                     sub.send(protocol.dump(protocol.Error("bad_message")))
         finally:
@@ -424,13 +448,13 @@ class WebServer:
         return out
 
 
-async def start_web(settings: WebSettings, store: Store, *, names: Names | None = None
-                    ) -> WebServer | None:
+async def start_web(settings: WebSettings, store: Store, *, names: Names | None = None,
+                    activity: Activity | None = None) -> WebServer | None:
     """The bot's web server, started; or None, said in one line, when ``WEB_URL`` is unset."""
     if not settings.web_url:
         log.info("web pages off: WEB_URL is not set")
         return None
-    server = WebServer(settings, store, names=names)
+    server = WebServer(settings, store, names=names, activity=activity)
     await server.start()
     return server
 

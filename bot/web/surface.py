@@ -37,7 +37,8 @@ class WebSurface:
         await self._changed()
 
     async def notice(self, key: str, seat: int) -> None:
-        """A notice changes nothing stored that a page shows."""
+        """A notice changes nothing stored that a page shows; the Activity says it."""
+        await self.feed.notice(self.table_id, key, seat)
 
     async def closed(self, key: str) -> None:
         await self.feed.changed(self.table_id)

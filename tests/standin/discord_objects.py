@@ -136,6 +136,8 @@ class Message:
     deleted: bool = False
     #: The interaction whose token created it (None for the bot's channel messages).
     token: str | None = None
+    #: When each version arrived (the stand-in's ``time.monotonic()``).
+    times: list[float] = field(default_factory=list)
 
     @property
     def content(self) -> str:

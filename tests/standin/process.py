@@ -6,10 +6,12 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .activity import CLIENT_SECRET
 from .server import StandIn
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -24,7 +26,7 @@ class BotProcess:
                  sample: Path | None = None,
                  args: tuple[str, ...] = (),
                  database_url: str | None = None, shard_ids: Sequence[int] | None = None,
-                 shard_count: int | None = None) -> None:
+                 shard_count: int | None = None, web: bool = False) -> None:
         self.standin = standin
         self.db_path = db_path
         self.log_path = log_path
@@ -48,6 +50,14 @@ class BotProcess:
             "SHARD_COUNT": "" if shard_count is None else str(shard_count),
             "SHARD_IDS": "" if shard_ids is None else ",".join(map(str, shard_ids)),
         }
+        #: With ``web``: the bot's web pages and its Activity, on a free loopback port that
+        #: the stand-in's Activity proxy maps ``/`` to (``WEB_URL/activity``).
+        self.web_port: int | None = None
+        if web:
+            self.web_port = free_port()
+            self.env.update(WEB_URL=f"http://127.0.0.1:{self.web_port}", WEB_HOST="127.0.0.1",
+                            WEB_PORT=str(self.web_port), CLIENT_SECRET=CLIENT_SECRET)
+            standin.activity.target = f"http://127.0.0.1:{self.web_port}/activity"
         self.python = python
         #: Options of ``python -m bot`` (``--sync``).
         self.args = args
@@ -129,3 +139,11 @@ async def running(proc: BotProcess):  # type: ignore[no-untyped-def]
         yield proc
     finally:
         await proc.stop()
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now (the bot's web server takes it at start)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port

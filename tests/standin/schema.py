@@ -73,6 +73,27 @@ class SchemaCheck:
         where = "/".join(str(p) for p in error.absolute_path) or "(body)"
         return f"{method} {tpl}: {where}: {error.message}"
 
+    def validate_response(self, method: str, path: str, status: int, body: Any) -> str | None:
+        """None if ``body`` is what Discord's schema says this route answers with ``status``
+        (or the schema does not say); else the schema's message. For the stand-in's own
+        answers (an Activity's instance, a user's ``/users/@me``)."""
+        if not self.available:
+            return None
+        tpl = self.template(path)
+        op = None if tpl is None else self._doc["paths"][tpl].get(method.lower())
+        if op is None:
+            return f"{method} {path} is not an operation of Discord's API"
+        answer = op.get("responses", {}).get(str(status), {})
+        schema = answer.get("content", {}).get("application/json", {}).get("schema")
+        if schema is None:
+            return None
+        validator = Draft202012Validator({**schema, "components": self._doc["components"]})
+        error = best_match(validator.iter_errors(body))
+        if error is None:
+            return None
+        where = "/".join(str(p) for p in error.absolute_path) or "(body)"
+        return f"{method} {tpl} answer {status}: {where}: {error.message}"
+
     def _branch(self, tpl: str, method: str, body: Any) -> str | None:
         """For a union discriminated by ``type`` (the interaction callback), the one branch
         whose ``type`` enum holds the body's type: validating against it alone says the same

@@ -45,6 +45,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .activity import ActivityHost
 from .discord_objects import (
     APP_ID,
     EPHEMERAL,
@@ -66,6 +67,9 @@ HEARTBEAT_MS = 41_250
 
 #: Interaction callback types (Discord's InteractionResponseType).
 CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
+LAUNCH_ACTIVITY = 12
+#: An application command's type PRIMARY_ENTRY_POINT.
+ENTRY_POINT = 4
 
 
 class HTTPError(Exception):
@@ -136,7 +140,8 @@ class Connection:
 
 class StandIn:
     def __init__(self, *, channels: int = 4, token: str = "a.b.c", rate_limits: bool = False,
-                 schema: SchemaCheck | None = None, guilds: int = 1, shards: int = 1) -> None:
+                 schema: SchemaCheck | None = None, guilds: int = 1, shards: int = 1,
+                 activities: bool = False) -> None:
         self.token = token
         self.channel_ids = [FIRST_CHANNEL_ID + i for i in range(channels)]
         #: Guild ids one apart in their creation-time bits: consecutive guilds are on
@@ -181,6 +186,17 @@ class StandIn:
         self._global_window: collections.deque[float] = collections.deque()
         self._channel_windows: dict[tuple[bool, int], collections.deque[float]] = {}
         self._token_windows: dict[str, collections.deque[float]] = {}
+        #: Every user who has interacted or opened the Activity, by id.
+        self.users: dict[int, User] = {}
+        #: The Activity's side of Discord: its client frame, OAuth2, instances (activity.py).
+        self.activity = ActivityHost(self)
+        if activities:
+            # Activities enabled in the Developer Portal: Discord makes the application's
+            # Entry Point command (its "Launch"), which a bulk update may not leave out.
+            self.commands["launch"] = {
+                "id": str(self.new_id()), "application_id": str(APP_ID), "version": "1",
+                "type": ENTRY_POINT, "name": "launch", "description": "", "handler": 2,
+                "integration_types": [0, 1], "contexts": [0, 1, 2]}
 
     # -- running ---------------------------------------------------------------------------
 
@@ -188,6 +204,7 @@ class StandIn:
         app = web.Application(client_max_size=32 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", "/api/{tail:.*}", self._rest)
+        app.add_routes(self.activity.routes())
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -197,6 +214,7 @@ class StandIn:
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
+        await self.activity.stop()
         for conn in list(self.shards.values()):
             await conn.ws.close()
         if self._runner is not None:
@@ -246,8 +264,12 @@ class StandIn:
                 raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
             event = self._events.setdefault(channel_id, asyncio.Event())
             # At least once a second: a condition may depend on something outside (a process).
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for returns the event when the
+            # waiter is cancelled just as the event is set, and the cancellation is lost (a
+            # busy table sets it all the time: tools/activity_demo.py went on after Ctrl-C).
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), min(left, 1.0))
+                async with asyncio.timeout(min(left, 1.0)):
+                    await event.wait()
 
     # -- the gateway -----------------------------------------------------------------------
 
@@ -329,6 +351,7 @@ class StandIn:
                                                                                Interaction]:
         iid = self.new_id()
         token = f"itoken-{iid}"
+        self.users[user.id] = user
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(APP_ID), "type": kind, "token": token,
             "version": 1, "guild_id": str(self.guild_of[channel_id]),
@@ -359,6 +382,12 @@ class StandIn:
         self._arrived = time.monotonic()
         method = request.method
         path = API_PREFIX.sub("", request.path)
+        if (method, path) == ("POST", "/oauth2/token"):
+            # OAuth2's own form body, with the application's credentials in it.
+            return await self.activity.token(request)
+        bearer = request.headers.get("Authorization", "")
+        if bearer.startswith("Bearer "):
+            return self._as_user(method, path, bearer.removeprefix("Bearer "))
         body, files = await _read_body(request)
         via_token = path.startswith(("/interactions/", "/webhooks/"))
         status, result, headers = 200, None, {}
@@ -405,6 +434,23 @@ class StandIn:
             return web.Response(status=204)
         return _json(status, result, headers)
 
+    def _as_user(self, method: str, path: str, token: str) -> web.Response:
+        """A request with a user's OAuth2 token: only ``GET /users/@me`` is needed."""
+        if (method, path) != ("GET", "/users/@me"):
+            self.problems.append(f"unexpected request with a user's token: {method} {path}")
+            return _json(404, {"code": 0, "message": "404: Not Found"})
+        me = self.activity.me(token)
+        if me is None:
+            return _json(401, {"code": 0, "message": "401: Unauthorized"})
+        self._check_answer(method, path, 200, me)
+        return _json(200, me)
+
+    def _check_answer(self, method: str, path: str, status: int, body: Any) -> None:
+        """The stand-in's own answer held to Discord's schema, where the schema has it."""
+        problem = self.schema.validate_response(method, path, status, body)
+        if problem is not None:
+            self.problems.append(f"stand-in answer: {problem}")
+
     def _token_rate_limit(self, path: str) -> tuple[float, bool] | None:
         """One bucket per interaction token (its callback excepted): 5 requests per 2 s."""
         m = re.fullmatch(r"/webhooks/\d+/([^/]+).*", path)
@@ -450,8 +496,31 @@ class StandIn:
         if method == "GET" and path in ("/gateway", "/gateway/bot"):
             return {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": {
                 "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}
+        m = re.fullmatch(r"/guilds/(\d+)/members/(\d+)", path)
+        if m and method == "GET" and int(m.group(1)) in self.guild_ids:
+            # A member of the server (the bot asks for the name of one who sat down from
+            # the Activity, where no interaction brought it).
+            user = self.users.get(int(m.group(2)))
+            if user is None:
+                raise HTTPError(404, 10007, "Unknown Member")
+            return user.member_payload()
+        m = re.fullmatch(r"/applications/(\d+)/activity-instances/([^/]+)", path)
+        if m and method == "GET" and int(m.group(1)) == APP_ID:
+            instance = self.activity.instances.get(m.group(2))
+            if instance is None:
+                raise HTTPError(404, 10003, "Unknown Activity Instance")  # (Discord: 10xxx)
+            found = instance.payload()
+            self._check_answer(method, path, 200, found)
+            return found
         m = re.fullmatch(r"/applications/(\d+)(?:/guilds/(\d+))?/commands", path)
+        if m and method == "GET" and int(m.group(1)) == APP_ID and m.group(2) is None:
+            return list(self.commands.values())
         if m and method == "PUT" and int(m.group(1)) == APP_ID:
+            if m.group(2) is None and any(c.get("type") == ENTRY_POINT
+                                          for c in self.commands.values()) and not any(
+                                              c.get("type") == ENTRY_POINT for c in body):
+                raise HTTPError(400, 50240, "You cannot remove this app's Entry Point command "
+                                            "in a bulk update operation.")
             out = []
             for cmd in body:
                 old = self.commands.get(cmd["name"])
@@ -639,6 +708,8 @@ class StandIn:
             raise HTTPError(400, 40060, "Interaction has already been acknowledged.")
         kind = int(body["type"])
         data = body.get("data") or {}
+        if kind == LAUNCH_ACTIVITY:
+            return self._launch(inter, body, with_response=with_response)
         if kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE):
             flags = int(data.get("flags") or 0)
             msg = self._create(inter.channel_id, inter.user.id if flags & EPHEMERAL else None,
@@ -666,6 +737,22 @@ class StandIn:
                             "response_message_ephemeral": msg.audience is not None},
             "resource": {"type": kind, "message": msg.payload()},
         }
+
+    def _launch(self, inter: Interaction, body: dict[str, Any], *, with_response: bool) -> Any:
+        """LAUNCH_ACTIVITY: the user who clicked joins (or starts) the channel's instance."""
+        instance = self.activity.launch(inter.user, inter.channel_id)
+        inter.callback = body
+        inter.answered_at = self._arrived
+        inter.answered.set()
+        if not with_response:
+            return None
+        found = {"interaction": {"id": str(inter.id), "type": 3 if inter.message_id else 2,
+                                 "activity_instance_id": instance.id},
+                 "resource": {"type": LAUNCH_ACTIVITY,
+                              "activity_instance": {"id": instance.id}}}
+        self._check_answer("POST", f"/interactions/{inter.id}/{inter.token}/callback", 200,
+                           found)
+        return found
 
     # messages
 
@@ -695,6 +782,7 @@ class StandIn:
             raise HTTPError(400, 50006, "Cannot send an empty message")
         msg.data = new
         msg.versions.append(new)
+        msg.times.append(time.monotonic())
         self._touched = msg.channel_id
         for observe in self.observers:
             observe(msg)

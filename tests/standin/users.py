@@ -85,6 +85,11 @@ class Player:
         found = [m for m in self.visible() if containing in m.text]
         return found[-1] if found else None
 
+    def activity_url(self, platform: str = "mobile") -> str:
+        """Where this user's Discord client shows the channel's Activity (a browser opens
+        it: ``activity.py``'s client frame)."""
+        return self.standin.activity.url(self.user, self.channel_id, platform)
+
     def enabled_on(self, message: Message, op: str | None = None) -> list[str]:
         assert message.audience in (None, self.id), "not a message this user sees"
         return message.enabled(op)
