@@ -98,13 +98,13 @@ def test_one_process_on_sqlite_is_the_default(scale_env: pytest.MonkeyPatch) -> 
 
 
 def test_shard_settings_of_a_process(scale_env: pytest.MonkeyPatch) -> None:
-    scale_env.setenv("DATABASE_URL", "postgresql://bot:secret@db/filicau")
+    scale_env.setenv("DATABASE_URL", "postgresql://bot:pa55w0rd@db/filicau")
     scale_env.setenv("SHARD_COUNT", "8")
     scale_env.setenv("SHARD_IDS", "4-7")
     s = load_settings()
     assert s.database_url is not None
-    assert s.database_url.get_secret_value() == "postgresql://bot:secret@db/filicau"
-    assert "secret" not in repr(s)  # the password stays out of logs
+    assert s.database_url.get_secret_value() == "postgresql://bot:pa55w0rd@db/filicau"
+    assert "pa55w0rd" not in repr(s)  # the password stays out of logs
     assert (s.shard_count, s.shard_ids) == (8, (4, 5, 6, 7))
     scale_env.setenv("SHARD_IDS", "0,2")
     assert load_settings().shard_ids == (0, 2)

@@ -27,6 +27,7 @@ async def test_the_demo_opens_a_table_a_newcomer_plays_in_a_browser(browser: Bro
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
     assert demo.stdout is not None
     shown = None
+    rest: asyncio.Task[bytes] | None = None
     try:
         url = None
         while url is None:
@@ -34,6 +35,8 @@ async def test_the_demo_opens_a_table_a_newcomer_plays_in_a_browser(browser: Bro
             assert line, "the demo ended before printing its address"
             found = re.search(r"your Activity \(phone\): (\S+)", line)
             url = found.group(1) if found else None
+        # Read the rest of what the demo prints, or a full pipe would stop it mid-write.
+        rest = asyncio.create_task(demo.stdout.read())
         shown = await open_activity(browser, url, PHONE)
         frame = shown.activity
         # Your turn comes (the simulated player and the computers play theirs): tap a card.
@@ -53,7 +56,10 @@ async def test_the_demo_opens_a_table_a_newcomer_plays_in_a_browser(browser: Bro
             # asks the stopping bot for a new session and gets the proxy's error.
             await shown.page.context.close()
         demo.send_signal(signal.SIGINT)
-        await asyncio.wait_for(demo.wait(), 60)
+        # The demo stops its bot (which has a minute to close cleanly) and its stand-in.
+        await asyncio.wait_for(demo.wait(), 150)
+        if rest is not None:
+            await rest  # at its end once the demo has stopped
 
 
 @pytest.mark.slow

@@ -113,7 +113,8 @@ class BotProcess:
             self._stop_mark = len(self.log())
             self.proc.send_signal(sig)
             try:
-                await asyncio.wait_for(self.proc.wait(), timeout)
+                async with asyncio.timeout(timeout):
+                    await self.proc.wait()
             except TimeoutError:
                 self.proc.send_signal(signal.SIGKILL)
                 await self.proc.wait()

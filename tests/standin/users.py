@@ -188,7 +188,10 @@ class Player:
 
     async def answer(self, inter: Interaction, timeout: float = 10.0) -> Interaction:
         try:
-            await asyncio.wait_for(inter.answered.wait(), timeout)
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for loses a cancellation
+            # that comes as the answer does (a demo stopped mid-move played on).
+            async with asyncio.timeout(timeout):
+                await inter.answered.wait()
         except TimeoutError:
             raise AssertionError(f"{self.name}'s interaction {inter.custom_id or 'command'} "
                                  f"got no answer in {timeout} s") from None
