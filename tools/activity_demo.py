@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -95,6 +96,10 @@ def main() -> None:
     parser.add_argument("--computer-delay", type=float, default=1.0)
     parser.add_argument("--next-hand-delay", type=float, default=30.0)
     args = parser.parse_args()
+    # Ctrl-C stops the demo even when it was started from a shell that ignores SIGINT (a
+    # script's background job, CI): Python and asyncio only catch SIGINT when it is not
+    # ignored at start, so the demo would play on for ever.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run(args))
 
