@@ -40,7 +40,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
 import aiohttp
@@ -51,6 +50,7 @@ from bot.session import SessionError
 from bot.store import WebKey
 from bot.texts import EN, LANGUAGES, language_of, refusal, speaking, t
 from bot.web import protocol
+from bot.web.assets import Assets
 from bot.web.keys import Keys
 from bot.web.live import Subscriber
 from bot.web.protocol import Viewer
@@ -338,12 +338,7 @@ class Activity:
         self.exchanges = (EXCHANGES_PER_SECOND, EXCHANGES_AT_ONCE)
         self._allowance = EXCHANGES_AT_ONCE
         self._allowed_at = time.monotonic()
-        self.static: dict[str, tuple[bytes, str, str]] = {}
-        folder = resources.files("bot.web").joinpath("static", "activity")
-        for name in STATIC:
-            data = folder.joinpath(name).read_bytes()
-            kind = "text/css" if name.endswith(".css") else "text/javascript"
-            self.static[name] = (data, kind, hashlib.sha256(data).hexdigest()[:12])
+        self.static = Assets("static/activity", STATIC)
 
     async def close(self) -> None:
         closing = getattr(self.identity, "close", None)
@@ -360,7 +355,7 @@ class Activity:
         return [
             web.get("/activity/", self.page),
             web.get("/activity", self.to_page),
-            web.get("/activity/static/{name}", self.static_file),
+            web.get("/activity/static/{name}", self.static.serve),
             web.get("/activity/cards/{theme}/{lang}/{code}.png", server.card),
             web.post("/activity/api/session", self.session),
             web.get("/activity/ws/{ticket}", self.socket),
@@ -383,7 +378,7 @@ class Activity:
         html = self._server.env.get_template("activity.html").render(
             lang=lang, t=t, texts=json.dumps(texts, ensure_ascii=False).replace(
                 "<", "\\u003c"), app_id=str(self.application_id),
-            static={k: f"static/{k}?v={v[2]}" for k, v in self.static.items()})
+            static=self.static.addresses("static/"))
         return web.Response(text=html, content_type="text/html", charset="utf-8", headers={
             "Cache-Control": "no-store", "Content-Security-Policy": CSP})
 
@@ -391,14 +386,6 @@ class Activity:
         """``/activity`` → ``/activity/`` (the page's addresses are relative to it)."""
         raise web.HTTPFound(request.rel_url.with_path("/activity/").with_query(
             request.rel_url.query))
-
-    async def static_file(self, request: web.Request) -> web.Response:
-        item = self.static.get(request.match_info["name"])
-        if item is None:
-            raise web.HTTPNotFound()
-        data, kind, _ = item
-        return web.Response(body=data, content_type=kind, charset="utf-8", headers={
-            "Cache-Control": "public, max-age=31536000, immutable"})
 
     # -- who is playing ---------------------------------------------------------------------
 

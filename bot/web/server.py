@@ -21,12 +21,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlencode
 
@@ -37,6 +35,7 @@ from bot.store import Store, is_postgres_url
 from bot.texts import speaking, t
 from bot.watch import WATCH_OFF, watch_of
 from bot.web import protocol
+from bot.web.assets import Assets
 from bot.web.bus import Bus, LocalBus, PgBus
 from bot.web.cards import card_png, known
 from bot.web.guilds import GuildConfigs
@@ -118,11 +117,7 @@ class WebServer:
             lstrip_blocks=True, auto_reload=False)
         #: The Discord Activity's routes (``bot.web.activity``), when it is on.
         self.activity = activity
-        self.static: dict[str, tuple[bytes, str, str]] = {}
-        for name in STATIC:
-            data = resources.files("bot.web").joinpath("static", name).read_bytes()
-            kind = "text/css" if name.endswith(".css") else "text/javascript"
-            self.static[name] = (data, kind, hashlib.sha256(data).hexdigest()[:12])
+        self.static = Assets("static", STATIC)
         self.app = self._app()
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
@@ -137,7 +132,7 @@ class WebServer:
             web.get("/hand/{token}", self.hand_page),
             web.get("/board/{token}", self.board_page),
             web.get("/player/{token}", self.player_page),
-            web.get("/static/{name}", self.static_file),
+            web.get("/static/{name}", self.static.serve),
             web.get("/cards/{theme}/{lang}/{code}.png", self.card),
             web.get("/health", self.health),
         ])
@@ -227,14 +222,6 @@ class WebServer:
     async def health(self, request: web.Request) -> web.Response:
         return web.Response(text="ok")
 
-    async def static_file(self, request: web.Request) -> web.Response:
-        item = self.static.get(request.match_info["name"])
-        if item is None:
-            raise web.HTTPNotFound()
-        data, kind, _ = item
-        return web.Response(body=data, content_type=kind, charset="utf-8", headers={
-            "Cache-Control": "public, max-age=31536000, immutable"})
-
     async def card(self, request: web.Request) -> web.Response:
         info = request.match_info
         theme, lang, code = info["theme"], info["lang"], info["code"]
@@ -247,8 +234,7 @@ class WebServer:
     def _page(self, template: str, lang: str, **context: Any) -> web.Response:
         with speaking(lang):
             html = self.env.get_template(template).render(
-                t=t, lang=lang, static={k: f"/static/{k}?v={v[2]}"
-                                        for k, v in self.static.items()}, **context)
+                t=t, lang=lang, static=self.static.addresses("/static/"), **context)
         return web.Response(text=html, content_type="text/html", charset="utf-8",
                             headers={"Cache-Control": "no-store"})
 
