@@ -17,7 +17,7 @@ headers are needed), and run in its own interpreter with that copy first on ``sy
   and points as a typed loop instead of ``max``/``sum`` over bound methods) and ``status``,
   ``rules/base`` and ``rules/filicau`` compiled too. Filicău only: the other games' rules,
   left interpreted, subclass the now native ``Rules`` and lose its class-level defaults.
-- ``reshaped+loop``: also the benchmark's own loop (``engine/bench.py``) compiled, as the
+- ``reshaped+loop``: also the benchmark's own loop (``engine/tools/bench.py``) compiled, as the
   computer players' playouts would be.
 
 Variants take turns, cycle after cycle; each process times the engine and, when
@@ -82,11 +82,11 @@ EDITS: list[tuple[str, str, str]] = [
 WORKER = """
 import json, sys
 import engine.hand
-from engine.bench import bench
+from engine.tools.bench import bench
 variant, game, hands, rounds, seed, compiled = sys.argv[1:7]
 assert engine.hand.__file__.endswith(".py") != (compiled == "1"), engine.hand.__file__
 try:
-    from engine.bench import bench_openspiel
+    from engine.tools.bench import bench_openspiel
     import pyspiel  # noqa: F401
 except ImportError:
     bench_openspiel = None
@@ -145,7 +145,7 @@ def main() -> None:
             "plain": (build(Path(tmp, "plain"), [], reshape=False), False),
             "compiled": (build(Path(tmp, "compiled"), PLAIN_COMPILED, reshape=False), True),
             "reshaped": (build(Path(tmp, "reshaped"), RESHAPED_COMPILED, reshape=True), True),
-            "reshaped+loop": (build(Path(tmp, "loop"), [*RESHAPED_COMPILED, "bench"],
+            "reshaped+loop": (build(Path(tmp, "loop"), [*RESHAPED_COMPILED, "tools/bench"],
                                     reshape=True), True),
         }
         runs: dict[str, list[list[Any]]] = {v: [] for v in variants}

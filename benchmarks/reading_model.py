@@ -44,7 +44,6 @@ import numpy as np
 
 from engine.actions import Action, action_from_json
 from engine.ai import make_player
-from engine.arena import play_hand
 from engine.cards import TRUMP, Card
 from engine.determinize import hand_from_view
 from engine.hand import PLAYING, Hand
@@ -52,6 +51,7 @@ from engine.inference import infer, sample
 from engine.record import start, to_record
 from engine.rules import make_rules
 from engine.status import Status
+from engine.tools.arena import play_hand
 from engine.view import seat_view
 
 GAME = "filicau"

@@ -10,9 +10,13 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from engine.bench import bench, compare_openspiel, floor
+from engine.ai import ARENA_LEVELS
 from engine.record import ReplayError, replay, report
 from engine.rules import GAMES
+from engine.tools.arena import arena, format_arena
+from engine.tools.bench import bench, compare_openspiel, floor
+from engine.tools.terminal import play_terminal
+from engine.tools.timing import analysis_timing, decision_timing
 
 # The help text is plain words: the module docstring above is reStructuredText for readers
 # of the code, and ``--help`` would print its backticks as they are.
@@ -93,15 +97,11 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    from engine.terminal import play_terminal
-
     return play_terminal(args.game, seed=args.seed, seat=args.seat - 1, out=out,
                          level=args.level, hands=args.hands)
 
 
 def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
-    from engine.arena import arena, format_arena
-
     log = None if args.log is None else open(args.log, "w", encoding="utf-8")  # noqa: SIM115
     try:
         result = arena(args.game, args.a, args.b, args.deals, seed=args.seed,
@@ -114,9 +114,7 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_timing(args: argparse.Namespace, out: TextIO) -> int:
-    from engine.arena import timing
-
-    result = timing(args.game, args.levels.split(","), args.hands, seed=args.seed,
+    result = decision_timing(args.game, args.levels.split(","), args.hands, seed=args.seed,
                     err=None if args.quiet else sys.stderr, cpu=args.cpu)
     print(json.dumps(result), file=out)
     return 0
@@ -128,14 +126,12 @@ def _games_help() -> str:
 
 
 def cmd_analysis_timing(args: argparse.Namespace, out: TextIO) -> int:
-    from engine.ai.analysis import timing
-
     def progress(line: str) -> None:
         sys.stderr.write(f"\r{line}")
         sys.stderr.flush()
 
     for game in args.games.split(","):
-        result = timing(game, args.hands, seed=args.seed,
+        result = analysis_timing(game, args.hands, seed=args.seed,
                         progress=None if args.quiet else progress)
         if not args.quiet:
             sys.stderr.write("\n")
@@ -181,8 +177,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.add_argument("--level", default="normal", choices=("random", "easy", "normal", "hard"),
                    help="the computer players' level")
     p.set_defaults(func=cmd_play)
-
-    from engine.ai import ARENA_LEVELS
 
     p = sub.add_parser("arena", help="duplicate matches between two computer levels")
     p.add_argument("--a", default="hard", choices=ARENA_LEVELS)

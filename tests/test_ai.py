@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from engine import PLAYING, Hand, Match, Status, cards, make_rules, seat_view
 from engine.ai import EasyPlayer, make_player
-from engine.arena import arena, play_deal
 from engine.cards import TRUMP, card
 from engine.determinize import hand_from_view
 from engine.inference import infer, sample, voids
 from engine.rules.filko import SERVANT
+from engine.tools.arena import arena, play_deal
 from engine.view import SeatView
 
 GAMES = ("filicau", "filko")

@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from engine.__main__ import main
-from engine.bench import bench, compare_openspiel, floor
 from engine.rules import GAMES
+from engine.tools.bench import bench, compare_openspiel, floor
 
 
 def test_bench_plays_complete_hands_of_every_game() -> None:

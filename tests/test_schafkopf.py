@@ -162,7 +162,7 @@ def test_only_callable_aces_are_offered_and_a_held_ace_is_refused() -> None:
     assert refused(hand, 0, game("sauspiel_E")) == "call_held"
     # Seat 2 holds no plain Gras card: with his cards Gras could not be called.
     rules = make_rules(K)
-    games = {c.name for c in rules._contracts([card(c) for c in BASE[2].split()])}
+    games = {c.name for c in rules.contracts([card(c) for c in BASE[2].split()])}
     assert "sauspiel_G" not in games and "sauspiel_S" not in games  # he holds SA
     assert "sauspiel_E" in games
 

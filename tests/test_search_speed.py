@@ -11,7 +11,7 @@ import pytest
 from engine import Hand, Match, make_rules, seat_view
 from engine.ai import OpenHandPlayer, SearchPlayer, make_player
 from engine.ai.search import Allowance, OutOfNodes, Scorer, exact, greedy_playout
-from engine.arena import play_deal
+from engine.tools.arena import play_deal
 
 
 def hand_with_cards_left(game: str, seed: int, left: int) -> Hand:

@@ -26,7 +26,7 @@ from engine.match import Match
 from engine.rules import GAMES, make_rules
 from engine.rules.base import Options
 from engine.rules.filicau import Filicau
-from engine.terminal import KINDS, TerminalGame, describe, play_terminal
+from engine.tools.terminal import KINDS, TerminalGame, describe, play_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,6 +1,6 @@
 """Calibrating the computer levels: rated hands among the levels, played by the engine.
 
-Deals are played in duplicate, as in ``engine.arena``: each pack twice with the same dealer
+Deals are played in duplicate, as in ``engine.tools.arena``: each pack twice with the same dealer
 and status, the two levels swapping seats (one in the even seats, the other in the odd
 ones). At fixed-partnership games with masters a deal starts even, with the first level
 masters or with the second (in turn); every other game starts each deal afresh (its teams
@@ -32,14 +32,14 @@ from bot.ratings.levels import LEVELS_FILE
 from bot.ratings.model import MU, SIGMA, Rating, default_prior, placings, replay
 from bot.store import ResultRow
 from engine.ai import make_player
-from engine.arena import _status as arena_status
-from engine.arena import play_hand
 from engine.errors import EngineError
 from engine.hand import Hand, HandResult
 from engine.players import Player
 from engine.rules import make_rules
 from engine.rules.base import Rules
 from engine.status import Status
+from engine.tools.arena import _status as arena_status
+from engine.tools.arena import play_hand
 
 LEVELS = ("easy", "normal", "hard")
 #: The rating model of the calibration: the bot's, without the drift of a player's skill.

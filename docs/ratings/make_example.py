@@ -30,10 +30,10 @@ from bot.store import ResultRow, SqliteStore, canonical
 from bot.texts import t
 from cogs.ratings import Ratings
 from engine.ai import make_player
-from engine.arena import play_hand
 from engine.hand import Hand
 from engine.rules import make_rules
 from engine.status import Status
+from engine.tools.arena import play_hand
 
 OUT = Path(__file__).resolve().parent
 GUILD = 1

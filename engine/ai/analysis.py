@@ -32,11 +32,9 @@ True
 
 from __future__ import annotations
 
-import os
 import random
-import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,7 +51,7 @@ from engine.ai.search import (
 from engine.determinize import hand_from_view, plays_so_far
 from engine.hand import Hand
 from engine.inference import infer, sample
-from engine.record import GameRecord, replay, start, to_record
+from engine.record import GameRecord, replay, start
 from engine.status import RecordError
 from engine.view import SeatView, seat_view
 
@@ -452,71 +450,6 @@ def _decide(hand: Hand, seat: int, index: int, played: Action, level: str, sampl
     )
 
 
-# -- timing -----------------------------------------------------------------------------------
-
-
-def _summary(times: list[float]) -> dict[str, float | int]:
-    times = sorted(times)
-    if not times:
-        return {"count": 0, "p50_ms": 0.0, "p95_ms": 0.0, "max_ms": 0.0}
-    return {
-        "count": len(times),
-        "p50_ms": round(1000 * times[len(times) // 2], 1),
-        "p95_ms": round(1000 * times[min(len(times) - 1, int(0.95 * len(times)))], 1),
-        "max_ms": round(1000 * times[-1], 1),
-    }
-
-
-def timing(game: str, hands: int, seed: int = 0,
-           progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """How long hints and reviews take (``python -m engine analysis-timing``): ``hands``
-    shuffled hands played by untimed Normal players; a hint is asked at every decision with
-    a choice, and every seat's review is made once the hand is over (``review``: per seat and
-    hand; ``review_decision``: per decision, one worker task).
-
-    >>> r = timing("filicau", 1)
-    >>> r["hint"]["count"] > 0 and r["review"]["count"] == 4
-    True
-    """
-    from engine.ai import make_player
-    from engine.rules import make_rules
-
-    rules = make_rules(game)
-    hint_times: list[float] = []
-    review_times: list[float] = []
-    task_times: list[float] = []
-    for i in range(hands):
-        rng = random.Random(f"analysis-timing|{seed}|{i}")
-        pack = list(rules.pack)
-        rng.shuffle(pack)
-        hand = Hand(rules, rng.randrange(rules.players), pack)
-        players = [make_player("normal", seed=s, timed=False) for s in range(rules.players)]
-        while not hand.finished:
-            seat = hand.actors()[0]
-            view = seat_view(hand, seat)
-            if len(view.legal) > 1:
-                t0 = time.perf_counter()
-                hint(view, seed=seat)
-                hint_times.append(time.perf_counter() - t0)
-            hand.apply(seat, players[seat].choose(view))
-        record = to_record(hand)
-        for seat in range(rules.players):
-            # As ``bot.thinking`` runs a review: one task per decision.
-            spent = 0.0
-            for index in decisions(record, seat):
-                t0 = time.perf_counter()
-                review_decision(record, seat, index, seed=seat)
-                dt = time.perf_counter() - t0
-                task_times.append(dt)
-                spent += dt
-            review_times.append(spent)
-        if progress is not None:
-            progress(f"{game}: {i + 1}/{hands} hands")
-    return {"game": game, "hands": hands, "seed": seed, "cpus": os.cpu_count(),
-            "hint": _summary(hint_times), "review": _summary(review_times),
-            "review_decision": _summary(task_times)}
-
-
 __all__ = [
     "MISTAKE_COST",
     "REVIEW_VERSION",
@@ -532,5 +465,4 @@ __all__ = [
     "review_decision",
     "review_from_json",
     "review_to_json",
-    "timing",
 ]

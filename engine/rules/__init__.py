@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from pydantic import ValidationError
 
 from engine.errors import OptionsError, RecordError
-from engine.rules.base import Options, Rules
+from engine.rules.base import Options, Rules, shared_rules
 from engine.rules.bavarian import Schafkopf
 from engine.rules.dreiwendsch import Dreiwendsch
 from engine.rules.filcau20 import Filcau20
@@ -48,13 +47,7 @@ def make_rules(game: str, options: Mapping[str, Any] | None = None) -> Rules:
              err["msg"])
             for err in e.errors()
         ]) from None
-    return _cached(cls.game, parsed)
-
-
-@lru_cache(maxsize=256)
-def _cached(game: str, options: Options) -> Rules:
-    # Rules objects hold per-rules caches (deal maps, early-end tables): share them.
-    return GAMES[game](options)
+    return shared_rules(cls, parsed)
 
 
 __all__ = ["GAMES", "Options", "Rules", "make_rules"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -149,11 +150,9 @@ class Rules:
         self._fixed: dict[Status, list[list[bool]]] = {}
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuilt from the game and its options (views travel to worker processes); the
-        # caches hold closures that do not pickle and are cheap to refill.
-        from engine.rules import make_rules
-
-        return (make_rules, (self.game, self.options.model_dump()))
+        # Rebuilt from the game's class and its options (views travel to worker processes);
+        # the caches hold closures that do not pickle and are cheap to refill.
+        return (_unpickled, (type(self), self.options.model_dump()))
 
     # -- dealing ---------------------------------------------------------------------------
 
@@ -478,3 +477,25 @@ class Rules:
     def explain_card(self, hand: Hand, seat: int, card: Card) -> IllegalAction | None:
         """A game-specific reason why ``card`` is illegal (None: the common duties apply)."""
         return None
+
+
+#: The games' classes by key, as ``shared_rules`` has met them.
+_CLASSES: dict[str, type[Rules]] = {}
+
+
+def shared_rules(cls: type[Rules], options: Options) -> Rules:
+    """The one ``Rules`` object of a game with these options: rules hold caches (deal maps,
+    early-end tables) that every hand of the game shares. ``engine.rules.make_rules`` checks
+    the options and asks here."""
+    _CLASSES.setdefault(cls.game, cls)
+    return _shared(cls.game, options)
+
+
+@lru_cache(maxsize=256)
+def _shared(game: str, options: Options) -> Rules:
+    return _CLASSES[game](options)
+
+
+def _unpickled(cls: type[Rules], options: dict[str, Any]) -> Rules:
+    return shared_rules(cls, cls.options_model.model_validate(options))
+

@@ -38,8 +38,9 @@ from engine.cards import (
     suit_letter,
     suit_of,
 )
+from engine.determinize import hand_from_view, plays_so_far
 from engine.hand import PLAYING, HandResult
-from engine.inference import Knowledge
+from engine.inference import Knowledge, infer, sample
 from engine.rules.base import Rules
 from engine.status import RecordError, Status
 from engine.trumps import trump_order
@@ -82,9 +83,6 @@ def knowledge(view: SeatView) -> Knowledge:
     """What ``view.seat`` knows of the hidden cards in these games: the common inference
     (voids, shown cards), plus ``EO`` held by the Old Man until played, the called card not
     held by him, and under ``must_beat`` the cards a seat would have had to beat with."""
-    from engine.determinize import plays_so_far
-    from engine.inference import infer
-
     k = infer(view)
     n = view.players
     known = [list(cards) for cards in k.known]
@@ -327,9 +325,6 @@ class OldManGame(Rules):
             return None
         if view.phase in (TRUMP_PHASE, CALL_PHASE) and view.seat == view.to_move:
             raise RecordError("the Old Man chooses by rule of thumb")
-        from engine.determinize import hand_from_view
-        from engine.inference import sample
-
         k = knowledge(view)
         guess: Mapping[int, Sequence[Card]] = hidden
         if not all(k.allowed(s, c) for s, cards in hidden.items() for c in cards

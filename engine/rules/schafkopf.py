@@ -14,31 +14,11 @@ from engine.actions import Action
 from engine.cards import PACK_32
 from engine.hand import PLAYING, Hand
 from engine.rules.base import POINTS_WEIGHT
+from engine.rules.thumbs import least_card
 from engine.rules.widow import MODE_ALONE, WidowGame
 
 if TYPE_CHECKING:
     from engine.view import SeatView
-
-
-def least_card(view: SeatView) -> Action | None:
-    """A card for "least", where every card point taken counts against you: duck under the
-    best card of the trick when possible (shedding the most points while doing so); when
-    every card would win, win with the one that costs least; lead the weakest card."""
-    order = view.order
-    cards = [a.value for a in view.legal if a.kind == "card"]
-    if order is None or not cards:
-        return None
-    points = view.card_points
-    if not view.trick:
-        pick = min(cards, key=lambda c: (order.power[c], points[c]))
-    else:
-        best = view.trick[order.winner(view.trick)]
-        under = [c for c in cards if not order.beats(c, best)]
-        if under:
-            pick = max(under, key=lambda c: (points[c], order.power[c]))
-        else:
-            pick = min(cards, key=lambda c: (points[c], order.power[c]))
-    return Action("card", pick)
 
 
 class Schafkopf3(WidowGame):

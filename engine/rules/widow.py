@@ -31,10 +31,12 @@ from engine.cards import (
     TRUMP,
     UNDER,
     Card,
+    card,
     code,
     codes,
     rank_of,
 )
+from engine.determinize import plays_so_far
 from engine.hand import PLAYING, Hand, HandResult
 from engine.rules.base import Options, Rules
 from engine.status import EVEN, RecordError, Status
@@ -417,8 +419,6 @@ class WidowGame(Rules):
         seat holds or played (the widow, or the declarer's buried cards) are the ones the
         guess leaves over; a declarer knows its own buried cards, so a guess that gave one of them
         to another seat swaps it for a leftover card that seat may hold."""
-        from engine.determinize import plays_so_far
-
         if view.phase != PLAYING and view.phase not in self.searched_choices:
             raise RecordError("burying is decided by rule of thumb")
         n = self.players
@@ -504,8 +504,6 @@ class WidowGame(Rules):
 
 
 def _cards(codes_: Sequence[str]) -> list[Card]:
-    from engine.cards import card
-
     return [card(c) for c in codes_]
 
 

@@ -42,10 +42,11 @@ from engine.rules.bavarian.games import (
     order_of,
     trumps_of,
 )
+from engine.rules.bavarian.protocol import BavarianRules
+from engine.rules.thumbs import least_card
 from engine.status import RecordError
 
 if TYPE_CHECKING:
-    from engine.rules.bavarian.game import Schafkopf
     from engine.view import SeatView
 
 
@@ -116,7 +117,7 @@ NEEDS = {SAUSPIEL: (2.9, 4), SOLO: (4.7, 6), WENZ: (5.0, 2), GEIER: (5.0, 2),
          FARBWENZ: (4.9, 5), FARBGEIER: (4.9, 5), HOCHZEIT: (0.0, 1)}
 
 
-def best_game(rules: Schafkopf, cards: Sequence[Card], games: Sequence[Contract]
+def best_game(rules: BavarianRules, cards: Sequence[Card], games: Sequence[Contract]
               ) -> tuple[Contract | None, float]:
     """The game a player holding ``cards`` would play, by rule of thumb, among ``games``
     (None when none looks good), with how far it clears its bar."""
@@ -151,7 +152,7 @@ def own_team(view: SeatView) -> int | None:
     return view.private.get("team") if team is None else team
 
 
-def _stoss_margin(rules: Schafkopf, contract: Contract, cards: Sequence[Card],
+def _stoss_margin(rules: BavarianRules, contract: Contract, cards: Sequence[Card],
                   team: int | None) -> float:
     """How clearly the seat expects its party to win: for a Kontra, the opponent's own hand
     against the declared game; for a Re, the declarer's margin over his bar."""
@@ -163,7 +164,7 @@ def _stoss_margin(rules: Schafkopf, contract: Contract, cards: Sequence[Card],
     return mine - (3.6 if contract.kind in (SAUSPIEL, HOCHZEIT) else 4.6)
 
 
-def suggest(rules: Schafkopf, view: SeatView) -> Action | None:
+def suggest(rules: BavarianRules, view: SeatView) -> Action | None:
     legal = view.legal
     phase = view.phase
     cards = view.hand
@@ -194,8 +195,6 @@ def suggest(rules: Schafkopf, view: SeatView) -> Action | None:
         least = contract_name == RAMSCH or (
             contract_name == BETTEL and own_team(view) == g.DECLARING)
         if least:
-            from engine.rules.schafkopf import least_card
-
             return least_card(view)
     return None
 
@@ -203,15 +202,15 @@ def suggest(rules: Schafkopf, view: SeatView) -> Action | None:
 _BIDDING = frozenset({g.ANNOUNCE, g.CLARIFY, g.CHOOSE})
 
 
-def _bidding(rules: Schafkopf, phase: str, cards: Sequence[Card], legal: Sequence[Action]
+def _bidding(rules: BavarianRules, phase: str, cards: Sequence[Card], legal: Sequence[Action]
              ) -> Action:
     """``suggest`` in the announcement, the clarification and the declaration."""
     if phase == g.ANNOUNCE:
-        contract, _ = best_game(rules, cards, rules._contracts(cards))
+        contract, _ = best_game(rules, cards, rules.contracts(cards))
         return Action(g.DAD if contract is not None else g.WEITER, True)
     if phase == g.CLARIFY:
         bids = [a.value for a in legal if a.kind == g.BID]
-        games = [c for c in rules._contracts(cards) if c.game_class in bids]
+        games = [c for c in rules.contracts(cards) if c.game_class in bids]
         contract, _ = best_game(rules, cards, games)
         return Action(g.BID, contract.game_class) if contract is not None else Action(g.WEITER,
                                                                                      True)
@@ -224,7 +223,7 @@ def _bidding(rules: Schafkopf, phase: str, cards: Sequence[Card], legal: Sequenc
     return Action(g.GAME, contract.name)
 
 
-def _window(rules: Schafkopf, contract: Contract, cards: Sequence[Card],
+def _window(rules: BavarianRules, contract: Contract, cards: Sequence[Card],
             legal: Sequence[Action], team: int | None) -> Action:
     """``suggest`` in a doubling window."""
     stoss = [a for a in legal if a.kind == g.STOSS]
@@ -233,7 +232,7 @@ def _window(rules: Schafkopf, contract: Contract, cards: Sequence[Card],
     return Action(g.WEITER, True)
 
 
-def thumb(rules: Schafkopf, hand: Hand, seat: int) -> Action | None:
+def thumb(rules: BavarianRules, hand: Hand, seat: int) -> Action | None:
     """``rule_of_thumb(seat_view(hand, seat))`` in the bidding and the doubling windows,
     worked out from the hand without building the seat's view: the search settles the
     choices after the one it weighs this way, for every sample and every choice. It reads
@@ -270,7 +269,7 @@ class _Knowledge(Knowledge):
 _last: tuple[object, _Knowledge, list[tuple[int, Card]]] | None = None
 
 
-def knowledge(rules: Schafkopf, view: SeatView) -> tuple[_Knowledge, list[tuple[int, Card]]]:
+def knowledge(rules: BavarianRules, view: SeatView) -> tuple[_Knowledge, list[tuple[int, Card]]]:
     """What ``view.seat`` knows of the cards it cannot see, and the plays so far."""
     global _last
     last = _last
@@ -331,7 +330,7 @@ def knowledge(rules: Schafkopf, view: SeatView) -> tuple[_Knowledge, list[tuple[
     return k, plays
 
 
-def determinize(rules: Schafkopf, view: SeatView, hidden: Mapping[int, Sequence[Card]]
+def determinize(rules: BavarianRules, view: SeatView, hidden: Mapping[int, Sequence[Card]]
                 ) -> Hand:
     """A full hand consistent with ``view`` (see the module's doc); ``hidden`` only seeds
     the draw. Raises ``RecordError`` in the phases the rules of thumb decide alone."""
@@ -362,7 +361,7 @@ def determinize(rules: Schafkopf, view: SeatView, hidden: Mapping[int, Sequence[
 _built: tuple[object, dict[str, Hand]] | None = None
 
 
-def _rebuild(rules: Schafkopf, view: SeatView, plays: Sequence[tuple[int, Card]],
+def _rebuild(rules: BavarianRules, view: SeatView, plays: Sequence[tuple[int, Card]],
              guess: Mapping[int, Sequence[Card]], rng: random.Random) -> Hand | None:
     me = view.seat
     held = [list(view.hand) if s == me else list(guess.get(s, ())) for s in range(4)]
@@ -399,7 +398,7 @@ def _rebuild(rules: Schafkopf, view: SeatView, plays: Sequence[tuple[int, Card]]
         pack = [next(nxt[seat]) for seat in holders]
     except StopIteration:
         return None
-    hand = Hand(rules, view.dealer, pack, view.status)
+    hand = Hand(view.rules, view.dealer, pack, view.status)
     try:
         for seat, action in view.actions:
             if action is None:

@@ -54,7 +54,7 @@ from engine.cards import (
 )
 from engine.hand import PLAYING, HandResult
 from engine.rules.base import Options, Rules
-from engine.rules.bavarian import refusals, scoring
+from engine.rules.bavarian import computer, refusals, scoring
 from engine.rules.bavarian.claims import claim_holds
 from engine.rules.bavarian.games import (
     ALL_CONTRACTS,
@@ -395,16 +395,16 @@ class Schafkopf(Rules):
 
     def classes(self, cards: Sequence[Card]) -> list[str]:
         """The classes a player holding ``cards`` may name (B4.7), low to high."""
-        return _classes_of(self._contracts(cards))
+        return _classes_of(self.contracts(cards))
 
     def _games(self, hand: Hand, seat: int) -> list[Contract]:
-        """``_contracts`` of the cards ``seat`` holds in the bidding (all he was dealt),
+        """``contracts`` of the cards ``seat`` holds in the bidding (all he was dealt),
         worked out once per deal: the clarification and the declaration ask for it at every
         action. Only asked before the first card and any Hochzeit's exchange."""
         games: tuple[tuple[list[Contract], list[str]] | None, ...] = hand.pending["games"]
         mine = games[seat]
         if mine is None:
-            contracts = self._contracts(hand.hands[seat])
+            contracts = self.contracts(hand.hands[seat])
             mine = (contracts, _classes_of(contracts))
             hand.pending["games"] = (*games[:seat], mine, *games[seat + 1:])
         return mine[0]
@@ -414,7 +414,7 @@ class Schafkopf(Rules):
         self._games(hand, seat)
         return hand.pending["games"][seat][1]  # type: ignore[no-any-return]
 
-    def _contracts(self, cards: Sequence[Card]) -> list[Contract]:
+    def contracts(self, cards: Sequence[Card]) -> list[Contract]:
         """Every game a player holding ``cards`` may declare, in class and suit order."""
         # Asked for every seat in every deal: what the options allow is sorted out once
         # (``_allowed``), only what depends on the cards is checked here.
@@ -432,7 +432,7 @@ class Schafkopf(Rules):
     def _allowed(self) -> tuple[dict[int, Contract], Contract | None, list[Contract],
                                 Contract | None]:
         """The games the options allow, in ``ALL_CONTRACTS``' order (the Sauspiele by suit,
-        the Hochzeit, the games every hand may declare, Sie), for ``_contracts``."""
+        the Hochzeit, the games every hand may declare, Sie), for ``contracts``."""
         opts = self.opts
         sauspiele: dict[int, Contract] = {}
         hochzeit = sie = None
@@ -561,7 +561,7 @@ class Schafkopf(Rules):
         hand.phase = KONTRA if level % 2 else RE
         # Who is asked changes only with the window's own answers: kept until the next
         # (``asked``), as every call of ``actors`` and ``phase_legal`` in a window needs it.
-        actors = hand.pending["asked"] = self._window_actors(hand)
+        actors = hand.pending["asked"] = self.window_actors(hand)
         if actors:
             hand.to_move = actors[0]
         else:  # pragma: no cover - some seat is always asked
@@ -571,7 +571,7 @@ class Schafkopf(Rules):
         """The doubling the window asks for now: 1 Kontra, 2 Re, 3 Sup..."""
         return len(hand.pending["stoss"]) + 1
 
-    def _window_actors(self, hand: Hand) -> tuple[int, ...]:
+    def window_actors(self, hand: Hand) -> tuple[int, ...]:
         """Every seat that may, by what the table knows, give this doubling and has not
         answered: the opponents and any seat that may be the hidden partner for a Kontra,
         the declaring party and such seats for a Re."""
@@ -877,19 +877,11 @@ class Schafkopf(Rules):
     # -- computer players ------------------------------------------------------------------------
 
     def suggest(self, view: SeatView) -> Action | None:
-        from engine.rules.bavarian.computer import suggest
-
-        action: Action | None = suggest(self, view)
-        return action
+        return computer.suggest(self, view)
 
     def thumb(self, hand: Hand, seat: int) -> Action | None:
-        from engine.rules.bavarian.computer import thumb
-
-        return thumb(self, hand, seat)
+        return computer.thumb(self, hand, seat)
 
     def determinize(self, view: SeatView, hidden: Mapping[int, Sequence[Card]]) -> Hand | None:
-        from engine.rules.bavarian.computer import determinize
-
-        hand: Hand | None = determinize(self, view, hidden)
-        return hand
+        return computer.determinize(self, view, hidden)
 

@@ -37,13 +37,13 @@ from engine.rules.bavarian.kinds import (
     WEDDING,
     WINDOWS,
 )
+from engine.rules.bavarian.protocol import BavarianRules
 
 if TYPE_CHECKING:
     from engine.hand import Hand
-    from engine.rules.bavarian.game import Schafkopf
 
 
-def explain_card(rules: Schafkopf, hand: Hand, seat: int, card_: Card) -> IllegalAction | None:
+def explain_card(rules: BavarianRules, hand: Hand, seat: int, card_: Card) -> IllegalAction | None:
     p = hand.pending
     held = hand.hands[seat]
     order = hand.order
@@ -71,7 +71,7 @@ def explain_card(rules: Schafkopf, hand: Hand, seat: int, card_: Card) -> Illega
         card=code(card_), ace=code(ace), count=rules.run_away)
 
 
-def explain(rules: Schafkopf, hand: Hand, seat: int, action: Action) -> IllegalAction:
+def explain(rules: BavarianRules, hand: Hand, seat: int, action: Action) -> IllegalAction:
     kind, phase = action.kind, hand.phase
     if not isinstance(seat, int) or not 0 <= seat < 4:
         return IllegalAction("no_such_seat", f"there is no seat {seat}", seat=seat)
@@ -88,7 +88,7 @@ def explain(rules: Schafkopf, hand: Hand, seat: int, action: Action) -> IllegalA
             return IllegalAction("claim_game", "no claims in a Bettel or a Ramsch (B8.5)")
         return IllegalAction("claim_not_now", "only the player on lead may claim, at the "
                              "start of a trick (B8.3)")
-    if phase in WINDOWS and seat in rules._window_actors(hand):
+    if phase in WINDOWS and seat in rules.window_actors(hand):
         return IllegalAction("wrong_phase", "double or decline (B10)", phase=phase)
     if seat != hand.to_move:
         return IllegalAction("not_your_turn", f"seat {seat} may not act now: seat "
@@ -121,7 +121,7 @@ def explain(rules: Schafkopf, hand: Hand, seat: int, action: Action) -> IllegalA
             return reason
     return IllegalAction("wrong_phase", f"{kind} cannot be done now ({phase})", phase=phase)
 
-def explain_game(rules: Schafkopf, hand: Hand, seat: int, contract: Contract) -> IllegalAction:
+def explain_game(rules: BavarianRules, hand: Hand, seat: int, contract: Contract) -> IllegalAction:
     held = hand.hands[seat]
     option = OPTION_OF.get(contract.kind)
     if option is not None and not getattr(rules.opts, option):
@@ -148,7 +148,7 @@ def explain_game(rules: Schafkopf, hand: Hand, seat: int, contract: Contract) ->
         return IllegalAction("sie_cards", "Sie needs every Ober and Unter (B4.7)")
     return IllegalAction("not_allowed", f"{contract.name} is not allowed now")
 
-def explain_stoss(rules: Schafkopf, hand: Hand, seat: int, level: int) -> IllegalAction:
+def explain_stoss(rules: BavarianRules, hand: Hand, seat: int, level: int) -> IllegalAction:
     p = hand.pending
     name = STOSS_NAMES[level - 1]
     contract = p["contract"]

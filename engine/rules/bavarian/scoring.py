@@ -30,11 +30,11 @@ from engine.rules.bavarian.games import (
     Contract,
 )
 from engine.rules.bavarian.options import Tariff
+from engine.rules.bavarian.protocol import BavarianRules
 from engine.status import Status
 
 if TYPE_CHECKING:
     from engine.hand import Hand
-    from engine.rules.bavarian.game import Schafkopf
 
 
 def _credit_rest(hand: Hand, seat: int) -> None:
@@ -69,7 +69,7 @@ def game_value(contract: Contract, rates: Tariff, points: int, tricks: Sequence[
     return won, schneider, schwarz, base + rates.extra * (lauf + schneider + schwarz)  # B11.2
 
 
-def settle(rules: Schafkopf, hand: Hand) -> None:
+def settle(rules: BavarianRules, hand: Hand) -> None:
     p = hand.pending
     contract: Contract = p["contract"]
     if p["credit"] is not None:
@@ -140,7 +140,7 @@ def _early_reason(pending: dict[str, Any], contract: Contract) -> str:
     return "tout_lost" if contract.tout else "bettel_lost"
 
 
-def _ramsch(rules: Schafkopf, hand: Hand) -> None:
+def _ramsch(rules: BavarianRules, hand: Hand) -> None:
     """B12.7: the most card points lose; all tricks (Durchmarsch) wins; a Jungfrau (no
     trick) gets double with ``ramsch_jungfrau``."""
     taken = hand.taken
@@ -195,7 +195,7 @@ def ramsch_scores(taken: Sequence[int], tricks: Sequence[int], unit: int, jungfr
     return scores, "ramsch"
 
 
-def thrown_in(rules: Schafkopf, hand: Hand, *, stock: bool) -> None:
+def thrown_in(rules: BavarianRules, hand: Hand, *, stock: bool) -> None:
     """B5.1: nobody pays; B12.8: each pays the Stock rate into the pot."""
     pot = hand.status.pot or 0
     if stock:
@@ -214,7 +214,7 @@ def thrown_in(rules: Schafkopf, hand: Hand, *, stock: bool) -> None:
             })
 
 
-def _finish(rules: Schafkopf, hand: Hand, scores: list[int], pot: int, *, event: str,
+def _finish(rules: BavarianRules, hand: Hand, scores: list[int], pot: int, *, event: str,
             team: int | None, points: tuple[int, ...], extra: dict[str, Any],
             played: bool = True, reason: str = "") -> None:
     before = hand.status

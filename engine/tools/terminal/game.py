@@ -18,334 +18,44 @@ from a keyboard (the tests script it), and it needs nothing beyond the engine.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, TextIO
 
-from engine.actions import Action, IllegalAction, action_to_json
+from engine.actions import Action, IllegalAction
 from engine.ai import make_player
 from engine.cards import (
-    RANK_CODES,
-    RANK_NAMES,
-    SUIT_LETTERS,
     SUIT_NAMES,
     TRUMP,
     Card,
-    CardError,
     card,
     code,
-    rank_of,
     suit_of,
 )
 from engine.match import Match
 from engine.rules import make_rules
-from engine.rules.base import Rules
-from engine.rules.hats import FACES
+from engine.tools.terminal.words import (
+    BY_POINTS,
+    CARD_CODES,
+    EVENTS,
+    HOW_TO_ANSWER,
+    KINDS,
+    NUMBERS,
+    REVEALED,
+    and_list,
+    capitalised,
+    card_from_text,
+    card_set_kind,
+    describe,
+    json_value,
+    point_unit,
+    refusal,
+    told,
+    told_mine,
+    trumps_line,
+)
 from engine.trumps import TrumpOrder
 from engine.view import seat_view
 from engine.words import KindWords
-
-CARD_CODES = (
-    "Cards are written as suit letter + rank:\n"
-    "  suits: " + ", ".join(f"{letter} {name}" for letter, name in zip(SUIT_LETTERS, SUIT_NAMES,
-                                                                       strict=True)) + "\n"
-    "  ranks: " + ", ".join(f"{c} {n}" for c, n in zip(RANK_CODES, RANK_NAMES, strict=True))
-    + "\n  so EO is the Ober of acorns and H10 the Ten of hearts."
-)
-
-HOW_TO_ANSWER = ('Answer with the number of a choice or a card\'s code (e.g. EO); "help" shows '
-                 'this again, "quit" leaves.')
-
-NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
-
-
-def _and(words: Sequence[str]) -> str:
-    if not words:
-        return ""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-#: The decisions the games ask for beside playing a card, by action kind; a game's kinds of
-#: its own come with its rules (``Rules.kind_words``). A kind not listed anywhere is offered
-#: as "kind: value" and told as "Seat 3: kind value".
-KINDS: dict[str, KindWords] = {
-    "take": KindWords("take the widow", "{who} takes the widow",
-                 "Taking the widow: its cards join your hand, you lay as many away face down "
-                 "(their points count for you) and play alone against {others}."),
-    "pass": KindWords("pass", "{who} passes"),
-    "bury": KindWords("bury {value}", "{who} buries {value}",
-                 "Bury: the cards you lay away count for you at the end.",
-                 hidden="{who} lays {count} cards away face down"),
-    "deal": KindWords("{value}", "{who} chooses to {value}"),
-    "fris": KindWords("fris with {value}", "{who} makes fris with {value}",
-                 "Fris: show an Ober and name trump; that Ober leads the fris trick at once, "
-                 "and everybody must put an Unter or a King on it."),
-    "deal_on": KindWords("deal on (no more fris)", "{who} deals on: no more fris"),
-    "look": KindWords("look at my last two cards (ends fris for everybody)",
-                 "{who} looks at the last two cards: no more fris"),
-    "bind": KindWords("bind {value}", "{who} binds {value}",
-                 "Binding (legare): say how many trumps you hold in a suit and the lowest of "
-                 "them; the most trumps names trump (equal: the higher lowest card)."),
-    "closed": KindWords("say închis (five trumps)", "{who} says închis (five trumps)"),
-    "face_up": KindWords("turn my last two cards face up", "{who} turns the last two cards face up",
-                    "With no Unter or King for the fris trick, your last two cards are turned "
-                    "face up for everybody, and you play from all five."),
-    "first_trick": KindWords("the first trick is with me", "{who} says: the first trick is with me",
-                        "\"The first trick is with me\": whoever else takes the first trick "
-                        "becomes your partner."),
-    "servant": KindWords("Servant: {value}", "{who} makes {value} the Servant",
-                    "The Servant deals every hand while your team are masters."),
-    "trump": KindWords("trump: {value}", "{who} names {value} trump",
-                  "You name the trump suit for this hand."),
-    "call": KindWords("call {value}", "{who} calls {value}: its holder is the secret partner",
-                 "Calling a card: whoever holds it is your partner, a secret until it is "
-                 "played."),
-    "solo": KindWords("Lust Solo in {value}", "{who} announces a Lust Solo in {value}",
-                 "A Lust Solo: you name the trump suit and play alone against {others}; the "
-                 "permanent trumps stay on top."),
-    "signal": KindWords("a face asking for {value}", "{who} makes a face asking for {value}",
-                   "A face asks your partner for a suit, once a trick, and the whole table "
-                   "sees it: " + _and([f"{face} for {SUIT_NAMES[SUIT_LETTERS.index(letter)]}"
-                                       for letter, face in FACES.items()]) + ".",
-                   mine="Your face asks your partner for {value}"),
-}
-
-#: What the values of some kinds are when the record notation alone does not tell (a seat
-#: is a number there).
-SEAT_KINDS = frozenset({"servant"})
-
-#: What each result event says; ``{who}`` is the team or seats it is about.
-EVENTS = {
-    "masters": "{who} {are} masters now.",
-    "stay_masters": "{who} stay masters.",
-    "ran_away": "{who} took no point and ran away: everybody is even again.",
-    "liberated": "{who} turned the tables: masters now.",
-    "swam_away": "The servants took no point and swam away: there are no masters now.",
-    "hats_on": "{who} won: the others put on hats.",
-    "hats_stay": "{who} won again: the hats stay on.",
-    "hats_off": "{who} won: hats off, and onto the others.",
-    "draw": "60–60: a draw, nothing changes.",
-    "rich_win": "The Rich ({who}) won.",
-    "poor_win": "The Poor ({who}) won.",
-    "freed": "The dealing team took 6 or more: they are free.",
-    "not_freed": "The dealing team deals again.",
-    "redeal": "Nobody bound: the same dealer deals again.",
-    "declarer_won": "The declarer ({who}) won.",
-    "declarer_lost": "The declarer ({who}) lost.",
-    "least_won": "Least: the fewest card points won ({who}).",
-    "least_all": "Least: one player took all 120 and pays ({who}).",
-    "solo_won": "The soloist ({who}) won.",
-    "solo_lost": "The soloist ({who}) lost.",
-    "most_won": "Everybody played alone: the most card points won ({who}).",
-    "all_even": "Everybody played alone: all even.",
-    "won": "{who} won.",
-    "schneider": "{who} won with schneider.",
-    "schwarz": "{who} won schwarz (every trick).",
-}
-
-#: Events decided by the points a side took: the outcome says how many ("With 6 of the 8
-#: Aces and Tens, ...").
-BY_POINTS = frozenset({
-    "masters", "stay_masters", "liberated", "hats_on", "hats_stay", "hats_off", "rich_win",
-    "poor_win", "declarer_won", "declarer_lost", "solo_won", "solo_lost", "won", "schneider",
-    "schwarz",
-})
-
-#: Cards a game shows once the hand is over (its public facts), as a sentence each.
-REVEALED = {
-    "widow": "The widow held {cards}.",
-    "buried": "Buried face down: {cards}.",
-}
-
-
-def card_name(c: Card) -> str:
-    """``card_name(card("H10")) == "Ten of hearts"``."""
-    return f"{RANK_NAMES[rank_of(c)]} of {SUIT_NAMES[suit_of(c)]}"
-
-
-def _card_code(text: Any) -> Card | None:
-    if not isinstance(text, str):
-        return None
-    try:
-        return card(text)
-    except CardError:
-        return None
-
-
-def _seat_name(seat: int) -> str:
-    return f"seat {seat + 1}"
-
-
-def _value_words(kind: str, value: Any, seat_name: Callable[[int], str] = _seat_name) -> str:
-    """A value in the record notation, in words: a suit letter is the suit, a card code the
-    card, a list of cards "E10 and S7", an object its fields."""
-    if kind in SEAT_KINDS and isinstance(value, int):
-        return seat_name(value)
-    if isinstance(value, bool):
-        return "" if value else "no"
-    if isinstance(value, str):
-        if value in SUIT_LETTERS:
-            return SUIT_NAMES[SUIT_LETTERS.index(value)]
-        c = _card_code(value)
-        if c is not None:
-            return f"the {card_name(c)} ({code(c)})"
-        return value.replace("_", " ")
-    if isinstance(value, list):
-        return _and([code(c) if (c := _card_code(v)) is not None else _value_words(kind, v)
-                     for v in value]) if value else "nothing"
-    if isinstance(value, dict):
-        return ", ".join(f"{k.replace('_', ' ')} {_value_words(kind, v)}"
-                         for k, v in value.items())
-    return str(value)
-
-
-def _json_value(action: Action) -> Any:
-    try:
-        return action_to_json(action)[action.kind]
-    except KeyError:  # a kind the record format does not know (none should reach a player)
-        return action.value
-
-
-#: Kinds whose value needs more than the generic words.
-def _fris_words(v: Any) -> str:
-    if isinstance(v, str):
-        return f"{v}, trump {SUIT_NAMES[suit_of(card(v))]}"
-    return f"{v['over']}, trump {_value_words('fris', v['trump'])}"
-
-
-def _bind_words(v: Any) -> str:
-    return (f"{v['count']} trumps in {_value_words('bind', v['trump'])}, the lowest "
-            f"{v['lowest']}")
-
-
-def _deal_words(v: Any) -> str:
-    return {"cut": "cut (three cards each, then fris)",
-            "knock": "knock (five cards each, then binding)"}.get(v, str(v))
-
-
-VALUE_WORDS: dict[str, Callable[[Any], str]] = {
-    "fris": _fris_words, "bind": _bind_words, "deal": _deal_words,
-}
-
-
-def value_words(action: Action, seat_name: Callable[[int], str] = _seat_name,
-                kinds: Mapping[str, KindWords] = KINDS) -> str:
-    value = _json_value(action)
-    kind = kinds.get(action.kind)
-    if kind is not None and kind.values:
-        try:
-            return kind.values[value]
-        except (KeyError, TypeError):
-            pass  # a value the game does not word: the generic words
-    special = VALUE_WORDS.get(action.kind)
-    if special is not None:
-        try:
-            return special(value)
-        except (KeyError, TypeError, ValueError, CardError):
-            pass  # a value of another shape (another game's): the generic words
-    return _value_words(action.kind, value, seat_name)
-
-
-def describe(action: Action, kinds: Mapping[str, KindWords] = KINDS) -> str:
-    """A choice in words: ``H10``, ``trump: hearts``, ``take the widow``, ``Servant: seat 3``;
-    ``kinds``: the words of every kind the game knows (``TerminalGame.kinds``).
-
-    >>> describe(Action("trump", 2))
-    'trump: hearts'
-    """
-    if action.kind == "card":
-        return code(action.value)
-    words = value_words(action, kinds=kinds)
-    kind = kinds.get(action.kind)
-    if kind is not None:
-        return kind.offer.format(value=words).strip()
-    name = action.kind.replace("_", " ")
-    return f"{name}: {words}" if words else name
-
-
-def told(action: Action, who: str, seat_name: Callable[[int], str] = _seat_name,
-         kinds: Mapping[str, KindWords] = KINDS) -> str:
-    """What the table hears of ``who``'s choice: ``Seat 3 names hearts trump``."""
-    words = value_words(action, seat_name, kinds)
-    kind = kinds.get(action.kind)
-    if kind is not None:
-        return kind.told.format(who=who, value=words)
-    name = action.kind.replace("_", " ")
-    return f"{who}: {name} {words}".rstrip()
-
-
-def told_mine(action: Action, kinds: Mapping[str, KindWords] = KINDS) -> str:
-    """The player's own choice out of turn, confirmed: ``Your face asks your partner for
-    leaves``."""
-    kind = kinds.get(action.kind)
-    if kind is not None and kind.mine:
-        return kind.mine.format(value=value_words(action, kinds=kinds))
-    return f"You: {describe(action, kinds)}"
-
-
-def card_set_kind(actions: Sequence[Action]) -> bool:
-    """Do these actions (of one kind) choose a set of cards (burying two)?"""
-    return all(isinstance(v := _json_value(a), list) and all(_card_code(x) is not None
-                                                             for x in v) for a in actions)
-
-
-def refusal(error: IllegalAction, shown: str) -> str:
-    """Why the rules refuse the card the player typed, said to them."""
-    reasons = {
-        "must_follow": f"you must follow {error.params.get('suit', 'suit')}",
-        "must_trump": "you cannot follow suit, so you must play a trump",
-        "must_beat": "you must beat the trick if you can",
-        "not_your_card": "you do not hold it",
-        "not_your_turn": "it is not your turn",
-    }
-    return f"{shown} is refused: {reasons.get(error.reason, str(error))}."
-
-
-def point_unit(rules: Rules) -> tuple[str, str, str]:
-    """What the game's points are called (many, one) and the scale in a sentence, from its
-    card points: ``("Aces and Tens", "Ace or Ten", "Each Ace and Ten counts 1 (8 in all); no
-    other card counts.")``."""
-    values: dict[int, int] = {}
-    for c in rules.pack:
-        if rules.points[c]:
-            values[rank_of(c)] = rules.points[c]
-    ranks = sorted(values)
-    if set(values.values()) == {1}:
-        return (_and([RANK_NAMES[r] + "s" for r in ranks]),
-                " or ".join(RANK_NAMES[r] for r in ranks),
-                f"Each {_and([RANK_NAMES[r] for r in ranks])} counts 1 "
-                f"({rules.total_points} in all); no other card counts.")
-    scale = ", ".join(f"{RANK_NAMES[r]} {values[r]}" for r in ranks)
-    return "card points", "card point", f"Card points: {scale} ({rules.total_points} in all)."
-
-
-def trumps_line(order: TrumpOrder, pack: Sequence[Card]) -> str:
-    """``Trumps, high to low: the four Obers (EO GO HO SO), then hearts: HA H10 ...``."""
-    parts: list[str] = []
-    run: list[Card] = []
-    permanent = [c for c in order.permanent if c in pack]
-    for i, c in enumerate(permanent):
-        run.append(c)
-        if i + 1 < len(permanent) and rank_of(permanent[i + 1]) == rank_of(c):
-            continue
-        whole = [x for x in pack if rank_of(x) == rank_of(c)]
-        if len(run) > 1 and set(run) == set(whole):
-            parts.append(f"the {NUMBERS[len(run)]} {RANK_NAMES[rank_of(c)]}s "
-                         f"({' '.join(code(x) for x in run)})")
-        else:
-            parts.append(" ".join(code(x) for x in run))
-        run = []
-    suit = order.trump_suit
-    if suit is not None:
-        rest = sorted((c for c in pack if suit_of(c) == suit and c not in order.permanent),
-                      key=order.sort_key)
-        parts.append(f"then {SUIT_NAMES[suit]}: {' '.join(code(c) for c in rest)}")
-    if not parts:
-        return "There are no trumps."
-    return "Trumps, high to low: " + ", ".join(parts) + ". Every other card belongs to its suit."
 
 
 class TerminalGame:
@@ -399,7 +109,7 @@ class TerminalGame:
         others = [s for s in seats if s != self.seat]
         named = ""
         if others:
-            named = ("seat " if len(others) == 1 else "seats ") + _and(
+            named = ("seat " if len(others) == 1 else "seats ") + and_list(
                 [str(s + 1) for s in others])
         if self.seat in seats:
             return "you" + (f" and {named}" if named else "")
@@ -469,7 +179,7 @@ class TerminalGame:
         masters = [s for s in range(rules.players) if teams[s] == status.masters]
         losers = [s for s in range(rules.players) if s not in masters]
         verb = "are" if len(masters) > 1 or self.seat in masters else "is"
-        text = (f"{_cap(self.seats(masters))} {verb} masters; {self.seats(losers)} "
+        text = (f"{capitalised(self.seats(masters))} {verb} masters; {self.seats(losers)} "
                 f"{'are' if len(losers) > 1 or self.seat in losers else 'is'} {rules.losers}")
         if rules.losers_badge:
             text += f" and wear {rules.losers_badge}s"
@@ -504,7 +214,7 @@ class TerminalGame:
             if action.kind == "card" or (seat == self.seat
                                          and action.kind not in hand.rules.free_kinds):
                 continue
-            who = _cap(self.who(seat))
+            who = capitalised(self.who(seat))
             if seat == self.seat:
                 self.say(told_mine(action, self.kinds) + ".")
                 continue
@@ -550,7 +260,7 @@ class TerminalGame:
                 line = "Turned face up for everybody to see: " + " ".join(
                     code(c) for c in new) + "."
                 if holders:
-                    line += (f" {_cap(self.seats(holders))} "
+                    line += (f" {capitalised(self.seats(holders))} "
                              f"{'hold' if len(holders) > 1 or holders == [self.seat] else 'holds'}"
                              f" {'it' if len(new) == 1 else 'them'}, and everybody knows it.")
                 last = new[-1]
@@ -691,7 +401,7 @@ class TerminalGame:
         public = seat_view(hand, self.seat).public
         for key, sentence in REVEALED.items():
             cards = public.get(key)
-            if isinstance(cards, list) and cards and all(_card_code(c) is not None
+            if isinstance(cards, list) and cards and all(card_from_text(c) is not None
                                                          for c in cards):
                 held = hand.sort_hand([card(c) for c in cards])
                 self.say(sentence.format(cards=" ".join(code(c) for c in held)))
@@ -807,7 +517,7 @@ class TerminalGame:
             if side < len(result.points):
                 return (f"With {result.points[side]} of the {self.rules.total_points} "
                         f"{self.unit}, {text[0].lower()}{text[1:]}")
-        return _cap(text)
+        return capitalised(text)
 
     # -- the player's turn ----------------------------------------------------------------
 
@@ -938,15 +648,15 @@ class TerminalGame:
         actions = [a for a in entries if isinstance(a, Action)]
         for a in actions:
             if describe(a, self.kinds).lower() == words or (a.kind != "card"
-                                                and str(_json_value(a)) == text):
+                                                and str(json_value(a)) == text):
                 return a
-        played = _card_code(text)
+        played = card_from_text(text)
         if played is None:
             self.say(f"  {text!r} is neither a choice nor a card code. {HOW_TO_ANSWER}")
             return None
         if not any(a.kind == "card" for a in actions):
             # A card typed for a choice that names one (calling it): that choice.
-            naming = [a for a in actions if _card_code(_json_value(a)) == played]
+            naming = [a for a in actions if card_from_text(json_value(a)) == played]
             if len(naming) == 1:
                 return naming[0]
             self.say("  This is not the moment to play a card: pick one of the choices.")
@@ -967,7 +677,7 @@ class TerminalGame:
         sizes = sorted({len(v) for v in values})
         verb = kind.replace("_", " ")
         amount = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
-        self.say(f"{_cap(verb)} {amount} cards: pick them one at a time.")
+        self.say(f"{capitalised(verb)} {amount} cards: pick them one at a time.")
         held = self.hand.sort_hand(self.hand.hands[self.seat])
         picked: list[Card] = []
         while True:
@@ -982,7 +692,7 @@ class TerminalGame:
             if done:
                 entries.append(f"{len(options) + 1}) that is all")
             self.say(f"The {ordinal} card to {verb}: " + "  ".join(entries))
-            answer = self.ask(f"{_cap(verb)} which")
+            answer = self.ask(f"{capitalised(verb)} which")
             if answer is None:
                 return False
             if done and (answer == str(len(options) + 1) or answer.lower() == "that is all"):
@@ -990,8 +700,8 @@ class TerminalGame:
             chosen: Card | None = None
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 chosen = options[int(answer) - 1]
-            elif _card_code(answer) in options:
-                chosen = _card_code(answer)
+            elif card_from_text(answer) in options:
+                chosen = card_from_text(answer)
             if chosen is None:
                 self.say(f"  Pick a number from 1 to {len(entries)} or one of these codes.")
                 continue

@@ -1,4 +1,4 @@
-"""Duplicate matches between computer levels, and decision timing.
+"""Duplicate matches between computer levels.
 
 ``python -m engine arena --a hard --b easy --deals N`` deals N packs. Each deal is played twice
 with the same pack, dealer and status but the teams swapped: level A sits in seats 0 and 2
@@ -10,16 +10,12 @@ the same level masters twice). Per deal the score is the mean, over its two hand
 value minus B's (``Rules.outcome_value``: +1 masters, 0 even, -1 slaves), which is what the
 players aim for; card points are reported beside it. Players are deterministic (fixed
 samples, no time cap), so a run repeats exactly.
-
-``python -m engine ai-timing`` measures how long each level takes to decide, with the time
-cap on, as the bot plays.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import statistics
 import sys
@@ -224,55 +220,3 @@ def format_arena(r: dict[str, Any]) -> str:
         f"{r['points_diff_per_deal']['ci95'][1]:+.4f})",
     ]
     return "\n".join(lines)
-
-
-# -- timing ------------------------------------------------------------------------------------
-
-
-def timing(game: str, levels: list[str], hands: int, seed: int = 0,
-           err: TextIO | None = sys.stderr, cpu: bool = False) -> dict[str, Any]:
-    """Decision times of each level, time cap on, four players of that level per hand; only
-    decisions with a choice (more than one legal action) count. The levels take turns hand by
-    hand, so that a shared machine's drifting speed hits them alike.
-
-    ``cpu``: this process's CPU time instead of the wall clock, with the time caps off, so that
-    other programs on a busy machine neither add to the times nor cut searches short: what a
-    decision costs, as on an idle machine."""
-    clock = time.process_time if cpu else time.perf_counter
-    rules = make_rules(game)
-    out: dict[str, Any] = {"game": game, "hands": hands, "cpus": os.cpu_count(),
-                           "clock": "cpu, no time cap" if cpu else "wall, time cap on"}
-    times: dict[str, list[float]] = {level: [] for level in levels}
-    started = time.perf_counter()
-    for i in range(hands):
-        for level in levels:
-            rng = random.Random(f"timing|{seed}|{i}")
-            pack = list(rules.pack)
-            rng.shuffle(pack)
-            players = [make_player(level, seed=seed + s, timed=not cpu)
-                       for s in range(rules.players)]
-            hand = Hand(rules, rng.randrange(rules.players), pack)
-            while not hand.finished:
-                seat = hand.actors()[0]
-                view = seat_view(hand, seat)
-                t0 = clock()
-                action = players[seat].choose(view)
-                dt = clock() - t0
-                if len(view.legal) > 1:
-                    times[level].append(dt)
-                hand.apply(seat, action)
-        if err is not None:
-            err.write(f"\r{i + 1}/{hands} hands {time.perf_counter() - started:6.1f} s")
-            err.flush()
-    if err is not None:
-        err.write("\n")
-    for level in levels:
-        t = sorted(times[level])
-        out[level] = {
-            "decisions": len(t),
-            "mean_ms": round(1000 * statistics.fmean(t), 1) if t else 0.0,
-            "p50_ms": round(1000 * t[len(t) // 2], 1) if t else 0.0,
-            "p95_ms": round(1000 * t[min(len(t) - 1, int(0.95 * len(t)))], 1) if t else 0.0,
-            "max_ms": round(1000 * t[-1], 1) if t else 0.0,
-        }
-    return out
