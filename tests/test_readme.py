@@ -49,7 +49,8 @@ NOT_RUN = {
     ".venv/bin/python -m engine bench --game filicau --hands 5000 --compare-openspiel":
         "needs the openspiel extra (a large wheel, kept out of the dev install)",
     ".venv/bin/python -m bot.migrate": "needs a PostgreSQL server to copy into "
-                                        "(tests/test_migrate.py runs it against one)",
+                                        "(tests/test_migrate.py runs it against one; "
+                                        "tests/test_upgrade.py the upgrade's, as documented)",
     "--to postgresql": "the second line of the migrate command above",
     ".venv/bin/python -m bot.backup": "copies a running bot's database (tests/test_backup.py "
                                       "runs each documented line, on SQLite and PostgreSQL)",
