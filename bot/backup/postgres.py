@@ -14,9 +14,9 @@ command line (which every user of the machine can read), and the server settings
 takes from ``DATABASE_URL``'s query (``?synchronous_commit=on``) from ``PGOPTIONS``.
 
 Restoring claims the whole bot's ownership, as a process of one shard would (the advisory lock
-of shard 0 of 1, which overlaps every shard of every count): it is refused while any bot
-process runs on the database, and a bot process started meanwhile waits for it. The database
-it replaces is dumped first.
+of shard 0 of 1, which overlaps every shard of every count), and holds the migrations' lock:
+it is refused while any bot process runs on the database, and a bot process started
+meanwhile waits for it before it reads the schema. The database it replaces is dumped first.
 
 >>> url, env = libpq("postgresql://filicau:s%40cret@db.example:5433/filicau"
 ...                   "?synchronous_commit=on&ssl=require")
@@ -44,7 +44,7 @@ import asyncpg
 
 from bot.backup.copies import PGDUMP_SUFFIX, BackupError, Copy, kind, target
 from bot.store import MIGRATIONS, PostgresStore
-from bot.store.postgres import CLAIM_BASE, MAX_SHARD_COUNT, PostgresDatabase
+from bot.store.postgres import CLAIM_BASE, MAX_SHARD_COUNT, MIGRATE_MUTEX, PostgresDatabase
 
 #: The connection parameters libpq takes in a URL's query; asyncpg passes any other to the
 #: server as a setting.
@@ -297,16 +297,17 @@ async def restore(file: Path, url: str, keep: Path | None = None) -> list[str]:
         held = await claims(url)
         raise BackupError(f"bot processes run on {where(url)} ({'; '.join(held)}): stop them "
                           "first (systemctl stop 'filicau-bot*'), then restore")
+    # And the migrations' lock: a process that starts now waits for it as it opens the store,
+    # before it reads the schema (the bot opens the store before it claims its shards).
+    guard = await asyncpg.connect(url)
     try:
-        con = await asyncpg.connect(url)
-        try:
-            before = await schema_version(con)
-        finally:
-            await con.close()
+        await guard.execute("SELECT pg_advisory_lock($1, $2)", *MIGRATE_MUTEX)
+        before = await schema_version(guard)
         kept = None if before is None else (
             await back_up(url, keep, label="before-restore")).file
         got = await _restored(file, url, tables)
     finally:
+        await guard.close()
         await owner.close()
     copy = Copy(where(url), file, version, got)
     lines = [f"restored {file} into {where(url)} ({copy.summary()})"]

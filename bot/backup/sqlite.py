@@ -28,6 +28,8 @@ from bot.store import MIGRATIONS, SqliteStore
 
 #: Seconds a connection waits for a lock (a checkpoint of the running bot) before failing.
 BUSY_SECONDS = 30.0
+#: What SQLite says of a file it cannot read as a database (a reason to restore).
+DAMAGED = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
 #: Files SQLite keeps beside a database; a restored file must not meet the old one's.
 SIDECARS = ("-wal", "-shm", "-journal")
 
@@ -164,6 +166,36 @@ def _kept(db: Path, keep: Path | None) -> Path | None:
         return file
 
 
+def _copied_into(file: Path, db: Path, expected: dict[str, int]) -> None:
+    """Write the backup ``file`` over the database ``db`` in place, in one transaction under
+    SQLite's own locks: a connection already open on ``db`` (a bot starting, waiting for the
+    ownership) sees the old database or the restored one, never a file replaced under it."""
+    with connected(file, "ro") as source:
+        dest = sqlite3.connect(db, timeout=BUSY_SECONDS, isolation_level=None)
+        try:
+            source.backup(dest)
+            if rows(dest) != expected:
+                raise BackupError(f"{db} does not hold what {file} holds after the restore")
+        finally:
+            dest.close()
+
+
+def _replaced(file: Path, db: Path, expected: dict[str, int]) -> None:
+    """Write the backup ``file`` beside the database ``db`` and rename it into place: for a
+    ``db`` that SQLite cannot open as a database at all."""
+    restoring = db.with_name(db.name + ".restoring")
+    restoring.unlink(missing_ok=True)
+    try:
+        _copied_into(file, restoring, expected)
+        durable(restoring)
+        for end in SIDECARS:  # the old database's, which SQLite would apply to the new
+            Path(str(db) + end).unlink(missing_ok=True)
+        os.replace(restoring, db)
+        durable(db)
+    finally:
+        restoring.unlink(missing_ok=True)
+
+
 async def restore(file: Path, db: Path, keep: Path | None = None) -> list[str]:
     """Put the backup ``file`` in place of the database ``db``, which no bot may be running
     on; the database it replaces is kept (in ``keep``, else ``backups/``). What was done, in
@@ -177,24 +209,12 @@ async def restore(file: Path, db: Path, keep: Path | None = None) -> list[str]:
                           "(systemctl stop filicau-bot), then restore")
     try:
         kept = _kept(db, keep)
-        restoring = db.with_name(db.name + ".restoring")
-        restoring.unlink(missing_ok=True)
         try:
-            with connected(file, "ro") as source:
-                dest = sqlite3.connect(restoring, isolation_level=None)
-                try:
-                    source.backup(dest)
-                    if rows(dest) != copy.rows:
-                        raise BackupError(f"{restoring} does not hold what {file} holds")
-                finally:
-                    dest.close()
-            durable(restoring)
-            for end in SIDECARS:  # the old database's, which SQLite would apply to the new
-                Path(str(db) + end).unlink(missing_ok=True)
-            os.replace(restoring, db)
-            durable(db)
-        finally:
-            restoring.unlink(missing_ok=True)
+            _copied_into(file, db, copy.rows)
+        except sqlite3.DatabaseError as e:
+            if e.sqlite_errorname not in DAMAGED:
+                raise
+            _replaced(file, db, copy.rows)
     finally:
         await owner.close()
     lines = [f"restored {file} into {db} ({copy.summary()})"]
