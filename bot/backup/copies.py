@@ -14,6 +14,7 @@ time.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -54,6 +55,21 @@ class Copy:
         total = sum(self.rows.values())
         return (f"schema version {self.version}: {named}; {total} rows in all" if named
                 else f"schema version {self.version}: {total} rows in all")
+
+
+def durable(path: Path) -> None:
+    """``path`` and its folder's entry for it on disk (a rename is only as durable as the
+    folder)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
 
 
 def kind(file: Path) -> str:

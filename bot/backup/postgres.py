@@ -42,7 +42,7 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.backup.copies import PGDUMP_SUFFIX, BackupError, Copy, kind, target
+from bot.backup.copies import PGDUMP_SUFFIX, BackupError, Copy, durable, kind, target
 from bot.store import MIGRATIONS, PostgresStore
 from bot.store.postgres import CLAIM_BASE, MAX_SHARD_COUNT, MIGRATE_MUTEX, PostgresDatabase
 
@@ -170,6 +170,7 @@ async def back_up(url: str, to: Path | None = None, label: str = "") -> Copy:
     finally:
         await con.close()
     partial.replace(file)
+    durable(file)
     missing = set(counted) - toc_tables((await run("pg_restore", ["--list", str(file)]))
                                         .splitlines())
     if missing:

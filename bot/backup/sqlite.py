@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bot.backup.copies import SQLITE_SUFFIX, BackupError, Copy, kind, target
+from bot.backup.copies import SQLITE_SUFFIX, BackupError, Copy, durable, kind, target
 from bot.store import MIGRATIONS, SqliteStore
 
 #: Seconds a connection waits for a lock (a checkpoint of the running bot) before failing.
@@ -56,21 +56,6 @@ def rows(con: sqlite3.Connection) -> dict[str, int]:
 
 def version(con: sqlite3.Connection) -> int:
     return int(con.execute("PRAGMA user_version").fetchone()[0])
-
-
-def durable(path: Path) -> None:
-    """``path`` and its folder's entry for it on disk (a rename is only as durable as the
-    folder)."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
 
 
 def _written(source: sqlite3.Connection, file: Path, expected: dict[str, int]) -> None:
