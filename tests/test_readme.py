@@ -49,8 +49,14 @@ NOT_RUN = {
     ".venv/bin/python -m engine bench --game filicau --hands 5000 --compare-openspiel":
         "needs the openspiel extra (a large wheel, kept out of the dev install)",
     ".venv/bin/python -m bot.migrate": "needs a PostgreSQL server to copy into "
-                                        "(tests/test_migrate.py runs it against one)",
+                                        "(tests/test_migrate.py runs it against one; "
+                                        "tests/test_upgrade.py the upgrade's, as documented)",
     "--to postgresql": "the second line of the migrate command above",
+    ".venv/bin/python -m bot.backup": "copies a running bot's database (tests/test_backup.py "
+                                      "runs each documented line, on SQLite and PostgreSQL)",
+    "createdb ": "makes a PostgreSQL database (tests/test_backup.py makes the scratch one)",
+    "pg_restore ": "reads a backup (tests/test_backup.py runs it on the copy it made)",
+    "systemctl list-timers": "reads systemd's timers (needs systemd)",
     "sudo ": "installs a system service (needs root and systemd; the units are checked by "
              "systemd-analyze where systemd runs)",
     "journalctl ": "reads a system service's log",
