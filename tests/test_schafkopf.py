@@ -101,9 +101,13 @@ def cs(text: str) -> list[int]:
 
 
 def refused(hand: Hand, seat: int, action: Action) -> str:
+    return refusal(hand, seat, action).reason
+
+
+def refusal(hand: Hand, seat: int, action: Action) -> IllegalAction:
     with pytest.raises(IllegalAction) as e:
         hand.apply(seat, action)
-    return e.value.reason
+    return e.value
 
 
 # -- B1, B3: cards and the deal ---------------------------------------------------------------
@@ -366,12 +370,12 @@ def test_doubling_window_closes_with_the_first_card() -> None:
     assert refused(hand, 1, stoss(1)) == "stoss_late"
 
 
-def test_second_card_window_opens_after_forehands_card() -> None:
+def test_second_card_window_asks_after_forehands_card() -> None:
     hand = deal(stoss_window="second_card")
     for seat in range(4):
         hand.apply(seat, DAD if seat == 0 else W)
     hand.apply(0, game("solo_H"))
-    assert hand.phase == "lead" and refused(hand, 1, stoss(1)) == "stoss_early"
+    assert hand.phase == "lead" and hand.actors() == [0]
     play(hand, "EA")
     assert hand.phase == "kontra" and hand.actors() == [1, 2, 3]
     hand.apply(3, stoss(1))
@@ -380,6 +384,73 @@ def test_second_card_window_opens_after_forehands_card() -> None:
     assert hand.phase == "play" and hand.to_move == 1 and hand.trick == [card("EA")]
     play(hand, "E10")
     assert refused(hand, 2, stoss(1)) == "stoss_late"
+
+
+def test_second_card_window_runs_from_the_declaration() -> None:
+    """B10.3, B10.5: with ``second_card`` the window opens at the declaration, so Kontra and
+    Re may be given before forehand's first card, out of turn (issue 44: refused as
+    ``stoss_early``, "doubling starts once a game is declared")."""
+    hand = deal(stoss_window="second_card")
+    for seat in range(4):
+        hand.apply(seat, DAD if seat == 0 else W)
+    hand.apply(0, game("solo_H"))
+    assert hand.phase == "lead"
+    assert [hand.free_actions(s) for s in range(4)] == [(), (stoss(1),), (stoss(1),),
+                                                        (stoss(1),)]
+    assert refused(hand, 0, stoss(1)) == "stoss_party"
+    hand.apply(2, stoss(1))
+    assert refused(hand, 1, stoss(1)) == "stoss_level"
+    assert [hand.free_actions(s) for s in range(4)] == [(stoss(2),), (), (), ()]
+    hand.apply(0, stoss(2))
+    assert public_view(hand).public["doubles"] == [
+        {"seat": 2, "stoss": "kontra"}, {"seat": 0, "stoss": "re"}]
+    e = refusal(hand, 3, stoss(3))
+    assert e.reason == "stoss_late" and e.params["closed"] == "max"
+    assert "allows two doublings, and both were given" in str(e)
+    # Both doublings are given: nobody is asked after the card, play goes on.
+    play(hand, "EA")
+    assert hand.phase == "play" and hand.to_move == 1
+
+
+def test_a_kontra_before_the_card_leaves_re_to_ask_after_it() -> None:
+    hand = deal(stoss_window="second_card")
+    for seat in range(4):
+        hand.apply(seat, DAD if seat == 0 else W)
+    hand.apply(0, game("sauspiel_G"))  # seat 1 holds GA: the hidden partner
+    assert [hand.free_actions(s) for s in range(4)] == [(), (), (stoss(1),), (stoss(1),)]
+    assert refused(hand, 1, stoss(1)) == "stoss_party"
+    hand.apply(3, stoss(1))
+    play(hand, "EO")
+    # Re is asked of the declarer and of anyone who may be his partner.
+    assert hand.phase == "re" and hand.actors() == [0, 1, 2]
+    assert hand.legal_actions(1) == (stoss(2), W) and hand.legal_actions(2) == (W,)
+
+
+def test_no_claim_while_a_doubling_may_come() -> None:
+    """B8.6: in trick 1 the player on lead may claim only once the window has closed; with
+    ``second_card`` that is trick 2 (issue 44: forehand was offered, and allowed, a claim at
+    the start of trick 1)."""
+    claim = Action("claim", True)
+    hand = deal(stoss_window="second_card")
+    for seat in range(4):
+        hand.apply(seat, DAD if seat == 0 else W)
+    hand.apply(0, game("solo_H"))
+    assert hand.phase == "lead" and hand.free_actions(0) == ()
+    e = refusal(hand, 0, claim)
+    assert e.reason == "claim_not_now" and "start of trick 2" in str(e)
+    play(hand, "EA")
+    while hand.phase == "kontra":
+        hand.apply(hand.actors()[0], W)
+    play(hand, "E10 EK E8")
+    assert hand.to_move == 0 and hand.free_actions(0) == (claim,)
+    # The default window: forehand may claim at trick 1 once every seat asked has answered.
+    first = declared("solo_H")
+    assert first.phase == "play" and first.free_actions(0) == (claim,)
+    window = deal()
+    for seat in range(4):
+        window.apply(seat, DAD if seat == 0 else W)
+    window.apply(0, game("solo_H"))
+    assert window.phase == "kontra" and window.free_actions(0) == ()
 
 
 def test_stoss_max_allows_sup_and_zero_allows_none() -> None:
