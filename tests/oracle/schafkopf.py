@@ -565,7 +565,7 @@ class Hand:
         return {
             "trump": trump, "shown": [], "hands": [list(d) for d in self.dealt],
             "tricks": tricks, "points": self.points_now(), "finished": self.finished,
-            "to_move": self.turn, "legal": self.legal(),
+            "to_move": self.turn, "legal": self.legal(), "may_act": self.may_act(),
             "status": self.result["status"] if self.result else self.status_in,
             "next_dealer": (self.dealer + 1) % 4 if self.result else None,
         }
