@@ -714,6 +714,28 @@ def test_the_stock_goes_to_the_next_sauspiel() -> None:
     assert result is not None and result.status.pot == 40  # a Wenz leaves it alone
 
 
+def test_the_table_shows_the_pot_the_result_leaves() -> None:
+    """Issue 44: the table said "Stock: 0 in the pot" under a result saying 40 (all passed),
+    and still 40 after a Sauspiel had won the pot: ``public_info["pot"]`` was the pot the deal
+    started with. Once the deal is settled every view shows the pot the result leaves."""
+    hand = deal(all_pass="stock")
+    assert public_view(hand).public["pot"] == 0
+    for seat in range(4):
+        hand.apply(seat, W)
+    result = hand.result
+    assert result is not None and result.status.pot == 40
+    assert public_view(hand).public["pot"] == 40
+    assert all(seat_view(hand, s).public["pot"] == 40 for s in range(4))
+    won = json.loads((GOLDEN / "schafkopf_sauspiel_schneider_3_laufende.json").read_text())
+    record = dict(won["record"], options={"all_pass": "stock"},
+                  status={"score": [-10, -10, -10, -10], "pot": 40})
+    start = replay({**record, "actions": record["actions"][:5]})
+    assert public_view(start).public["pot"] == 40  # during the deal: the pot at stake
+    hand = replay(record)
+    assert hand.result is not None and hand.result.status.pot == 0
+    assert public_view(hand).public["pot"] == 0 == seat_view(hand, 2).public["pot"]
+
+
 def test_the_stock_doubles_when_the_sauspiel_is_lost() -> None:
     # Seat 0 calls Gras with four low trumps; the opponents hold every Ober and Unter.
     weak = ["HK H9 H8 H7 G7 E7 S8 S7", "GA G10 GK G9 G8 E9 E8 S9",

@@ -802,9 +802,11 @@ class Schafkopf(Rules):
         p = hand.pending
         info: dict[str, Any] = {}
         if self.opts.all_pass == "stock":
-            # B12.8: the pot from the deal on: the announcement is where it counts (the next
-            # Sauspiel wins it or doubles it).
-            info["pot"] = hand.status.pot or 0
+            # B12.8: the pot at stake in this deal (the next Sauspiel wins it or doubles it);
+            # once the deal is settled, the pot its result leaves, so that the table and the
+            # result say the same (issue 44).
+            status = hand.status if hand.result is None else hand.result.status
+            info["pot"] = status.pot or 0
         if p["knocks"]:
             info["knocks"] = list(p["knocks"])
         contract: Contract | None = p["contract"]
