@@ -798,6 +798,16 @@ def test_the_tally_adds_up_to_zero_over_many_random_hands(options: dict[str, Any
         result = match.record_result(hand)
         assert sum(result.extra["scores"]) == (result.status_before.pot or 0) - (
             result.status.pot or 0)
+        extra = result.extra
+        if extra["game"] not in (None, "ramsch"):
+            # The items add up as a player checks them: (base + Laufende + Schneider or
+            # Schwarz) x 2 for a Tout (x 4 Sie), x 2 per knock and doubling = the value.
+            items = {i["key"]: i for i in extra["counted"]}
+            total = sum(i["value"] for k, i in items.items() if k in (
+                "game", "laufende", "schneider", "schwarz"))
+            factor = 2 ** (items.get("knocks", {}).get("count", 0)
+                           + items.get("doubles", {}).get("count", 0))
+            assert total * items["game"]["times"] * factor == extra["value"], extra
         assert sum(match.status.score or ()) + (match.status.pot or 0) == 0
 
 
@@ -817,8 +827,9 @@ def test_records_replay_and_name_what_was_counted() -> None:
     result = hand.result
     assert result is not None
     assert result.extra["counted"] == [
-        {"key": "game", "game": "sauspiel_S"}, {"key": "laufende", "count": 3},
-        {"key": "schneider"}, {"key": "each", "value": 50}]
+        {"key": "game", "game": "sauspiel_S", "value": 10, "times": 1},
+        {"key": "laufende", "count": 3, "value": 30}, {"key": "schneider", "value": 10},
+        {"key": "each", "value": 50}]
     assert result.extra["teams"] == [0, 0, 1, 1] and result.extra["partner"] == 1
 
 
