@@ -34,16 +34,17 @@ def _replay_one(line: str) -> tuple[dict[str, Any], bool]:
         # Python's JSON reader (and repr, and the validation) recurse once per level: a
         # record nested about a thousand deep exhausts the stack. No record nests deeper
         # than a few levels, so this one is refused as a whole.
-        return ReplayError(None, "not a game record: nested too deeply to read").to_json(), False
+        return ReplayError(None, "not a game record: nested too deeply to read",
+                           "not_a_record").to_json(), False
 
 
 def _replay_text(line: str) -> tuple[dict[str, Any], bool]:
     try:
         record = json.loads(line)
     except json.JSONDecodeError as e:
-        return ReplayError(None, f"not JSON: {e}").to_json(), False
+        return ReplayError(None, f"not JSON: {e}", "not_json").to_json(), False
     if not isinstance(record, dict):
-        return ReplayError(None, "a record must be a JSON object").to_json(), False
+        return ReplayError(None, "a record must be a JSON object", "not_a_record").to_json(), False
     record = _unwrap(record)
     try:
         return report(replay(record)), True
