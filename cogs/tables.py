@@ -271,9 +271,11 @@ class Tables(commands.Cog, name="Tables"):
                        click: Click) -> None:
         """My hand: the player's hand view, and their seat theirs again if the computer
         was playing it."""
-        await self.service.resume(table, actor(interaction), via=Via.DISCORD,
-                                  reply=lambda outcome: table.discord.views.show(
-                                      interaction, outcome.seat or 0))
+        async def reply(outcome: Outcome) -> None:
+            assert outcome.seat is not None
+            await table.discord.views.show(interaction, outcome.seat)
+
+        await self.service.resume(table, actor(interaction), via=Via.DISCORD, reply=reply)
 
     async def _on_activity(self, interaction: discord.Interaction[Any], table: OpenTable,
                            click: Click) -> None:
@@ -339,9 +341,12 @@ class Tables(commands.Cog, name="Tables"):
     async def _act(self, interaction: discord.Interaction[Any], table: OpenTable,
                    action: Action, number: int, trick: int | None) -> None:
         """A move from the player's hand view, answered with that view as it is now."""
+        async def reply(outcome: Outcome) -> None:
+            assert outcome.seat is not None
+            await table.discord.views.answer(interaction, outcome.seat)
+
         await self.service.act(table, actor(interaction), action, hand=number, trick=trick,
-                               via=Via.DISCORD, reply=lambda outcome: table.discord.views.answer(
-                                   interaction, outcome.seat or 0))
+                               via=Via.DISCORD, reply=reply)
 
     # hints and reviews
 
