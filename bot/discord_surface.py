@@ -163,7 +163,7 @@ class DiscordSurface:
         # made it was answered with that view: a move from the Activity, a seat handed to the
         # computer (answered on the question, not on the view).
         answered = change.via is Via.DISCORD and not change.left
-        if change.seat is not None and not answered:
+        if change.seat is not None and not answered and change.seat not in redraw:
             redraw.append(change.seat)
         if change.finished:
             # The hand is over: every person's open view says so (the one who clicked last
