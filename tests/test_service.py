@@ -10,6 +10,7 @@ The Activity's socket is driven here through the bot's own adapter (``bot.activi
 
 from __future__ import annotations
 
+import pytest
 from fake_discord import Harness
 from test_cogs import four_players, to_move, view_cards
 
@@ -63,13 +64,10 @@ async def test_a_move_on_a_table_that_moved_meanwhile_is_refused_in_the_activity
     assert seat is not None and session.hand is not None and session.hand_id is not None
     card = session.hand.legal_actions(seat)[0]
     played = len(session.hand.actions)
-    try:
+    with pytest.raises(SessionError) as refused:
         await activity(h).act(session.id, mover.id, card, hand_id=session.hand_id,
                               at=played + 1, seat=seat)
-    except SessionError as e:
-        assert e.key == "err.stale_trick"
-    else:
-        raise AssertionError("a stale move was taken")
+    assert refused.value.key == "err.stale_trick"
     assert len(session.hand.actions) == played
     h.check_clean()
 
