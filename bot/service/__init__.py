@@ -3,10 +3,10 @@ it came from.
 
 A cog answering a click, the Activity's socket, or any later surface makes one call here —
 open, join, take a seat, leave (with its question first during a hand), seat or remove a
-computer, set an option, start, cancel, end; a move (``act``), back from the computer
-(``resume``), the next hand, a hint, a review — and answers with what it returns
-(``Outcome``: what changed, what to tell the actor in the catalogs' words). Each call does
-its work in one order: the table decides and stores under its lock (``TableSession``), the
+computer, set an option, hold seats for the invited, start, cancel, end; a move (``act``),
+back from the computer (``resume``), the next hand, a hint, a review — and answers with what
+it returns (``Outcome``: what changed, what to tell the actor in the catalogs' words). Each
+call does its work in one order: the table decides and stores under its lock (``TableSession``), the
 actor's own surface answers (``reply``), every surface hears the news from the table's
 courier (``bot.courier``: the change, whose request and from which surface), then the
 table's driver wakes (``TableRunner.kick``). No surface calls the runner or another surface;
