@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.choices import GAME_CHOICES
 from bot.errors import answer as reply_error
+from bot.lobby import Actor
 from bot.seats import user_member
 from bot.store import now
 from bot.texts import t
@@ -68,8 +69,10 @@ class Admin(commands.Cog, name="Admin"):
         if table is None:
             await reply_error(interaction, t("err.no_table"))
             return
-        await self.bot.tables.close(table, "ok.ended")
-        await interaction.response.send_message(t("ok.ended"), ephemeral=True)
+        perms = getattr(interaction.user, "guild_permissions", None)
+        await self.bot.service.end(
+            table, "ok.ended", by=Actor(interaction.user.id, bool(perms and perms.manage_guild)),
+            reply=lambda _: interaction.response.send_message(t("ok.ended"), ephemeral=True))
 
     @admin.command(name=ls("cmdname.admin_pictures"), description=ls("cmd.admin_pictures"))
     @app_commands.describe(mode=ls("cmd.pictures_mode"))

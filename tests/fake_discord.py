@@ -66,12 +66,12 @@ from visibility import hidden_from, holder
 
 from bot import cardart
 from bot.client import FilicauBot
+from bot.open_tables import OpenTable, OpenTables
 from bot.pictures import digest
 from bot.protocol import Place, parse
 from bot.runner import TableRunner
 from bot.session import TableSession
 from bot.settings import Settings
-from bot.tables import OpenTable, Tables
 from bot.texts import card_label, card_labels, language_of, speaking, t
 from engine.cards import CardError, card
 
@@ -802,7 +802,7 @@ class Harness:
         bot._ready.set()
         self.bot = bot
         started = [t for t in asyncio.all_tasks() - before
-                   if getattr(t.get_coro(), "__qualname__", "") == "Tables._resume"]
+                   if getattr(t.get_coro(), "__qualname__", "") == "OpenTables._resume"]
         if started:
             await asyncio.wait(started)
         await self.settle()
@@ -840,7 +840,7 @@ class Harness:
     # -- the bot's side, for assertions ---------------------------------------------------
 
     @property
-    def tables(self) -> Tables:
+    def tables(self) -> OpenTables:
         assert self.bot is not None
         return self.bot.tables
 

@@ -24,7 +24,7 @@ from standin.game import Table, acting
 from standin.records import Database, HiddenCardCheck, StoredHand
 from standin.server import Call, Interaction
 
-from bot.results import result_json
+from bot.bookkeeping import result_json
 from bot.texts import t
 from engine import make_rules
 from engine.cards import code

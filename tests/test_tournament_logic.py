@@ -11,7 +11,7 @@ import pytest
 from bot import boards, holds
 from bot.direct import Budget
 from bot.tournaments import pairing, scoring
-from bot.tournaments.results import seat_values
+from bot.tournaments.round_scores import seat_values
 from bot.tournaments.scoring import HandScore, TableRound
 from engine import Hand, make_rules
 from engine.rules import GAMES

@@ -41,7 +41,7 @@ from bot.web.cards import card_png, known
 from bot.web.guilds import GuildConfigs
 from bot.web.keys import Keys, Kind, sign
 from bot.web.live import Feed, Subscriber, snapshot
-from bot.web.standings import board_lines, current_season, game_name, games, profile
+from bot.web.rankings import board_lines, current_season, game_name, games, profile
 from bot.web.views import replay_steps, seating
 from engine.ai.analysis import review_from_json
 from engine.rules import GAMES

@@ -1,4 +1,4 @@
-"""Standings, status, rules and history: the commands that read rather than play."""
+"""The records: standings, status, rules and history — the commands that read rather than play."""
 
 from __future__ import annotations
 
