@@ -16,6 +16,7 @@ import discord
 
 from bot import facts, how  # noqa: F401  (``render.facts``: the tests word facts with it)
 from bot.colours import GAME_COLOUR
+from bot.names import player_mention, seat_mention  # noqa: F401  (``render.seat_mention``)
 from bot.options import encode as encode_option
 from bot.options import menus as option_menus
 from bot.options import offers as option_offered
@@ -60,16 +61,6 @@ CARDS_PER_ROW = 4
 def voiced(s: TableSession) -> Table:
     """The table as the voice names it (``bot.voice``)."""
     return Table.of(s)
-
-
-def seat_mention(s: TableSession, seat: int) -> str:
-    """Who sits at ``seat`` now, as a message names them (a mention for a person)."""
-    return markdown(voiced(s).person(seat))
-
-
-def player_mention(s: TableSession, seat: int) -> str:
-    """Who played ``seat`` in the hand on the table."""
-    return markdown(voiced(s).player(seat))
 
 
 def _lines(texts: list[Text]) -> list[str]:

@@ -34,7 +34,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-import discord
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -241,7 +240,9 @@ def date_text(iso: str | None) -> str:
     moment = datetime.fromisoformat(iso)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return discord.utils.format_dt(moment, "D")
+    # Discord's timestamp markup (``discord.utils.format_dt``'s "D" style), written here so
+    # that the catalogs' module needs no Discord library (the voice reads it).
+    return f"<t:{int(moment.timestamp())}:D>"
 
 
 def card_label(c: int) -> str:
