@@ -232,7 +232,11 @@ ADD_CPU_LABELS = {"easy": "btn.add_cpu_easy", "normal": "btn.add_cpu", "hard": "
 
 
 def seat_badges(s: TableSession, v: PublicView, seat: int) -> str:
-    badges = words.seat_badges(voiced(s), v, seat)
+    return _badges(voiced(s), v, seat)
+
+
+def _badges(table: Table, v: PublicView, seat: int) -> str:
+    badges = words.seat_badges(table, v, seat)
     return f" ({', '.join(_lines(badges))})" if badges else ""
 
 
@@ -257,10 +261,14 @@ def goal_line(s: TableSession) -> str | None:
 def seat_prefix(s: TableSession, v: PublicView, seat: int) -> str:
     """A seat's team as the table knows it (``bot.voice.words.seat_team``): the letter
     alone at fixed-teams tables, in brackets at the others."""
-    team = words.seat_team(voiced(s), v, seat)
+    return _prefix(voiced(s), v, seat)
+
+
+def _prefix(table: Table, v: PublicView, seat: int) -> str:
+    team = words.seat_team(table, v, seat)
     if team is None:
         return ""
-    return team if s.fixed_teams else f"[{team}] "
+    return team if table.fixed_teams else f"[{team}] "
 
 
 def role_word(role: str) -> str:
@@ -288,8 +296,8 @@ def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
     def seat_line(seat: int) -> str:
         turn = seat in v.actors
         taken = words.taken(table, v, seat)
-        return (f"{'▶ ' if turn else ''}{seat_prefix(s, v, seat)}{seat + 1} "
-                f"{markdown(table.person(seat))}{seat_badges(s, v, seat)}"
+        return (f"{'▶ ' if turn else ''}{_prefix(table, v, seat)}{seat + 1} "
+                f"{markdown(table.person(seat))}{_badges(table, v, seat)}"
                 + (countdown(deadline) if turn else "")
                 + (f" — {markdown(taken)}" if taken is not None else ""))
 
@@ -312,8 +320,8 @@ def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
         embed.add_field(name=points_name(s), value=markdown(points), inline=False)
     status = words.status_of(v)
     if status.score is not None:
-        embed.add_field(name=t(f"table.{score_word(s)}"), value=score_text(s, status.score),
-                        inline=False)
+        embed.add_field(name=t(f"table.{words.score_word(table)}"),
+                        value=markdown(words.score(table, status.score)), inline=False)
     free = words.free_seats(table) if v.finished else None
     if free:
         embed.add_field(name=t("table.seat_change"), value=markdown(free), inline=False)

@@ -18,9 +18,10 @@ still renders before its texts are written.
 from __future__ import annotations
 
 import contextlib
+from functools import lru_cache
 from typing import Any
 
-from bot.texts import card_label, has_text, suit_label, t, team_name
+from bot.texts import card_label, current_language, has_text, suit_label, t, team_name
 from bot.voice.table import Table
 from bot.voice.text import Card, Number, Person, Segment, Suit, Text, say
 from engine.cards import SUIT_LETTERS, CardError, card, code
@@ -30,12 +31,21 @@ SKIP = frozenset({"score", "badges", "first", "piles", "deals", "pack", "last_si
 
 
 def card_of(c: int | str) -> Card:
-    """A card as a segment (a code or its number)."""
-    c = card(c) if isinstance(c, str) else c
+    """A card as a segment (a code or its number), in the language in force."""
+    return _card(card(c) if isinstance(c, str) else c, current_language())
+
+
+@lru_cache(maxsize=256)
+def _card(c: int, lang: str) -> Card:
     return Card(code(c), card_label(c))
 
 
 def suit_of(s: int) -> Suit:
+    return _suit(s, current_language())
+
+
+@lru_cache(maxsize=32)
+def _suit(s: int, lang: str) -> Suit:
     return Suit(SUIT_LETTERS[s], suit_label(s))
 
 

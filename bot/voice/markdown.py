@@ -22,8 +22,10 @@ NAME_LIMIT = 32
 
 def markdown(text: Text | Segment) -> str:
     """A ``Text`` for a message's content or an embed: people mentioned, marks as markdown."""
-    if isinstance(text, Text):
-        return "".join(markdown(part) for part in text.parts)
+    if type(text) is Text:
+        return "".join(p if type(p) is str else markdown(p) for p in text.parts)
+    if type(text) is str:
+        return text
     if isinstance(text, Person):
         return f"<@{text.member}>" if text.member is not None else text.name
     if isinstance(text, Strong):

@@ -22,7 +22,7 @@ from typing import Protocol
 
 from bot.seats import computer_level, is_computer
 from bot.store import HandRow, Member, TableRow
-from bot.texts import game_title, t
+from bot.texts import current_language, game_title, t
 from bot.thinking import COMPUTER_LEVELS
 from bot.voice.text import Person
 from engine import Rules, make_rules
@@ -59,6 +59,9 @@ class Table:
     hints: bool = False
     #: Seats whose player left during the hand.
     leaving: frozenset[int] = frozenset()
+    #: Each person as named in each language, made once (the pages name them on every move).
+    _named_: dict[tuple[Member | None, int, str], Person] = field(
+        default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, s: Seated) -> Table:
@@ -102,7 +105,11 @@ class Table:
         return self._named(members[seat] if 0 <= seat < len(members) else None, seat)
 
     def _named(self, member: Member | None, seat: int) -> Person:
-        return person(member, seat, self.names)
+        key = (member, seat, current_language())
+        found = self._named_.get(key)
+        if found is None:
+            found = self._named_[key] = person(member, seat, self.names)
+        return found
 
     def people(self, seats: Sequence[int]) -> list[Person]:
         return [self.person(seat) for seat in seats]

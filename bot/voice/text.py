@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-from bot.texts import FORMATTER, hungarian_article, template
+from bot.texts import FORMATTER, current_language, hungarian_article, template
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,14 +112,19 @@ class Text:
 
     def __init__(self, *parts: Segment | Text) -> None:
         flat: list[Segment] = []
+        last_str = False
         for part in parts:
-            for p in part.parts if isinstance(part, Text) else (part,):
-                if isinstance(p, str):
+            pieces: tuple[Segment, ...] = part.parts if isinstance(part, Text) else (part,)
+            for p in pieces:
+                if type(p) is str:
                     if not p:
                         continue
-                    if flat and isinstance(flat[-1], str):
-                        flat[-1] += p
+                    if last_str:
+                        flat[-1] += p  # type: ignore[operator]
                         continue
+                    last_str = True
+                else:
+                    last_str = False
                 flat.append(p)
         object.__setattr__(self, "parts", tuple(flat))
 
@@ -248,4 +253,13 @@ def fill(text: str, params: dict[str, Any]) -> Text:
 def say(key: str, /, **params: Any) -> Text:
     """The catalog's sentence ``key`` in the language in force, filled in (an entry with
     plural forms takes the form for ``params["count"]``), as a ``Text``."""
+    if not params:
+        return _said(key, current_language())
     return fill(template(key, params.get("count")), params)
+
+
+@lru_cache(maxsize=4096)
+def _said(key: str, lang: str) -> Text:
+    """A sentence without fields, made once per language (a badge, a prompt: every step
+    says them again)."""
+    return fill(template(key), {})

@@ -3,10 +3,11 @@ strings, and one object per segment naming its kind — which their script draws
 person in ``<bdi>``, emphasis in ``<strong>``, a card with its code). ``html`` draws the same
 on the server, for the pages made there.
 
+>>> from pydantic import TypeAdapter
 >>> from bot.voice.text import Card, Person, Strong, Text
 >>> text = Text(Person("Ana", member="42", seat=0), ": ", Card("EO", "🌰 Ober"), " ",
 ...             Strong(Text("now")))
->>> for s in spans(text):
+>>> for s in TypeAdapter(Spans).validate_python(spans(text)):
 ...     print(repr(s) if isinstance(s, str) else s.model_dump_json())
 {"k":"person","text":"Ana","seat":0}
 ': '
@@ -19,7 +20,7 @@ Markup('<bdi dir="auto" class="person">&lt;b&gt;</bdi> &amp; <strong>Next hand</
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from markupsafe import Markup, escape
 from pydantic import BaseModel, ConfigDict, Field
@@ -54,35 +55,43 @@ class Span(BaseModel):
 
 #: A text on the wire.
 Spans = list[str | Span]
+#: A text as JSON-able data, before the models read it (``Span``'s fields, left out at their
+#: defaults): a state is built as data and validated once, in pydantic's core.
+SpanData = str | dict[str, Any]
 
 
-def spans(text: Text | Segment | None, *, strong: bool = False) -> Spans:
-    """``text`` as spans (none for None)."""
+def spans(text: Text | Segment | None, *, strong: bool = False) -> list[SpanData]:
+    """``text`` as spans' data (none for None)."""
     if text is None:
         return []
-    out: Spans = []
+    out: list[SpanData] = []
     for part in text.parts if isinstance(text, Text) else (text,):
         out.extend(_span(part, strong))
     return out
 
 
-def _span(part: Segment, strong: bool) -> Spans:
-    if isinstance(part, str):
-        return [Span(k="text", text=part, strong=True) if strong else part]
+def _span(part: Segment, strong: bool) -> list[SpanData]:
+    data: dict[str, Any]
+    if type(part) is str:
+        return [{"k": "text", "text": part, "strong": True} if strong else part]
     if isinstance(part, Strong):
         return spans(part.text, strong=True)
     if isinstance(part, Person):
-        return [Span(k="person", text=part.name, seat=part.seat, strong=strong)]
-    if isinstance(part, Card):
-        return [Span(k="card", text=part.label, card=part.code, strong=strong)]
-    if isinstance(part, Suit):
-        return [Span(k="suit", text=part.label, suit=part.letter, strong=strong)]
-    if isinstance(part, Number):
-        return [Span(k="number", text=part.text, strong=strong)]
-    if isinstance(part, Moment):
-        return [Span(k="time", text=part.text, at=part.at, style=part.style, strong=strong)]
-    assert isinstance(part, Code)
-    return [Span(k="code", text=part.text, strong=strong)]
+        data = {"k": "person", "text": part.name, "seat": part.seat}
+    elif isinstance(part, Card):
+        data = {"k": "card", "text": part.label, "card": part.code}
+    elif isinstance(part, Suit):
+        data = {"k": "suit", "text": part.label, "suit": part.letter}
+    elif isinstance(part, Number):
+        data = {"k": "number", "text": part.text}
+    elif isinstance(part, Moment):
+        data = {"k": "time", "text": part.text, "at": part.at, "style": part.style}
+    else:
+        assert isinstance(part, Code)
+        data = {"k": "code", "text": part.text}
+    if strong:
+        data["strong"] = True
+    return [data]
 
 
 def html(text: Text | Segment | None) -> Markup:

@@ -23,9 +23,18 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from bot.store import PartnershipStatus
-from bot.texts import card_word, has_text, points_key, points_text, t, team_name
+from bot.texts import (
+    card_word,
+    current_language,
+    has_text,
+    points_key,
+    points_text,
+    t,
+    team_name,
+)
 from bot.voice.facts import (
     card_of,
     counted_line,
@@ -94,7 +103,11 @@ def trumps(order: TrumpOrder) -> Text:
     'Ober, dann ❤️ Herz'
     'Unter'
     """
-    permanent = order.permanent
+    return _trumps(order.permanent, order.trump_suit, current_language())
+
+
+@lru_cache(maxsize=512)
+def _trumps(permanent: tuple[int, ...], trump_suit: int | None, lang: str) -> Text:
     ranks = list(dict.fromkeys(RANK_CODES[rank_of(c)] for c in permanent))
     whole = [r for r in ranks if sum(1 for c in permanent if RANK_CODES[rank_of(c)] == r) == 4]
     key = "trump.top." + "".join(whole)
@@ -108,9 +121,9 @@ def trumps(order: TrumpOrder) -> Text:
     # card's label says where a card is).
     parts.extend(card_word(c) for c in rest)
     top = Text.join(", ", parts)
-    if order.trump_suit is None:
+    if trump_suit is None:
         return top or say("trump.none")
-    suit = suit_of(order.trump_suit)
+    suit = suit_of(trump_suit)
     return say("trump.then", top=top, suit=suit) if top else Text(suit)
 
 

@@ -50,7 +50,7 @@ from bot.session import SessionError
 from bot.store import WebKey
 from bot.texts import EN, LANGUAGES, language_of, refusal, speaking, t
 from bot.voice import Text
-from bot.voice.wire import spans
+from bot.voice.wire import SpanData, spans
 from bot.web import protocol
 from bot.web.assets import Assets
 from bot.web.keys import Keys
@@ -528,11 +528,11 @@ class Activity:
         elif isinstance(message, protocol.Hint):
             text = await play.hint(sub.table_id, ticket.user_id, hand_id=message.hand,
                                    at=message.at)
-            sub.send(protocol.dump(protocol.Answer(text=answer_lines(text),
-                                                   hand=message.hand)))
+            sub.send(protocol.dump(protocol.Answer.model_validate(
+                {"text": answer_lines(text), "hand": message.hand})))
 
 
-def answer_lines(text: str | list[Text]) -> list[protocol.Spans]:
+def answer_lines(text: str | list[Text]) -> list[list[SpanData]]:
     """An answer's lines as the socket carries them."""
     if isinstance(text, str):
         return [[line] for line in text.splitlines()]

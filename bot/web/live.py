@@ -294,7 +294,8 @@ class TableFeed:
             return
         with speaking(hs.lang):
             text = spans(say(key, user=hs.table.player(seat)))
-        message = protocol.dump(protocol.Notice(key=key, seat=seat, text=text))
+        message = protocol.dump(protocol.Notice.model_validate(
+            {"key": key, "seat": seat, "text": text}))
         for sub in self.subscribers:
             if sub.activity and sub.ready:
                 sub.send(message)

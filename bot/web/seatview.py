@@ -11,19 +11,22 @@ holder's socket only (``bot.web.live``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.voice import words
 from bot.voice.table import Table
 from bot.voice.wire import spans
-from bot.web.protocol import Choice, Mine, Together
+from bot.web.protocol import Mine
 from engine import Action, Hand, SeatView, action_to_json, seat_view
 from engine.cards import code
 
 
-def choice(table: Table, action: Action, *, free: bool) -> Choice:
-    """One choice as a control: what the socket sends back (``kind`` and ``value``, the
-    engine's JSON), and its words."""
+def choice(table: Table, action: Action, *, free: bool) -> dict[str, Any]:
+    """One choice as a control (``Choice``'s data): what the socket sends back (``kind``
+    and ``value``, the engine's JSON), and its words."""
     (kind, value), = action_to_json(action).items()
-    return Choice(kind=kind, value=value, free=free, label=spans(words.choice(table, action)))
+    return {"kind": kind, "value": value, "free": free,
+            "label": spans(words.choice(table, action))}
 
 
 def role(v: SeatView) -> str | None:
@@ -54,24 +57,26 @@ def seat_state(table: Table, hand: Hand, seat: int) -> Mine:
     others = [a for a in v.legal if a.kind != "card"]
     together = [a for a in others if words.chosen_together(a)]
     widow = [x for x in v.private.get("widow") or () if isinstance(x, str)]
-    return Mine(
-        seat=seat, cards=cards, legal=[code(a.value) for a in v.legal if a.kind == "card"],
-        trumps=[code(c) for c in v.hand if order is not None and order.is_trump(c)],
-        choices=[choice(table, a, free=False) for a in others
-                 if not words.chosen_together(a)]
+    # Built as data and read by the model once (see ``bot.web.views.state_data``).
+    return Mine.model_validate({
+        "seat": seat, "cards": cards,
+        "legal": [code(a.value) for a in v.legal if a.kind == "card"],
+        "trumps": [code(c) for c in v.hand if order is not None and order.is_trump(c)],
+        "choices": [choice(table, a, free=False) for a in others
+                    if not words.chosen_together(a)]
         + [choice(table, a, free=True) for a in v.free],
-        together=None if not together else Together(
-            kind=together[0].kind, size=len(together[0].value),
-            cards=sorted({code(c) for a in together for c in a.value}, key=cards.index
-                         if all(code(c) in cards for a in together for c in a.value)
-                         else None),
-            label=spans(words.choose_cards(together[0].kind, len(together[0].value))),
-            widow=[x for x in widow if x in cards]),
-        private=[spans(x) for x in words.private(table, v)],
+        "together": None if not together else {
+            "kind": together[0].kind, "size": len(together[0].value),
+            "cards": sorted({code(c) for a in together for c in a.value}, key=cards.index
+                            if all(code(c) in cards for a in together for c in a.value)
+                            else None),
+            "label": spans(words.choose_cards(together[0].kind, len(together[0].value))),
+            "widow": [x for x in widow if x in cards]},
+        "private": [spans(x) for x in words.private(table, v)],
         # What to do now, as the hand view says it (without its countdown: the Activity
         # counts down itself).
-        prompt=spans(words.prompt(table, v)),
-        notes=[spans(x) for x in words.notes(v)],
-        my_turn=bool(v.legal) and not v.finished,
-        hints=table.hints and bool(v.legal) and not v.finished,
-        role=role(v))
+        "prompt": spans(words.prompt(table, v)),
+        "notes": [spans(x) for x in words.notes(v)],
+        "my_turn": bool(v.legal) and not v.finished,
+        "hints": table.hints and bool(v.legal) and not v.finished,
+        "role": role(v)})

@@ -14,20 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.voice import Text, say, words
 from bot.voice.table import Table
 from bot.voice.text import fill
 from bot.voice.wire import spans
-from bot.web.protocol import (
-    Move,
-    Played,
-    ReplayState,
-    SeatState,
-    TableState,
-    TrickState,
-    Trump,
-)
+from bot.web.protocol import Move, ReplayState, TableState
 from engine import Action, Hand, PublicView, action_from_json, public_view
 from engine.ai.analysis import Decision
 from engine.cards import SUIT_LETTERS, code
@@ -35,41 +28,45 @@ from engine.hand import PLAYING
 from engine.record import start
 
 
-def _trick(leader: int, cards: Sequence[int], players: int) -> list[Played]:
-    return [Played(seat=(leader + i) % players, card=code(c)) for i, c in enumerate(cards)]
+def _trick(leader: int, cards: Sequence[int], players: int) -> list[dict[str, Any]]:
+    return [{"seat": (leader + i) % players, "card": code(c)} for i, c in enumerate(cards)]
 
 
-def seat_state(table: Table, v: PublicView, seat: int) -> SeatState:
-    return SeatState(
-        name=table.player(seat).name, team=words.seat_team(table, v, seat),
-        role=words.seat_role_of(v, seat),
-        badges=spans(Text.join(", ", words.seat_badges(table, v, seat))),
-        cards=v.hand_sizes[seat],
-        taken=None if table.fixed_teams or not v.taken else v.taken[seat])
+def seat_state(table: Table, v: PublicView, seat: int) -> dict[str, Any]:
+    """A seat as the table shows it (``SeatState``'s data)."""
+    return {"name": table.player(seat).name, "team": words.seat_team(table, v, seat),
+            "role": words.seat_role_of(v, seat),
+            "badges": spans(Text.join(", ", words.seat_badges(table, v, seat))),
+            "cards": v.hand_sizes[seat],
+            "taken": None if table.fixed_teams or not v.taken else v.taken[seat]}
 
 
-def trump_state(v: PublicView) -> Trump | None:
+def trump_state(v: PublicView) -> dict[str, Any] | None:
     text = words.trump(v, shown=False)
     if text is None:
         return None
     order = v.order
     suit = None if order is None or order.trump_suit is None else SUIT_LETTERS[
         order.trump_suit]
-    return Trump(suit=suit, text=spans(text))
+    return {"suit": suit, "text": spans(text)}
 
 
 def table_state(table: Table, v: PublicView) -> TableState:
     """What a page draws of a table at one moment (no timer: see ``bot.web.live``)."""
-    return TableState(**_state(table, v))
+    return TableState.model_validate(state_data(table, v))
 
 
-def _state(table: Table, v: PublicView) -> dict[str, object]:
+def state_data(table: Table, v: PublicView) -> dict[str, Any]:
+    """``table_state``'s data: built as plain data, on every move, and read by the model
+    once (in pydantic's core: a model built part by part in Python costs several times
+    more)."""
     n = v.players
     last = v.last_trick
     winner = None
     if v.trick and v.order is not None:
         winner = (v.leader + v.order.winner(v.trick)) % n
     status = words.status_of(v)
+    points = words.team_points(table, v)
     return {
         "title": table.title,
         "heading": spans(words.heading(table)),
@@ -82,9 +79,9 @@ def _state(table: Table, v: PublicView) -> dict[str, object]:
         "shown": [code(c) for c in v.shown],
         "trick": _trick(v.leader, v.trick, n),
         "winner": winner,
-        "last": None if last is None else TrickState(
-            cards=_trick(last.leader, last.cards, n), winner=last.winner),
-        "points": None if (p := words.team_points(table, v)) is None else spans(p),
+        "last": None if last is None else {
+            "cards": _trick(last.leader, last.cards, n), "winner": last.winner},
+        "points": None if points is None else spans(points),
         "facts": [spans(x) for x in words.facts(table, v)],
         "match": None if status.score is None else spans(words.score(table, status.score)),
         "unplayed": ([[code(c) for c in cs] for cs in v.unplayed]
@@ -96,16 +93,16 @@ def _state(table: Table, v: PublicView) -> dict[str, object]:
 
 def lobby_state(table: Table) -> TableState:
     """A table before its first deal: its game and who sits where."""
-    return TableState(
-        title=table.title, heading=spans(Text(table.title)), number=0, players=table.players,
-        seats=[SeatState(name=table.person(x).name) for x in range(table.players)],
-        lobby=True, note=spans(say("web.lobby")))
+    return TableState.model_validate({
+        "title": table.title, "heading": spans(Text(table.title)), "number": 0,
+        "players": table.players, "lobby": True, "note": spans(say("web.lobby")),
+        "seats": [{"name": table.person(x).name} for x in range(table.players)]})
 
 
 def move(table: Table, seat: int, action: Action | None) -> Move:
-    return Move(seat=seat, text=spans(words.move(table, seat, action)),
-                card=code(action.value) if action is not None and action.kind == "card"
-                else None)
+    return Move.model_validate({
+        "seat": seat, "text": spans(words.move(table, seat, action)),
+        "card": code(action.value) if action is not None and action.kind == "card" else None})
 
 
 @dataclass(frozen=True)
@@ -179,10 +176,9 @@ def replay_steps(table: Table, record: Mapping[str, object], *,
     moves: list[Text] = []
     notes = review_notes(table, hand, reviews)
 
-    def snapshot(trick: TrickState | None) -> ReplayState:
-        v = public_view(hand)
-        return ReplayState(**{
-            **_state(table, v), "turn": [],
+    def snapshot(trick: dict[str, Any] | None) -> ReplayState:
+        return ReplayState.model_validate({
+            **state_data(table, public_view(hand)), "turn": [],
             "hands": [[code(c) for c in hand.sort_hand(cards)] for cards in hand.hands],
             "trick_shown": trick, "moves": [spans(m) for m in moves],
             "notes": [spans(x) for x in notes.get(len(steps), [])]})
@@ -199,8 +195,8 @@ def replay_steps(table: Table, record: Mapping[str, object], *,
         if len(hand.tricks) != tricks:
             tricks = len(hand.tricks)
             last = hand.tricks[-1]
-            steps.append(snapshot(TrickState(cards=_trick(last.leader, last.cards, n),
-                                             winner=last.winner)))
+            steps.append(snapshot({"cards": _trick(last.leader, last.cards, n),
+                                   "winner": last.winner}))
             moves = []
     if moves or len(steps) == 1:
         steps.append(snapshot(None))
