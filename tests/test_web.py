@@ -12,10 +12,11 @@ from typing import Any
 
 import aiohttp
 import pytest
+from pydantic import TypeAdapter
 from web_helpers import hidden_cards_in, path_of, serve, steps_of
 
 from bot.store import SqliteStore, Store
-from bot.web import demo
+from bot.web import demo, protocol
 from bot.web.bus import PgBus
 from bot.web.keys import Kind, sign
 from bot.web.server import WebServer
@@ -54,8 +55,10 @@ async def get(client: aiohttp.ClientSession, path: str) -> tuple[int, str]:
 
 
 async def receive(ws: aiohttp.ClientWebSocketResponse, timeout: float = 10.0) -> dict[str, Any]:
+    """The next message, which must be one the protocol's models describe."""
     msg = await ws.receive(timeout=timeout)
     assert msg.type is aiohttp.WSMsgType.TEXT, msg
+    protocol.OUTGOING.validate_json(msg.data)
     data: dict[str, Any] = json.loads(msg.data)
     return data
 
@@ -184,6 +187,7 @@ async def test_a_delayed_table_shows_no_card_of_the_trick_in_progress(sqlite: Sq
                     first = json.loads(re.search(
                         r'<script type="application/json" id="first">(.*?)</script>',
                         html, re.S).group(1))  # type: ignore[union-attr]
+                    protocol.Step.model_validate(first)
                     assert first["at"] == shown and first["state"]["trick"] == []
                     assert received[-1]["at"] == shown
                     assert received[-1]["state"]["trick"] == [] and received[-1]["delayed"]
@@ -260,6 +264,7 @@ async def test_a_replay_opens_only_once_the_hand_is_over(site: Any, store: Store
     assert status == 200
     steps = json.loads(re.search(r'<script type="application/json" id="steps">(.*?)</script>',
                                  html, re.S).group(1))  # type: ignore[union-attr]
+    TypeAdapter(list[protocol.ReplayState]).validate_python(steps)
     row = await store.hand(session.hand_id)
     assert row is not None
     replayed = replay(row.record())
