@@ -5,6 +5,7 @@ proven by the benchmark's branch and bound (``benchmarks.pairing.exact_minimum``
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -157,6 +158,30 @@ def test_a_round_robin_of_eight_has_no_rematch_in_seven_rounds() -> None:
     the exact matching finds it round after round whatever the results."""
     rounds = tournament(8, OFFICERS, 7, "swiss", 4)
     assert all(before.rematches(tables) == 0 for _, before, tables in rounds)
+
+
+def test_the_reference_minimum_is_the_least_of_every_seating() -> None:
+    """The benchmark's branch and bound (which the tests above trust for their minimum)
+    against every seating of eight at two tables of four with fixed partners."""
+    names = [f"p{i}" for i in range(8)]
+    rng = random.Random(11)
+    before = []
+    for r in range(1, 4):
+        rng.shuffle(names)
+        before += [(r, names[:4]), (r, names[4:])]
+    past = History.of(before, FILICAU)
+
+    def splits(four: Sequence[str]) -> list[list[str]]:
+        """The three ways four make two sides (seats 0 and 2 against 1 and 3)."""
+        a, *rest = four
+        return [[a, b, mate, c] for mate in rest for b, c in [[e for e in rest if e != mate]]]
+
+    least = min(past.repeats([one, two], FILICAU)
+                for first in itertools.combinations(names, 4)
+                for one in splits(first)
+                for two in splits([e for e in names if e not in first]))
+    found = exact_minimum(sorted(names), FILICAU, past, 10**6)
+    assert found is not None and found.proven and found.cost == least > 0
 
 
 # -- byes ------------------------------------------------------------------------------------

@@ -3,27 +3,31 @@ same standings, history and seed give the same tables (``docs/community.md``, *T
 
 The entrants come ranked, best first (the standings; the first round: a seeded shuffle of the
 sign-ups). The tables are as few as the seats allow (``table_count``), their people as even
-as can be; a computer fills each seat left over (``fill``: ranked nowhere, met by nobody).
-What the draw weighs, in order (each strictly before the next):
+as can be; a computer fills each seat left over (``fill``: ranked nowhere, met by nobody),
+and that seat is the bot's *bye*. Every entrant is seated once, and every table has a
+person. Then the draw weighs, each strictly before all that follow it:
 
-1. **Hard**: every entrant seated once, every table with a person.
-2. **Meeting again** (``History.repeats``): ``TABLE_AGAIN`` for each time two at a table
-   sat at one table before, and ``PARTNER_AGAIN`` more for each time two partners now were
-   partners before (where partners are fixed). Zero when it can be; else as little as can be.
-3. Then, in a Swiss tournament, **score groups**: table-mates of like score (a player who
-   must float joins the nearest group), best-ranked at the top; in duplicate, nothing
-   (the tables mix freely: a player is compared with the same seat at the other tables).
-4. **Byes**: a seat a computer fills is the bot's bye. At a table of two it is one: it goes
-   to the lowest-ranked entrant who has not had one (before the score groups, as Swiss
-   does); at bigger tables the short tables go to the bottom, to those who sat at one least.
-5. **Sides and seats**: where partners are fixed the two sides' strength balances (no side
-   stacks the table's best); a player's *colour* (their side, or their seat at a table of
-   two) alternates and evens out; seat numbers rotate.
+- **Meeting again** (``History.repeats``): ``TABLE_AGAIN`` for each time two at a table sat
+  at one table before, ``PARTNER_AGAIN`` more for each time two partners (where partners
+  are fixed) were partners before: none where that can be, else as few as can be.
+- At tables of two (the Swiss system's rules, exactly): no second bye while someone has had
+  none; the bye to the lowest-ranked; no two who must both have one colour (``must_have``);
+  the score groups (``scores``; a player floats to the nearest group where they must);
+  the colours each would like (``colour_cost``); neighbours in the ranking.
+- At bigger tables, as one weighed sum below the meetings: the score groups (each pair of
+  table-mates, how many places apart their scores put them), the short tables to those
+  who sat at one least and then to the bottom, the two sides' strength (no side stacks
+  the table's best), colours and seats.
 
-Tables of two are paired exactly: a minimum-cost perfect matching (the blossom algorithm,
-``networkx``) on costs that keep the order above. Bigger tables are drawn by simulated
-annealing over seat swaps from a few starts, then a descent to a local minimum; the moves are
-counted, not timed, and the random numbers come from ``seed``: the same input, the same draw.
+In duplicate (``scores`` None) there are no score groups: the tables mix freely, as a
+player is compared with the same seat at the other tables. A *colour* is a side where
+partners are fixed, the seat at a table of two (``Layout.colour``).
+
+Tables of two are paired by a minimum-cost perfect matching (the blossom algorithm,
+``networkx``): exact. Bigger tables are drawn by simulated annealing over seat swaps from two
+starts, a tabu search while people still meet again, and a descent to a local minimum; the
+moves are counted, not timed, and every random number comes from ``seed``: the same input,
+the same draw, in any process (``benchmarks/pairing.py`` sets it against the minimum).
 
 >>> draw(list("abcdefg"), Layout(4), fill="cpu:easy")
 [['a', 'b', 'c', 'd'], ['e', 'f', 'g', 'cpu:easy']]
@@ -57,6 +61,10 @@ PARTNER_AGAIN = 2
 MOVES_PER_SEAT = 80
 #: Starts of the annealing: the ranked draw, then a seeded shuffle.
 STARTS = 2
+#: The tabu search's budget where people still meet again: swaps weighed (``effort``
+#: multiplies it), and the steps for which a swap taken may not be undone.
+TABU_SWAPS = 120_000
+TABU_TENURE = 8
 #: A bigger table's bye weighs, for each time before, like floating this many places.
 SHORT_AGAIN_PLACES = 2
 
@@ -181,8 +189,9 @@ class History:
 
 
 def colour_cost(past: Sequence[int], colour: int) -> int:
-    """What giving ``colour`` to a player whose colours were ``past`` costs: the imbalance
-    it leaves (at least 1), and 2 more for a third time running.
+    """What giving ``colour`` to a player whose colours were ``past`` costs: how many more
+    of it than of the other they would have had (none if fewer), and 2 more for a third
+    time running.
 
     >>> colour_cost((), 0), colour_cost((0,), 0), colour_cost((0,), 1), colour_cost((1, 1), 1)
     (1, 2, 0, 5)
@@ -200,12 +209,12 @@ def draw(ranked: Sequence[str], layout: Layout, *, fill: str,
          effort: float = 1.0) -> list[list[str]]:
     """The round's tables, seated (``fill`` for a computer filling a seat), best-ranked
     table first. ``scores``: the Swiss standings' scores (score groups); None: no score
-    groups (duplicate, or a first round). ``effort`` scales the annealing's moves."""
-    field_ = _Field(ranked, layout, history or History(), scores, person)
+    groups (duplicate, or a first round). ``effort`` scales the search at bigger tables."""
+    costs = _Field(ranked, layout, history or History(), scores, person)
     if layout.size == 2:
-        tables = _matched(field_, random.Random(f"{seed}/colours"))
+        tables = _matched(costs, random.Random(f"{seed}/colours"))
     else:
-        tables = _annealed(field_, seed, effort)
+        tables = _annealed(costs, seed, effort)
     n = len(ranked)
     tables.sort(key=lambda seats: min(seats))
     return [[fill if e == n else ranked[e] for e in seats] for seats in tables]
@@ -362,6 +371,9 @@ class _Tables:
         #: Each two seats of a table, with what two entrants there cost.
         self.seat_pairs = [(s, u, partners if layout.partners(s, u) else apart)
                            for s, u in combinations(range(k), 2)]
+        #: For each seat, the others with what an entrant there and one here cost.
+        self.around = [[(u, partners if layout.partners(s, u) else apart)
+                        for u in range(k) if u != s] for s in range(k)]
         self.sides = list(layout.sides) if layout.sides is not None and f.swiss else None
         self.strength = [*strength, 0]
         self.is_person = [*f.person, False]
@@ -422,10 +434,45 @@ class _Tables:
                 and not any(is_person[e] for e in (here if is_person[a] else there)
                             if e != a and e != b)):
             return None  # it would leave a table without a person
-        here[s], there[v] = b, a
-        delta = self.table_cost(here) + self.table_cost(there) - self.cost[t] - self.cost[u]
-        here[s], there[v] = a, b
+        if a == filler or b == filler:
+            here[s], there[v] = b, a
+            delta = (self.table_cost(here) + self.table_cost(there)
+                     - self.cost[t] - self.cost[u])
+            here[s], there[v] = a, b
+            return delta
+        # Two entrants change tables: only what each costs with its table-mates changes.
+        seat_cost = self.seat_cost
+        delta = seat_cost[b][s] - seat_cost[a][s] + seat_cost[a][v] - seat_cost[b][v]
+        for w, between in self.around[s]:
+            x = here[w]
+            delta += between[b][x] - between[a][x]
+        for w, between in self.around[v]:
+            x = there[w]
+            delta += between[a][x] - between[b][x]
+        if filler in here:
+            delta += self.short[b] - self.short[a]
+        if filler in there:
+            delta += self.short[a] - self.short[b]
+        if self.sides is not None:
+            delta += self._rebalanced(here, s, b) + self._rebalanced(there, v, a)
         return delta
+
+    def _rebalanced(self, seats: list[int], s: int, new: int) -> int:
+        """What the sides' balance of a table changes by if ``new`` takes seat ``s``."""
+        assert self.sides is not None
+        strength = self.strength
+        filler = self.filler
+        sums = [0, 0]
+        counts = [0, 0]
+        for side, a in zip(self.sides, seats, strict=True):
+            if a != filler:
+                sums[side] += strength[a]
+                counts[side] += 1
+        if counts[0] != counts[1]:
+            return 0
+        before = abs(sums[0] - sums[1])
+        sums[self.sides[s]] += strength[new] - strength[seats[s]]
+        return abs(sums[0] - sums[1]) - before
 
     def swap(self, t: int, s: int, u: int, v: int) -> None:
         seats = self.seats
@@ -515,14 +562,7 @@ def _descend(tables: _Tables) -> None:
                     better = True
 
 
-#: The tabu search's budget: swaps weighed, and steps at most (``effort`` multiplies both).
-TABU_SWAPS = 60_000
-TABU_STEPS = 400
-#: Steps for which a swap taken may not be undone.
-TABU_TENURE = 8
-
-
-def _tabu(tables: _Tables, rng: random.Random, steps: int) -> None:
+def _tabu(tables: _Tables, rng: random.Random, swaps: int) -> None:
     """Conflict-directed tabu search: at a table where people meet again, take the best
     swap of one of its seats with a seat of another table, even a worse one, but not one
     that undoes a recent swap unless it beats the best so far."""
@@ -533,17 +573,25 @@ def _tabu(tables: _Tables, rng: random.Random, steps: int) -> None:
     best = [list(t) for t in tables.seats]
     tabu: dict[tuple[int, int], int] = {}
     draw = rng.random
-    for step in range(steps):
+    filler = tables.filler
+    met = tables.f.again
+    step = 0
+    while swaps > 0:
+        step += 1
         again = [x for x, c in enumerate(tables.cost) if c >= unit]
         if not again:
             break
         t = again[int(draw() * len(again))]
+        here = tables.seats[t]
         choice = None
         for s in range(k):
-            a = tables.seats[t][s]
+            a = here[s]
+            if a == filler or not any(b != filler and met[a][b] for b in here):
+                continue  # only those who meet someone again move
             for u in range(count):
                 if u == t:
                     continue
+                swaps -= k
                 for v in range(k):
                     delta = tables.try_swap(t, s, u, v)
                     if delta is None:
@@ -582,10 +630,7 @@ def _annealed(f: _Field, seed: str, effort: float) -> list[list[int]]:
             best, best_cost = [list(t) for t in tables.seats], tables.total
     assert best is not None
     tables.start(best)
-    count = len(f.people)
-    if tables.total >= tables.unit and count > 1:
-        per_step = f.k * f.k * (count - 1)
-        _tabu(tables, random.Random(f"{seed}/tabu"),
-              int(effort * min(TABU_STEPS, TABU_SWAPS // per_step)))
+    if tables.total >= tables.unit and len(f.people) > 1:
+        _tabu(tables, random.Random(f"{seed}/tabu"), int(effort * TABU_SWAPS))
     _descend(tables)
     return tables.seats
