@@ -263,7 +263,7 @@ class Tournaments:
             if timer is not None and timer is not asyncio.current_task():
                 timer.cancel()
             ranked = pairing.shuffled([e.entrant for e in entrants], str(row.settings["seed"]))
-            draw = self._draw(row, ranked, met={})
+            draw = self._draw(row, 1, ranked, None, [])
             if not await self.store.start_round(row.id, 1, draw):
                 return
             row = row.model_copy(update={"state": "running", "round": 1})
@@ -302,12 +302,18 @@ class Tournaments:
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
 
-    def _draw(self, row: TournamentRow, ranked: Sequence[str],
-              met: pairing.Met) -> list[list[str]]:
+    def _draw(self, row: TournamentRow, round_number: int, ranked: Sequence[str],
+              scores: dict[str, float] | None, played: Sequence[TournamentTable]
+              ) -> list[list[str]]:
+        """The round's tables, seated: the same from the same store (its seed is the
+        tournament's and the round's)."""
         size, sides = self.size(row)
-        fill = computer(str(row.settings.get("level", "easy")))
-        return [pairing.seat(group, sides)
-                for group in pairing.draw(ranked, size, fill=fill, met=met)]
+        layout = pairing.Layout(size, sides)
+        return pairing.draw(
+            ranked, layout, fill=computer(str(row.settings.get("level", "easy"))),
+            history=pairing.History.of([(t.round, t.seats) for t in played], layout),
+            scores=scores if row.format == "swiss" else None,
+            seed=f"{row.settings['seed']}:{round_number}")
 
     async def _event_of(self, tournament_id: int) -> int | None:
         row = await self.store.get_tournament(tournament_id)
@@ -436,11 +442,10 @@ class Tournaments:
                 self._forget(row.id)
                 return
             standings = await self.standings(row)
-            ranked = [s.entrant for s in standings]
             every = await self.store.tournament_tables(row.id)
-            met = pairing.meetings([t.seats for t in every])
-            await self.store.start_round(row.id, row.round + 1,
-                                         self._draw(row, ranked, met))
+            draw = self._draw(row, row.round + 1, [s.entrant for s in standings],
+                              {s.entrant: s.score for s in standings}, every)
+            await self.store.start_round(row.id, row.round + 1, draw)
             if row.shown < row.round:
                 await self._post_standings(row, row.round)
             row = row.model_copy(update={"round": row.round + 1})
