@@ -24,7 +24,9 @@ from colour_vision import CVD, ciede2000, delta_e00, seen, simulate
 from PIL import Image, ImageChops, ImageStat
 
 from bot import cardart
-from bot.cardart import CARD_H, CARD_W, THEMES, card_image, hand_png, table_png
+from bot.cardart import CARD_H, CARD_W, THEMES, card_image, hand_png, table_png, themes
+from bot.cardart.table import TABLE_H, TABLE_W
+from bot.cardart.text import printable
 from engine.cards import (
     ACORNS,
     BELLS,
@@ -75,7 +77,7 @@ def mean_diff(a: Image.Image, b: Image.Image) -> float:
 
 
 def on_background(img: Image.Image, theme: str) -> Image.Image:
-    bg = Image.new("RGBA", img.size, (*cardart._THEMES[theme].bg, 255))
+    bg = Image.new("RGBA", img.size, (*themes.BY_NAME[theme].bg, 255))
     bg.alpha_composite(img)
     return bg.convert("RGB")
 
@@ -205,7 +207,7 @@ def test_cards_that_cannot_be_played_stay_legible(theme: str) -> None:
     """A card that cannot be played is greyed, but its corner letter keeps 3:1 against the
     card and its outline 2:1 against the background (faded as they were before, the worst
     card had 1.7:1 and 1.6:1 on the dark theme, 1.8:1 and 1.4:1 on the light one)."""
-    bg = cardart._THEMES[theme].bg
+    bg = themes.BY_NAME[theme].bg
     for c in PACK_32:
         # One card, not playable, in a hand with one playable card before it.
         img = decode(hand_png([PACK_32[(c + 1) % 32], c], theme=theme,
@@ -268,7 +270,7 @@ def test_table_for_two_to_six_seats(n: int) -> None:
     empty = decode(table_png(seats=names, trick=[], trump=None))
     full = decode(table_png(seats=names, trick=[(s, PACK_32[s]) for s in range(n)],
                             trump=BELLS, shown=PACK_32[10:13]))
-    assert empty.size == full.size == (cardart._TABLE_W, cardart._TABLE_H)
+    assert empty.size == full.size == (TABLE_W, TABLE_H)
     assert mean_diff(empty, full) > 3
 
 
@@ -303,20 +305,20 @@ def test_names_keep_their_accents(accented: str, plain: str) -> None:
     rest[0].paste((0, 0, 0), top_label)
     rest[1].paste((0, 0, 0), top_label)
     assert mean_diff(*rest) == 0
-    assert cardart._printable(accented) == accented
+    assert printable(accented) == accented
 
 
 def test_a_name_beyond_the_fonts_loses_only_what_they_cannot_show() -> None:
-    assert cardart._printable("🂡 Őrs") == "Őrs"  # a playing card: in neither font
-    assert cardart._printable("S\u0326tefan") == "Ștefan"  # a decomposed comma below
-    assert cardart._printable("Ana  \u200d 🌻") == "Ana 🌻"  # a stray joiner goes
+    assert printable("🂡 Őrs") == "Őrs"  # a playing card: in neither font
+    assert printable("S\u0326tefan") == "Ștefan"  # a decomposed comma below
+    assert printable("Ana  \u200d 🌻") == "Ana 🌻"  # a stray joiner goes
     assert table(seats=["Ana", "Béla", "🂡 Őrs", "Jörg"]) == table(
         seats=["Ana", "Béla", "Őrs", "Jörg"])
 
 
 def ink(png: bytes, box: Box, theme: str = "dark") -> set[tuple[int, int]]:
     """The pixels of ``box`` drawn in (nearly) the labels' text colour."""
-    colour = cardart._THEMES[theme].label_text
+    colour = themes.BY_NAME[theme].label_text
     img = decode(png).crop(box)
     return {(x, y) for x in range(img.width) for y in range(img.height)
             if close(cast(RGB, img.getpixel((x, y))), colour) <= 60}
@@ -344,7 +346,7 @@ def test_an_emoji_in_a_name_is_drawn(emoji: str) -> None:
 
 Box = tuple[int, int, int, int]
 #: The felt inside the table's rim.
-FELT: Box = (18, 18, cardart._TABLE_W - 18, cardart._TABLE_H - 18)
+FELT: Box = (18, 18, TABLE_W - 18, TABLE_H - 18)
 
 
 def changed(a: bytes, b: bytes, outside: Box | None = None) -> Box:
@@ -572,8 +574,8 @@ def count_near(img: Image.Image, colour: RGB, box: tuple[int, int, int, int]) ->
 
 def test_table_shows_whose_turn_and_who_takes_the_trick() -> None:
     base = decode(table())
-    accent = cardart._THEMES["dark"].accent
-    gold = cardart._GOLD[0]
+    accent = themes.BY_NAME["dark"].accent
+    gold = themes.GOLD[0]
     # Seat 0 sits at the bottom, its name below the middle: a blue pill when it is to play.
     turn = decode(table_png(seats=SEATS, trick=TRICK, trump=HEARTS, shown=(card("HO"),),
                             to_move=0))

@@ -192,7 +192,7 @@ def bench(runs: int) -> None:
             call = make()
             clear_caches()
             cold.append(ms(call))
-            clear_caches(faces=False)
+            clear_caches(cards=False)
             known.append(ms(call))
             cached.append(ms(call))
         print(f"{name:<20} {statistics.median(cold):8.1f} {statistics.median(known):12.1f}"
