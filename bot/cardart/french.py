@@ -21,9 +21,10 @@ Jack (Bube) the Unter ``U``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Final
 
-from PIL import Image
+from PIL import Image, ImageFilter
 
 from bot.cardart.deck import Deck
 from bot.cardart.pen import HEART, RGB, SMALL_SIGN, Pen, Point, curve, fit
@@ -65,7 +66,8 @@ _LEAF: Final = [(x, -y) for x, y in HEART]
 def _foot(top: float, half_w: float) -> list[Point]:
     """The foot of a club or a spade: from a narrow neck at ``top`` (unit coordinates, the box
     is -0.5..0.5) flaring to ``half_w`` either side at the bottom, its sides drawn in."""
-    left = curve(lambda t: -0.02 - (half_w - 0.02) * t ** 2, lambda t: top + (0.5 - top) * t,
+    neck = 0.05  # wide enough that the fill runs on through it inside the outline
+    left = curve(lambda t: -neck - (half_w - neck) * t ** 2, lambda t: top + (0.5 - top) * t,
                  n=12, t0=0.0, t1=1.0)
     right = [(-x, y) for x, y in reversed(left)]
     return left + right
@@ -77,39 +79,80 @@ def _sign(pen: Pen, suit: int, cx: float, cy: float, size: float, t: Theme,
     down with ``flip`` (the pips of a card's lower half).
 
     Every sign is a silhouette with a thin darker outline (so that the light signs of the dark
-    theme keep an edge on the slate card); small ones (under ``SMALL_SIGN``: corners and pips)
-    are drawn a little fuller, and their feet wider, so that at 8 px the club's three leaves
-    and the spade's point still differ.
+    theme keep an edge on the slate card). Small ones (under ``SMALL_SIGN``: corners and pips,
+    8 to 12 px on a phone) exaggerate what tells them apart, as the German small signs do: the
+    club round with low wide side leaves, the spade a pointed leaf high above a wide foot, the
+    diamond narrow and pointed, the heart wide at the top.
     """
     s = size
     small = s < SMALL_SIGN
     fill, outline = t.french.sign[suit]
-    w = max(0.5, s * (0.05 if small else 0.03))
     turn = -1.0 if flip else 1.0
+    # The parts are drawn into a mask of the sign's box; the card gets the outline colour
+    # through the mask and the fill through the mask shrunk by the outline's width, so that
+    # where two parts meet (a club's leaves, a spade's foot) no outline crosses the sign.
+    f = pen.f
+    x0, y0 = math.floor((cx - s / 2) * f) - 1, math.floor((cy - s / 2) * f) - 1
+    side = math.ceil(s * f) + 3
+    mask = Image.new("L", (side, side), 0)
+    part = Pen(mask, f)
+    ox, oy = x0 / f, y0 / f
 
     def at(u: float, v: float) -> Point:
-        return (cx + u * s, cy + turn * v * s)
+        return (cx + u * s - ox, cy + turn * v * s - oy)
 
     def poly(points: list[Point]) -> None:
-        pen.poly([at(u, v) for u, v in points], fill, outline, w)
+        part.poly([at(u, v) for u, v in points], 255)
+
+    def circle(u: float, v: float, r: float) -> None:
+        x, y = at(u, v)
+        part.ellipse(x, y, r * s, r * s, 255)
+
+    _parts(suit, small, poly, circle, lambda a, b, width: part.line([at(*a), at(*b)], 255,
+                                                                    width * s))
+    edge = max(1, round(s * (0.03 if small else 0.02) * f))
+    inside = mask.filter(ImageFilter.MinFilter(2 * edge + 1))
+    for colour, where in ((outline, mask), (fill, inside)):
+        layer = Image.new("RGBA", mask.size, (*colour, 0))
+        layer.putalpha(where)
+        # A sign at the picture's edge (a corner's, a court's) may start left of or above it.
+        cut = (max(0, -x0), max(0, -y0))
+        pen.image.alpha_composite(layer.crop((*cut, *layer.size)),
+                                  (max(0, x0), max(0, y0)))
+
+
+def _parts(suit: int, small: bool, poly: Callable[[list[Point]], None],
+           circle: Callable[[float, float, float], None],
+           line: Callable[[Point, Point, float], None]) -> None:
+    """The parts of the sign of ``suit`` in unit coordinates (the box is -0.5..0.5)."""
 
     if suit == HEARTS:
-        heart = fit(HEART, 0, 0, 0.96, 0.88)
-        poly(heart)
+        poly(fit(HEART, 0, 0, 0.96, 0.88))
     elif suit == DIAMONDS:
-        poly([(u * (0.86 if small else 0.8), v * (1.0 if small else 0.96)) for u, v in _LOZENGE])
+        if small:  # a plain rhombus, narrow and pointed: neither round like the club nor wide
+            poly([(0.0, -0.5), (0.32, 0.0), (0.0, 0.5), (-0.32, 0.0)])
+        else:
+            poly([(u * 0.8, v * 0.96) for u, v in _LOZENGE])
     elif suit == SPADES:
-        poly(_foot(0.05, 0.2 if small else 0.17))
-        poly(fit(_LEAF, 0, -0.1, 0.94 if small else 0.9, 0.8 if small else 0.76))
+        if small:  # a pointed leaf in the upper half, on a thin stem above a wide foot
+            poly(_foot(0.2, 0.34))
+            line((0, 0.0), (0, 0.25), 0.15)
+            poly(fit(_LEAF, 0, -0.22, 0.8, 0.6))
+        else:
+            poly(_foot(0.05, 0.17))
+            poly(fit(_LEAF, 0, -0.1, 0.9, 0.76))
     elif suit == CLUBS:
-        r = 0.235 if small else 0.215
-        poly(_foot(0.02, 0.2 if small else 0.17))
-        for u, v in ((0.0, -0.25), (-0.255, 0.08), (0.255, 0.08)):
-            x, y = at(u, v)
-            pen.ellipse(x, y, r * s, r * s, fill, outline, w)
-        # The middle, where the three leaves meet, filled over their outlines.
-        x, y = at(0, -0.02)
-        pen.ellipse(x, y, 0.13 * s, 0.13 * s, fill)
+        # Small: a round top leaf, two side leaves low and wide, on a wide foot: round where
+        # the diamond and the spade are pointed.
+        if small:
+            leaves = ((0.0, -0.2, 0.26), (-0.27, 0.18, 0.23), (0.27, 0.18, 0.23))
+            poly(_foot(0.2, 0.36))
+        else:
+            leaves = ((0.0, -0.25, 0.215), (-0.255, 0.08, 0.215), (0.255, 0.08, 0.215))
+            poly(_foot(0.02, 0.17))
+        for u, v, r in leaves:
+            circle(u, v, r)
+        circle(0, 0.0 if small else -0.02, 0.13)  # where the three leaves meet
     else:  # pragma: no cover - suit_of gives 0..3
         raise ValueError(suit)
 

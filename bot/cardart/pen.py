@@ -32,6 +32,8 @@ SMALL_SIGN: Final = 26.0
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
 Point = tuple[float, float]
+#: A colour to draw with: RGB on a picture, a level (0..255) on a mask.
+Ink = RGB | int
 
 
 class Pen:
@@ -49,24 +51,24 @@ class Pen:
     def _w(self, width: float) -> int:
         return max(1, round(width * self.f)) if width else 0
 
-    def poly(self, points: Sequence[Point], fill: RGB | None, outline: RGB | None = None,
+    def poly(self, points: Sequence[Point], fill: Ink | None, outline: Ink | None = None,
              width: float = 0.0) -> None:
         self.draw.polygon(self._xy(points), fill=fill, outline=outline, width=self._w(width))
 
-    def ellipse(self, cx: float, cy: float, rx: float, ry: float, fill: RGB | None,
-                outline: RGB | None = None, width: float = 0.0) -> None:
+    def ellipse(self, cx: float, cy: float, rx: float, ry: float, fill: Ink | None,
+                outline: Ink | None = None, width: float = 0.0) -> None:
         f = self.f
         self.draw.ellipse(((cx - rx) * f, (cy - ry) * f, (cx + rx) * f, (cy + ry) * f),
                           fill=fill, outline=outline, width=self._w(width))
 
-    def line(self, points: Sequence[Point], fill: RGB, width: float) -> None:
+    def line(self, points: Sequence[Point], fill: Ink, width: float) -> None:
         self.draw.line(self._xy(points), fill=fill, width=self._w(width), joint="curve")
         r = width / 2  # round caps
         for x, y in (points[0], points[-1]):
             self.ellipse(x, y, r, r, fill)
 
-    def rect(self, x0: float, y0: float, x1: float, y1: float, fill: RGB | None,
-             outline: RGB | None = None, width: float = 0.0, radius: float = 0.0) -> None:
+    def rect(self, x0: float, y0: float, x1: float, y1: float, fill: Ink | None,
+             outline: Ink | None = None, width: float = 0.0, radius: float = 0.0) -> None:
         f = self.f
         self.draw.rounded_rectangle((x0 * f, y0 * f, x1 * f, y1 * f), radius=radius * f,
                                     fill=fill, outline=outline, width=self._w(width))

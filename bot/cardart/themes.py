@@ -93,7 +93,7 @@ _RED: Final = ((220, 50, 32), (120, 20, 8))
 #: two suits of one colour differ by shape, as on every French card.
 FRENCH: Final = FrenchPalette(
     sign=(_BLACK, _BLACK, _RED, _RED),
-    robe=((52, 64, 120), (52, 52, 60), (196, 48, 36), (200, 60, 40)),
+    robe=((40, 80, 170), (56, 56, 64), (196, 48, 36), (214, 140, 30)),
     ink=((30, 30, 34), (30, 30, 34), (204, 40, 24), (204, 40, 24)),
 )
 #: On the dark theme's slate cards the black suits are drawn light, as a dark screen shows
@@ -101,7 +101,7 @@ FRENCH: Final = FrenchPalette(
 FRENCH_DARK: Final = FrenchPalette(
     sign=(((226, 228, 234), (120, 122, 130)), ((226, 228, 234), (120, 122, 130)),
           ((240, 72, 56), (110, 20, 8)), ((240, 72, 56), (110, 20, 8))),
-    robe=((96, 110, 170), (150, 152, 162), (200, 56, 40), (206, 70, 50)),
+    robe=((70, 100, 200), (176, 178, 188), (200, 56, 40), (222, 150, 50)),
     ink=((226, 228, 234), (226, 228, 234), (255, 112, 96), (255, 112, 96)),
 )
 #: The four-colour French deck: green clubs and orange diamonds beside black spades and red
