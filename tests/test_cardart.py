@@ -902,7 +902,9 @@ def test_the_card_pictures_tool_says_what_it_wrote(tmp_path: Path,
     tool = load_tool()
     root = Path(__file__).resolve().parent.parent
     assert root not in tool.DEFAULT_OUT.parents  # no stray folder in the checkout by default
-    for option, count in (("--out", 5 * len(THEMES) + 2 * len(THEMES)), ("--docs", 23)):
+    # --out: per theme, the pack, a hand and five tables with German faces, the pack, a hand
+    # and a table with French ones; --docs: docs/pictures.md's pictures.
+    for option, count in (("--out", (7 + 3) * len(THEMES)), ("--docs", 36)):
         folder = tmp_path / option.strip("-")
         assert tool.main([option, str(folder)]) == 0
         printed = capsys.readouterr().out.splitlines()
@@ -915,5 +917,7 @@ def test_the_card_pictures_tool_says_what_it_wrote(tmp_path: Path,
     assert tool.main(["--bench", "--runs", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "CPU ms per image, median of 1"
-    assert [line.split()[0] for line in lines[2:]] == [
-        "hand_png,", "hand_png,", "table_png,", "table_png,", "card_image"]
+    rows = [line.split() for line in lines[2:]]
+    assert [(row[0], row[-4] if row[0] != "card_image" else row[1]) for row in rows] == [
+        (image, faces) for image in ("hand_png,", "hand_png,", "table_png,", "table_png,")
+        for faces in FACES] + [("card_image", faces) for faces in FACES]

@@ -166,6 +166,7 @@ def png(canvas: Image.Image) -> bytes:
 
 
 def clear_caches() -> None:
-    """Forget the card faces drawn so far."""
+    """Forget the card faces drawn so far, and the French suit signs they are made of."""
     for fn in (face_image, dimmed_image, shadow):
         fn.cache_clear()
+    french.clear_caches()

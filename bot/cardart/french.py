@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Final
 
 from PIL import Image, ImageFilter
@@ -84,22 +85,36 @@ def _sign(pen: Pen, suit: int, cx: float, cy: float, size: float, t: Theme,
     club round with low wide side leaves, the spade a pointed leaf high above a wide foot, the
     diamond narrow and pointed, the heart wide at the top.
     """
+    f = pen.f
+    left, top = (cx - size / 2) * f, (cy - size / 2) * f  # the box's corner, in pixels
+    x0, y0 = math.floor(left) - 1, math.floor(top) - 1
+    layer = _layer(suit, size, flip, f, left - x0, top - y0, t.french.sign[suit])
+    # A sign at the picture's edge (a corner's, a court's) may start left of or above it.
+    cut = (max(0, -x0), max(0, -y0))
+    pen.image.alpha_composite(layer.crop((*cut, *layer.size)), (max(0, x0), max(0, y0)))
+
+
+@lru_cache(maxsize=1024)
+def _layer(suit: int, size: float, flip: bool, f: float, dx: float, dy: float,
+           colours: tuple[RGB, RGB]) -> Image.Image:
+    """The sign alone, RGBA, ``f`` pixels per card unit, its box ``(dx, dy)`` pixels into
+    the picture (the same for every pip of a column: drawn once a card, and once for all the
+    cards that share it).
+
+    The parts are drawn into a mask of the sign's box; the outline colour goes through the
+    mask and the fill through the mask shrunk by the outline's width, so that where two parts
+    meet (a club's leaves, a spade's foot) no outline crosses the sign.
+    """
     s = size
     small = s < SMALL_SIGN
-    fill, outline = t.french.sign[suit]
+    fill, outline = colours
     turn = -1.0 if flip else 1.0
-    # The parts are drawn into a mask of the sign's box; the card gets the outline colour
-    # through the mask and the fill through the mask shrunk by the outline's width, so that
-    # where two parts meet (a club's leaves, a spade's foot) no outline crosses the sign.
-    f = pen.f
-    x0, y0 = math.floor((cx - s / 2) * f) - 1, math.floor((cy - s / 2) * f) - 1
     side = math.ceil(s * f) + 3
     mask = Image.new("L", (side, side), 0)
     part = Pen(mask, f)
-    ox, oy = x0 / f, y0 / f
 
     def at(u: float, v: float) -> Point:
-        return (cx + u * s - ox, cy + turn * v * s - oy)
+        return (dx / f + (u + 0.5) * s, dy / f + (turn * v + 0.5) * s)
 
     def poly(points: list[Point]) -> None:
         part.poly([at(u, v) for u, v in points], 255)
@@ -112,13 +127,12 @@ def _sign(pen: Pen, suit: int, cx: float, cy: float, size: float, t: Theme,
                                                                     width * s))
     edge = max(1, round(s * (0.03 if small else 0.02) * f))
     inside = mask.filter(ImageFilter.MinFilter(2 * edge + 1))
-    for colour, where in ((outline, mask), (fill, inside)):
-        layer = Image.new("RGBA", mask.size, (*colour, 0))
-        layer.putalpha(where)
-        # A sign at the picture's edge (a corner's, a court's) may start left of or above it.
-        cut = (max(0, -x0), max(0, -y0))
-        pen.image.alpha_composite(layer.crop((*cut, *layer.size)),
-                                  (max(0, x0), max(0, y0)))
+    layer = Image.new("RGBA", mask.size, (*outline, 0))
+    layer.putalpha(mask)
+    inner = Image.new("RGBA", mask.size, (*fill, 0))
+    inner.putalpha(inside)
+    layer.alpha_composite(inner)
+    return layer
 
 
 def _parts(suit: int, small: bool, poly: Callable[[list[Point]], None],
@@ -266,3 +280,8 @@ def _ink(t: Theme) -> tuple[RGB, RGB, RGB, RGB]:
 
 
 DECK: Final = Deck("french", _theme_sign, _body, _ink, "corner.french.")
+
+
+def clear_caches() -> None:
+    """Forget the suit signs drawn so far."""
+    _layer.cache_clear()
