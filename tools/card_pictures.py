@@ -1,6 +1,6 @@
 """Card pictures without Discord: sample pictures, the pictures of docs/pictures.md, timing.
 
-A developer's tool (``bot/cardart.py`` draws; this only calls it):
+A developer's tool (``bot/cardart`` draws; this only calls it):
 
     .venv/bin/python tools/card_pictures.py --out /tmp/card-pictures   # sample pictures
     .venv/bin/python tools/card_pictures.py --docs docs/pictures       # docs/pictures.md's

@@ -49,23 +49,31 @@ The package: ``pen`` draws in card units, ``themes`` holds the colours, ``german
 ``text`` names and labels, ``hands`` rows of cards, ``table`` the table.
 
 Speed (``tools/card_pictures.py --bench``: CPU time per image, median of 15, Pillow 13 on the
-project's 2-core VM; CPU time, because wall time on this shared VM drifted up to 3x while
-other jobs ran):
+project's 2-core VM, both faces in one run; CPU time, because wall time on this shared VM
+drifted up to 3x while other jobs ran. This run had a load of 13 on the two cores, which slows
+even CPU time: a quiet run before the French faces gave the German ones 54, 90, 53, 65 and 4 ms
+cold):
 
 ======================================  ======  ======  ===========  =======
 image                                   faces     cold  cards known   cached
 ======================================  ======  ======  ===========  =======
-``hand_png``, 8 cards (one row)         german   54 ms         9 ms  0.02 ms
-``hand_png``, 16 cards (two rows)       german   90 ms        18 ms  0.02 ms
-``table_png``, 4 seats, 3 cards played  german   53 ms        15 ms  0.03 ms
-``table_png``, 6 seats, 5 cards played  german   65 ms        19 ms  0.04 ms
-``card_image``, one face                german    4 ms            -        -
+``hand_png``, 8 cards (one row)         german   68 ms        14 ms  0.03 ms
+``hand_png``, 8 cards (one row)         french  104 ms        13 ms  0.03 ms
+``hand_png``, 16 cards (two rows)       german  134 ms        28 ms  0.03 ms
+``hand_png``, 16 cards (two rows)       french  176 ms        31 ms  0.03 ms
+``table_png``, 4 seats, 3 cards played  german   85 ms        28 ms  0.04 ms
+``table_png``, 4 seats, 3 cards played  french   84 ms        20 ms  0.04 ms
+``table_png``, 6 seats, 5 cards played  german   67 ms        22 ms  0.04 ms
+``table_png``, 6 seats, 5 cards played  french  103 ms        31 ms  0.04 ms
+``card_image``, one face                german    6 ms            -        -
+``card_image``, one face                french    9 ms            -        -
 ======================================  ======  ======  ===========  =======
 
-*cold*: nothing cached, every card face drawn (happens once per face, theme and language:
-64 faces, about 0.25 s in all); *cards known*: the faces are cached but the picture is new
-(the usual case: a card less, another set of playable cards); *cached*: the same picture
-again.
+*cold*: nothing cached, every card face drawn (happens once per face, faces, theme and
+language: 64 faces, about 0.3 s in all with German faces, 0.5 s with French ones, whose signs
+are each drawn through a mask shrunk for the outline); *cards known*: the faces are cached but
+the picture is new (the usual case: a card less, another set of playable cards): the same for
+both; *cached*: the same picture again.
 """
 
 from __future__ import annotations
