@@ -88,7 +88,7 @@ class FrenchPalette:
 _BLACK: Final = ((30, 30, 34), (0, 0, 0))
 _RED: Final = ((220, 50, 32), (120, 20, 8))
 #: Black clubs and spades, red hearts and diamonds, as French cards are: the two colours stay
-#: at least 28 CIEDE2000 apart for every colour vision and in grey (the red is a vermilion,
+#: at least 29 CIEDE2000 apart for every colour vision and in grey (the red is a vermilion,
 #: lighter than a crimson, so that a protanope's darker red stays clear of the black); the
 #: two suits of one colour differ by shape, as on every French card.
 FRENCH: Final = FrenchPalette(
@@ -97,7 +97,8 @@ FRENCH: Final = FrenchPalette(
     ink=((30, 30, 34), (30, 30, 34), (204, 40, 24), (204, 40, 24)),
 )
 #: On the dark theme's slate cards the black suits are drawn light, as a dark screen shows
-#: black text: light grey clubs and spades, a lighter red.
+#: black text: light grey clubs and spades, a lighter red (at least 26 CIEDE2000 apart for
+#: every colour vision, the least in grey).
 FRENCH_DARK: Final = FrenchPalette(
     sign=(((226, 228, 234), (120, 122, 130)), ((226, 228, 234), (120, 122, 130)),
           ((240, 72, 56), (110, 20, 8)), ((240, 72, 56), (110, 20, 8))),
@@ -109,7 +110,7 @@ FRENCH_DARK: Final = FrenchPalette(
 #: nearer the yellow diamonds of the German tournament pack Doppelkopf players know, and
 #: leaves room in lightness). Four lightnesses (black 6, green 34, vermilion 56, orange 80
 #: in CIELAB), so that they stay at least 15 CIEDE2000 apart for every colour vision and in
-#: grey.
+#: grey (16 for a protanope, between the green and the vermilion).
 FRENCH_FOUR: Final = FrenchPalette(
     sign=(((0, 92, 58), (0, 44, 26)), ((20, 20, 24), (0, 0, 0)),
           ((235, 80, 30), (120, 30, 0)), ((250, 190, 40), (150, 96, 0))),
