@@ -25,7 +25,7 @@ async def send_how(config: GuildSettings, interaction: discord.Interaction[Any],
     picture = config.pictures and interaction.guild_id is not None
     embeds = [*before, how_embed(game, picture=picture)]
     if picture:
-        file = await ranking_picture(game, config.theme)
+        file = await ranking_picture(game, config.theme, faces=config.faces)
         await interaction.response.send_message(embeds=embeds, file=file, ephemeral=True)
     else:
         await interaction.response.send_message(embeds=embeds, ephemeral=True)

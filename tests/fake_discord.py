@@ -695,6 +695,8 @@ class Picture:
     theme: str
     #: Drawn in a worker thread (not on the event loop).
     in_worker: bool
+    #: The cards' faces: "german" or "french".
+    faces: str = "german"
 
 
 class Harness:
@@ -758,14 +760,15 @@ class Harness:
         def noted_hand_png(cards: Sequence[int], **kwargs: Any) -> bytes:
             data = hand_png(cards, **kwargs)
             pictures[digest(data)] = Picture("hand", frozenset(cards),
-                                             kwargs.get("theme", "dark"), in_worker())
+                                             kwargs.get("theme", "dark"), in_worker(),
+                                             kwargs.get("faces", "german"))
             return data
 
         def noted_table_png(**kwargs: Any) -> bytes:
             data = table_png(**kwargs)
             pictures[digest(data)] = Picture("table", frozenset(
                 [c for _, c in kwargs["trick"]] + list(kwargs.get("shown", ()))),
-                kwargs.get("theme", "dark"), in_worker())
+                kwargs.get("theme", "dark"), in_worker(), kwargs.get("faces", "german"))
             return data
 
         ranking_png = cardart.ranking_png
@@ -775,7 +778,8 @@ class Harness:
             # A game's card ranking shows every card, nobody's: no card of it is hidden.
             data = ranking_png(rows, **kwargs)
             pictures[digest(data)] = Picture("ranking", frozenset(),
-                                             kwargs.get("theme", "dark"), in_worker())
+                                             kwargs.get("theme", "dark"), in_worker(),
+                                             kwargs.get("faces", "german"))
             return data
 
         monkeypatch.setattr(cardart, "hand_png", noted_hand_png)

@@ -51,7 +51,7 @@ from bot.store import WebKey
 from bot.texts import EN, LANGUAGES, language_of, refusal, speaking, t
 from bot.voice import Text
 from bot.voice.wire import SpanData, spans
-from bot.web import protocol
+from bot.web import cards, protocol
 from bot.web.assets import Assets
 from bot.web.keys import Keys
 from bot.web.live import Subscriber
@@ -360,7 +360,7 @@ class Activity:
             web.get("/activity/", self.page),
             web.get("/activity", self.to_page),
             web.get("/activity/static/{name}", self.static.serve),
-            web.get("/activity/cards/{theme}/{lang}/{code}.png", server.card),
+            web.get("/activity/cards/{faces}/{theme}/{lang}/{code}.png", server.card),
             web.post("/activity/api/session", self.session),
             web.get("/activity/ws/{ticket}", self.socket),
         ]
@@ -489,7 +489,9 @@ class Activity:
         return await server.run_socket(request, sub, protocol.hello(
             viewer, "public", protocol.TableInfo(
                 confirm=bool(table.settings.get("confirm", False)),
-                cards=f"cards/{config.theme}/{cards_lang}/", user=str(ticket.user_id))),
+                cards=cards.base(cards.faces_of(table.game, config.faces), config.theme,
+                                 cards_lang, prefix="cards/"),
+                user=str(ticket.user_id))),
             answer)
 
     async def _answer(self, sub: Subscriber, ticket: Ticket, message: protocol.Message) -> None:

@@ -12,9 +12,9 @@ Routes (``TOKEN``: ``bot.web.keys``; a bad, rotated or switched-off token is a b
 - ``/hand/TOKEN``: a finished hand, replayed;
 - ``/board/TOKEN?game=G&season=N``: a server's leaderboard; ``/player/TOKEN?game=G&season=N``:
   a player's profile;
-- ``/static/NAME``, ``/static/pages/NAME``, ``/cards/THEME/LANG/CODE.png``: the pages' CSS,
-  scripts (built from ``activity/``, the one browser client) and card faces (nothing
-  secret);
+- ``/static/NAME``, ``/static/pages/NAME``, ``/cards/FACES/THEME/LANG/CODE.png``: the pages'
+  CSS, scripts (built from ``activity/``, the one browser client) and card faces (nothing
+  secret; each face at one spelling only, ``bot.web.cards``);
 - ``/health``: ``ok``, for a load balancer.
 """
 
@@ -36,10 +36,9 @@ from bot.store import Store, is_postgres_url
 from bot.texts import speaking, t
 from bot.voice.table import Table
 from bot.watch import WATCH_OFF, watch_of
-from bot.web import protocol
+from bot.web import cards, protocol
 from bot.web.assets import Assets
 from bot.web.bus import Bus, LocalBus, PgBus
-from bot.web.cards import card_png, known
 from bot.web.guilds import GuildConfigs
 from bot.web.keys import Keys, Kind, sign
 from bot.web.live import Feed, Subscriber, snapshot
@@ -140,7 +139,7 @@ class WebServer:
             web.get("/player/{token}", self.player_page),
             web.get("/static/{name}", self.static.serve),
             web.get("/static/pages/{name}", self.scripts.serve),
-            web.get("/cards/{theme}/{lang}/{code}.png", self.card),
+            web.get("/cards/{faces}/{theme}/{lang}/{code}.png", self.card),
             web.get("/health", self.health),
         ])
         if self.activity is not None:
@@ -231,10 +230,10 @@ class WebServer:
 
     async def card(self, request: web.Request) -> web.Response:
         info = request.match_info
-        theme, lang, code = info["theme"], info["lang"], info["code"]
-        if not known(code, theme, lang):
+        faces, theme, lang, code = info["faces"], info["theme"], info["lang"], info["code"]
+        if not cards.known(faces, theme, lang, code):
             raise web.HTTPNotFound()
-        data = await asyncio.to_thread(card_png, code, theme, lang)
+        data = await asyncio.to_thread(cards.card_png, faces, theme, lang, code)
         return web.Response(body=data, content_type="image/png", headers={
             "Cache-Control": "public, max-age=31536000, immutable"})
 
@@ -271,7 +270,8 @@ class WebServer:
         return self._page("table.html", lang, watch=watch, theme=config.theme,
                           first=_json_script(first) if first else None,
                           texts=_json_script(texts), socket=f"/ws/table/{token}",
-                          cards=f"/cards/{config.theme}/{lang}/")
+                          cards=cards.base(cards.faces_of(table.game, config.faces), config.theme,
+                                           lang))
 
     async def table_socket(self, request: web.Request) -> web.StreamResponse:
         token = request.match_info["token"]
@@ -358,7 +358,8 @@ class WebServer:
             heading = t("table.title", game=title, number=row.number)
         return self._page("replay.html", lang, steps=_json_script(steps), theme=config.theme,
                           heading=heading, texts=_json_script(texts),
-                          cards=f"/cards/{config.theme}/{lang}/")
+                          cards=cards.base(cards.faces_of(table.game, config.faces), config.theme,
+                                           lang))
 
     # -- standings -----------------------------------------------------------------------
 
