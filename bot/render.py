@@ -49,6 +49,7 @@ from engine import (
 )
 from engine.ai.analysis import Chance, Decision, Hint, Outcome
 from engine.cards import RANK_CODES, card, code, rank_of, suit_of
+from engine.hand import PLAYING
 from engine.ranking import card_ranking
 from engine.trumps import TrumpOrder
 
@@ -307,7 +308,9 @@ def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
     if known:
         embed.add_field(name=t("table.game_facts"), value="\n".join(known)[:1024],
                         inline=False)
-    if not v.finished and v.phase == "play":
+    # The trick in play, and one played before play proper (the fris trick: its cards are
+    # on the table as soon as they fall, whatever the phase is called).
+    if not v.finished and (v.phase == PLAYING or v.trick):
         embed.add_field(name=markdown(words.trick_title(v)),
                         value=markdown(words.trick(table, v.leader, v.trick)) if v.trick
                         else t("table.trick_empty"), inline=True)

@@ -29,6 +29,7 @@ from bot.web import demo, protocol
 from bot.web.live import HandSteps
 from engine import GAMES, Action, Hand, make_rules, public_view, seat_view
 from engine.cards import RANK_CODES, rank_of
+from engine.cards import card as _card
 
 
 def decision_kinds(game: str, hands: int = 40) -> set[str]:
@@ -110,6 +111,12 @@ def compare(session: TableSession, steps: HandSteps, hand: Hand) -> None:
             assert t(f"trump.top.{ranks}") in worded
         if order.trump_suit is not None:
             assert t(f"suit.{'EGHS'[order.trump_suit]}") in worded
+    # The trick in play (a fris trick too): each card the page shows is on the table message.
+    trick_fields = [value for name, value in fields.items() if name != t("table.last_trick")
+                    and any(card_label(c) in value for c in v.trick)]
+    for played in state.trick:
+        assert any(played.card and card_label(_card(played.card)) in value
+                   for value in trick_fields), (hand.phase, played)
     # The contract and the game's other facts, line by line.
     facts = [said(f) for f in state.facts]
     assert fields.get(t("table.game_facts"), "") == "\n".join(facts)[:1024]
