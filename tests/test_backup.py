@@ -302,7 +302,8 @@ async def test_a_backup_made_mid_hand_goes_on_in_a_fresh_bot(
                 assert NAME.fullmatch(made), made  # the name the documents show
                 assert "checked: " in out, out
             if "--check-into" in line:
-                assert "checked: restored into" in out and "schema version 10" in out, out
+                assert "checked: restored into" in out, out
+                assert f"schema version {len(MIGRATIONS)}" in out, out  # the current one
             if line.startswith("pg_restore --list"):
                 assert "TABLE DATA public actions" in out, out
 

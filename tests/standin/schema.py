@@ -27,19 +27,27 @@ SPEC_PATH = Path(__file__).resolve().parents[1] / "data" / "discord-api-spec" / 
 
 
 class SchemaCheck:
-    def __init__(self, path: Path = SPEC_PATH) -> None:
+    def __init__(self, path: Path | None = SPEC_PATH) -> None:
+        """The check of the spec at ``path``; ``None`` checks nothing (see :meth:`off`)."""
         self.path = path
         # The copy is part of the repository: a missing one is a broken checkout, not a
         # reason to validate nothing.
-        self._doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        #: Whether bodies are validated (always, since the spec is kept with the tests).
-        self.available = True
+        self._doc: dict[str, Any] = ({"paths": {}} if path is None
+                                     else json.loads(path.read_text(encoding="utf-8")))
+        #: Whether bodies are validated (always, unless made with :meth:`off`).
+        self.available = path is not None
         #: (regex, template) for every path of the spec, the most literal first.
         self._paths: list[tuple[re.Pattern[str], str]] = []
         templates = sorted(self._doc["paths"], key=lambda p: (p.count("{"), -len(p)))
         for tpl in templates:
             rx = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(tpl))
             self._paths.append((re.compile(rx + "$"), tpl))
+
+    @classmethod
+    def off(cls) -> SchemaCheck:
+        """A check that validates nothing: for a benchmark whose figures the validation
+        would distort (the soak's and the load's speed runs)."""
+        return cls(None)
 
     def template(self, path: str) -> str | None:
         for rx, tpl in self._paths:
