@@ -25,6 +25,7 @@ from bot import answers, options
 from bot.choices import GAME_CHOICES, TOP_TRUMP_CHOICES, WATCH_CHOICES
 from bot.community import invitations
 from bot.courier import Via
+from bot.crossplay import invitees
 from bot.errors import answer as reply_error
 from bot.lobby import (
     COMPUTER_LEVELS,
@@ -120,6 +121,14 @@ class Tables(commands.Cog, name="Tables"):
             {"early_end": early_end} if options.offers(game.value, "early_end") else {})
         if top_trumps is not None:
             table_options["top_trumps"] = top_trumps.value
+        # Only this server's members who see the channel: refused before anything opens.
+        away = invitees.strangers([u for u in (invite, invite_2, invite_3) if u is not None
+                                   and not u.bot and u.id != interaction.user.id],
+                                  interaction)
+        if away:
+            await reply_error(interaction, t("invite.strangers", users=", ".join(
+                discord.utils.escape_markdown(u.display_name) for u in away)))
+            return
         try:
             if guild_id is None or channel_id is None:
                 raise SessionError("err.guild_only")

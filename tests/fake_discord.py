@@ -913,6 +913,11 @@ class Harness:
         self.discord.members[user.id] = user
         return user
 
+    def stranger(self, name: str) -> User:
+        """A Discord user who is not a member of the server (a command may still name them
+        by id)."""
+        return User(next(self._users), name)
+
     # -- what users see --------------------------------------------------------------------
 
     def visible(self, user: User, channel_id: int = CHANNEL_ID) -> list[Message]:
@@ -1027,9 +1032,10 @@ class Harness:
             assert param is not None, f"/{name} has no option {key}"
             if isinstance(value, User):
                 resolved.setdefault("users", {})[str(value.id)] = value.payload()
-                member = value.member_payload()
-                del member["user"]
-                resolved.setdefault("members", {})[str(value.id)] = member
+                if value.id in self.discord.members:  # Discord resolves a stranger as a user
+                    member = value.member_payload()
+                    del member["user"]
+                    resolved.setdefault("members", {})[str(value.id)] = member
                 value = str(value.id)
             elif isinstance(value, Role):
                 resolved.setdefault("roles", {})[str(value.id)] = role_payload(
