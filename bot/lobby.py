@@ -53,7 +53,9 @@ SETTING_RANGES: dict[str, tuple[int, int]] = {
     "window_seconds": (5, 120),
 }
 #: Table settings that are on or off.
-SETTING_SWITCHES = frozenset({"pings", "hints", "rated", "thread", "confirm"})
+SETTING_SWITCHES = frozenset({"pings", "hints", "rated", "thread", "confirm",
+                              # a table of players of several servers (bot.crossplay)
+                              "crossplay"})
 
 
 class SessionError(Exception):
@@ -414,6 +416,12 @@ class Lobby:
         """Whether a player may ask "What would you play?": a table setting, on by default,
         and always off at a rated table."""
         return bool(self.row.settings.get("hints", True)) and not self.rated
+
+    @property
+    def mentions(self) -> bool:
+        """Whether the table names its people by mention: not at a table of several
+        servers, where a mention of a person of another server would name nobody."""
+        return not self.row.settings.get("crossplay")
 
     @property
     def thread_id(self) -> int | None:

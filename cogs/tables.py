@@ -170,17 +170,21 @@ class Tables(commands.Cog, name="Tables"):
         """A click on a table's component: checked against its table's server, channel and
         message, then answered by its operation's handler (refusals and failures are
         ``bot.clicks``')."""
-        table = self.tables.get(click.table_id)
-        if table is None:
+        found = self.tables.get(click.table_id)
+        if found is None:
             raise SessionError(await self._not_open(interaction, click.table_id))
-        session = table.session
+        # The table as the click's server shows it: a table across servers is shown in
+        # each of its players' servers, with that server's own messages (bot.crossplay).
+        table = self.bot.crossplay.shown_at(found, interaction.guild_id)
+        if table is None:
+            raise SessionError("err.elsewhere")
+        session = table.discord.session
         # A click belongs to its table's server and channel (a result or a review in the
         # table's own thread: there); anywhere else it is refused (a button copied into
         # another server, a DM).
         in_thread = (session.thread_id is not None
                      and interaction.channel_id == session.thread_id)
-        if interaction.guild_id != session.guild_id or not (
-                interaction.channel_id == session.channel_id
+        if not (interaction.channel_id == session.channel_id
                 or (in_thread and click.op in POSTED_OPS)):
             raise SessionError("err.elsewhere")
         await table.discord.settled()
@@ -304,7 +308,7 @@ class Tables(commands.Cog, name="Tables"):
 
     async def _on_next(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click) -> None:
-        session = table.session
+        session = table.discord.session  # where the click's server shows the table
 
         async def reply(_: Outcome) -> None:
             on = interaction.message

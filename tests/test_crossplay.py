@@ -4,7 +4,19 @@ reports and the operator's bar."""
 
 from __future__ import annotations
 
-from fake_discord import CHANNEL_MESSAGE, Harness
+import random
+
+from fake_discord import (
+    CHANNEL_ID,
+    CHANNEL_MESSAGE,
+    GUILD_ID,
+    OTHER_CHANNEL_ID,
+    Channel,
+    Harness,
+    Message,
+    User,
+)
+from test_cogs import play_turn, play_until
 
 from bot.texts import t
 
@@ -23,4 +35,122 @@ async def test_a_table_of_one_server_refuses_to_invite_a_stranger(h: Harness) ->
     assert r.type == CHANNEL_MESSAGE and not r.ephemeral
     [told] = r.followups
     assert bob.mention in told.text
+    h.check_clean()
+
+
+# -- a server's opt-in -------------------------------------------------------------------------
+
+
+async def test_play_across_servers_is_off_until_a_manager_turns_it_on(h: Harness) -> None:
+    """Off by default: *everywhere* is refused, saying how to turn it on; a manager turns it
+    on for one game and one channel; off again, refused again."""
+    ana, boss = h.user("ana"), h.user("boss", manager=True)
+    r = await h.command(ana, "play", where="everywhere")
+    assert r.ephemeral and r.text == t("crossplay.off")
+    r = await h.command(boss, "admin crossplay", mode="on", game="filko",
+                        channel=Channel(CHANNEL_ID))
+    assert r.ephemeral and r.text == t("ok.crossplay_on", games=t("game.filko"),
+                                       channels=f"<#{CHANNEL_ID}>")
+    r = await h.command(ana, "play", where="everywhere", game="filicau")
+    assert r.text == t("crossplay.game_off")
+    r = await h.command(ana, "play", where="everywhere", game="filko",
+                        channel_id=OTHER_CHANNEL_ID)
+    assert r.text == t("crossplay.channel_off")
+    r = await h.command(ana, "play", where="everywhere", game="filko")
+    assert r.text.startswith(t("crossplay.queued", game=t("game.filko"), waiting=1)[:20])
+    assert [w.user_id for w in await h.bot.store.waiting()] == [ana.id]
+    # A player may not turn it on; off again leaves nobody of this server waiting.
+    r = await h.command(ana, "admin crossplay", mode="on")
+    assert r.ephemeral and r.text == t("err.need_manage_server")
+    assert (await h.bot.store.crossplay_settings(GUILD_ID)).games == ("filko",)
+    r = await h.command(boss, "admin crossplay", mode="off")
+    assert r.text == t("ok.crossplay_off") and await h.bot.store.waiting() == []
+    r = await h.command(ana, "play", where="everywhere", game="filko")
+    assert r.text == t("crossplay.off")
+    h.check_clean()
+
+
+# -- one table, several servers ----------------------------------------------------------------
+
+
+async def four_servers(h: Harness, game: str = "filicau") -> list[tuple[User, int]]:
+    """Four players, one in each of four servers that play across servers, all queued for
+    ``game`` from their own channel: each with the channel they play from."""
+    players = []
+    for number, name in enumerate(("ana", "bob", "cid", "dan")):
+        guild_id, channel_id = (GUILD_ID, CHANNEL_ID) if number == 0 else h.guild(number)
+        boss = h.user(f"boss{number}", manager=True, guild=guild_id)
+        r = await h.command(boss, "admin crossplay", mode="on", channel_id=channel_id)
+        assert r.ephemeral
+        players.append((h.user(name, guild=guild_id), channel_id))
+    for user, channel_id in players:
+        r = await h.command(user, "play", where="everywhere", game=game, channel_id=channel_id)
+        assert r.ephemeral
+    return players
+
+
+def table_in(h: Harness, channel_id: int) -> Message:
+    """The one table message of a channel (a public message with a My hand button)."""
+    [table] = [m for m in h.public(channel_id)
+               if any(b.get("label") == t("btn.my_hand") for b in m.buttons)]
+    return table
+
+
+async def test_four_servers_play_one_table_each_in_its_own_channel(h: Harness) -> None:
+    """Four players of four servers queue; a table forms; each is told where, in their own
+    server's channel; each plays from their own channel's table message and hand view, and
+    every move shows on every server's message. Hidden cards stay hidden on every message of
+    every server (the harness checks each one), and no server's message names another server
+    or mentions a person of another server."""
+    players = await four_servers(h)
+    [table] = list(h.tables)
+    s = table.session
+    assert sorted(s.seats) == sorted(u.member for u, _ in players)
+    assert await h.bot.store.waiting() == []
+    for user, channel_id in players:
+        message = table_in(h, channel_id)
+        told = h.last_ephemeral(user, containing=str(message.id))
+        assert f"/{channel_id}/{message.id}" in told.text
+        # Names, never mentions of people who are not in this server.
+        assert "<@" not in message.text
+        for other, _ in players:
+            assert other.name.title() in message.text
+        assert "Club" not in message.text and "Card club" not in message.text
+    # Everybody opens their hand from their own server's table message, and plays.
+    users = [u for u, _ in players]
+    for user, channel_id in players:
+        r = await h.press(user, t("btn.my_hand"), message=table_in(h, channel_id))
+        assert r.ephemeral and r.channel_id == channel_id
+    before = {c: table_in(h, c).text for _, c in players}
+    await play_turn(h, s, users, random.Random(3))
+    await h.settle()
+    after = {c: table_in(h, c).text for _, c in players}
+    assert all(after[c] != before[c] for c in after)  # one move, every server's message
+    await play_until(h, s, users, random.Random(3))
+    await h.settle()
+    for _, channel_id in players:
+        assert any(m.embeds and t("btn.next_hand") in [b.get("label") for b in m.buttons]
+                   for m in h.public(channel_id)), "no result in a server's channel"
+    assert h.checked > 0
+    h.check_clean()
+
+
+async def test_a_click_from_a_server_that_does_not_show_the_table_is_refused(
+        h: Harness) -> None:
+    players = await four_servers(h)
+    [table] = list(h.tables)
+    guild_id, channel_id = h.guild(7)
+    eve = h.user("eve", guild=guild_id)
+    message = table_in(h, players[1][1])
+    payload = message.payload()
+    payload["channel_id"] = str(channel_id)
+    r = await h.click(eve, message.button_by_label(t("btn.my_hand"))["custom_id"],
+                      message=payload)
+    assert r.ephemeral and r.text == t("err.elsewhere")
+    # A player of the table, from a server of the table but not on its message there.
+    ana = players[0][0]
+    r = await h.click(ana, message.button_by_label(t("btn.my_hand"))["custom_id"],
+                      message=message.payload())
+    assert r.ephemeral and r.text == t("err.elsewhere")
+    assert table.session.state == "playing"
     h.check_clean()
