@@ -162,7 +162,7 @@ class FilicauBot(commands.Bot):
                                    ready=self.wait_until_ready, share=self.rate_share)
         #: Members' display names, kept a while (the leaderboard's picture, the web pages).
         self.crossplay = Crossplay(self.store, self.tables, self.service, sender=self.sender,
-                                   venue=self._venue)
+                                   venue=self._venue, wait=settings.crossplay_wait)
         self.member_names = MemberNames()
         #: The web pages (``bot.web``), when ``WEB_URL`` is set.
         self.web: WebServer | None = None
@@ -370,6 +370,7 @@ class FilicauBot(commands.Bot):
         for task in self.community.stop():
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.crossplay.stop()
         await self.tables.stop()
         if self.web is not None:
             await self.web.stop()

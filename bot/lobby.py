@@ -19,6 +19,7 @@ from bot import boards, holds, thinking
 from bot.options import describe as describe_options
 from bot.seats import Seating, computer, is_computer, user_member
 from bot.store import (
+    EVERYWHERE,
     Member,
     PartnershipStatus,
     Store,
@@ -145,6 +146,13 @@ class Lobby:
     @property
     def guild_id(self) -> int:
         return self.row.guild_id
+
+    @property
+    def ledger_id(self) -> int:
+        """Whose books the table's hands go in (partnerships, standings, ratings): its
+        server's, or the ladder of play across servers (``EVERYWHERE``) at a table of
+        several servers, so that no server's own ratings take in strangers' hands."""
+        return EVERYWHERE if self.row.settings.get("crossplay") else self.row.guild_id
 
     @property
     def channel_id(self) -> int:
@@ -364,7 +372,7 @@ class Lobby:
         self.known = None
         if self.full:
             team0, team1 = self.team_members()
-            self.known = await self.store.get_status(self.guild_id, self.game, team0, team1)
+            self.known = await self.store.get_status(self.ledger_id, self.game, team0, team1)
 
     # -- status between the engine and the store ---------------------------------------------
 
@@ -379,7 +387,7 @@ class Lobby:
         return status, dealer
 
     def _to_store(self, status: Status, next_dealer: int, since: str | None) -> PartnershipStatus:
-        return self.seating.to_stored(status, next_dealer, since, guild_id=self.guild_id,
+        return self.seating.to_stored(status, next_dealer, since, guild_id=self.ledger_id,
                                       game=self.game)
 
     def team_letter(self, team: int | None) -> Literal["a", "b"] | None:

@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     next_hand_delay: float = 30.0
     #: Seconds a person's turn waits before they are pinged (at tables that ping).
     ping_delay: float = 5.0
+    #: Seconds a player waits in the queue of every server (``/play where:everywhere``)
+    #: before computers are offered.
+    crossplay_wait: float = Field(default=60.0, ge=0)
     #: Worker processes in which computer players think (0: a thread; default: one per core
     #: beyond the first).
     ai_processes: int | None = Field(default=None, ge=0, le=64)

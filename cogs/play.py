@@ -112,7 +112,7 @@ class Play(commands.Cog, name="Play"):
         if guild_id is None:
             raise SessionError("err.guild_only")
         # Quick play here: out of the queue of every server.
-        await self.bot.store.dequeue(interaction.user.id)
+        await self.bot.crossplay.leave(interaction.user.id)
         member = quickplay.member_of(interaction.user.id)
         for opening in quickplay.openings(self.bot.tables, guild_id=guild_id, member=member,
                                           game=game, visible=quickplay.visible_to(interaction)):

@@ -921,6 +921,7 @@ class Harness:
             pending = [task for table in cog for task in table.discord.tasks()]
             assert self.bot is not None
             pending += self.bot.community.tournaments.pending()
+            pending += self.bot.crossplay.pending()
             if pending:
                 await asyncio.wait(pending, timeout=deadline - loop.time())
                 continue

@@ -4,6 +4,7 @@ reports and the operator's bar."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from fake_discord import (
@@ -18,6 +19,7 @@ from fake_discord import (
 )
 from test_cogs import play_turn, play_until
 
+from bot.store import EVERYWHERE
 from bot.texts import t
 
 
@@ -132,6 +134,12 @@ async def test_four_servers_play_one_table_each_in_its_own_channel(h: Harness) -
         assert any(m.embeds and t("btn.next_hand") in [b.get("label") for b in m.buttons]
                    for m in h.public(channel_id)), "no result in a server's channel"
     assert h.checked > 0
+    # The hand is on the ladder of play across servers, in no server's own ratings.
+    store = h.bot.store
+    ladder = await store.ratings(EVERYWHERE, "filicau", 1)
+    assert {r.player for r in ladder} == {u.member for u in users}
+    for user, _ in players:
+        assert await store.ratings(user.guild_id, "filicau", 1) == []
     h.check_clean()
 
 
@@ -153,4 +161,67 @@ async def test_a_click_from_a_server_that_does_not_show_the_table_is_refused(
                       message=message.payload())
     assert r.ephemeral and r.text == t("err.elsewhere")
     assert table.session.state == "playing"
+    h.check_clean()
+
+
+async def test_a_server_that_turns_it_off_hands_its_seats_to_the_computer(h: Harness) -> None:
+    """Off again in Bob's server: the computer plays Bob's seat from now on, every server's
+    channel says why, and the others play on."""
+    players = await four_servers(h)
+    [table] = list(h.tables)
+    s = table.session
+    bob, bob_channel = players[1]
+    boss = h.user("boss-b", manager=True, guild=bob.guild_id)
+    r = await h.command(boss, "admin crossplay", mode="off", channel_id=bob_channel)
+    assert r.text == t("ok.crossplay_off")
+    await h.settle()
+    seat = s.seat_of(bob.id)
+    assert seat is not None and seat in s.autoplay
+    why = t("crossplay.withdrawn", user="Bob")
+    for _, channel_id in players:
+        assert any(m.text == why for m in h.public(channel_id)), channel_id
+    users = [u for u, _ in players if u != bob]
+    for user, channel_id in players:
+        if user != bob:
+            await h.press(user, t("btn.my_hand"), message=table_in(h, channel_id))
+    await play_until(h, s, users, random.Random(5))
+    await h.settle()
+    assert s.hand is not None and s.hand.finished
+    h.check_clean()
+
+
+async def test_a_table_across_servers_survives_a_restart(h: Harness) -> None:
+    """The bot restarts mid-hand: every server's table message plays on where it was."""
+    players = await four_servers(h)
+    [table] = list(h.tables)
+    users = [u for u, _ in players]
+    for user, channel_id in players:
+        await h.press(user, t("btn.my_hand"), message=table_in(h, channel_id))
+    await play_turn(h, table.session, users, random.Random(2))
+    await h.restart()
+    [table] = list(h.tables)
+    s = table.session
+    for user, channel_id in players:
+        r = await h.press(user, t("btn.my_hand"), message=table_in(h, channel_id))
+        assert r.ephemeral and r.channel_id == channel_id
+    await play_until(h, s, users, random.Random(2))
+    await h.settle()
+    assert s.hand is not None and s.hand.finished
+    h.check_clean()
+
+
+async def test_a_player_who_waits_long_is_offered_computers_and_may_leave_the_queue(
+        h: Harness) -> None:
+    boss, ana = h.user("boss", manager=True), h.user("ana")
+    await h.command(boss, "admin crossplay", mode="on")
+    h.bot.crossplay.wait = 0  # the wait (CROSSPLAY_WAIT) is over at once
+    r = await h.command(ana, "play", where="everywhere", game="filko")
+    assert r.text == t("crossplay.queued", game=t("game.filko"), waiting=1)
+    await asyncio.gather(*h.bot.crossplay.offers.values())
+    offer = h.last_ephemeral(ana)
+    assert offer.text == t("crossplay.computers", game=t("game.filko"))
+    # Quick play here: out of the queue, a table here where computers can sit.
+    r = await h.command(ana, "play", game="filko")
+    assert r.type == CHANNEL_MESSAGE and await h.bot.store.waiting() == []
+    assert h.session().game == "filko"
     h.check_clean()

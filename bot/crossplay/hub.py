@@ -16,6 +16,7 @@ tables: the computer plays their seats from then on, and every venue says why.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -58,8 +59,12 @@ class Crossplay:
     """See the module docstring. ``venue``: makes a venue's surface (the bot's wiring)."""
 
     def __init__(self, store: Store, tables: OpenTables, service: TableService, *,
-                 sender: Sender, venue: VenueMaker) -> None:
+                 sender: Sender, venue: VenueMaker, wait: float) -> None:
         self.store = store
+        #: Seconds in the queue before a player is offered computers (``CROSSPLAY_WAIT``).
+        self.wait = wait
+        #: The offer of computers due to each waiting player, by user.
+        self.offers: dict[int, asyncio.Task[None]] = {}
         self.tables = tables
         self.service = service
         self.sender = sender
@@ -117,13 +122,58 @@ class Crossplay:
 
     async def queue(self, waiting: Waiting) -> int:
         """Queue a player, then form every table the queue can; how many wait for the
-        game after (0: the player was seated)."""
+        game after (0: the player was seated). One who still waits after ``wait`` seconds
+        is offered computers."""
         await self.store.enqueue(waiting)
         await self.drop_stale()
         players = make_rules(waiting.game).players
         while (group := await self.store.form(waiting.game, players)) is not None:
+            for w in group:
+                self._cancel_offer(w.user_id)
             await self._open(group)
+        if any(w.user_id == waiting.user_id for w in await self.store.waiting(waiting.game)):
+            self._cancel_offer(waiting.user_id)
+            self.offers[waiting.user_id] = asyncio.get_running_loop().create_task(
+                self._offer(waiting))
         return len(await self.store.waiting(waiting.game))
+
+    async def leave(self, user_id: int) -> bool:
+        """Out of the queue (quick play in their own server); whether they were in it."""
+        self._cancel_offer(user_id)
+        return await self.store.dequeue(user_id) is not None
+
+    def _cancel_offer(self, user_id: int) -> None:
+        task = self.offers.pop(user_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _offer(self, waiting: Waiting) -> None:
+        """Still waiting after a while: computers are offered, as at any table here — quick
+        play in their own server opens one (and takes them out of the queue)."""
+        await asyncio.sleep(self.wait)
+        if not any(w.token == waiting.token for w in await self.store.waiting(waiting.game)):
+            return
+        with speaking(language_of(waiting.locale)):
+            text = t("crossplay.computers",
+                     game=game_title(waiting.game, make_rules(waiting.game).title))
+        try:
+            await self.sender.webhook(waiting.application_id, waiting.token).send(
+                text, ephemeral=True)
+        except FAILURES as e:
+            log.info("could not offer computers to %s (%s)", waiting.user_id, describe(e))
+        finally:
+            if self.offers.get(waiting.user_id) is asyncio.current_task():
+                del self.offers[waiting.user_id]
+
+    def stop(self) -> None:
+        for task in self.offers.values():
+            task.cancel()
+        self.offers.clear()
+
+    def pending(self) -> list[asyncio.Task[None]]:
+        """The venues' table-message refreshes under way (the tests await them)."""
+        return [task for venues in self.venues.values() for _seen, surface in venues.values()
+                for task in surface.tasks()]
 
     async def drop_stale(self) -> None:
         """Players who waited longer than their ``/play`` can be answered: out."""
@@ -197,7 +247,7 @@ class Crossplay:
         server's table says why; the server's players leave the queue."""
         for w in await self.store.waiting():
             if w.guild_id == guild_id:
-                await self.store.dequeue(w.user_id)
+                await self.leave(w.user_id)
         for table in self.tables:
             if not plays_across(table) or table.session.state == "closed":
                 continue

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from bot.store.migrations import MIGRATIONS, RATINGS_VERSION
 from bot.store.model import (
+    EVERYWHERE,
     HAND_WINNERS,
     HANDED_OVER,
     CommunitySettings,
@@ -66,6 +67,7 @@ from bot.store.protocols import Store
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
+    "EVERYWHERE",
     "HANDED_OVER",
     "HAND_WINNERS",
     "MIGRATIONS",

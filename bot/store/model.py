@@ -355,6 +355,11 @@ class TournamentTable(BaseModel):
     result: dict[str, Any] | None = None
 
 
+#: The books of play across servers: the server id its tables' hands are kept under
+#: (partnerships, standings, ratings), apart from every server's own. No Discord server has
+#: it (snowflakes are far below it) and it fits a signed 64-bit column.
+EVERYWHERE = 2**63 - 1
+
 Pace = Literal["quick", "usual", "slow"]
 #: Why a player reports a hand (chosen from a list: no free text travels between servers).
 ReportReason = Literal["cheating", "name", "stalling", "other"]
