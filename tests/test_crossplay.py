@@ -12,6 +12,7 @@ from fake_discord import (
     CHANNEL_MESSAGE,
     GUILD_ID,
     OTHER_CHANNEL_ID,
+    OWNER_ID,
     Channel,
     Harness,
     Message,
@@ -224,4 +225,81 @@ async def test_a_player_who_waits_long_is_offered_computers_and_may_leave_the_qu
     r = await h.command(ana, "play", game="filko")
     assert r.type == CHANNEL_MESSAGE and await h.bot.store.waiting() == []
     assert h.session().game == "filko"
+    h.check_clean()
+
+
+# -- blocks, reports and the operator's bar ---------------------------------------------------
+
+
+async def test_a_blocked_pair_is_never_seated_together_again(h: Harness) -> None:
+    """Ana blocks Bob from her seat at their table; once it is over, five queue, Ana and Bob
+    first: the table forms without Bob, who waits."""
+    players = await four_servers(h)
+    [table] = list(h.tables)
+    s = table.session
+    (ana, ana_channel), (bob, _) = players[0], players[1]
+    bob_seat = s.seat_of(bob.id)
+    assert bob_seat is not None
+    r = await h.command(ana, "crossplay block", seat=bob_seat + 1, channel_id=ana_channel)
+    assert r.ephemeral and r.text == t("ok.blocked", user="Bob")
+    r = await h.command(ana, "crossplay block", seat=s.seat_of(ana.id) + 1,
+                        channel_id=ana_channel)
+    assert r.text == t("err.no_such_player", seat=s.seat_of(ana.id) + 1)
+    boss = h.user("boss-home", manager=True)
+    await h.command(boss, "admin end", channel_id=s.channel_id)
+    assert s.state == "closed"
+    guild_id, eve_channel = h.guild(4)
+    await h.command(h.user("boss4", manager=True, guild=guild_id), "admin crossplay",
+                    mode="on", channel_id=eve_channel)
+    eve = h.user("eve", guild=guild_id)
+    for user, channel_id in [*players, (eve, eve_channel)]:
+        await h.command(user, "play", where="everywhere", game="filicau",
+                        channel_id=channel_id)
+    [table] = [x for x in h.tables if x.session.state != "closed"]
+    assert bob.member not in table.session.seats and ana.member in table.session.seats
+    assert [w.user_id for w in await h.bot.store.waiting()] == [bob.id]
+    h.check_clean()
+
+
+async def test_a_player_reports_a_hand_and_the_operator_reads_it(h: Harness) -> None:
+    players = await four_servers(h)
+    dan, dan_channel = players[3]
+    r = await h.command(dan, "crossplay report", hand=1, reason="stalling",
+                        channel_id=dan_channel)
+    assert r.ephemeral and r.text == t("ok.reported", hand=1)
+    r = await h.command(dan, "crossplay report", hand=1, reason="other",
+                        channel_id=dan_channel)
+    assert r.text == t("ok.already_reported", hand=1)
+    r = await h.command(dan, "crossplay report", hand=7, reason="other",
+                        channel_id=dan_channel)
+    assert r.text == t("err.no_such_hand", hand=7)
+    # Somebody not at the table, in a channel without one: refused.
+    r = await h.command(h.user("zoe"), "crossplay report", hand=1, reason="name",
+                        channel_id=OTHER_CHANNEL_ID)
+    assert r.text == t("err.no_crossplay_table")
+    # Only the operator (here: the application's owner) reads the reports.
+    r = await h.command(dan, "crossplay reports", channel_id=dan_channel)
+    assert r.text == t("err.not_operator")
+    owner = User(OWNER_ID, "owner")
+    r = await h.command(owner, "crossplay reports")
+    assert r.ephemeral and t("choice.reason_stalling") in r.text and dan.mention in r.text
+    h.check_clean()
+
+
+async def test_the_operator_bars_a_user_from_play_across_servers(h: Harness) -> None:
+    boss, eve = h.user("boss", manager=True), h.user("eve")
+    await h.command(boss, "admin crossplay", mode="on")
+    await h.command(eve, "play", where="everywhere")
+    r = await h.command(boss, "crossplay bar", user=eve)
+    assert r.text == t("err.not_operator")
+    owner = User(OWNER_ID, "owner")
+    r = await h.command(owner, "crossplay bar", user=eve)
+    assert r.ephemeral and r.text == t("ok.barred", user=eve.mention)
+    assert await h.bot.store.waiting() == []  # out of the queue at once
+    r = await h.command(eve, "play", where="everywhere")
+    assert r.text == t("crossplay.barred")
+    r = await h.command(owner, "crossplay unbar", user=eve)
+    assert r.text == t("ok.unbarred", user=eve.mention)
+    r = await h.command(eve, "play", where="everywhere")
+    assert r.text.startswith(t("crossplay.queued", game="\0", waiting=1).split("\0")[0])
     h.check_clean()

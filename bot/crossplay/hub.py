@@ -86,6 +86,18 @@ class Crossplay:
         venue = self.venues.get(table.id, {}).get(guild_id or 0)
         return None if venue is None else OpenTable(table.runner, venue[1])
 
+    def in_channel(self, channel_id: int | None) -> OpenTable | None:
+        """The cross-server table a channel shows (as its home or a venue), if any."""
+        home = self.tables.in_channel(channel_id)
+        if home is not None:
+            return home if plays_across(home) else None
+        for table_id, venues in self.venues.items():
+            table = self.tables.get(table_id)
+            for seen, surface in venues.values():
+                if table is not None and seen.channel_id == channel_id:
+                    return OpenTable(table.runner, surface)
+        return None
+
     def members(self, table_id: int, guild_id: int) -> set[Member]:
         """The people at a table who play from ``guild_id`` (at its home: all but the
         venues')."""
