@@ -48,7 +48,7 @@ TABLES = {"tables": "id", "hands": "id", "actions": "hand_id, idx",
           "tournament_tables": "tournament_id, round, number",
           "crossplay_servers": "guild_id", "crossplay_queue": "user_id",
           "table_venues": "table_id, guild_id", "blocks": "user_id, blocked_id",
-          "crossplay_bars": "user_id", "reports": "id"}
+          "crossplay_bars": "user_id", "reports": "id", "crossplay_names": "user_id"}
 #: The tables whose ids the database gives: new rows go on after the copied ones.
 WITH_IDS = ("tables", "hands", "tournaments", "reports")
 

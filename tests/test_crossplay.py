@@ -141,6 +141,16 @@ async def test_four_servers_play_one_table_each_in_its_own_channel(h: Harness) -
     assert {r.player for r in ladder} == {u.member for u in users}
     for user, _ in players:
         assert await store.ratings(user.guild_id, "filicau", 1) == []
+    # /leaderboard shows either: the ladder by the names shown at the table, or this
+    # server's own (nobody yet).
+    ana = players[0][0]
+    r = await h.command(ana, "leaderboard", game="filicau", where="everywhere")
+    [embed] = r.message.embeds
+    assert embed["title"] == t("leaderboard.ladder_title", game=t("game.filicau"), season=1)
+    assert all(u.name.title() in embed["description"] for u in users)
+    assert "<@" not in embed["description"]
+    r = await h.command(ana, "leaderboard", game="filicau")
+    assert r.message.embeds[0]["description"] == t("leaderboard.none")
     h.check_clean()
 
 

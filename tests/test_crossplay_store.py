@@ -60,6 +60,7 @@ async def test_the_matchmaker_seats_four_of_opted_in_servers_never_a_blocked_pai
     group = await store.form("filicau", 4)
     assert group is None  # 104's server is out, 105 is barred: two are not four
     assert await store.unbar(105) and not await store.barred(105)
+    assert await store.crossplay_names([105, 200, 7]) == {105: "P105", 200: "P200"}
     assert await store.blocked_among([105, 200, 7]) == {(105, 200)}
     assert await store.unblock(105, 200) and not await store.unblock(105, 200)
 

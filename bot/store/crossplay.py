@@ -101,6 +101,20 @@ class CrossplaySql:
             waiting.user_id, waiting.guild_id, waiting.channel_id, waiting.game,
             waiting.rated, waiting.pace, waiting.name, waiting.locale,
             waiting.application_id, waiting.token, waiting.queued_at)
+        # The name they show at tables across servers, kept for the ladder's lines.
+        await self.db.execute(
+            "INSERT INTO crossplay_names (user_id, name, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, "
+            "updated_at = excluded.updated_at", waiting.user_id, waiting.name, now())
+
+    async def crossplay_names(self, user_ids: Collection[int]) -> dict[int, str]:
+        """The names these players last showed at tables across servers."""
+        ids = list(user_ids)
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        return {r["user_id"]: r["name"] for r in await self.db.fetch(
+            f"SELECT user_id, name FROM crossplay_names WHERE user_id IN ({marks})", *ids)}
 
     async def dequeue(self, user_id: int) -> Waiting | None:
         """Take a player out of the queue; the row they had, if any."""

@@ -253,7 +253,8 @@ MIGRATIONS: list[str] = [
     """,
     # 12: play across servers (issue 42): each server's opt-in, the one queue of every
     # server, a cross-server table's venues (a server's channel and message showing it),
-    # blocks, bars from cross-server play, reports of hands, and clicks handed from the
+    # the names players show there (the ladder's), blocks, bars from cross-server play,
+    # reports of hands, and clicks handed from the
     # process that received them to the one that drives their table.
     """
     CREATE TABLE crossplay_servers (
@@ -306,6 +307,11 @@ MIGRATIONS: list[str] = [
         created_at TEXT NOT NULL
     );
     CREATE UNIQUE INDEX one_report ON reports (reporter_id, hand_id);
+    CREATE TABLE crossplay_names (
+        user_id $bigint PRIMARY KEY,
+        name TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
     CREATE TABLE relayed (
         id $id,
         shard INTEGER NOT NULL,
