@@ -142,7 +142,14 @@ class Crossplay:
         while (group := await self.store.form(waiting.game, players)) is not None:
             for w in group:
                 self._cancel_offer(w.user_id)
-            await self._open(group)
+            try:
+                await self._open(group)
+            except Exception:
+                # Taken out of the queue but not seated: back in it, first in line.
+                log.exception("a table across servers could not open; its players wait on")
+                for w in group:
+                    await self.store.enqueue(w)
+                break
         if any(w.user_id == waiting.user_id for w in await self.store.waiting(waiting.game)):
             self._cancel_offer(waiting.user_id)
             self.offers[waiting.user_id] = asyncio.get_running_loop().create_task(
