@@ -32,8 +32,8 @@ from engine import (
     Status,
     make_rules,
 )
-from engine.errors import OptionsError
 from engine.cards import Card
+from engine.errors import OptionsError
 
 #: The levels the lobby offers (``bot.thinking``, where they are played). ``simple`` (the
 #: engine's SimplePlayer) still plays the computer seats of tables opened before the levels.

@@ -33,8 +33,10 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from bot import boards
+from bot.texts import t
 from engine.rules.base import Rules
 from engine.shuffle import FIELD, Seal, SealError, board_seed
+from engine.verify import verify
 
 #: The key of the unrevealed seal in a table's runtime state.
 SEAL: Final = "seal"
@@ -116,3 +118,25 @@ def in_play(runtime: Mapping[str, Any], header: Mapping[str, Any], rules: Rules
         return None
     cut = public.get("cut")
     return seal.with_cut(cut if isinstance(cut, str) else "")
+
+
+def shown(next_seal: Seal | None, in_play: Seal | None) -> str | None:
+    """The table message's seal line: the hand in play's seal (``in_play``), else the next
+    deal's, or nothing (a table dealt unsealed)."""
+    if in_play is not None:
+        return t("seal.dealt", seal=in_play.short)
+    if next_seal is not None:
+        return t("seal.next", seal=next_seal.short)
+    return None
+
+
+def checked(record: Mapping[str, Any]) -> str | None:
+    """What the replay page says of a finished hand's deal: verified (its seal and the
+    shuffle of its seed, as ``python -m engine verify`` checks them), or why not; nothing
+    for a hand dealt before sealed deals."""
+    if record.get(FIELD) is None:
+        return None
+    found = verify(record)
+    if found["verified"]:
+        return t("seal.verified", seal=found["short"])
+    return t("seal.not_verified", reasons=", ".join(f["reason"] for f in found["failures"]))

@@ -148,7 +148,7 @@ class TableSession(Lobby):
         number = self.hand_number + 1
         if seal is None or not seals.fits(seal, self.plan, number):
             seal = seals.draw(self.rules, self.plan, number, self.rng.randbytes)
-            await self._put_runtime(**{seals.SEAL: seals.stored(seal)})
+            await self._put_runtime(seal=seals.stored(seal))
         return seal
 
     async def _deal(self, click: str | None = None) -> Hand:

@@ -32,6 +32,7 @@ from urllib.parse import urlencode
 import jinja2
 from aiohttp import WSMsgType, web
 
+from bot import seals
 from bot.store import Store, is_postgres_url
 from bot.texts import speaking, t
 from bot.voice.table import Table
@@ -356,8 +357,9 @@ class WebServer:
                 Table.from_rows(table, row), row.record(), reviews=reviews)]
             texts = _page_texts()
             heading = t("table.title", game=title, number=row.number)
+            sealed = seals.checked(row.record())
         return self._page("replay.html", lang, steps=_json_script(steps), theme=config.theme,
-                          heading=heading, texts=_json_script(texts),
+                          heading=heading, texts=_json_script(texts), sealed=sealed,
                           cards=cards.base(cards.faces_of(table.game, config.faces), config.theme,
                                            lang))
 
