@@ -70,6 +70,13 @@ class FixedDeal:
         return bytes(n)
 
 
+async def reseed(session: TableSession, seed: int) -> None:
+    """A table opened through the bot, shuffled from ``seed`` from now on: its randomness,
+    and the next deal's seal drawn again from it (the lobby's was the system's)."""
+    session.rng = random.Random(seed)
+    await session.seal_next(fresh=True)
+
+
 def rig(session: TableSession, deal: FixedDeal) -> None:
     """The session's next deals are ``deal``'s pack and dealer: laid out, not sealed."""
     session.rng = deal  # type: ignore[assignment]

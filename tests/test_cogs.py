@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from bot_fixtures import FixedDeal, action_rows, find_deal, first_legal, masters_hand, rig
+from bot_fixtures import FixedDeal, action_rows, find_deal, first_legal, masters_hand, reseed, rig
 from conftest import snapshot
 from discord.http import Route
 from fake_discord import (
@@ -123,7 +123,7 @@ async def open_table(h: Harness, opener: User, joins: Sequence[tuple[User, int]]
     if deal:
         rig(session, FixedDeal(*deal))
     else:
-        session.rng = random.Random(seed)
+        await reseed(session, seed)
     return session
 
 

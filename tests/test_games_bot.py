@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 import pytest
-from bot_fixtures import FixedDeal, rig
+from bot_fixtures import FixedDeal, reseed, rig
 from fake_discord import CHANNEL_MESSAGE, GUILD_ID, UPDATE_MESSAGE, Harness, Message, User
 
 from bot.session import TableSession
@@ -73,7 +73,7 @@ async def sit_with_computers(h: Harness, game: str, ana: User) -> TableSession:
     while not session.full:
         r = await h.add_computer(ana, "easy")
         assert r.type == UPDATE_MESSAGE
-    session.rng = random.Random(7)
+    await reseed(session, 7)
     r = await h.press(ana, t("btn.start"))
     assert r.type == UPDATE_MESSAGE and session.state == "playing"
     return session
