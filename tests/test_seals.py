@@ -50,9 +50,9 @@ def assert_never_sent(h: Harness, seal: Seal) -> None:
         assert value.upper() not in sent
 
 
-async def lobby_with_computers(h: Harness) -> tuple[TableSession, User]:
+async def lobby_with_computers(h: Harness, **options: Any) -> tuple[TableSession, User]:
     ana = h.user("ana")
-    r = await h.command(ana, "table new", game="filicau")
+    r = await h.command(ana, "table new", game="filicau", **options)
     assert not r.ephemeral
     r = await h.press(ana, t("btn.join_a"))
     for _ in range(3):
