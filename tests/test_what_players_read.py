@@ -47,7 +47,8 @@ async def sit_alone(h: Harness, game: str, *, level: str = "easy",
 async def play_out(h: Harness, session: TableSession, ana: User, rng: random.Random, *,
                    choose: Any = None) -> Hand:
     """Ana plays by clicks until the hand is over: ``choose(view)`` may pick her move (a
-    custom_id, or None for a random one); cards chosen together are the menu's first."""
+    custom_id, or None for a random one); cards chosen together are the menu's first, and
+    so is a choice offered in a menu only."""
     for _ in range(100):
         hand = hand_of(session)
         if hand.finished:
@@ -61,6 +62,11 @@ async def play_out(h: Harness, session: TableSession, ana: User, rng: random.Ran
                            [o["value"] for o in together["options"][:size]], message=view)
             continue
         moves = sorted(view.moves())
+        menu = view.select("act")
+        if not moves and menu is not None:
+            # A choice made in a menu (the Old Man names trump): its first option.
+            await h.choose(ana, menu["custom_id"], [menu["options"][0]["value"]], message=view)
+            continue
         if not moves:
             continue
         picked = choose(view) if choose is not None else None
@@ -331,7 +337,10 @@ async def test_a_better_card_is_said_in_the_chances_of_the_hands_outcome(h: Harn
     only for the points it takes says so."""
     session, _ = await four_players(h)
     view = public_view(hand_of(session))
-    played, best = (Action("card", c) for c in hand_of(session).hands[0][:2])
+    # Two of Ana's cards that are no trump (a trump is named with its mark).
+    order = view.order
+    plain = [c for c in hand_of(session).hands[0] if order is None or not order.is_trump(c)]
+    played, best = (Action("card", c) for c in plain[:2])
     masters, nothing = Outcome("masters", True), Outcome("no_change", None)
     d = Decision(5, 2, played, best, 0.1, 0.4, 0.3, False, True,
                  (Chance(masters, 0.4), Chance(nothing, 0.6)),
