@@ -167,7 +167,7 @@ class TableSession(Lobby):
             # New partnerships (or a new group): their own stored status and dealer, or even
             # (a tournament is a match of its own).
             team0, team1 = self.team_members()
-            self.known = await self.store.get_status(self.guild_id, self.game, team0, team1)
+            self.known = await self.store.get_status(self.ledger_id, self.game, team0, team1)
             self.status, self.next_dealer = self.stored_status(
                 None if plan is not None and not self.dealt_with else self.known)
             self.timeouts = [0] * self.rules.players
@@ -420,11 +420,11 @@ class TableSession(Lobby):
         if row.state == "lobby":
             if session.full:
                 team0, team1 = session.team_members()
-                session.known = await store.get_status(row.guild_id, row.game, team0, team1)
+                session.known = await store.get_status(session.ledger_id, row.game, team0, team1)
             await session.seal_next()
             return session
         team0, team1 = session.team_members()
-        session.known = await store.get_status(row.guild_id, row.game, team0, team1)
+        session.known = await store.get_status(session.ledger_id, row.game, team0, team1)
         last = await store.current_hand(row.id)
         if last is None:
             session.status, session.next_dealer = session.stored_status(session.known)
