@@ -118,8 +118,12 @@ def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
 
 
 def lobby_embed(s: TableSession) -> discord.Embed:
+    # The game's aim is said here, before the first card, and in /help: the table message
+    # keeps its room for the trick (issue 44: on a phone a goal paragraph pushed it below).
+    goal = goal_line(s)
     embed = discord.Embed(title=t("lobby.title", game=title(s)), colour=GAME_COLOUR,
-                          description=t("lobby.opened_by", user=f"<@{s.row.opener_id}>"))
+                          description="\n\n".join(x for x in (
+                              t("lobby.opened_by", user=f"<@{s.row.opener_id}>"), goal) if x))
     n = s.rules.players
     table = voiced(s)
     if s.fixed_teams:
@@ -287,7 +291,7 @@ def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
     """The table in play; ``deadline``: when the wait for the people to act ends (their
     line shows a live countdown)."""
     table = voiced(s)
-    lines = [markdown(x) for x in (words.goal(table), words.now_line(v)) if x]
+    lines = [markdown(x) for x in (words.now_line(v),) if x]
     embed = discord.Embed(title=t("table.title", game=title(s), number=s.hand_number),
                           colour=GAME_COLOUR, description="\n".join(lines) or None)
     trump = words.trump(v)
