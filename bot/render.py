@@ -610,12 +610,15 @@ def decision_text(s: TableSession, v: PublicView, d: Decision) -> str:
 
 
 def result_view(s: TableSession, number: int, *, next_hand: bool = False,
-                replay_url: str | None = None) -> discord.ui.View:
-    """The buttons under a hand's result: a review of one's own play in it, Next hand
-    until the next hand is dealt (the same button as the table's: the first click deals),
-    and the hand's replay page when the bot serves pages (``bot.web``)."""
-    items: list[discord.ui.Item[Any]] = [
-        button(Op.REVIEW, s.id, number, label=t("btn.review"))]
+                replay_url: str | None = None, result: HandResult | None = None
+                ) -> discord.ui.View:
+    """The buttons under a hand's result: a review of one's own play in it (not of a deal
+    nobody played a card of: ``result``), Next hand until the next hand is dealt (the same
+    button as the table's: the first click deals), and the hand's replay page when the bot
+    serves pages (``bot.web``)."""
+    items: list[discord.ui.Item[Any]] = []
+    if result is None or words.cards_played(result):
+        items.append(button(Op.REVIEW, s.id, number, label=t("btn.review")))
     if next_hand:
         items.insert(0, button(Op.NEXT, s.id, number, label=t("btn.next_hand"),
                                style=discord.ButtonStyle.green))

@@ -316,7 +316,7 @@ async def test_a_german_schafkopf_table_counts_augen_and_shows_no_empty_shown_ca
     await h.settle()
     fields = {f["name"]: f["value"] for f in h.table_message().embeds[0]["fields"]}
     with speaking("de"):
-        assert fields[t("table.trump")] == f"Ober und Unter, dann {suit_label(3)}"
+        assert fields[t("table.trump")] == f"alle Ober und Unter, dann {suit_label(3)}"
     assert "aufgedeckt" not in h.table_message().text
     seats = fields[de("table.seats")]  # each player's card points so far
     assert " Augen" in seats and "Punkte" not in seats, seats

@@ -10,6 +10,8 @@ from fake_discord import Harness, Message, User
 from test_games_bot import hand_of
 from test_schafkopf_bot import BASE, seated
 
+from bot import names, render
+from bot.options import encode
 from bot.session import TableSession
 from bot.texts import speaking, t
 from engine.cards import card
@@ -69,3 +71,130 @@ async def seated_again(h: Harness, ana: User) -> TableSession:
     session.rng = FixedDeal([card(c) for c in pack_for("schafkopf", BASE, 3)], 3)  # type: ignore[assignment]
     await h.press(ana, t("btn.start"))
     return session
+
+
+async def seated_with(h: Harness, ana: User, hands: list[str], **options: str) -> TableSession:
+    """Ana (seat 0) and three Easy computers; the lobby's ``options``; dealer 3, ``hands``."""
+    await h.command(ana, "table new", game="schafkopf")
+    await h.press(ana, t("btn.sit"))
+    session = h.session()
+    while not session.full:
+        await h.add_computer(ana, "easy")
+    for name, value in options.items():
+        menu = next(m for m in h.table_message().selects
+                    if any(o["value"] == encode(name, value) for o in m["options"]))
+        await h.choose(ana, menu["custom_id"], [encode(name, value)])
+    session.rng = FixedDeal([card(c) for c in pack_for("schafkopf", hands, 3)], 3)  # type: ignore[assignment]
+    await h.press(ana, t("btn.start"))
+    return session
+
+
+def field(message: Message, name: str) -> str:
+    [embed] = message.embeds
+    return next(f["value"] for f in embed.get("fields", []) if f["name"] == name)
+
+
+# -- the table in play -------------------------------------------------------------------------
+
+
+async def test_the_trumps_are_all_obers_and_unters_then_hearts(h: Harness) -> None:
+    ana = h.user("ana")
+    session = await seated(h, ana)
+    await h.press(ana, t("btn.my_hand"))
+    await h.press(ana, t("act.dad.True"), message=h.hand_view(ana))
+    await h.until(lambda: hand_of(session).phase == "game")
+    view = h.hand_view(ana)
+    [menu] = view.selects
+    value = next(o["value"] for o in menu["options"] if o["label"] == t("word.sauspiel_G"))
+    await h.choose(ana, menu["custom_id"], [value], message=view)
+    await h.until(lambda: hand_of(session).phase == "play")
+    assert field(h.table_message(), t("table.trump")) == "all Obers and Unters, then ❤️ hearts"
+    with speaking("de"):
+        assert render.words.trumps(hand_of(session).order).plain == (
+            "alle Ober und Unter, dann ❤️ Herz")
+
+
+#: Seat 1 (Easy) says I dad with the four Obers and calls Gras, held by seat 2; Ana (seat 0)
+#: is an opponent and may say Kontra.
+OPPONENT = ["EU GU HK H7 S10 SK S9 S8", "EO GO HO SO H9 EA E7 G7",
+            "GA G10 G9 GK E10 H8 S7 E8", "G8 HU SU HA H10 EK E9 SA"]
+
+
+async def test_the_game_value_shows_while_it_is_played_and_doubles_with_kontra(
+        h: Harness) -> None:
+    """The table says what the game is worth so far: the Sauspiel's base, × 2 once Ana says
+    Kontra; the Laufende wait for the end (they are a fact of the declarers' hands)."""
+    ana = h.user("ana")
+    session = await seated_with(h, ana, OPPONENT)
+    await h.press(ana, t("btn.my_hand"))
+    await h.press(ana, t("act.weiter.True"), message=h.hand_view(ana))
+    await h.until(lambda: hand_of(session).phase == "kontra" and bool(
+        session.waiting_for_human()))
+    assert hand_of(session).pending["contract"].called == card("GA")
+    table = h.table_message()
+    facts_now = field(table, t("table.game_facts"))
+    assert t("info.stake", value="10") in facts_now
+    await h.press(ana, t("act.stoss.1"), message=h.hand_view(ana))
+    await h.until(lambda: hand_of(session).phase == "play")
+    facts_now = field(h.table_message(), t("table.game_facts"))
+    # Kontra, and Re if the declarer answered it: each × 2.
+    said = len(hand_of(session).pending["stoss"])
+    worth = "10" + "".join(f", {t('counted.times_two', why=t(f'word.{w}'), value=10 * 2 ** n)}"
+                           for n, w in enumerate(("kontra", "re")[:said], 1))
+    assert said and t("info.stake", value=worth) in facts_now, facts_now
+    # The parties are not known yet (the partner is hidden): the seats count their own,
+    # and the points' field says why.
+    assert field(h.table_message(), render.points_name(session)) == t("table.points_hidden")
+
+
+# -- the result --------------------------------------------------------------------------------
+
+
+async def test_the_result_adds_up_the_tariff_and_says_who_pays_whom(h: Harness) -> None:
+    ana = h.user("ana")
+    session = await seated(h, ana)
+    post = await play_out(h, ana, session, "sauspiel_G")
+    result = hand_of(session).result
+    assert result is not None
+    text = post.embeds[0]["description"]
+    extra = result.extra
+    items = {i["key"]: i for i in extra["counted"]}
+    # The base first, each added item, the sum, then each doubling: the value.
+    summed = f"{t('word.sauspiel_G')} {items['game']['value']}"
+    assert summed in text
+    assert f"= {extra['value']}" in text or len(items) == 2  # a bare base is its own value
+    # Who pays whom, by name, instead of a row of signed scores.
+    winners = [s for s in range(4) if extra["scores"][s] > 0]
+    losers = [s for s in range(4) if extra["scores"][s] < 0]
+    assert len(winners) == len(losers) == 2
+    assert t("result.pays_many", payers=t("result.and", rest=names.seat_mention(
+        session, losers[0]), last=names.seat_mention(session, losers[1])), payee=t(
+        "result.and", rest=names.seat_mention(session, winners[0]),
+        last=names.seat_mention(session, winners[1])), value=extra["value"]) in text
+    assert not any(line.startswith(t("result.scores_line", scores="")[:6])
+                   for line in text.splitlines())
+    # And the table after it counts the parties' points, not each seat's.
+    points = field(h.table_message(), render.points_name(session))
+    assert points == (f"{t('side.declarer')} {result.points[0]} · "
+                      f"{t('side.defenders')} {result.points[1]}")
+
+
+async def test_a_ramsch_result_says_who_lost(h: Harness) -> None:
+    ana = h.user("ana")
+    session = await seated_with(h, ana, BASE, all_pass="ramsch")
+    post = await play_out(h, ana, session)
+    result = hand_of(session).result
+    assert result is not None and result.event == "ramsch"
+    lost = [s for s in range(4) if result.extra["scores"][s] < 0]
+    assert len(lost) == 1
+    text = post.embeds[0]["description"]
+    assert t("event.ramsch", losers=names.seat_mention(session, lost[0])) in text
+
+
+async def test_no_review_of_a_deal_nobody_played_a_card_of(h: Harness) -> None:
+    ana = h.user("ana")
+    session = await seated(h, ana)
+    post = await play_out(h, ana, session)
+    assert hand_of(session).result is not None and not hand_of(session).tricks
+    assert t("btn.review") not in [b.get("label") for b in post.buttons]
+    assert t("btn.next_hand") in [b.get("label") for b in post.buttons]

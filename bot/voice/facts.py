@@ -144,6 +144,8 @@ def _fact(table: Table, key: str, value: Any) -> Text | None:
                                     cards=_cards(e["cards"])) for e in value])
     if key == "pot":
         return say("info.pot", value=Number(value, str(value)))
+    if key == "stake":
+        return say("info.stake", value=stake(value))
     if key == "match":
         return say("info.match", deals=value["deals"] + 1, length=value["length"])
     if key == "layout":
@@ -209,8 +211,80 @@ def private_lines(table: Table, private: dict[str, Any], sides: tuple[str, ...] 
 
 
 def counted_line(counted: list[dict[str, Any]]) -> Text:
-    """What a result counted, one ``counted.KEY`` sentence per item, joined: a game's word
-    (``game``), counts and amounts as they are."""
+    """What a result counted, as a player checks the tariff: the game's base, plus the
+    Laufende and Schneider or Schwarz, times a Tout's factor, then × 2 for each knock and
+    each doubling, each step's value after it ("Sauspiel 20 + 4 Laufende × 10 + Schneider
+    10 = 70, × 2 Kontra = 140"); what was paid into or out of the pot after it. A result
+    whose game has no base (a Ramsch, a deal thrown in) lists its items.
+
+    >>> from bot.texts import speaking
+    >>> with speaking("en"):
+    ...     counted_line([{"key": "game", "game": "sauspiel_G", "value": 20, "times": 1},
+    ...                   {"key": "laufende", "count": 4, "value": 40},
+    ...                   {"key": "schneider", "value": 10},
+    ...                   {"key": "doubles", "count": 1, "names": ["kontra"]},
+    ...                   {"key": "each", "value": 140}]).plain.split(") ")[1]
+    '20 + 4 Laufende × 10 + Schneider 10 = 70, × 2 Kontra = 140'
+    """
+    game = next((i for i in counted if i["key"] == "game"), None)
+    if game is None or "value" not in game:
+        return _listed(counted)
+    items = {i["key"]: i for i in counted}
+    adds: list[Text] = [say("counted.base", game=word(game["game"]),
+                            value=_n(game["value"]))]
+    total = game["value"]
+    lauf = items.get("laufende")
+    if lauf:
+        adds.append(say("counted.laufende_sum", count=lauf["count"],
+                        unit=_n(lauf["value"] // max(lauf["count"], 1)),
+                        value=_n(lauf["value"])))
+        total += lauf["value"]
+    for key in ("schneider", "schwarz"):
+        if key in items:
+            adds.append(say(f"counted.{key}_sum", value=_n(items[key]["value"])))
+            total += items[key]["value"]
+    line = Text.join(" + ", adds)
+    steps = len(adds) > 1
+    times = game.get("times", 1)
+    if times > 1:
+        line = Text("(", line, f") × {times}") if steps else Text(line, f" × {times}")
+        total *= times
+        steps = True
+    if steps:
+        line = Text(line, " = ", _n(total))
+    doubled: list[Segment | Text] = [say("counted.knock")] * items.get("knocks", {}).get(
+        "count", 0)
+    names = items.get("doubles", {}).get("names") or ["doubled"] * items.get(
+        "doubles", {}).get("count", 0)
+    doubled.extend(word(name) for name in names)
+    for why in doubled:
+        total *= 2
+        line = Text(line, ", ", say("counted.times_two", why=why, value=_n(total)))
+    for key in ("pot_won", "pot_lost"):
+        if key in items:
+            line = Text(line, "; ", say(f"counted.{key}", value=_n(items[key]["value"])))
+    return line
+
+
+def stake(value: dict[str, Any]) -> Text:
+    """A game's value while it is played: its base, then × 2 for each knock and doubling
+    ("50, × 2 knocked = 100, × 2 Kontra = 200")."""
+    total = value["base"]
+    line = Text(_n(total))
+    doubled: list[Segment | Text] = [say("counted.knock")] * value.get("knocks", 0)
+    doubled.extend(word(name) for name in value.get("doubles", ()))
+    for why in doubled:
+        total *= 2
+        line = Text(line, ", ", say("counted.times_two", why=why, value=_n(total)))
+    return line
+
+
+def _n(x: int) -> Number:
+    return Number(x, str(x))
+
+
+def _listed(counted: list[dict[str, Any]]) -> Text:
+    """A result's counted items one after the other, each ``counted.KEY``."""
     parts: list[Text] = []
     for item in counted:
         params = {k: word(v) if isinstance(v, str) else v for k, v in item.items()

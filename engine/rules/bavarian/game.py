@@ -833,6 +833,10 @@ class Schafkopf(Rules):
         if p["stoss"]:
             info["doubles"] = [{"seat": s, "stoss": STOSS_NAMES[i]}
                                for i, s in enumerate(p["stoss"])]
+        if contract.kind != RAMSCH and hand.result is None:
+            # What the game is worth so far (issue 44: the table never said it in play).
+            info["stake"] = scoring.stake(self.rates, contract, len(p["knocks"]),
+                                          STOSS_NAMES[:len(p["stoss"])])
         if p["failed"] and not hand.play_over:
             info["open_hand"] = [{"seat": s, "cards": codes(hand.sort_hand(hand.hands[s]))}
                                  for s in p["failed"]]
