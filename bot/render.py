@@ -434,6 +434,7 @@ def hand_content(s: TableSession, v: SeatView, deadline: float | None = None) ->
     context = words.hand_context(table, v)
     lines = [f"**{markdown(words.hand_heading(table))}**",
              *([markdown(context)] if context else [])]
+    lines.extend(_lines(words.spoken(table, v)))
     lines.extend(_lines(words.private(table, v)))
     lines.append(status)
     lines.extend(_lines(words.notes(v)))

@@ -8,12 +8,15 @@ from bot_fixtures import FixedDeal
 from deal import pack_for
 from fake_discord import Harness, Message, User
 from test_games_bot import hand_of
-from test_schafkopf_bot import BASE, seated
+from test_schafkopf_bot import BASE, labels, seated
 
 from bot import names, render
 from bot.options import encode
 from bot.session import TableSession
+from bot.voice import words
+from bot.voice.table import Table
 from bot.texts import speaking, t
+from engine import Action, Hand, make_rules, seat_view
 from engine.cards import card
 
 
@@ -73,13 +76,14 @@ async def seated_again(h: Harness, ana: User) -> TableSession:
     return session
 
 
-async def seated_with(h: Harness, ana: User, hands: list[str], **options: str) -> TableSession:
-    """Ana (seat 0) and three Easy computers; the lobby's ``options``; dealer 3, ``hands``."""
+async def seated_with(h: Harness, ana: User, hands: list[str], dealer: int = 3,
+                      level: str = "easy", **options: str) -> TableSession:
+    """Ana (seat 0) and three Easy computers; the lobby's ``options``; ``dealer``, ``hands``."""
     await h.command(ana, "table new", game="schafkopf")
     await h.press(ana, t("btn.sit"))
     session = h.session()
     while not session.full:
-        await h.add_computer(ana, "easy")
+        await h.add_computer(ana, level)
     for name, value in options.items():
         menu = next(m for m in h.table_message().selects
                     if any(o["value"] == encode(name, value) for o in m["options"]))
@@ -87,6 +91,16 @@ async def seated_with(h: Harness, ana: User, hands: list[str], **options: str) -
     session.rng = FixedDeal([card(c) for c in pack_for("schafkopf", hands, 3)], 3)  # type: ignore[assignment]
     await h.press(ana, t("btn.start"))
     return session
+
+
+async def pick(h: Harness, ana: User, view: Message, label: str) -> None:
+    """Ana picks the choice ``label``: its button, or its entry in a menu."""
+    for menu in view.selects:
+        for o in menu["options"]:
+            if o["label"] == label:
+                await h.choose(ana, menu["custom_id"], [o["value"]], message=view)
+                return
+    await h.press(ana, label, message=view)
 
 
 def field(message: Message, name: str) -> str:
@@ -198,3 +212,67 @@ async def test_no_review_of_a_deal_nobody_played_a_card_of(h: Harness) -> None:
     assert hand_of(session).result is not None and not hand_of(session).tricks
     assert t("btn.review") not in [b.get("label") for b in post.buttons]
     assert t("btn.next_hand") in [b.get("label") for b in post.buttons]
+
+
+# -- the clarification -------------------------------------------------------------------------
+
+
+async def test_the_clarification_tells_each_what_to_beat_and_who_has_spoken(
+        h: Harness) -> None:
+    """Ana (forehand) and seat 1 both say I dad: Ana speaks first, with nothing to be higher
+    than; her hand view says who said I dad, from which position; the menu has no Hochzeit
+    at a table without it."""
+    ana = h.user("ana")
+    session = await seated_with(h, ana, OPPONENT)
+    await h.press(ana, t("btn.my_hand"))
+    view = h.hand_view(ana)
+    assert t("table.trick_empty") not in view.content
+    await h.press(ana, t("act.dad.True"), message=view)
+    await h.until(lambda: hand_of(session).phase == "clarify" and bool(
+        session.waiting_for_human()))
+    view = h.hand_view(ana)
+    assert t("prompt.clarify.first") in view.content, view.content
+    with speaking("en"):
+        assert "higher" not in t("prompt.clarify.first")
+    said = t("info.dad", users=", ".join(
+        t("info.at_position", user=who, position=t(f"position.{n}"))
+        for who, n in ((ana.mention, 1), (names.seat_mention(session, 1), 2))))
+    assert said in view.content, view.content
+    offered = [o["label"] for m in view.selects for o in m["options"]] + labels(view)
+    assert any(x.startswith(t("word.rufspiel")) for x in offered) or t("word.wenz") in offered
+    assert t("word.rufspiel.hochzeit") not in " ".join(offered)
+
+
+def test_a_later_seat_is_told_who_holds_with_what() -> None:
+    """Forehand and the next seat say I dad; forehand holds with a Sauspiel: the next seat
+    is told who holds with what before naming a higher game, and forehand, challenged, to
+    keep the seat with one at least as high."""
+    rules = make_rules("schafkopf")
+    hand = Hand(rules, 3, [card(c) for c in pack_for("schafkopf", BASE, 3)])
+    table = Table("schafkopf", rules, 1, ("1", "2", "3", "4"), names={"1": "Ana", "2": "Bo"})
+    hand.apply(0, Action("dad", True))
+    hand.apply(1, Action("dad", True))
+    hand.apply(2, Action("weiter", True))
+    hand.apply(3, Action("weiter", True))
+    assert hand.phase == "clarify" and hand.to_move == 0
+    with speaking("en"):
+        first = words.prompt(table, seat_view(hand, 0)).plain
+        assert first == t("prompt.clarify.first") and "higher" not in first
+        hand.apply(0, Action("class", "rufspiel"))
+        assert hand.to_move == 1
+        assert words.prompt(table, seat_view(hand, 1)).plain == t(
+            "prompt.clarify", user="Ana", value=t("word.rufspiel"))
+        higher = next(a for a in hand.legal_actions(1) if a.kind == "class")
+        hand.apply(1, higher)
+        assert hand.to_move == 0
+        assert words.prompt(table, seat_view(hand, 0)).plain == t("prompt.clarify.holding")
+
+
+def test_the_sauspiel_class_says_hochzeit_only_where_one_may_be_played() -> None:
+    plain, wedding = make_rules("schafkopf"), make_rules("schafkopf", {"hochzeit": True})
+    seats = ("1", "2", "3", "4")
+    with speaking("en"):
+        assert words.choice(Table("schafkopf", plain, 1, seats),
+                            Action("class", "rufspiel")).plain == "Sauspiel"
+        assert words.choice(Table("schafkopf", wedding, 1, seats),
+                            Action("class", "rufspiel")).plain == "Sauspiel (or Hochzeit)"

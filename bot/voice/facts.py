@@ -59,6 +59,16 @@ def word(value: str) -> Segment | Text:
     return t(key) if has_text(key) else value.replace("_", " ")
 
 
+def optioned(table: Table, value: str) -> Segment | Text:
+    """A game word as this table's options make it: ``word.VALUE.OPTION`` where that option
+    is on and has a word of its own (a class that holds a Hochzeit only where one may be
+    played), else the word."""
+    for name, on in table.rules.options.model_dump().items():
+        if on is True and has_text(f"word.{value}.{name}"):
+            return t(f"word.{value}.{name}")
+    return word(value)
+
+
 def plain(value: Any, table: Table) -> Segment | Text:
     """Any fact value: words, cards and suits worded, lists joined."""
     if isinstance(value, bool):
@@ -94,11 +104,19 @@ def binding(b: dict[str, Any]) -> Text:
                lowest=word(b["lowest"]))
 
 
-def _fact(table: Table, key: str, value: Any) -> Text | None:
+def _fact(table: Table, key: str, value: Any, dealer: int | None = None) -> Text | None:
     """The sentence of one known public fact, or None for a key this module does not know."""
     if key in ("old_man", "partner", "declarer", "claimed"):
         return say(f"info.{key}", user=seat(table, value))
-    if key in ("passed", "fris_passed", "knocks", "dad"):
+    if key in ("dad", "weiter") and dealer is not None:
+        # Where each sits from the dealer on (Vorhand first): in a clarification the
+        # earlier seat may hold with a game as high.
+        return say(f"info.{key}", users=Text.join(", ", [
+            say("info.at_position", user=seat(table, s), position=t(
+                f"position.{(s - dealer - 1) % table.players + 1}"))
+            if has_text(f"position.{(s - dealer - 1) % table.players + 1}") else seat(table, s)
+            for s in value]))
+    if key in ("passed", "fris_passed", "knocks", "dad", "weiter"):
         return say(f"info.{key}", users=_people(table, value))
     if key in ("partner_card", "called"):
         return say(f"info.{key}", card=word(value))
@@ -134,7 +152,8 @@ def _fact(table: Table, key: str, value: Any) -> Text | None:
         return say("info.face_up", shown=Text.join("; ", [
             Text(seat(table, e["seat"]), ": ", _cards(e["cards"])) for e in value]))
     if key == "bidding":
-        return say("info.bidding", user=seat(table, value["seat"]), value=word(value["value"]))
+        return say("info.bidding", user=seat(table, value["seat"]),
+                   value=optioned(table, str(value["value"])))
     if key == "doubles":
         return say("info.doubles", doubles=Text.join(", ", [
             say("info.double", user=seat(table, d["seat"]), stoss=word(d["stoss"]))
@@ -159,13 +178,15 @@ def _shown(value: Any) -> bool:
     return value is not None and value != [] and value != {}
 
 
-def public_lines(table: Table, public: dict[str, Any]) -> list[Text]:
-    """The lines for a game's public facts (``PublicView.public``)."""
+def public_lines(table: Table, public: dict[str, Any], dealer: int | None = None
+                 ) -> list[Text]:
+    """The lines for a game's public facts (``PublicView.public``); ``dealer``: the hand's,
+    where seats are told by their position from it."""
     out = []
     for key, value in public.items():
         if key in SKIP or not _shown(value):
             continue
-        line = _fact(table, key, value)
+        line = _fact(table, key, value, dealer)
         if line is None:
             line = Text(word(key), ": ", plain(value, table))
         if line:

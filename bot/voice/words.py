@@ -38,6 +38,7 @@ from bot.texts import (
 from bot.voice.facts import (
     card_of,
     counted_line,
+    optioned,
     plain,
     private_lines,
     public_lines,
@@ -85,7 +86,19 @@ def now_line(v: PublicView) -> Text | None:
 def facts(table: Table, v: PublicView) -> list[Text]:
     """The game's own public facts, one line each: the called card, bids, signals, face-up
     cards (``Rules.public_info``)."""
-    return public_lines(table, v.public)
+    return public_lines(table, v.public, v.dealer)
+
+
+#: The public facts a hand view repeats before play: who has spoken, and how.
+SPOKEN = ("weiter", "dad", "bidding", "knocks")
+
+
+def spoken(table: Table, v: SeatView) -> list[Text]:
+    """Before play, what the others have said (the hand view stands on its own while its
+    player decides what to say)."""
+    if v.phase == PLAYING or v.finished or not v.legal:
+        return []
+    return public_lines(table, {k: v.public[k] for k in SPOKEN if k in v.public}, v.dealer)
 
 
 # -- trump -------------------------------------------------------------------------------------
@@ -337,6 +350,8 @@ def choice(table: Table, action: Action) -> Text:
         shown = say(f"actvalue.{kind}", **{k: plain(x, table) for k, x in parts.items()})
     elif kind == "signal" and has_text(f"face.{value}"):
         return say("act.signal", face=t(f"face.{value}"), value=word(value))
+    elif isinstance(value, str):
+        shown = optioned(table, value)
     else:
         shown = plain(value, table)
     return say(f"act.{kind}", value=shown) if has_text(f"act.{kind}") else Text(
@@ -395,6 +410,15 @@ def prompt(table: Table, v: SeatView) -> Text:
         return say("hand.choose_servant")
     if v.legal and v.phase != PLAYING:
         key = f"prompt.{v.phase}"
+        bidding = v.public.get("bidding")
+        if isinstance(bidding, dict) and has_text(f"{key}.holding"):
+            # Who holds, with what: the one to answer is told what to beat or to keep.
+            if bidding.get("seat") == v.seat:
+                return say(f"{key}.holding")
+            return say(key, user=table.player(bidding["seat"]),
+                       value=optioned(table, str(bidding["value"])))
+        if has_text(f"{key}.first"):
+            return say(f"{key}.first")  # nothing named yet: nothing to be higher than
         return say(key) if has_text(key) else say("hand.your_choice")
     if v.legal:
         return say("hand.your_turn")
@@ -407,7 +431,8 @@ def hand_context(table: Table, v: SeatView) -> Text | None:
     so far (the cards in hand are the buttons). Off your turn the trick is the table's to
     show: a view nobody refreshes must never show an older trick than the table."""
     shown = trump(v, shown=False)
-    if not v.legal or v.finished:
+    # Before play proper (a choice) there is no trick to tell of, unless one is played.
+    if not v.legal or v.finished or (v.phase != PLAYING and not v.trick):
         return say("hand.context_trump", trump=shown) if shown is not None else None
     so_far = trick(table, v.leader, v.trick) if v.trick else say("table.trick_empty")
     if shown is None:

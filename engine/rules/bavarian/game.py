@@ -814,6 +814,10 @@ class Schafkopf(Rules):
             dads = [s for s, dad in p["said"] if dad]
             if dads:
                 info["dad"] = dads
+            passed = [s for s, dad in p["said"] if not dad]
+            if passed and hand.phase == ANNOUNCE:
+                # Who has spoken so far, and how (issue 44: the hand view did not say).
+                info["weiter"] = passed
             clar: _Clar | None = p["clar"]
             if clar is not None and clar.holder is not None:
                 info["bidding"] = {"seat": clar.holder, "value": clar.held}
