@@ -13,9 +13,9 @@ from test_schafkopf_bot import BASE, labels, seated
 from bot import names, render
 from bot.options import encode
 from bot.session import TableSession
+from bot.texts import speaking, t
 from bot.voice import words
 from bot.voice.table import Table
-from bot.texts import speaking, t
 from engine import Action, Hand, make_rules, seat_view
 from engine.cards import card
 
