@@ -462,7 +462,10 @@ def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
     together (burying) are a select menu of those cards, and they are shown only there."""
     tid, number = s.id, s.hand_number
     legal_cards = {a.value for a in v.legal if a.kind == "card"}
-    others = [a for a in v.legal if a.kind != "card"] + list(v.free)
+    # A free action the game knows cannot succeed from what the player sees is not offered
+    # (a claim of the rest with cards that others may beat).
+    others = [a for a in v.legal if a.kind != "card"] + [
+        a for a in v.free if s.rules.worth_offering(v, a)]
     together = [a for a in others if chosen_together(a)]
     single = [a for a in others if not chosen_together(a)]
     in_menu = {c for a in together for c in a.value}
@@ -686,6 +689,8 @@ ACTION_STYLES = {
     "signal": discord.ButtonStyle.secondary,
     # Looking at one's last two cards closes the fris window for everybody: no invitation.
     "look": discord.ButtonStyle.secondary,
+    # Laying down ends the hand: not the primary action beside the cards.
+    "claim": discord.ButtonStyle.secondary,
 }
 
 

@@ -276,3 +276,39 @@ def test_the_sauspiel_class_says_hochzeit_only_where_one_may_be_played() -> None
                             Action("class", "rufspiel")).plain == "Sauspiel"
         assert words.choice(Table("schafkopf", wedding, 1, seats),
                             Action("class", "rufspiel")).plain == "Sauspiel (or Hochzeit)"
+
+
+# -- laying down -------------------------------------------------------------------------------
+
+
+async def test_lay_down_is_a_secondary_button_offered_only_when_a_claim_could_hold(
+        h: Harness) -> None:
+    """Ana plays a Sauspiel with a middling hand: on lead at a trick's start the engine
+    would take a claim, but with cards the others may beat she is not offered it; where it
+    is offered, it is a grey button, not the cards' blue."""
+    ana = h.user("ana")
+    session = await seated(h, ana)
+    await h.press(ana, t("btn.my_hand"))
+    await h.press(ana, t("act.dad.True"), message=h.hand_view(ana))
+    await h.until(lambda: hand_of(session).phase == "game")
+    view = h.hand_view(ana)
+    await pick(h, ana, view, t("word.sauspiel_G"))
+    claim = Action("claim", True)
+    withheld = 0
+    for _ in range(60):
+        await h.until(lambda: hand_of(session).finished or bool(session.waiting_for_human()))
+        hand = hand_of(session)
+        if hand.finished:
+            break
+        view = h.hand_view(ana)
+        sv = seat_view(hand, 0)
+        buttons = [b for b in view.buttons if b.get("label") == t("act.claim.True")]
+        if claim in sv.free:
+            could = session.rules.worth_offering(sv, claim)
+            assert bool(buttons) == could
+            withheld += not could
+        for b in buttons:
+            assert b["style"] == 2  # secondary
+        await h.click(ana, sorted(m for m in view.moves() if ":claim:" not in m)[0],
+                      message=view)
+    assert withheld, "Ana was never on lead with a claim the engine would take"

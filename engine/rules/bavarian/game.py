@@ -58,7 +58,7 @@ from engine.cards import (
 from engine.hand import PLAYING, HandResult
 from engine.rules.base import Options, Rules
 from engine.rules.bavarian import computer, refusals, scoring
-from engine.rules.bavarian.claims import claim_holds
+from engine.rules.bavarian.claims import claim_could_hold, claim_holds
 from engine.rules.bavarian.games import (
     ALL_CONTRACTS,
     BETTEL,
@@ -716,6 +716,14 @@ class Schafkopf(Rules):
                 or p["contract"].kind in (BETTEL, RAMSCH)):
             return []
         return [Action(CLAIM, True)]
+
+    def worth_offering(self, view: SeatView, action: Action) -> bool:
+        """A claim only where some deal of the cards the seat has not seen makes it good."""
+        if action.kind != CLAIM or view.order is None:
+            return True
+        seen = {*view.hand, *view.trick, *(c for t in view.tricks for c in t.cards)}
+        unseen = [c for c in self.pack if c not in seen]
+        return claim_could_hold(view.order, view.hand, unseen, self.players - 1)
 
     def free_apply(self, hand: Hand, seat: int, action: Action) -> None:
         if action.kind == STOSS:
