@@ -672,7 +672,10 @@ def card_key_label(v: PublicView, c: int) -> str:
     "★ 🌰 Ober", rows of four wrapped 3+1). Menus, hints and the table, which have the room,
     name the card in words (``card_button_label``, ``card_label``)."""
     rank = RANK_CODES[rank_of(c)]
-    corner = t(f"corner.{rank}") if has_text(f"corner.{rank}") else rank
+    # A button may say the rank as the text does where the corner's letter would not
+    # (German: the Sau, whose corner shows "A").
+    corner = (t(f"key.{rank}") if has_text(f"key.{rank}") else t(f"corner.{rank}")
+              if has_text(f"corner.{rank}") else rank)
     order: TrumpOrder | None = v.order
     mark = TRUMP_KEY_MARK if order is not None and order.is_trump(c) else ""
     return f"{SUIT_EMOJI[suit_of(c)]}{corner}{mark}"

@@ -218,9 +218,11 @@ def private_lines(table: Table, private: dict[str, Any], sides: tuple[str, ...] 
         if key in ("widow", "buried"):
             out.append(say(f"private.{key}", cards=_cards(value)))
         elif key == "team":
-            known = isinstance(value, int) and 0 <= value < len(sides)
-            out.append(say("private.team", team=side_role(sides[value]) if known
-                           and has_text(f"side.{sides[value]}") else team_name(value)))
+            known = isinstance(value, int) and 0 <= value < len(sides) and has_text(
+                f"side.{sides[value]}")
+            # A side by its role reads as what one is ("Du bist Spieler"), a letter as a team.
+            out.append(say("private.side", side=side_role(sides[value])) if known
+                       else say("private.team", team=team_name(value)))
         elif key == "old_ones":
             out.append(say("private.old_ones", count=value))
         elif key == "exchange":
