@@ -90,9 +90,13 @@ async def test_play_seats_the_player_at_the_fullest_table_of_the_server(h: Harne
 async def test_play_keeps_to_the_game_asked_for(h: Harness) -> None:
     ana, bob = h.user("ana"), h.user("bob")
     await open_lobby(h, ana, CHANNEL_ID)
-    # No table of Filkó anywhere, and this channel has its table: nothing to open here.
+    # No table of Filkó anywhere, and this channel has its table: nothing to open here,
+    # and Bob is told which table it is and where (issue 44).
     r = await h.command(bob, "play", game="filko")
-    assert r.ephemeral and r.text == t("err.channel_busy")
+    table = h.session()
+    assert r.ephemeral and r.text == t("play.here", game=t("game.filicau"), link=(
+        f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/"
+        f"{table.message_id}"))
     assert bob.id not in seated(h.session())
     # Any game: the Filicău table.
     r = await h.command(bob, "play", channel_id=OTHER_CHANNEL_ID)
