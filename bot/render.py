@@ -8,13 +8,14 @@ tables cog, so every button keeps working after a restart.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import facts, how  # noqa: F401  (``render.facts``: the tests word facts with it)
+from bot import facts, holds, how  # noqa: F401  (``render.facts``: the tests word facts with it)
 from bot.colours import GAME_COLOUR
 from bot.names import player_mention, seat_mention  # noqa: F401  (``render.seat_mention``)
 from bot.options import encode as encode_option
@@ -126,19 +127,45 @@ def lobby_embed(s: TableSession) -> discord.Embed:
                               t("lobby.opened_by", user=f"<@{s.row.opener_id}>"), goal) if x))
     n = s.rules.players
     table = voiced(s)
+    held = held_seats(s)
+
+    def seat_line(seat: int) -> str:
+        if seat in held:
+            member, until = held[seat]
+            return f"{seat + 1}. " + t("lobby.held", user=f"<@{member}>",
+                                       until=relative_time(until))
+        return f"{seat + 1}. {markdown(table.person(seat))}"
+
     if s.fixed_teams:
         for team in (0, 1):
             embed.add_field(name=t("lobby.team", team=team_name(team)), value="\n".join(
-                f"{seat + 1}. {markdown(table.person(seat))}" for seat in range(team, n, 2)),
-                inline=True)
+                seat_line(seat) for seat in range(team, n, 2)), inline=True)
     else:
         embed.add_field(name=t("lobby.seats", players=n), value="\n".join(
-            f"{seat + 1}. {markdown(table.person(seat))}" for seat in range(n)), inline=False)
+            seat_line(seat) for seat in range(n)), inline=False)
     embed.add_field(name=t("lobby.options"), value=options_line(s), inline=False)
     known = status_line(s, s.known)
     if known:
         embed.add_field(name="\u200b", value=known, inline=False)
     return embed
+
+
+def held_seats(s: TableSession) -> dict[int, tuple[str, float]]:
+    """The empty seats held for invited players not seated yet, by seat: a hold keeps a
+    seat, not a given one, so the holds are shown on the first empty seats, the one that
+    runs out first first (issue 44: held seats read "— empty —")."""
+    now = time.time()
+    pending = sorted(holds.holding("", s.seats, s.row.runtime, now).items(),
+                     key=lambda x: (x[1], x[0]))
+    empty = [seat for seat, m in enumerate(s.seats) if m is None]
+    return dict(zip(empty, pending, strict=False))
+
+
+def outsiders_may_sit(s: TableSession) -> bool:
+    """Whether somebody not invited may take a seat now (else the seat buttons are for the
+    invited only, and say so)."""
+    return holds.free_for("", free=s.seats.count(None), seated=s.seats,
+                          runtime=s.row.runtime, now=time.time()) > 0
 
 
 def options_line(s: TableSession) -> str:
@@ -185,13 +212,19 @@ def lobby_view(s: TableSession) -> discord.ui.View:
     tid = s.id
     g, b, r = discord.ButtonStyle.green, discord.ButtonStyle.blurple, discord.ButtonStyle.red
     n = s.rules.players
+    # Where every free seat is held, the seat buttons are the invited's: they say so, grey
+    # (an outsider's press would be refused).
+    invited = not outsiders_may_sit(s)
+    style = discord.ButtonStyle.secondary if invited else b
     if s.fixed_teams:
         seat_buttons = [
-            button(Op.JOIN, tid, team, label=t(f"btn.join_{'ab'[team]}"), style=b, row=0)
+            button(Op.JOIN, tid, team, label=t("btn.join_invited", team=team_name(team))
+                   if invited else t(f"btn.join_{'ab'[team]}"), style=style, row=0)
             for team in (0, 1) if any(s.seats[x] is None for x in range(team, n, 2))]
     else:
-        seat_buttons = [] if s.full else [button(Op.SIT, tid, label=t("btn.sit"), style=b,
-                                                 row=0)]
+        seat_buttons = [] if s.full else [button(
+            Op.SIT, tid, label=t("btn.sit_invited") if invited else t("btn.sit"), style=style,
+            row=0)]
     items: list[discord.ui.Item[Any]] = list(seat_buttons)
     if any(m is not None and not is_computer(m) for m in s.seats):
         items.append(button(Op.LEAVE, tid, label=t("btn.leave"), row=0))

@@ -323,7 +323,7 @@ async def test_a_german_schafkopf_table_counts_augen_and_shows_no_empty_shown_ca
     text = h.table_message().text
     with speaking("de"):
         assert t("table.card_points") == "Augen"
-    assert " Augen" in text and "Punkte" not in text, text
+    assert "Augen" in text and "Punkte" not in text, text
 
 
 def test_german_schafkopf_words_read_as_a_bavarian_player_says_them() -> None:
