@@ -15,6 +15,7 @@ from bot.options import encode
 from bot.session import TableSession
 from bot.texts import speaking, t
 from bot.voice import words
+from bot.voice.markdown import label
 from bot.voice.table import Table
 from engine import Action, Hand, make_rules, seat_view
 from engine.cards import card
@@ -312,3 +313,20 @@ async def test_lay_down_is_a_secondary_button_offered_only_when_a_claim_could_ho
         await h.click(ana, sorted(m for m in view.moves() if ":claim:" not in m)[0],
                       message=view)
     assert withheld, "Ana was never on lead with a claim the engine would take"
+
+
+# -- names -------------------------------------------------------------------------------------
+
+
+def test_a_name_drawn_as_text_is_capped_and_cannot_turn_the_words_around() -> None:
+    """Issue 44: a right-to-left override in a display name reversed "Mallory: 🔔 Unter" and
+    the next name; a 200-character name widened what it was drawn in. Where Discord shows
+    a name as text (a button, a menu, a list), it is capped and isolated (FSI…PDI)."""
+    evil = "\u202eMallory" + "y" * 200
+    rules = make_rules("filicau")
+    table = Table("filicau", rules, 1, ("42", "7", None, None), names={"42": evil, "7": "Bo"})
+    shown = label(words.choice(table, Action("servant", 0)))
+    name = shown[shown.index("\u2068"):shown.index("\u2069") + 1]
+    assert name.startswith("\u2068\u202eMallory") and len(name) == 2 + 32
+    assert name[-2] == "…"
+    assert label(words.choice(table, Action("servant", 1))).count("\u2068") == 0  # Bo
