@@ -348,6 +348,7 @@ def test_german_schafkopf_words_read_as_a_bavarian_player_says_them() -> None:
         assert t("result.teams", teams="Spieler: Ana Bo · Gegenspieler: Cy Dan") == (
             "Spieler: Ana Bo · Gegenspieler: Cy Dan")
         assert "früher" not in t("prompt.clarify", user="Ana", value="Solo")
+        assert "Platz:" not in t("illegal.bid_too_low")
         assert t("settings.now", reminders=t("choice.dm"), invites=t("choice.mention")) == (
             "Deine Einstellungen: Erinnerungen: Direktnachricht · Einladungen: Erwähnung.")
         assert t("word.rufspiel") == "Sauspiel"
