@@ -192,7 +192,8 @@ class DiscordSurface:
             return
         s = self.session
         embed = render.result_embed(s, posted.result, posted.number, dealt=True)
-        view = render.result_view(s, posted.number, replay_url=posted.replay_url)
+        view = render.result_view(s, posted.number, replay_url=posted.replay_url,
+                                  result=posted.result)
         await self.delivery.edit_sent(
             posted.message, what=f"take Next hand off the result of hand {posted.number}",
             embed=embed, view=view)
@@ -209,7 +210,7 @@ class DiscordSurface:
                 embed=render.result_embed(self.session, posted.result, posted.number,
                                           dealt=True),
                 view=render.result_view(self.session, posted.number,
-                                        replay_url=posted.replay_url))
+                                        replay_url=posted.replay_url, result=posted.result))
         self.request_refresh()
 
     @public
@@ -480,7 +481,8 @@ class DiscordSurface:
             s.guild_id, s.hand_id)
         embed = render.result_embed(s, hand.result, s.hand_number,
                                     next_at=self.clock.next_deal_at())
-        view = render.result_view(s, s.hand_number, next_hand=True, replay_url=url)
+        view = render.result_view(s, s.hand_number, next_hand=True, replay_url=url,
+                                  result=hand.result)
         message = await self.delivery.post(embed=embed, view=view, what="post a result")
         if message is not None:
             self.result_post = ResultPost(s.hand_number, hand.result, message, url)

@@ -18,6 +18,7 @@ from bot.texts import (
     card_words,
     current_language,
     game_title,
+    has_text,
     suit_label,
     t,
 )
@@ -84,12 +85,19 @@ def how_embed(game: str, *, picture: bool = False) -> discord.Embed:
     attachment ``RANKING_FILE`` (send ``ranking_picture``'s file with it)."""
     rules = make_rules(game)
     embed = discord.Embed(title=t("how.title", game=game_title(game, rules.title)),
-                          description=t(f"how.{game}"), colour=GAME_COLOUR)
+                          description=_with_goal(game, t(f"how.{game}")), colour=GAME_COLOUR)
     embed.add_field(name=t("how.ranking_title"), value=ranking_text(card_ranking(rules)),
                     inline=False)
     if picture:
         embed.set_image(url=f"attachment://{RANKING_FILE}")
     return embed
+
+
+def _with_goal(game: str, how: str) -> str:
+    """How to play, after the game's aim in one sentence (the table message does not repeat
+    it: it is said in the lobby and here)."""
+    goal = f"goal.{game}"
+    return f"*{t(goal)}*\n\n{how}" if has_text(goal) else how
 
 
 async def ranking_picture(game: str, theme: str, lang: str | None = None,

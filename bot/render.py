@@ -8,13 +8,14 @@ tables cog, so every button keeps working after a restart.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import facts, how, seals  # noqa: F401  (``render.facts``: the tests word facts with it)
+from bot import facts, holds, how, seals  # noqa: F401  (``render.facts``: the tests word facts with it)
 from bot.colours import GAME_COLOUR
 from bot.names import player_mention, seat_mention  # noqa: F401  (``render.seat_mention``)
 from bot.options import encode as encode_option
@@ -118,18 +119,30 @@ def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
 
 
 def lobby_embed(s: TableSession) -> discord.Embed:
+    # The game's aim is said here, before the first card, and in /help: the table message
+    # keeps its room for the trick (issue 44: on a phone a goal paragraph pushed it below).
+    goal = goal_line(s)
     embed = discord.Embed(title=t("lobby.title", game=title(s)), colour=GAME_COLOUR,
-                          description=t("lobby.opened_by", user=f"<@{s.row.opener_id}>"))
+                          description="\n\n".join(x for x in (
+                              t("lobby.opened_by", user=f"<@{s.row.opener_id}>"), goal) if x))
     n = s.rules.players
     table = voiced(s)
+    held = held_seats(s)
+
+    def seat_line(seat: int) -> str:
+        if seat in held:
+            member, until = held[seat]
+            return f"{seat + 1}. " + t("lobby.held", user=f"<@{member}>",
+                                       until=relative_time(until))
+        return f"{seat + 1}. {markdown(table.person(seat))}"
+
     if s.fixed_teams:
         for team in (0, 1):
             embed.add_field(name=t("lobby.team", team=team_name(team)), value="\n".join(
-                f"{seat + 1}. {markdown(table.person(seat))}" for seat in range(team, n, 2)),
-                inline=True)
+                seat_line(seat) for seat in range(team, n, 2)), inline=True)
     else:
         embed.add_field(name=t("lobby.seats", players=n), value="\n".join(
-            f"{seat + 1}. {markdown(table.person(seat))}" for seat in range(n)), inline=False)
+            seat_line(seat) for seat in range(n)), inline=False)
     embed.add_field(name=t("lobby.options"), value=options_line(s), inline=False)
     known = status_line(s, s.known)
     if known:
@@ -142,6 +155,24 @@ def _sealed(embed: discord.Embed, s: TableSession, *, in_play: bool = False) -> 
     play's."""
     line = seals.shown(s.next_seal, s.sealed if in_play else None)
     return embed.set_footer(text=line) if line else embed
+
+
+def held_seats(s: TableSession) -> dict[int, tuple[str, float]]:
+    """The empty seats held for invited players not seated yet, by seat: a hold keeps a
+    seat, not a given one, so the holds are shown on the first empty seats, the one that
+    runs out first first (issue 44: held seats read "— empty —")."""
+    now = time.time()
+    pending = sorted(holds.holding("", s.seats, s.row.runtime, now).items(),
+                     key=lambda x: (x[1], x[0]))
+    empty = [seat for seat, m in enumerate(s.seats) if m is None]
+    return dict(zip(empty, pending, strict=False))
+
+
+def outsiders_may_sit(s: TableSession) -> bool:
+    """Whether somebody not invited may take a seat now (else the seat buttons are for the
+    invited only, and say so)."""
+    return holds.free_for("", free=s.seats.count(None), seated=s.seats,
+                          runtime=s.row.runtime, now=time.time()) > 0
 
 
 def options_line(s: TableSession) -> str:
@@ -188,13 +219,19 @@ def lobby_view(s: TableSession) -> discord.ui.View:
     tid = s.id
     g, b, r = discord.ButtonStyle.green, discord.ButtonStyle.blurple, discord.ButtonStyle.red
     n = s.rules.players
+    # Where every free seat is held, the seat buttons are the invited's: they say so, grey
+    # (an outsider's press would be refused).
+    invited = not outsiders_may_sit(s)
+    style = discord.ButtonStyle.secondary if invited else b
     if s.fixed_teams:
         seat_buttons = [
-            button(Op.JOIN, tid, team, label=t(f"btn.join_{'ab'[team]}"), style=b, row=0)
+            button(Op.JOIN, tid, team, label=t("btn.join_invited", team=team_name(team))
+                   if invited else t(f"btn.join_{'ab'[team]}"), style=style, row=0)
             for team in (0, 1) if any(s.seats[x] is None for x in range(team, n, 2))]
     else:
-        seat_buttons = [] if s.full else [button(Op.SIT, tid, label=t("btn.sit"), style=b,
-                                                 row=0)]
+        seat_buttons = [] if s.full else [button(
+            Op.SIT, tid, label=t("btn.sit_invited") if invited else t("btn.sit"), style=style,
+            row=0)]
     items: list[discord.ui.Item[Any]] = list(seat_buttons)
     if any(m is not None and not is_computer(m) for m in s.seats):
         items.append(button(Op.LEAVE, tid, label=t("btn.leave"), row=0))
@@ -294,7 +331,7 @@ def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
     """The table in play; ``deadline``: when the wait for the people to act ends (their
     line shows a live countdown)."""
     table = voiced(s)
-    lines = [markdown(x) for x in (words.goal(table), words.now_line(v)) if x]
+    lines = [markdown(x) for x in (words.now_line(v),) if x]
     embed = discord.Embed(title=t("table.title", game=title(s), number=s.hand_number),
                           colour=GAME_COLOUR, description="\n".join(lines) or None)
     trump = words.trump(v)
@@ -437,6 +474,7 @@ def hand_content(s: TableSession, v: SeatView, deadline: float | None = None) ->
     context = words.hand_context(table, v)
     lines = [f"**{markdown(words.hand_heading(table))}**",
              *([markdown(context)] if context else [])]
+    lines.extend(_lines(words.spoken(table, v)))
     lines.extend(_lines(words.private(table, v)))
     lines.append(status)
     lines.extend(_lines(words.notes(v)))
@@ -464,7 +502,10 @@ def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
     together (burying) are a select menu of those cards, and they are shown only there."""
     tid, number = s.id, s.hand_number
     legal_cards = {a.value for a in v.legal if a.kind == "card"}
-    others = [a for a in v.legal if a.kind != "card"] + list(v.free)
+    # A free action the game knows cannot succeed from what the player sees is not offered
+    # (a claim of the rest with cards that others may beat).
+    others = [a for a in v.legal if a.kind != "card"] + [
+        a for a in v.free if s.rules.worth_offering(v, a)]
     together = [a for a in others if chosen_together(a)]
     single = [a for a in others if not chosen_together(a)]
     in_menu = {c for a in together for c in a.value}
@@ -613,12 +654,15 @@ def decision_text(s: TableSession, v: PublicView, d: Decision) -> str:
 
 
 def result_view(s: TableSession, number: int, *, next_hand: bool = False,
-                replay_url: str | None = None) -> discord.ui.View:
-    """The buttons under a hand's result: a review of one's own play in it, Next hand
-    until the next hand is dealt (the same button as the table's: the first click deals),
-    and the hand's replay page when the bot serves pages (``bot.web``)."""
-    items: list[discord.ui.Item[Any]] = [
-        button(Op.REVIEW, s.id, number, label=t("btn.review"))]
+                replay_url: str | None = None, result: HandResult | None = None
+                ) -> discord.ui.View:
+    """The buttons under a hand's result: a review of one's own play in it (not of a deal
+    nobody played a card of: ``result``), Next hand until the next hand is dealt (the same
+    button as the table's: the first click deals), and the hand's replay page when the bot
+    serves pages (``bot.web``)."""
+    items: list[discord.ui.Item[Any]] = []
+    if result is None or words.cards_played(result):
+        items.append(button(Op.REVIEW, s.id, number, label=t("btn.review")))
     if next_hand:
         items.insert(0, button(Op.NEXT, s.id, number, label=t("btn.next_hand"),
                                style=discord.ButtonStyle.green))
@@ -668,7 +712,10 @@ def card_key_label(v: PublicView, c: int) -> str:
     "★ 🌰 Ober", rows of four wrapped 3+1). Menus, hints and the table, which have the room,
     name the card in words (``card_button_label``, ``card_label``)."""
     rank = RANK_CODES[rank_of(c)]
-    corner = t(f"corner.{rank}") if has_text(f"corner.{rank}") else rank
+    # A button may say the rank as the text does where the corner's letter would not
+    # (German: the Sau, whose corner shows "A").
+    corner = (t(f"key.{rank}") if has_text(f"key.{rank}") else t(f"corner.{rank}")
+              if has_text(f"corner.{rank}") else rank)
     order: TrumpOrder | None = v.order
     mark = TRUMP_KEY_MARK if order is not None and order.is_trump(c) else ""
     return f"{SUIT_EMOJI[suit_of(c)]}{corner}{mark}"
@@ -685,6 +732,8 @@ ACTION_STYLES = {
     "signal": discord.ButtonStyle.secondary,
     # Looking at one's last two cards closes the fris window for everybody: no invitation.
     "look": discord.ButtonStyle.secondary,
+    # Laying down ends the hand: not the primary action beside the cards.
+    "claim": discord.ButtonStyle.secondary,
 }
 
 

@@ -123,6 +123,12 @@ class Play(commands.Cog, name="Play"):
                 return
             except SessionError:
                 continue  # taken meanwhile: the next one
+        here = self.bot.tables.in_channel(interaction.channel_id)
+        if here is not None:
+            # No seat of the game asked for anywhere, and this channel has its table (of
+            # another game, or full): say where it is, rather than only that it is there.
+            raise SessionError("play.here", game=render.title(here.session),
+                               link=quickplay.table_link(here))
         await quickplay.open_here(self.bot.service, interaction, game or quickplay.DEFAULT_GAME,
                                   post=lambda table: table.discord.post_again(interaction))
 

@@ -28,6 +28,7 @@ from bot.store import EVERYWHERE, now
 from bot.texts import game_title, speaking, t
 from bot.translator import ls
 from bot.validate import came_from
+from bot.voice.markdown import cap, isolated
 from engine import make_rules
 from engine.rules import GAMES
 
@@ -153,7 +154,7 @@ class Ratings(commands.Cog, name="Ratings"):
         top = board.page(await self.lines(guild.id, game, season), 1)
         if not top:
             return None
-        rows = [TopRow(line.rank, await self.display_name(guild, line.rating.player),
+        rows = [TopRow(line.rank, cap(await self.display_name(guild, line.rating.player)),
                        line.rating.mu, line.rating.sigma) for line in top]
         labels = TopLabels(
             title=t("chart.top_title", game=game_title(game, make_rules(game).title),
@@ -228,7 +229,7 @@ class Ratings(commands.Cog, name="Ratings"):
         ratings = await store.ratings(guild_id, key, season)
         lines = board.leaderboard(ratings, [])
         mine = next((line for line in lines if line.rating.player == player), None)
-        embed = discord.Embed(title=t("profile.title", name=who.display_name, game=title),
+        embed = discord.Embed(title=t("profile.title", name=isolated(who.display_name), game=title),
                               colour=GAME_COLOUR)
         if mine is None:
             embed.description = t("profile.unrated", game=title, season=season)

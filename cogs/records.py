@@ -31,6 +31,7 @@ from bot.standings import (
 )
 from bot.texts import EN, date_text, game_title, has_text, speaking, t, team_name
 from bot.translator import ls
+from bot.voice.markdown import isolated
 from engine import make_rules
 
 if TYPE_CHECKING:
@@ -145,8 +146,8 @@ class Standings(commands.Cog, name="Standings"):
             elif is_computer(m):
                 out[m] = mention(m)
             else:
-                out[m] = m if guild is None else \
-                    await self.bot.member_names.display_name(guild, m)
+                out[m] = m if guild is None else isolated(
+                    await self.bot.member_names.display_name(guild, m))
         return out
 
     @app_commands.command(name=ls("cmdname.status"), description=ls("cmd.status"))

@@ -90,9 +90,13 @@ async def test_play_seats_the_player_at_the_fullest_table_of_the_server(h: Harne
 async def test_play_keeps_to_the_game_asked_for(h: Harness) -> None:
     ana, bob = h.user("ana"), h.user("bob")
     await open_lobby(h, ana, CHANNEL_ID)
-    # No table of Filkó anywhere, and this channel has its table: nothing to open here.
+    # No table of Filkó anywhere, and this channel has its table: nothing to open here,
+    # and Bob is told which table it is and where (issue 44).
     r = await h.command(bob, "play", game="filko")
-    assert r.ephemeral and r.text == t("err.channel_busy")
+    table = h.session()
+    assert r.ephemeral and r.text == t("play.here", game=t("game.filicau"), link=(
+        f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/"
+        f"{table.message_id}"))
     assert bob.id not in seated(h.session())
     # Any game: the Filicău table.
     r = await h.command(bob, "play", channel_id=OTHER_CHANNEL_ID)
@@ -189,22 +193,30 @@ async def test_an_invitation_holds_seats_for_the_invited_and_mentions_them(h: Ha
     dan = h.user("dan")
     r = await h.press(eve, t("btn.join_b"))
     assert r.type == UPDATE_MESSAGE and eve.id in seated(session)
-    r = await h.press(dan, t("btn.join_a"))
+    # The two free seats are held: the lobby names whom for, and its seat buttons say they
+    # are the invited's (issue 44: "— empty —", and a blue button that refused Dan).
+    lobby = h.table_message()
+    for who in (bob, cid):
+        assert t("lobby.held", user=who.mention, until=f"<t:{int(held[str(who.id)])}:R>") \
+            in lobby.text, lobby.text
+    assert t("btn.join_a") not in [b.get("label") for b in lobby.buttons]
+    assert lobby.button_by_label(t("btn.join_invited", team="A"))["style"] == 2
+    r = await h.press(dan, t("btn.join_invited", team="A"))
     until = int(min(held.values()))
     assert r.ephemeral and r.text == t("err.seat_held", until=f"<t:{until}:t>")
     # /play and /tables do not offer the table to Dan either.
     r = await h.command(dan, "tables")
     assert r.message.embeds[0]["description"] == t("tables.none")
     # Bob, invited, takes his seat.
-    r = await h.press(bob, t("btn.join_a"))
+    r = await h.press(bob, t("btn.join_invited", team="A"))
     assert r.type == UPDATE_MESSAGE and bob.id in seated(session)
     # The holds survive a restart; once they run out anyone may sit down.
     await h.restart()
     session = h.session()
-    r = await h.press(dan, t("btn.join_b"))
+    r = await h.press(dan, t("btn.join_invited", team="B"))
     assert r.ephemeral and r.text.startswith(t("err.seat_held", until="").split("{")[0][:20])
     await session.keep(**{holds.HELD: {k: time.time() - 1 for k in held}})
-    r = await h.press(dan, t("btn.join_b"))
+    r = await h.press(dan, t("btn.join_invited", team="B"))
     assert r.type == UPDATE_MESSAGE and dan.id in seated(session)
     h.check_clean()
 
@@ -292,11 +304,16 @@ async def test_a_reminder_comes_by_direct_message_once_a_turn_and_names_no_card(
     await play_a_card()
     await runner.courier.signal(Signal.TURN, 80)  # a few seconds in: no reminder yet
     assert h.dms(ana) == []
+    before = int(time.time())
     await runner.courier.signal(Signal.WARNING, 30)  # two thirds of the turn gone
+    after = int(time.time()) + 1
     await runner.courier.signal(Signal.WARNING, 29)  # the same turn: nothing more
     [dm] = h.dms(ana)
     link = f"https://discord.com/channels/{session.guild_id}/{CHANNEL_ID}/{session.message_id}"
-    assert link in dm.text and "30" in dm.text
+    assert link in dm.text
+    # A countdown each reader's client runs (issue 44: not a fixed "30 s left").
+    stamp = re.search(r"<t:(\d+):R>", dm.text)
+    assert stamp is not None and before + 30 <= int(stamp[1]) <= after + 30, dm.text
     hand = session.hand
     assert hand is not None
     for c in [c for cards in hand.hands for c in cards]:

@@ -145,6 +145,26 @@ async def test_help_names_the_way_to_how_to_play(h: Harness) -> None:
                 "inline": False} in embed["fields"]
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_help_lists_every_game_and_every_registered_command(h: Harness, lang: str) -> None:
+    """Issue 44: the intro left out Bavarian Schafkopf and the list /play, /tables,
+    /settings, /tournament, /leaderboard. Both come from what the bot has (the engine's
+    games, the command tree), in the reader's language."""
+    ana = h.user("ana", locale="en-US" if lang == "en" else lang)
+    r = await h.command(ana, "help")
+    [embed] = r.message.embeds
+    text = embed["description"] + "\n".join(f["value"] for f in embed["fields"])
+    assert h.bot is not None
+    with speaking(lang):
+        assert t("game.schafkopf") in embed["description"]
+        for name in ("play", "tables", "settings", "tournament", "leaderboard", "table",
+                     "rules", "help", "admin"):
+            assert f"**/{t(f'cmdname.{name}')}**" in text, name
+        assert all(f"**/{t(c._locale_name.extras['key'])}**" in text  # type: ignore[union-attr]
+                   for c in h.bot.tree.get_commands())
+    assert all(len(f["value"]) <= 1024 for f in embed["fields"])
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 async def test_help_with_a_game_tells_how_to_play_it_in_the_readers_language(
         h: Harness, lang: str) -> None:
@@ -154,7 +174,8 @@ async def test_help_with_a_game_tells_how_to_play_it_in_the_readers_language(
     [embed] = r.message.embeds
     with speaking(lang):
         assert embed["title"] == t("how.title", game=game_title("filicau", "Filicău"))
-        assert embed["description"] == t("how.filicau")
+        assert embed["description"].endswith(t("how.filicau"))
+        assert embed["description"].startswith(f"*{t('goal.filicau')}*")
         assert embed["fields"][0]["value"] == ranking_text(ranking_of("filicau"))
     assert r.message.files == [] and "image" not in embed  # pictures are off by default
 

@@ -43,7 +43,7 @@ from bot.texts import (
     suit_label,
     t,
 )
-from engine import public_view
+from engine import Hand, make_rules, public_view
 from engine.cards import ALL_CARDS, CARD_POINTS, card, code
 from engine.rules import GAMES
 
@@ -304,7 +304,7 @@ async def test_a_german_schafkopf_table_counts_augen_and_shows_no_empty_shown_ca
         german: Harness) -> None:
     """Schafkopf's trump is always bells below every Ober and Unter, no card is shown for
     it: the trump line says the trumps as the game defines them ("Ober und Unter, dann
-    Schellen", not "Schellen (aufgedeckt: —)"), and the players' card points are "Augen"."""
+    Schellen", not "Schellen (aufgedeckt: —)"), and the parties' card points are "Augen"."""
     h = german
     ana = h.user("ana")
     await h.command(ana, "table new", game="schafkopf3")
@@ -316,10 +316,44 @@ async def test_a_german_schafkopf_table_counts_augen_and_shows_no_empty_shown_ca
     await h.settle()
     fields = {f["name"]: f["value"] for f in h.table_message().embeds[0]["fields"]}
     with speaking("de"):
-        assert fields[t("table.trump")] == f"Ober und Unter, dann {suit_label(3)}"
+        assert fields[t("table.trump")] == f"alle Ober und Unter, dann {suit_label(3)}"
     assert "aufgedeckt" not in h.table_message().text
-    seats = fields[de("table.seats")]  # each player's card points so far
-    assert " Augen" in seats and "Punkte" not in seats, seats
+    # The card points so far, each seat's or (once the parties are known) each party's:
+    # called Augen either way.
+    text = h.table_message().text
+    with speaking("de"):
+        assert t("table.card_points") == "Augen"
+    assert "Augen" in text and "Punkte" not in text, text
+
+
+def test_german_schafkopf_words_read_as_a_bavarian_player_says_them() -> None:
+    """Issue 44: the called Ace is the Rufsau; the pot is the Stock (never also a Topf)
+    and the widow of the games for three is the Skat (as Dreiwendsch's rulings say);
+    Kontra and Re by name; one's secret side as what one is; no "earlier seat" riddle in
+    the clarification; a setting reads as a setting."""
+    with speaking("de"):
+        assert t("info.called", card="🔔 Sau") == "Gerufene Sau: 🔔 Sau"
+        widow = ["phase.widow", "prompt.widow", "act.take.True", "info.widow",
+                 "info.widow_lying", "private.widow", "hand.from_widow", "goal.schafkopf3",
+                 "rulings.dreiwendsch.8"]
+        assert all("Skat" in t(k, cards="—") and "Stock" not in t(k, cards="—")
+                   for k in widow), [t(k, cards="—") for k in widow]
+        german = (Path(__file__).parent.parent / "bot/locales/de/LC_MESSAGES/bot.po"
+                  ).read_text(encoding="utf-8")
+        assert "Topf" not in german
+        assert t("info.pot", value=40) == "Im Stock: 40"
+        assert t("info.doubles", doubles="Kontra (Ana), Re (Bo)") == "Kontra (Ana), Re (Bo)"
+        assert "Stöße" not in german
+        assert t("private.side", side=t("side.declarer")).startswith("Du bist Spieler")
+        assert t("result.teams", teams="Spieler: Ana Bo · Gegenspieler: Cy Dan") == (
+            "Spieler: Ana Bo · Gegenspieler: Cy Dan")
+        assert "früher" not in t("prompt.clarify", user="Ana", value="Solo")
+        assert "Platz:" not in t("illegal.bid_too_low")
+        assert t("settings.now", reminders=t("choice.dm"), invites=t("choice.mention")) == (
+            "Deine Einstellungen: Erinnerungen: Direktnachricht · Einladungen: Erwähnung.")
+        assert t("word.rufspiel") == "Sauspiel"
+        assert card_key_label(public_view(Hand(make_rules("schafkopf"), 0, list(
+            make_rules("schafkopf").pack))), card("GA")) == "🍃Sau"
 
 
 async def test_a_server_locale_is_remembered_for_messages_sent_later(german: Harness) -> None:

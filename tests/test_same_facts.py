@@ -24,6 +24,7 @@ from bot import render
 from bot.session import TableSession
 from bot.store import SqliteStore, Store
 from bot.texts import card_label, has_text, points_text, speaking, t
+from bot.voice import words
 from bot.voice.wire import Span
 from bot.web import demo, protocol
 from bot.web.live import HandSteps
@@ -143,7 +144,11 @@ def compare(session: TableSession, steps: HandSteps, hand: Hand) -> None:
         context = 2 if render.hand_context(session, sv) else 1
         private = [said(x) for x in mine.private]
         notes = [said(x) for x in mine.notes]
-        assert content[context:] == [*private, said(mine.prompt), *notes], seat
+        # Before play the hand view repeats who has spoken (the Activity's seat shows the
+        # table's facts beside it, where these lines are).
+        spoken = [render.markdown(x) for x in words.spoken(render.voiced(session), sv)]
+        assert all(line in facts for line in spoken), (spoken, facts)
+        assert content[context:] == [*spoken, *private, said(mine.prompt), *notes], seat
         assert mine.my_turn == (bool(sv.legal) and not sv.finished)
         if seat in state.turn:
             assert mine.my_turn

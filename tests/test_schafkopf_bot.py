@@ -114,7 +114,7 @@ async def test_the_hidden_partner_is_asked_for_kontra_and_may_only_decline(h: Ha
     assert labels(view) == [t("act.weiter.True")]
     assert t("prompt.kontra") in view.content
     # Only she knows she plays with the declarer: her view says so by the side's part.
-    assert t("private.team", team=t("side.declarer")) in view.text
+    assert t("private.side", side=t("side.declarer")) in view.text
     table = h.table_message()
     assert t("info.partner", user=ana.mention) not in table.text
     # She is asked as an opponent would be: marked to act on the table, and pinged by the

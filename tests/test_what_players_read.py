@@ -81,13 +81,15 @@ def lines_of(message: Message) -> list[str]:
 # -- the goal ---------------------------------------------------------------------------------
 
 
-async def test_the_table_says_the_goal_of_its_game(h: Harness) -> None:
-    """A newcomer sees what the hand is for without looking it up: the game's goal, in the
-    server's words, on the table message."""
-    await one_human(h)
+async def test_the_lobby_says_the_goal_of_its_game(h: Harness) -> None:
+    """A newcomer sees what the hand is for before it starts: the game's goal, in the
+    server's words, in the lobby (and ``/help``); the table message keeps its room for the
+    trick (issue 44)."""
+    session, _ = await one_human(h)
     with speaking("en"):
         assert t("goal.filicau") == GAMES["filicau"].goal
-    assert h.table_message().embeds[0]["description"].startswith(t("goal.filicau"))
+    assert t("goal.filicau") not in h.table_message().text
+    assert t("goal.filicau") in (render.lobby_embed(session).description or "")
 
 
 def test_every_game_has_its_goal_in_every_language() -> None:

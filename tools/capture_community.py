@@ -71,6 +71,15 @@ async def play(h: Harness, capture: Capture) -> None:
         assert h.bot is not None
         await h.bot.service.end(table, "ok.ended")
 
+    # Ana invites Bo and Cy: their seats are held, by name, and the seat buttons are theirs.
+    await h.command(ana, "table new", game="schafkopf", invite=bo, invite_2=cy)
+    await h.press(ana, t("btn.sit"))
+    await h.add_computer(ana, "easy")
+    capture.keep("invitation", h.table_message())
+    for table in list(h.tables):
+        assert h.bot is not None
+        await h.bot.service.end(table, "ok.ended")
+
     # Di asked for reminders; her turn at a table with computers waits two thirds of its
     # time (the runner's warning).
     await h.command(di, "settings", reminders="dm")

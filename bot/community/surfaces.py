@@ -84,8 +84,11 @@ class ReminderSurface(QuietSurface):
             if prefs.reminders != "dm":
                 continue
             with speaking(language_of(prefs.locale)):
+                # A live countdown (Discord's relative timestamp), not a fixed "30 s left"
+                # that is stale by the time the message is read.
                 text = t("remind.turn", game=render.title(s), channel=f"<#{s.channel_id}>",
-                         seconds=seconds, link=table_link(self.table))
+                         when=render.relative_time(time.time() + seconds),
+                         link=table_link(self.table))
             await self.dms.send(user_id, content=text, what=f"remind {user_id} of a turn")
 
 

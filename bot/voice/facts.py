@@ -59,6 +59,16 @@ def word(value: str) -> Segment | Text:
     return t(key) if has_text(key) else value.replace("_", " ")
 
 
+def optioned(table: Table, value: str) -> Segment | Text:
+    """A game word as this table's options make it: ``word.VALUE.OPTION`` where that option
+    is on and has a word of its own (a class that holds a Hochzeit only where one may be
+    played), else the word."""
+    for name, on in table.rules.options.model_dump().items():
+        if on is True and has_text(f"word.{value}.{name}"):
+            return t(f"word.{value}.{name}")
+    return word(value)
+
+
 def plain(value: Any, table: Table) -> Segment | Text:
     """Any fact value: words, cards and suits worded, lists joined."""
     if isinstance(value, bool):
@@ -94,11 +104,19 @@ def binding(b: dict[str, Any]) -> Text:
                lowest=word(b["lowest"]))
 
 
-def _fact(table: Table, key: str, value: Any) -> Text | None:
+def _fact(table: Table, key: str, value: Any, dealer: int | None = None) -> Text | None:
     """The sentence of one known public fact, or None for a key this module does not know."""
     if key in ("old_man", "partner", "declarer", "claimed"):
         return say(f"info.{key}", user=seat(table, value))
-    if key in ("passed", "fris_passed", "knocks", "dad"):
+    if key in ("dad", "weiter") and dealer is not None:
+        # Where each sits from the dealer on (Vorhand first): in a clarification the
+        # earlier seat may hold with a game as high.
+        return say(f"info.{key}", users=Text.join(", ", [
+            say("info.at_position", user=seat(table, s), position=t(
+                f"position.{(s - dealer - 1) % table.players + 1}"))
+            if has_text(f"position.{(s - dealer - 1) % table.players + 1}") else seat(table, s)
+            for s in value]))
+    if key in ("passed", "fris_passed", "knocks", "dad", "weiter"):
         return say(f"info.{key}", users=_people(table, value))
     if key in ("partner_card", "called"):
         return say(f"info.{key}", card=word(value))
@@ -134,7 +152,8 @@ def _fact(table: Table, key: str, value: Any) -> Text | None:
         return say("info.face_up", shown=Text.join("; ", [
             Text(seat(table, e["seat"]), ": ", _cards(e["cards"])) for e in value]))
     if key == "bidding":
-        return say("info.bidding", user=seat(table, value["seat"]), value=word(value["value"]))
+        return say("info.bidding", user=seat(table, value["seat"]),
+                   value=optioned(table, str(value["value"])))
     if key == "doubles":
         return say("info.doubles", doubles=Text.join(", ", [
             say("info.double", user=seat(table, d["seat"]), stoss=word(d["stoss"]))
@@ -144,6 +163,8 @@ def _fact(table: Table, key: str, value: Any) -> Text | None:
                                     cards=_cards(e["cards"])) for e in value])
     if key == "pot":
         return say("info.pot", value=Number(value, str(value)))
+    if key == "stake":
+        return say("info.stake", value=stake(value))
     if key == "match":
         return say("info.match", deals=value["deals"] + 1, length=value["length"])
     if key == "layout":
@@ -157,13 +178,15 @@ def _shown(value: Any) -> bool:
     return value is not None and value != [] and value != {}
 
 
-def public_lines(table: Table, public: dict[str, Any]) -> list[Text]:
-    """The lines for a game's public facts (``PublicView.public``)."""
+def public_lines(table: Table, public: dict[str, Any], dealer: int | None = None
+                 ) -> list[Text]:
+    """The lines for a game's public facts (``PublicView.public``); ``dealer``: the hand's,
+    where seats are told by their position from it."""
     out = []
     for key, value in public.items():
         if key in SKIP or not _shown(value):
             continue
-        line = _fact(table, key, value)
+        line = _fact(table, key, value, dealer)
         if line is None:
             line = Text(word(key), ": ", plain(value, table))
         if line:
@@ -195,9 +218,11 @@ def private_lines(table: Table, private: dict[str, Any], sides: tuple[str, ...] 
         if key in ("widow", "buried"):
             out.append(say(f"private.{key}", cards=_cards(value)))
         elif key == "team":
-            known = isinstance(value, int) and 0 <= value < len(sides)
-            out.append(say("private.team", team=side_role(sides[value]) if known
-                           and has_text(f"side.{sides[value]}") else team_name(value)))
+            known = isinstance(value, int) and 0 <= value < len(sides) and has_text(
+                f"side.{sides[value]}")
+            # A side by its role reads as what one is ("Du bist Spieler"), a letter as a team.
+            out.append(say("private.side", side=side_role(sides[value])) if known
+                       else say("private.team", team=team_name(value)))
         elif key == "old_ones":
             out.append(say("private.old_ones", count=value))
         elif key == "exchange":
@@ -209,8 +234,80 @@ def private_lines(table: Table, private: dict[str, Any], sides: tuple[str, ...] 
 
 
 def counted_line(counted: list[dict[str, Any]]) -> Text:
-    """What a result counted, one ``counted.KEY`` sentence per item, joined: a game's word
-    (``game``), counts and amounts as they are."""
+    """What a result counted, as a player checks the tariff: the game's base, plus the
+    Laufende and Schneider or Schwarz, times a Tout's factor, then × 2 for each knock and
+    each doubling, each step's value after it ("Sauspiel 20 + 4 Laufende × 10 + Schneider
+    10 = 70, × 2 Kontra = 140"); what was paid into or out of the pot after it. A result
+    whose game has no base (a Ramsch, a deal thrown in) lists its items.
+
+    >>> from bot.texts import speaking
+    >>> with speaking("en"):
+    ...     counted_line([{"key": "game", "game": "sauspiel_G", "value": 20, "times": 1},
+    ...                   {"key": "laufende", "count": 4, "value": 40},
+    ...                   {"key": "schneider", "value": 10},
+    ...                   {"key": "doubles", "count": 1, "names": ["kontra"]},
+    ...                   {"key": "each", "value": 140}]).plain.split(") ")[1]
+    '20 + 4 Laufende × 10 + Schneider 10 = 70, × 2 Kontra = 140'
+    """
+    game = next((i for i in counted if i["key"] == "game"), None)
+    if game is None or "value" not in game:
+        return _listed(counted)
+    items = {i["key"]: i for i in counted}
+    adds: list[Text] = [say("counted.base", game=word(game["game"]),
+                            value=_n(game["value"]))]
+    total = game["value"]
+    lauf = items.get("laufende")
+    if lauf:
+        adds.append(say("counted.laufende_sum", count=lauf["count"],
+                        unit=_n(lauf["value"] // max(lauf["count"], 1)),
+                        value=_n(lauf["value"])))
+        total += lauf["value"]
+    for key in ("schneider", "schwarz"):
+        if key in items:
+            adds.append(say(f"counted.{key}_sum", value=_n(items[key]["value"])))
+            total += items[key]["value"]
+    line = Text.join(" + ", adds)
+    steps = len(adds) > 1
+    times = game.get("times", 1)
+    if times > 1:
+        line = Text("(", line, f") × {times}") if steps else Text(line, f" × {times}")
+        total *= times
+        steps = True
+    if steps:
+        line = Text(line, " = ", _n(total))
+    doubled: list[Segment | Text] = [say("counted.knock")] * items.get("knocks", {}).get(
+        "count", 0)
+    names = items.get("doubles", {}).get("names") or ["doubled"] * items.get(
+        "doubles", {}).get("count", 0)
+    doubled.extend(word(name) for name in names)
+    for why in doubled:
+        total *= 2
+        line = Text(line, ", ", say("counted.times_two", why=why, value=_n(total)))
+    for key in ("pot_won", "pot_lost"):
+        if key in items:
+            line = Text(line, "; ", say(f"counted.{key}", value=_n(items[key]["value"])))
+    return line
+
+
+def stake(value: dict[str, Any]) -> Text:
+    """A game's value while it is played: its base, then × 2 for each knock and doubling
+    ("50, × 2 knocked = 100, × 2 Kontra = 200")."""
+    total = value["base"]
+    line = Text(_n(total))
+    doubled: list[Segment | Text] = [say("counted.knock")] * value.get("knocks", 0)
+    doubled.extend(word(name) for name in value.get("doubles", ()))
+    for why in doubled:
+        total *= 2
+        line = Text(line, ", ", say("counted.times_two", why=why, value=_n(total)))
+    return line
+
+
+def _n(x: int) -> Number:
+    return Number(x, str(x))
+
+
+def _listed(counted: list[dict[str, Any]]) -> Text:
+    """A result's counted items one after the other, each ``counted.KEY``."""
     parts: list[Text] = []
     for item in counted:
         params = {k: word(v) if isinstance(v, str) else v for k, v in item.items()

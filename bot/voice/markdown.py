@@ -13,6 +13,8 @@ Discord's timestamp (each reader's client words it in their language and clock).
 
 from __future__ import annotations
 
+import unicodedata
+
 from bot.voice.text import Code, Moment, Person, Segment, Strong, Text, plain
 
 #: How long a name is where Discord cannot mention (a button, a picture): Discord's own
@@ -27,7 +29,7 @@ def markdown(text: Text | Segment) -> str:
     if type(text) is str:
         return text
     if isinstance(text, Person):
-        return f"<@{text.member}>" if text.member is not None else text.name
+        return f"<@{text.member}>" if text.member is not None else isolated(text.name)
     if isinstance(text, Strong):
         return f"**{markdown(text.text)}**"
     if isinstance(text, Code):
@@ -43,7 +45,7 @@ def label(text: Text | Segment) -> str:
     if isinstance(text, Text):
         return "".join(label(part) for part in text.parts)
     if isinstance(text, Person):
-        return cap(text.short or text.name)
+        return isolated(text.short or text.name)
     if isinstance(text, Strong):
         return label(text.text)
     return plain(text)
@@ -51,3 +53,26 @@ def label(text: Text | Segment) -> str:
 
 def cap(name: str, limit: int = NAME_LIMIT) -> str:
     return name if len(name) <= limit else name[:limit - 1] + "…"
+
+
+#: Unicode's isolates: a name between them cannot reorder the words around it.
+FSI, PDI = "\u2068", "\u2069"
+#: Bidirectional classes that can turn text after them around (right-to-left letters and
+#: the embedding, override and isolate controls).
+TURNING = frozenset({"R", "AL", "RLE", "RLO", "LRE", "LRO", "PDF", "RLI", "LRI", "FSI", "PDI"})
+
+
+def isolated(name: str, limit: int = NAME_LIMIT) -> str:
+    """A name drawn as text in Discord (where it is not a mention): capped at ``limit``, and
+    isolated (FSI…PDI) where it holds right-to-left letters or direction controls, so that
+    "Mallory: 🔔 Unter" cannot read "retnU 🔔 :yrollaM" nor turn the next name round.
+
+    >>> isolated("Ana"), isolated("\u202eyrollaM") == "\u2068\u202eyrollaM\u2069"
+    ('Ana', True)
+    >>> len(isolated("x" * 200))
+    32
+    """
+    name = cap(name, limit)
+    if any(unicodedata.bidirectional(ch) in TURNING for ch in name):
+        return f"{FSI}{name}{PDI}"
+    return name

@@ -15,7 +15,7 @@ trump from the order the hand plays by).
 >>> pack = list(rules.pack); random.Random(2).shuffle(pack)
 >>> with speaking("en"):
 ...     trump(public_view(Hand(rules, 0, pack))).plain
-'Obers and Unters, then 🔔 bells'
+'all Obers and Unters, then 🔔 bells'
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from bot.texts import (
 from bot.voice.facts import (
     card_of,
     counted_line,
+    optioned,
     plain,
     private_lines,
     public_lines,
@@ -85,7 +86,19 @@ def now_line(v: PublicView) -> Text | None:
 def facts(table: Table, v: PublicView) -> list[Text]:
     """The game's own public facts, one line each: the called card, bids, signals, face-up
     cards (``Rules.public_info``)."""
-    return public_lines(table, v.public)
+    return public_lines(table, v.public, v.dealer)
+
+
+#: The public facts a hand view repeats before play: who has spoken, and how.
+SPOKEN = ("weiter", "dad", "bidding", "knocks")
+
+
+def spoken(table: Table, v: SeatView) -> list[Text]:
+    """Before play, what the others have said (the hand view stands on its own while its
+    player decides what to say)."""
+    if v.phase == PLAYING or v.finished or not v.legal:
+        return []
+    return public_lines(table, {k: v.public[k] for k in SPOKEN if k in v.public}, v.dealer)
 
 
 # -- trump -------------------------------------------------------------------------------------
@@ -100,8 +113,8 @@ def trumps(order: TrumpOrder) -> Text:
     >>> with speaking("de"):
     ...     trumps(TrumpOrder(OVERS, HEARTS)).plain
     ...     trumps(TrumpOrder((card("EU"), card("GU"), card("HU"), card("SU")), None)).plain
-    'Ober, dann ❤️ Herz'
-    'Unter'
+    'alle Ober, dann ❤️ Herz'
+    'alle Unter'
     """
     return _trumps(order.permanent, order.trump_suit, current_language())
 
@@ -189,7 +202,7 @@ def seat_badges(table: Table, v: PublicView, seat: int) -> list[Text]:
 
 def taken(table: Table, v: PublicView, seat: int) -> Text | None:
     """The card points a seat has taken, where each seat counts its own."""
-    if table.fixed_teams or not v.taken:
+    if table.fixed_teams or not v.taken or _by_party(table, v):
         return None
     return Text(points_text("n.points", table.rules.points, count=v.taken[seat]))
 
@@ -214,11 +227,23 @@ def trick_title(v: PublicView) -> Text:
 
 
 def team_points(table: Table, v: PublicView) -> Text | None:
-    """Each partnership's points so far, at a fixed-teams table."""
+    """Each partnership's points so far: at a fixed-teams table by team; where the hand
+    has parties with roles (a declarer's and the defenders'), by party once the parties
+    are known, and while they are not, why the seats count their own."""
     if table.fixed_teams and len(v.team_points) == 2:
         return say("table.points_line", a=Number(v.team_points[0], str(v.team_points[0])),
                    b=Number(v.team_points[1], str(v.team_points[1])))
+    if _by_party(table, v):
+        return Text.join(" · ", [Text(side_role(role), " ", Number(p, str(p)))
+                                 for role, p in zip(v.sides, v.team_points, strict=False)])
+    if v.sides and v.taken and not v.finished and len(set(v.team)) > 1:
+        return say("table.points_hidden")
     return None
+
+
+def _by_party(table: Table, v: PublicView) -> bool:
+    """Whether the card points are told by party (known parties with roles), not seat."""
+    return not table.fixed_teams and bool(v.sides) and len(v.team_points) == len(v.sides)
 
 
 def score_word(table: Table) -> str:
@@ -325,6 +350,8 @@ def choice(table: Table, action: Action) -> Text:
         shown = say(f"actvalue.{kind}", **{k: plain(x, table) for k, x in parts.items()})
     elif kind == "signal" and has_text(f"face.{value}"):
         return say("act.signal", face=t(f"face.{value}"), value=word(value))
+    elif isinstance(value, str):
+        shown = optioned(table, value)
     else:
         shown = plain(value, table)
     return say(f"act.{kind}", value=shown) if has_text(f"act.{kind}") else Text(
@@ -383,6 +410,15 @@ def prompt(table: Table, v: SeatView) -> Text:
         return say("hand.choose_servant")
     if v.legal and v.phase != PLAYING:
         key = f"prompt.{v.phase}"
+        bidding = v.public.get("bidding")
+        if isinstance(bidding, dict) and has_text(f"{key}.holding"):
+            # Who holds, with what: the one to answer is told what to beat or to keep.
+            if bidding.get("seat") == v.seat:
+                return say(f"{key}.holding")
+            return say(key, user=table.player(bidding["seat"]),
+                       value=optioned(table, str(bidding["value"])))
+        if has_text(f"{key}.first"):
+            return say(f"{key}.first")  # nothing named yet: nothing to be higher than
         return say(key) if has_text(key) else say("hand.your_choice")
     if v.legal:
         return say("hand.your_turn")
@@ -395,7 +431,8 @@ def hand_context(table: Table, v: SeatView) -> Text | None:
     so far (the cards in hand are the buttons). Off your turn the trick is the table's to
     show: a view nobody refreshes must never show an older trick than the table."""
     shown = trump(v, shown=False)
-    if not v.legal or v.finished:
+    # Before play proper (a choice) there is no trick to tell of, unless one is played.
+    if not v.legal or v.finished or (v.phase != PLAYING and not v.trick):
         return say("hand.context_trump", trump=shown) if shown is not None else None
     so_far = trick(table, v.leader, v.trick) if v.trick else say("table.trick_empty")
     if shown is None:
@@ -515,6 +552,41 @@ def scores_line(table: Table, scores: list[int]) -> Text:
     return line
 
 
+def payments(table: Table, scores: Sequence[int]) -> Text | None:
+    """Who pays whom, where each payer pays alike and each payee gets alike ("Bo, Cy and
+    Dan pay Ana 140 each"; "Ana pays Bo, Cy and Dan 20 each"); None where the amounts
+    differ (the scores then say each)."""
+    payers = [seat for seat, x in enumerate(scores) if x < 0]
+    payees = [seat for seat, x in enumerate(scores) if x > 0]
+    paid = {-scores[seat] for seat in payers}
+    got = {scores[seat] for seat in payees}
+    if not payers or not payees or len(paid) > 1 or len(got) > 1:
+        return None
+    (a,), (b,) = paid, got
+    who = listed([table.player(seat) for seat in payers])
+    whom = listed([table.player(seat) for seat in payees])
+    if len(payers) == 1:
+        if len(payees) == 1:
+            return say("result.pays_one", payer=who, payee=whom, value=Number(a, str(a)))
+        return say("result.pays_one_each", payer=who, payees=whom, value=Number(b, str(b)))
+    if a != b and len(payees) > 1:
+        return None
+    return say("result.pays_many", payers=who, payee=whom, value=Number(a, str(a)))
+
+
+def listed(items: Sequence[Segment | Text]) -> Text:
+    """``Ana``, ``Ana and Bo``, ``Ana, Bo and Cy``."""
+    if len(items) < 2:
+        return Text(*items)
+    return say("result.and", rest=Text.join(", ", list(items[:-1])), last=items[-1])
+
+
+def losers(table: Table, result: HandResult) -> Text:
+    """Who paid this hand (a Ramsch's loser), by name."""
+    scores = result.extra.get("scores") or ()
+    return listed([table.player(seat) for seat, x in enumerate(scores) if x < 0])
+
+
 def result_sentence(table: Table, result: HandResult) -> Text:
     """What happened: the event, in the game's words."""
     team = result.team
@@ -541,11 +613,18 @@ def result_sentence(table: Table, result: HandResult) -> Text:
             text = Text(text, " ", say("result.servant_chosen", user=table.person(servant)))
         return text
     key = f"event.{result.event}"
-    text = (say(key, team=name, users=members, slaves=slaves) if has_text(key)
+    text = (say(key, team=name, users=members, slaves=slaves, losers=losers(table, result))
+            if has_text(key)
             else say("result.event", event=result.event.replace("_", " ")))
     if servant is not None and servant != result.status_before.servant:
         text = Text(text, " ", say("result.servant_chosen", user=table.person(servant)))
     return text
+
+
+def cards_played(result: HandResult) -> bool:
+    """Whether any card was played in the hand (a deal thrown in has no points, no trick,
+    nothing to review)."""
+    return any(result.points) or result.early
 
 
 def result_lines(table: Table, result: HandResult) -> list[Text]:
@@ -557,7 +636,7 @@ def result_lines(table: Table, result: HandResult) -> list[Text]:
     if teams:
         lines.append(teams)
     # A hand thrown in (no card played) has no card points to tell of.
-    if any(result.points) or result.early:
+    if cards_played(result):
         if table.fixed_teams and len(result.points) == 2:
             lines.append(say("table.points_line", a=Number(result.points[0],
                                                              str(result.points[0])),
@@ -575,7 +654,7 @@ def result_lines(table: Table, result: HandResult) -> list[Text]:
         lines.append(counted_line(counted))
     scores = result.extra.get("scores")
     if scores is not None:
-        lines.append(scores_line(table, scores))
+        lines.append(payments(table, scores) or scores_line(table, scores))
     if result.status.pot is not None:
         # The Stock after the hand: with the balances it adds up to zero.
         lines.append(say("info.pot", value=Number(result.status.pot, str(result.status.pot))))

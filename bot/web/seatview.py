@@ -64,7 +64,7 @@ def seat_state(table: Table, hand: Hand, seat: int) -> Mine:
         "trumps": [code(c) for c in v.hand if order is not None and order.is_trump(c)],
         "choices": [choice(table, a, free=False) for a in others
                     if not words.chosen_together(a)]
-        + [choice(table, a, free=True) for a in v.free],
+        + [choice(table, a, free=True) for a in v.free if table.rules.worth_offering(v, a)],
         "together": None if not together else {
             "kind": together[0].kind, "size": len(together[0].value),
             "cards": sorted({code(c) for a in together for c in a.value}, key=cards.index

@@ -433,6 +433,18 @@ class Rules:
         value = action_to_json(action)[action.kind]
         return value if isinstance(value, dict) else None
 
+    def worth_offering(self, view: SeatView, action: Action) -> bool:
+        """Whether a surface offers the seat whose ``view`` this is ``action``, one of its
+        free actions: yes, unless the game knows from what the seat sees that it cannot
+        succeed (a claim of the rest that no deal of the unseen cards could make good). The
+        engine still accepts it.
+
+        >>> from engine.rules import make_rules
+        >>> make_rules("filicau").worth_offering(None, Action("card", 0))  # type: ignore[arg-type]
+        True
+        """
+        return True
+
     def public_action(self, hand: Hand, seat: int, action: Action) -> Action | None:
         """``action`` as the whole table saw it, or None when only ``seat`` knows it (cards
         buried face down). Card plays and calls are public by default."""

@@ -44,3 +44,37 @@ def claim_holds(order: TrumpOrder, mine: Sequence[Card], others: Sequence[Sequen
         if any(suit[c] == s and power[c] > low for h in others for c in h):
             return False
     return True
+
+
+def claim_could_hold(order: TrumpOrder, mine: Sequence[Card], unseen: Sequence[Card],
+                     others: int) -> bool:
+    """Whether some deal of the ``unseen`` cards among the ``others`` players would let
+    ``claim_holds`` hold: what beats the claimer's trumps and plain cards is among the
+    unseen cards wherever they are; only how many trumps each other player holds depends on
+    the deal. A surface offers a claim only then (issue 44: a player on lead with E9 E7
+    S10 was offered one).
+
+    >>> from engine.cards import cards
+    >>> from engine.rules.bavarian.games import order_of
+    >>> order = order_of(None)
+    >>> claim_could_hold(order, cards(["E9", "E7", "S10"]), cards(["EA", "HO"]), 3)
+    False
+    >>> claim_could_hold(order, cards(["EO", "GO", "EA"]), cards(["HO", "E9", "H7"]), 3)
+    True
+    """
+    suit, power = order.suit, order.power
+    my_trumps = [c for c in mine if suit[c] == TRUMP]
+    their_trumps = [c for c in unseen if suit[c] == TRUMP]
+    if my_trumps and their_trumps and (
+            min(power[c] for c in my_trumps) < max(power[c] for c in their_trumps)):
+        return False
+    plain = [c for c in mine if suit[c] != TRUMP]
+    if not plain:
+        return True
+    if len(their_trumps) > others * len(my_trumps):
+        return False  # somebody would hold more trumps than the claimer
+    for s in {suit[c] for c in plain}:
+        low = min(power[c] for c in plain if suit[c] == s)
+        if any(suit[c] == s and power[c] > low for c in unseen):
+            return False
+    return True

@@ -58,7 +58,7 @@ from engine.cards import (
 from engine.hand import PLAYING, HandResult
 from engine.rules.base import Options, Rules
 from engine.rules.bavarian import computer, refusals, scoring
-from engine.rules.bavarian.claims import claim_holds
+from engine.rules.bavarian.claims import claim_could_hold, claim_holds
 from engine.rules.bavarian.games import (
     ALL_CONTRACTS,
     BETTEL,
@@ -717,6 +717,14 @@ class Schafkopf(Rules):
             return []
         return [Action(CLAIM, True)]
 
+    def worth_offering(self, view: SeatView, action: Action) -> bool:
+        """A claim only where some deal of the cards the seat has not seen makes it good."""
+        if action.kind != CLAIM or view.order is None:
+            return True
+        seen = {*view.hand, *view.trick, *(c for t in view.tricks for c in t.cards)}
+        unseen = [c for c in self.pack if c not in seen]
+        return claim_could_hold(view.order, view.hand, unseen, self.players - 1)
+
     def free_apply(self, hand: Hand, seat: int, action: Action) -> None:
         if action.kind == STOSS:
             # Before forehand's first card (``second_card``): the doubling stands, and the
@@ -814,6 +822,10 @@ class Schafkopf(Rules):
             dads = [s for s, dad in p["said"] if dad]
             if dads:
                 info["dad"] = dads
+            passed = [s for s, dad in p["said"] if not dad]
+            if passed and hand.phase == ANNOUNCE:
+                # Who has spoken so far, and how (issue 44: the hand view did not say).
+                info["weiter"] = passed
             clar: _Clar | None = p["clar"]
             if clar is not None and clar.holder is not None:
                 info["bidding"] = {"seat": clar.holder, "value": clar.held}
@@ -833,6 +845,10 @@ class Schafkopf(Rules):
         if p["stoss"]:
             info["doubles"] = [{"seat": s, "stoss": STOSS_NAMES[i]}
                                for i, s in enumerate(p["stoss"])]
+        if contract.kind != RAMSCH and hand.result is None:
+            # What the game is worth so far (issue 44: the table never said it in play).
+            info["stake"] = scoring.stake(self.rates, contract, len(p["knocks"]),
+                                          STOSS_NAMES[:len(p["stoss"])])
         if p["failed"] and not hand.play_over:
             info["open_hand"] = [{"seat": s, "cards": codes(hand.sort_hand(hand.hands[s]))}
                                  for s in p["failed"]]

@@ -32,6 +32,7 @@ from engine.rules.bavarian.games import (
     SIE,
     Contract,
 )
+from engine.rules.bavarian.kinds import STOSS_NAMES
 from engine.rules.bavarian.options import Tariff
 from engine.rules.bavarian.protocol import BavarianRules
 from engine.status import Status
@@ -97,7 +98,8 @@ def settle(rules: BavarianRules, hand: Hand) -> None:
     if knocks:
         counted.append({"key": "knocks", "count": knocks})
     if doubles:
-        counted.append({"key": "doubles", "count": doubles})
+        counted.append({"key": "doubles", "count": doubles,
+                        "names": list(STOSS_NAMES[:doubles])})
     value *= 2 ** (knocks + doubles)  # B11.4
     sign = 1 if won else -1
     if contract.alone:
@@ -140,9 +142,7 @@ def _counted(rates: Tariff, contract: Contract, lauf: int, schneider: bool, schw
     [{'key': 'game', 'game': 'sauspiel_E', 'value': 10, 'times': 1},
      {'key': 'laufende', 'count': 3, 'value': 30}, {'key': 'schneider', 'value': 10}]
     """
-    base = (rates.bettel if contract.kind == BETTEL
-            else rates.sauspiel if contract.game_class == RUFSPIEL else rates.solo)
-    times = 4 if contract.kind == SIE else 2 if contract.tout else 1
+    base, times = base_value(rates, contract)
     counted: list[dict[str, Any]] = [
         {"key": "game", "game": contract.name, "value": base, "times": times}]
     if lauf:
@@ -152,6 +152,36 @@ def _counted(rates: Tariff, contract: Contract, lauf: int, schneider: bool, schw
     elif schneider:
         counted.append({"key": "schneider", "value": rates.extra})
     return counted
+
+
+def base_value(rates: Tariff, contract: Contract) -> tuple[int, int]:
+    """A game's base by the tariff (B11.1) and how many times it counts (2 for a Tout, 4
+    for Sie, B11.3): what it is worth before Laufende, Schneider and doublings.
+
+    >>> from engine.rules.bavarian.options import TARIFFS
+    >>> base_value(TARIFFS["10/50"], Contract(SAUSPIEL, 0)), base_value(
+    ...     TARIFFS["10/50"], Contract.parse("solo_tout_H"))
+    ((10, 1), (50, 2))
+    """
+    base = (rates.bettel if contract.kind == BETTEL
+            else rates.sauspiel if contract.game_class == RUFSPIEL else rates.solo)
+    return base, 4 if contract.kind == SIE else 2 if contract.tout else 1
+
+
+def stake(rates: Tariff, contract: Contract, knocks: int, doubles: Sequence[str]
+          ) -> dict[str, Any]:
+    """What the game on the table is worth so far, as the table may say it while it is
+    played: the base (times a Tout's or Sie's factor), the knocks and the doublings, each
+    × 2 (B11.4), and that value. The Laufende and Schneider are counted at the end: the
+    Laufende are a fact of the declaring party's hands, which nobody else may know yet.
+
+    >>> from engine.rules.bavarian.options import TARIFFS
+    >>> stake(TARIFFS["10/50"], Contract.parse("solo_H"), 1, ("kontra", "re"))
+    {'base': 50, 'knocks': 1, 'doubles': ['kontra', 're'], 'value': 400}
+    """
+    base, times = base_value(rates, contract)
+    return {"base": base * times, "knocks": knocks, "doubles": list(doubles),
+            "value": base * times * 2 ** (knocks + len(doubles))}
 
 
 def _early_reason(pending: dict[str, Any], contract: Contract) -> str:
