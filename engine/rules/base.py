@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from engine.actions import Action, IllegalAction, action_to_json
-from engine.cards import OVER, OVERS, Card, rank_of, suit_of
+from engine.cards import OVER, OVERS, Card, held_mask, mask_of, rank_of, suit_of
 from engine.hand import FINISHED, HandResult
 from engine.status import RecordError, Status
 
@@ -143,6 +143,11 @@ class Rules:
         #: Follow suit and trump are the only duties: the hand takes its fastest path.
         self.plain_play = not (self.must_beat or self.restricts_play)
         self.pack_set = frozenset(self.pack)
+        #: The pack holds every card twice (Doppelkopf): a hand is a multiset whose mask has
+        #: each card once (``held_mask``; ``Hand.fold_pairs``), a pack is checked card by card.
+        self.twice = len(self.pack_set) < len(self.pack)
+        self.pack_sorted = sorted(self.pack)
+        self.mask_of: Callable[[Sequence[Card]], int] = held_mask if self.twice else mask_of
         #: Fixed teams sit alternately (RULINGS.md, "Seats"); games with other teams reassign.
         self.seat_teams = tuple(s % self.teams for s in range(self.players))
         self._holders: dict[int, tuple[int, ...]] = {}
