@@ -35,7 +35,14 @@ from engine.hand import PLAYING, Hand
 from engine.inference import Knowledge, sample
 from engine.rules.doppelkopf import parties
 from engine.rules.doppelkopf.deck import ALTE, FUCHS, NORMAL_SUIT, SOLOS, order_of, trumps_of
-from engine.rules.doppelkopf.games import ARMUT, HOCHZEIT, NORMAL, NORMAL_GAMES, order_key
+from engine.rules.doppelkopf.games import (
+    ARMUT,
+    HOCHZEIT,
+    NORMAL,
+    NORMAL_GAMES,
+    SOLO_OF_WORD,
+    order_key,
+)
 from engine.rules.doppelkopf.kinds import (
     ANSAGE,
     ANSAGEN,
@@ -172,7 +179,7 @@ def suggest(rules: DoppelkopfRules, view: SeatView) -> Action | None:
         plays = plays_so_far(view)
         return _early_trick(
             order, view.card_points, cards, legal, list(view.trick), view.leader, view.seat,
-            list(view.team), party, plays, _game(view.public.get("contract")))
+            list(view.team), party, plays, _game(view.public.get("spiel")))
     return None
 
 
@@ -198,9 +205,7 @@ def thumb(rules: DoppelkopfRules, hand: Hand, seat: int) -> Action | None:
 
 def _game(contract: str | None) -> str:
     """The ``strength`` key of the table's game word."""
-    if contract and contract.startswith("solo_"):
-        return contract[5:]
-    return NORMAL
+    return SOLO_OF_WORD.get(contract or "", NORMAL)
 
 
 def _reservation(rules: DoppelkopfRules, cards: list[Card], legal: Sequence[Action],
@@ -332,7 +337,7 @@ def knowledge(rules: DoppelkopfRules, view: SeatView) -> tuple[_Knowledge, list[
     known: list[list[Card]] = [[] for _ in range(4)]
     armut = view.private.get("armut")
     declarer, partner = public.get("declarer"), public.get("partner")
-    contract = public.get("contract")
+    contract = public.get("spiel")
     if armut and contract == ARMUT and partner is not None and declarer is not None:
         # The two of an Armut know where the six cards went: what the Armut seat laid aside
         # and did not get back is with the taker, what the taker gave back and had not been
@@ -354,7 +359,7 @@ def knowledge(rules: DoppelkopfRules, view: SeatView) -> tuple[_Knowledge, list[
         for s in range(4):
             if s != declarer:
                 forbidden[s] |= alte
-    elif contract == NORMAL:
+    elif contract == "normalspiel":
         for s in range(4):
             if view.team[s] == 1:
                 forbidden[s] |= alte  # D5.6 (e), (c): Kontra holds no Kreuz-Dame
@@ -412,8 +417,8 @@ def _rebuild(rules: DoppelkopfRules, view: SeatView, plays: Sequence[tuple[int, 
     for seat, c in plays:
         after[seat].append(c)
     public = view.public
-    contract = public.get("contract")
-    if contract == NORMAL:
+    contract = public.get("spiel")
+    if contract == "normalspiel":
         both = [s for s in range(4) if after[s].count(ALTE) == 2]
         if both and both[0] != me and rng.random() > STILLE_KEPT:
             return None
@@ -451,14 +456,14 @@ def _rebuild(rules: DoppelkopfRules, view: SeatView, plays: Sequence[tuple[int, 
 
 def _winning_reservation(view: SeatView) -> tuple[int, str] | None:
     """The seat and kind of the Vorbehalt that won, as the table knows it."""
-    contract = view.public.get("contract")
+    contract = view.public.get("spiel")
     declarer = view.public.get("declarer")
     if declarer is None or contract is None:
         return None
-    if contract.startswith("solo_"):
+    if contract in SOLO_OF_WORD:
         if view.public.get("vorgefuehrt") is not None:
             return None
-        return declarer, contract[5:]
+        return declarer, SOLO_OF_WORD[contract]
     if contract in (HOCHZEIT, "hochzeit_solo"):
         return declarer, HOCHZEIT
     if contract == ARMUT:

@@ -104,52 +104,53 @@ class Doppelkopf(Rules):
     title = "Doppelkopf"
     options_model = DoppelkopfOptions
     goal = (
-        "Take at least 121 of the 240 Augen with your party: the two who hold the Kreuz-Damen "
-        "are Re, the other two Kontra, and nobody knows who is with whom until the cards or "
-        "an announcement show it; a solo plays alone against three. Announcing Re or Kontra, "
-        "keine 90 and more raises what the deal is worth, and a match adds the points up."
+        "Take at least 121 of the 240 Augen with your party: the two holders of the "
+        "Kreuz-Damen (EO) are Re, the other two Kontra, and nobody knows who is with whom "
+        "until the cards or an announcement show it; a soloist plays alone against three. "
+        "Announcing Re or Kontra, keine 90 and beyond makes the deal worth more, and a match "
+        "adds the points up."
     )
     rulings = (
-        "4 players, 48 cards: A 10 K O U 9 in each suit, each card twice (option: 40 cards "
-        "without the nines). Dealt 3 at a time from forehand, the seat after the dealer, who "
-        "leads; the deal passes to the next seat. Augen A 11, 10 10, K 4, O 3, U 2 (240).",
-        "Trumps in a normal game, high to low: H10 (the Dullen) EO GO HO SO EU GU HU SU SA "
-        "S10 SK S9; Kreuz, Pik and Herz (without its 10) are plain suits A 10 K 9. Follow the "
-        "suit led (trumps are one suit), else any card; no duty to trump. Of two identical "
-        "cards the one played first wins (option: the second Dulle beats the first).",
-        "Before play each seat from forehand says gesund or Vorbehalt (a solo, a Hochzeit with "
-        "both EO, or an Armut when that option is on). Pflichtsolo beats Lustsolo beats Armut "
-        "beats Hochzeit, then the seat nearer forehand; only the winning Vorbehalt is shown.",
-        "Normal game: the holders of the EO are Re, the other two Kontra, shown only by an "
-        "EO played, an announcement, a plain card on a trump lead, or two EO played by two "
-        "seats. Both EO held and gesund said: a stille Hochzeit, alone and secret.",
+        "4 players, 48 cards: A 10 K O U 9 of each suit (O the Queen, U the Jack), each card "
+        "twice (option: no nines, 40). Dealt three at a time from forehand, the seat after "
+        "the dealer; the deal passes on. Augen A 11, 10 10, K 4, O 3, U 2: 240.",
+        "Normal game trumps, high to low: H10 (the Dullen), EO GO HO SO, EU GU HU SU, SA S10 "
+        "SK S9; clubs, spades and hearts (without its Ten) are plain suits A 10 K 9. Follow suit "
+        "(trumps are one suit), else any card; no duty to trump. Of two identical cards the "
+        "first played wins (option: the second Dulle beats the first).",
+        "Before play each seat from forehand says gesund or Vorbehalt: a solo, a Hochzeit "
+        "(both EO) or, as an option, an Armut. Pflichtsolo beats Lustsolo beats Armut beats "
+        "Hochzeit, then the seat nearer forehand; only the winning Vorbehalt is shown.",
+        "Normal game: the holders of the EO are Re, the others Kontra, shown only by an EO "
+        "played, an announcement, a plain card on a trump lead, or two EO played by two "
+        "seats. Both EO and gesund: a stille Hochzeit, alone and secret.",
         "Hochzeit: the holder of both EO plays with whoever else first wins one of the first "
-        "three tricks; if he wins all three he plays a Karo-Solo.",
-        "Solos: Kreuz, Pik, Herz or Karo (that suit with H10, the Damen and Buben), Damen or "
+        "three tricks (option: a plain-suit or a trump trick only); if nobody does, he plays "
+        "a Karo-Solo.",
+        "Solos: clubs, spades, hearts, diamonds (H10, Queens, Jacks, then that suit), Damen or "
         "Buben (only those are trumps), Fleischloser (no trumps). The soloist is Re alone; "
-        "forehand leads (option: the soloist).",
-        "Announcements: Re or Kontra until you play your second card (holding 11), keine 90 "
-        "until your third, keine 60, keine 30, schwarz one card later each; a Hochzeit's are "
+        "forehand leads (option: the soloist, who always leads a Pflichtsolo).",
+        "Announcements, by the cards you hold: Re or Kontra until your second card, keine 90 "
+        "until your third, keine 60, keine 30, schwarz one card later each; after a Hochzeit "
         "later by the tricks it took to find the partner. Steps may be skipped in time. A "
-        "party that missed its own may still answer Re or Kontra one card after the other's.",
-        "All 12 tricks are played. Re wins with 121, Kontra with 120 (121 when only Kontra "
-        "announced); a party that said keine 90 needs 151 (keine 60: 181, keine 30: 211, "
-        "schwarz: every trick), and its opponents then need only 90 (60, 30, one trick).",
-        "Game points: won 1, the losers under 90, 60, 30 and schwarz 1 each, Re and Kontra "
-        "announced 2 each, each Absage step 1, 120 against keine 90 (90 against keine 60...) "
+        "party that missed its own may answer Re or Kontra one card after the other's step.",
+        "All tricks are played. Re wins with 121 Augen, Kontra with 120 (121 if only Kontra "
+        "announced); after its keine 90 a party needs 151 (keine 60: 181, keine 30: 211, "
+        "schwarz: every trick), its opponents only 90 (60, 30, a trick). Both may fail.",
+        "Game points: won 1; the losers under 90, 60, 30, schwarz 1 each; Re, Kontra "
+        "announced 2 each; each Absage step 1; 120 against keine 90 (90 against keine 60...) "
         "1. If nobody wins, only the under and against points count.",
-        "Extras in normal games (not in solos): against the Kreuz-Damen, each Doppelkopf "
-        "(a trick of 40 Augen), each Fuchs caught (SA), the Karlchen (EU wins the last trick), "
-        "for the party that earned them; they are netted against the other side's.",
-        "Each Re player scores the net S, each Kontra player -S; in a solo the soloist 3 S. "
-        "A match is 24 counted deals (match_deals option); the highest total wins.",
+        "Extras, only in normal games: against the Kreuz-Damen (Kontra won), each Doppelkopf "
+        "(a trick of 40 Augen), each Fuchs (SA) caught, Karlchen (EU wins the last trick), "
+        "for the party that earned them, netted against the other's.",
+        "Each Re player scores the net S, each Kontra player -S; a soloist 3 S. A match is "
+        "24 counted deals (option); the highest total wins.",
         "Options: Schweinchen (both SA in one hand rank above the Dullen), Armut (three trumps "
-        "or fewer are passed to a partner), Pflichtsolo (each seat must play one solo in the "
-        "match, vorgeführt at the end), the Hochzeit's finding trick, the extras counted, the "
-        "solos offered.",
-        "Project choices: seat 0 deals first; a Vorbehalt names its kind at once and stands; "
-        "no claims; with 40 cards the deal is 3-4-3; an Armut nobody takes is thrown in; the "
-        "table shows parties only as the play makes them certain for everyone.",
+        "or fewer passed to a partner), Pflichtsolo (one solo each per match, vorgeführt at "
+        "the end), the extras and solos, the Hochzeit's trick, a Lustsolo's lead.",
+        "House rules: the first seat deals first; a Vorbehalt names its kind at once; no "
+        "claims; no nines: dealt 3-4-3; an Armut nobody takes is dealt again; a party is "
+        "shown only when the play makes it certain for everyone.",
     )
     kind_words = KIND_WORDS
     score_kind = "match"
@@ -248,7 +249,7 @@ class Doppelkopf(Rules):
                 hand.pending["offers"] = {**offers, seat: mine}
             return mine  # type: ignore[no-any-return]
         if phase == VORFUEHREN:
-            return [SOLO_ACTIONS[s] for s in self.opts.solo_set]
+            return [SOLO_ACTIONS[s] for s in self.opts.solos()]
         if phase == ARMUT_PHASE:
             return [Action(LAY, cards) for cards in self.lays(hand.hands[seat])]
         if phase == MITNEHMEN:
@@ -260,7 +261,7 @@ class Doppelkopf(Rules):
     def reservations(self, cards: Sequence[Card], status: Status, seat: int) -> list[str]:
         """D4.2: a solo of ``solo_set`` (any hand); ``hochzeit`` with both ``EO``;
         ``armut`` (option) with three trumps or fewer and not both ``EO`` (D5.7)."""
-        out: list[str] = list(self.opts.solo_set)
+        out: list[str] = list(self.opts.solos())
         both = cards.count(ALTE) == 2
         if both:
             out.append(HOCHZEIT)
@@ -572,7 +573,7 @@ class Doppelkopf(Rules):
         for t in hand.tricks:
             tricks[team[t.winner]] += 1
         earned = tuple((i.name, i.party) for i in scoring.trick_extras(
-            hand.tricks, team, self.opts.extras, self.points, final=False))
+            hand.tricks, team, self.opts.extra_items(), self.points, final=False))
         return (*p["twice"], p["levels"], p["replied"], *tricks, earned)
 
     def check_status(self, status: Status) -> None:
@@ -656,7 +657,7 @@ class Doppelkopf(Rules):
             info["vorbehalt"] = said
         kind = self.public_kind(hand)
         if kind is not None:
-            info["contract"] = contract_word(kind, alone=p["alone"])
+            info["spiel"] = contract_word(kind, alone=p["alone"])
             if p["declarer"] is not None and kind != NORMAL:
                 info["declarer"] = p["declarer"]
             if p["partner"] is not None:
@@ -688,7 +689,7 @@ class Doppelkopf(Rules):
             info["schweinchen"] = pig  # D2.9: told when the first is played
         if parties.all_shown(hand) and p["kind"] is not None and hand.tricks:
             extras = scoring.trick_extras(
-                hand.tricks, hand.team, self.opts.extras if (
+                hand.tricks, hand.team, self.opts.extra_items() if (
                     p["kind"] in (NORMAL, HOCHZEIT, ARMUT) and not p["alone"]) else (),
                 self.points, final=hand.play_over)
             if extras:

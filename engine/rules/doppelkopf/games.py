@@ -2,13 +2,14 @@
 
 A deal's game is its *kind*: ``normal``, ``stille`` (the stille Hochzeit, D5.5),
 ``hochzeit`` (D5.3), ``armut`` (D5.7) or a solo of D6.1 (``damen`` ... ``fleischlos``). The
-public word of a game (``contract`` in facts and results) adds ``hochzeit_solo`` (a
-Hochzeit that found no partner, played as a Karo-Solo) and names the solos ``solo_damen`` ...
+public word of a game (``contract`` in facts and results) is its German name:
+``normalspiel``, ``stille_hochzeit``, ``hochzeit``, ``hochzeit_solo`` (a Hochzeit that found
+no partner, played as a Karo-Solo), ``armut``, ``damensolo`` ... ``fleischloser``.
 
 >>> precedence("damen", pflicht=True) > precedence("kreuz", pflicht=False) > precedence("armut")
 True
 >>> contract_word("herz", alone=True), contract_word("hochzeit", alone=True)
-('solo_herz', 'hochzeit_solo')
+('herzsolo', 'hochzeit_solo')
 """
 
 from __future__ import annotations
@@ -38,19 +39,25 @@ def precedence(kind: str, *, pflicht: bool = False) -> int:
     return _ARMUT if kind == ARMUT else _HOCHZEIT
 
 
+#: The solos' words (D6.1), and back.
+SOLO_WORDS = {"damen": "damensolo", "buben": "bubensolo", "kreuz": "kreuzsolo",
+              "pik": "piksolo", "herz": "herzsolo", "karo": "karosolo",
+              "fleischlos": "fleischloser"}
+SOLO_OF_WORD = {word: solo for solo, word in SOLO_WORDS.items()}
+
+
 def contract_word(kind: str, *, alone: bool = False) -> str:
-    """The game's word for the table: ``normal``, ``stille_hochzeit``, ``hochzeit``,
-    ``hochzeit_solo``, ``armut``, ``solo_damen``..."""
+    """The game's word for the table (see the module's doc)."""
     if kind in SOLOS:
-        return f"solo_{kind}"
+        return SOLO_WORDS[kind]
     if kind == HOCHZEIT and alone:
         return "hochzeit_solo"
-    return "stille_hochzeit" if kind == STILLE else kind
+    return {NORMAL: "normalspiel", STILLE: "stille_hochzeit"}.get(kind, kind)
 
 
 #: Every game word (``contract_word``).
-CONTRACT_WORDS = (NORMAL, "stille_hochzeit", HOCHZEIT, "hochzeit_solo", ARMUT,
-                  *(f"solo_{s}" for s in SOLOS))
+CONTRACT_WORDS = ("normalspiel", "stille_hochzeit", HOCHZEIT, "hochzeit_solo", ARMUT,
+                  *SOLO_WORDS.values())
 
 
 def order_key(kind: str) -> str:

@@ -1,8 +1,10 @@
 """Doppelkopf's table options (RULINGS.md D10), in the order a lobby offers them.
 
 >>> o = DoppelkopfOptions.model_validate({"nines": False, "extras": ["fuchs", "doppelkopf"]})
->>> o.nines, o.extras, o.match_deals
-(False, ('doppelkopf', 'fuchs'), 24)
+>>> o.nines, o.extra_items(), o.match_deals, o.solos()[:2]
+(False, ('doppelkopf', 'fuchs'), 24, ('damen', 'buben'))
+>>> DoppelkopfOptions().extra_items()
+('gegen_kreuz_damen', 'doppelkopf', 'fuchs', 'karlchen')
 >>> from pydantic import ValidationError
 >>> try:
 ...     DoppelkopfOptions.model_validate({"match_deals": 6})
@@ -28,13 +30,18 @@ EXTRAS: tuple[Extra, ...] = ("gegen_kreuz_damen", "doppelkopf", "fuchs", "karlch
 DEFAULT_EXTRAS: tuple[Extra, ...] = EXTRAS[:4]
 ALL_SOLOS: tuple[Solo, ...] = ("damen", "buben", "kreuz", "pik", "herz", "karo", "fleischlos")
 assert ALL_SOLOS == SOLOS
+EXTRA_PRESETS: dict[str, tuple[Extra, ...]] = {
+    "standard": DEFAULT_EXTRAS, "with_karlchen_gefangen": EXTRAS,
+    "without_gegen_kreuz_damen": DEFAULT_EXTRAS[1:], "none": ()}
+SOLO_PRESETS: dict[str, tuple[Solo, ...]] = {
+    "all": ALL_SOLOS, "no_fleischlos": ALL_SOLOS[:6], "damen_buben": ("damen", "buben")}
 
 
 def _canonical(value: Any, order: tuple[str, ...], name: str) -> Any:
     """A list (JSON's form) or tuple of words as a tuple in ``order``, each once, so that
     the same set of options is the same table (and the same shared rules)."""
     if not isinstance(value, list | tuple):
-        return value  # strict validation refuses it
+        return value  # a preset's word (strict validation refuses anything else)
     if len(set(value)) != len(value):
         raise ValueError(f"{name} names an entry twice")
     return tuple(sorted(value, key=lambda v: order.index(v) if v in order else len(order)))
@@ -54,13 +61,15 @@ class DoppelkopfOptions(Options):
     schweinchen: bool = False
     #: D5.7-D5.8: a hand with three trumps or fewer may pass them on.
     armut: bool = False
-    #: D9.4: which extras (Sonderpunkte) count.
-    extras: tuple[Extra, ...] = Field(DEFAULT_EXTRAS, json_schema_extra={"choices": [
-        list(DEFAULT_EXTRAS), [*DEFAULT_EXTRAS, "karlchen_gefangen"],
-        ["doppelkopf", "fuchs", "karlchen"], []]})
-    #: D6.1: the solos a player may choose.
-    solo_set: tuple[Solo, ...] = Field(ALL_SOLOS, json_schema_extra={"choices": [
-        list(ALL_SOLOS), list(ALL_SOLOS[:6]), ["damen", "buben"]]})
+    #: D9.4: which extras (Sonderpunkte) count: a preset (``standard``: the TSR's four;
+    #: ``with_karlchen_gefangen``; ``without_gegen_kreuz_damen``; ``none``) or any list.
+    extras: Literal["standard", "with_karlchen_gefangen", "without_gegen_kreuz_damen",
+                    "none"] | tuple[Extra, ...] = Field(
+        "standard", json_schema_extra={"choices": list(EXTRA_PRESETS)})
+    #: D6.1: the solos a player may choose: a preset (``all``, ``no_fleischlos``,
+    #: ``damen_buben``) or any list.
+    solo_set: Literal["all", "no_fleischlos", "damen_buben"] | tuple[Solo, ...] = Field(
+        "all", json_schema_extra={"choices": list(SOLO_PRESETS)})
     #: D5.4: which tricks can find the Hochzeit's partner.
     hochzeit_finder: Literal["any", "plain", "trump"] = "any"
     #: D6.4: who leads to a Lustsolo's first trick.
@@ -89,6 +98,14 @@ class DoppelkopfOptions(Options):
 
     @model_validator(mode="after")
     def _pflicht_needs_solos(self) -> DoppelkopfOptions:
-        if self.pflichtsolo and not self.solo_set:
+        if self.pflichtsolo and not self.solos():
             raise ValueError("pflichtsolo needs at least one solo in solo_set (D6.1)")
         return self
+
+    def extra_items(self) -> tuple[Extra, ...]:
+        """The extras that count, a preset's or the list's."""
+        return EXTRA_PRESETS[self.extras] if isinstance(self.extras, str) else self.extras
+
+    def solos(self) -> tuple[Solo, ...]:
+        """The solos offered, a preset's or the list's."""
+        return SOLO_PRESETS[self.solo_set] if isinstance(self.solo_set, str) else self.solo_set

@@ -51,7 +51,7 @@ def explain(rules: DoppelkopfRules, hand: Hand, seat: int, action: Action) -> Il
                              f"{hand.to_move} is to act", seat=seat, to_move=hand.to_move)
     if phase == VORBEHALT and kind == VORBEHALT_KIND:
         return explain_vorbehalt(rules, hand, seat, action.value)
-    if kind == SOLO_TYPE and action.value not in rules.opts.solo_set:
+    if kind == SOLO_TYPE and action.value not in rules.opts.solos():
         return IllegalAction("solo_off", f"this table does not play the {action.value} solo "
                              "(option solo_set, D6.1)", value=action.value)
     if phase == ARMUT and kind == LAY:

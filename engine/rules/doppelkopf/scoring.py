@@ -201,7 +201,7 @@ def settle(rules: DoppelkopfRules, hand: Hand) -> None:
         tricks[team[t.winner]] += 1
     levels = p["levels"]
     extra_game = kind in EXTRA_GAMES and not alone
-    enabled = rules.opts.extras if extra_game else ()
+    enabled = rules.opts.extra_items() if extra_game else ()
     result = tally(levels, augen, tricks, trick_extras(hand.tricks, team, enabled, rules.points),
                    gegen="gegen_kreuz_damen" in enabled)
     soloist = p["declarer"] if alone else None
@@ -223,7 +223,7 @@ def settle(rules: DoppelkopfRules, hand: Hand) -> None:
         extra["pflichtsolo"] = True
     if p["vorgefuehrt"]:
         extra["vorgefuehrt"] = True
-    event = "no_winner" if result.winner is None else PARTY_WORDS[result.winner]
+    event = "no_winner" if result.winner is None else f"{PARTY_WORDS[result.winner]}_won"
     _finish(rules, hand, scores, event=event, team=result.winner, extra=extra, points=augen)
 
 
@@ -236,7 +236,7 @@ def thrown_in(rules: DoppelkopfRules, hand: Hand) -> None:
                              "partner": None, "winner": None, "scores": [0, 0, 0, 0]}
     rules.finish(hand, HandResult(
         points=(0, 0), status_before=hand.status, status=hand.status,
-        next_dealer=hand.dealer, event="thrown_in", extra=extra))
+        next_dealer=hand.dealer, event="armut_thrown_in", extra=extra))
 
 
 def _finish(rules: DoppelkopfRules, hand: Hand, scores: list[int], *, event: str,

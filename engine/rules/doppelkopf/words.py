@@ -2,12 +2,13 @@
 (``Rules.kind_words``); the bot's catalogs word them the same way (``act.KIND``,
 ``word.GAME``), German with the words Doppelkopf players use.
 
->>> GAME_WORDS["solo_herz"], RESERVATION_WORDS["hochzeit"], ANSAGE_WORDS["keine_90"]
+>>> GAME_WORDS["herzsolo"], RESERVATION_WORDS["hochzeit"], ANSAGE_WORDS["keine_90"]
 ('Herz-Solo (hearts)', 'Hochzeit (you hold both EO)', 'keine 90')
 """
 
 from __future__ import annotations
 
+from engine.rules.doppelkopf.games import SOLO_WORDS as SOLO_NAMES
 from engine.rules.doppelkopf.kinds import (
     ANSAGE,
     GESUND,
@@ -36,12 +37,12 @@ RESERVATION_WORDS = {
     "armut": "Armut (pass your trumps on)",
 }
 GAME_WORDS = {
-    "normal": "a normal game",
+    "normalspiel": "a normal game",
     "stille_hochzeit": "a stille Hochzeit",
     "hochzeit": "a Hochzeit",
     "hochzeit_solo": "a Hochzeit turned Karo-Solo",
     "armut": "an Armut",
-    **{f"solo_{k}": v for k, v in SOLO_WORDS.items()},
+    **{SOLO_NAMES[k]: v for k, v in SOLO_WORDS.items()},
 }
 ANSAGE_WORDS = {"re": "Re", "kontra": "Kontra", "keine_90": "keine 90",
                 "keine_60": "keine 60", "keine_30": "keine 30", "schwarz": "schwarz"}
