@@ -720,7 +720,8 @@ def test_d9_4_extras_only_in_normal_games_and_d9_7_a_solo_counts_three_times() -
 @pytest.mark.slow
 def test_d9_8_random_deals_add_to_zero_all_even_or_all_odd() -> None:
     checked = random_deals(3000, seed=2)
-    assert checked["deals"] == 3000 and checked["solo"] > 20 and checked["hochzeit"] > 100
+    assert checked["deals"] == 3000
+    assert min(checked[k] for k in ("solo", "hochzeit", "stille_hochzeit", "armut")) > 30
 
 
 def test_d9_8_random_deals_quickly() -> None:
@@ -942,6 +943,9 @@ def random_deals(deals: int, seed: int) -> Counter[str]:
             if free and rng.random() < 0.04:
                 s, a = rng.choice(free)
                 hand.apply(s, a)
+            elif hand.phase == "vorbehalt" and rng.random() < 0.6 and (special := [
+                    a for a in legal_now if a.value in ("hochzeit", "armut")]):
+                hand.apply(seat, special[0])
             elif hand.phase == "vorbehalt" and rng.random() < 0.9:
                 hand.apply(seat, legal_now[0])
             else:

@@ -126,7 +126,7 @@ def _values(game: str) -> tuple[tuple[int, ...], tuple[float, ...], tuple[int, .
 
 #: The tricks (of twelve) a hand should expect to make alone before its seat plays a solo,
 #: and the trumps it needs.
-SOLO_BAR = 7.6
+SOLO_BAR = 8.35
 SOLO_TRUMPS = {"damen": 4, "buben": 4, "fleischlos": 0}
 
 
@@ -148,7 +148,7 @@ def best_solo(solos: Sequence[str], cards: Sequence[Card]) -> tuple[str, float]:
 
 #: A party's strength (``strength`` of the normal game) to say Re or Kontra, and for each
 #: Absage after it.
-ANSAGE_BAR = {1: 6.4, 2: 8.6, 3: 9.8, 4: 10.8, 5: 11.6}
+ANSAGE_BAR = {1: 6.6, 2: 8.6, 3: 9.8, 4: 10.8, 5: 11.6}
 
 
 # -- the rules of thumb ---------------------------------------------------------------------------
