@@ -238,8 +238,10 @@ class Doppelkopf(Rules):
         if seat != hand.to_move:
             return ()
         if phase == ANSAGEN:
-            return [*map(PLAY.__getitem__, self.play_cards(hand, seat)),
-                    *self.announcements(hand, seat)]
+            cards = map(PLAY.__getitem__, self.play_cards(hand, seat))
+            if len(hand.hands[seat]) < hand.pending["floor"][hand.team[seat]]:
+                return tuple(cards)  # (the seat may announce nothing now: most cards)
+            return (*cards, *self.announcements(hand, seat))
         if phase == VORBEHALT:
             offers = hand.pending["offers"]
             mine = offers.get(seat)
