@@ -1085,3 +1085,54 @@ def test_the_rules_of_thumb() -> None:
     assert strength("normal", strong) > 9 > 3 > strength("normal", weak)
     assert best_solo(("karo", "damen"), strong)[1] > 0
     assert best_solo(("karo", "damen"), weak)[1] < 0
+
+
+def test_a_deal_rebuilt_without_its_replay_is_the_replayed_one() -> None:
+    """``computer._reshuffled`` deals a guess into a rebuilt deal of the same view instead
+    of replaying the view's actions: for every view and guess it must be the deal the
+    replay gives (the same cards, parties, points and legal plays), and both must play on
+    alike."""
+    from engine.ai.search import random_playout
+    from engine.rules.doppelkopf import computer
+
+    rules = make_rules("doppelkopf")
+    match = Match(rules, seed=15)
+    easy = make_player("easy", seed=0)
+    rng = random.Random(15)
+    compared = 0
+    for _ in range(8):
+        hand = match.deal()
+        while not hand.finished:
+            seat = hand.actors()[0]
+            view = seat_view(hand, seat)
+            if hand.phase == "play" and computer._quick(rules, view):  # type: ignore[arg-type]
+                k, plays = computer.knowledge(rules, view)  # type: ignore[arg-type]
+                template = None
+                for _ in range(6):
+                    guess = computer.sample(k, rng)
+                    replayed = computer._rebuild(rules, view, plays, guess,  # type: ignore[arg-type]
+                                                 random.Random(1))
+                    if replayed is None:
+                        continue
+                    if template is None:
+                        template = replayed
+                        continue
+                    quick = computer._reshuffled(rules, view, plays, guess,  # type: ignore[arg-type]
+                                                 template, random.Random(1))
+                    assert quick is not None
+                    assert [sorted(h) for h in quick.hands] == [sorted(h) for h in
+                                                                 replayed.hands]
+                    assert (quick.team, quick.team_taken, quick.tricks, quick.to_move) == (
+                        replayed.team, replayed.team_taken, replayed.tricks, replayed.to_move)
+                    assert quick.pack == replayed.pack and quick.order == replayed.order
+                    assert quick.legal_actions() == replayed.legal_actions()
+                    for key in ("kind", "declarer", "alone", "levels", "k", "partner"):
+                        assert quick.pending[key] == replayed.pending[key], key
+                    random_playout(quick, random.Random(compared))
+                    random_playout(replayed, random.Random(compared))
+                    assert quick.result is not None and replayed.result is not None
+                    assert quick.result.extra["scores"] == replayed.result.extra["scores"]
+                    compared += 1
+            hand.apply(seat, easy.choose(view))
+        match.record_result(hand)
+    assert compared > 100

@@ -29,7 +29,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from engine.actions import PLAY, Action, IllegalAction
-from engine.cards import ACE, CARD_POINTS, PACK_24, TEN, TRUMP, Card, card
+from engine.cards import ACE, CARD_POINTS, PACK_24, TEN, TRUMP, Card, card, twice_mask
 from engine.determinize import plays_so_far
 from engine.hand import PLAYING, Hand
 from engine.inference import Knowledge, sample
@@ -41,6 +41,7 @@ from engine.rules.doppelkopf.games import (
     NORMAL,
     NORMAL_GAMES,
     SOLO_OF_WORD,
+    STILLE,
     order_key,
 )
 from engine.rules.doppelkopf.kinds import (
@@ -387,24 +388,93 @@ def determinize(rules: DoppelkopfRules, view: SeatView, hidden: Mapping[int, Seq
     built = _built
     if built is None or built[0] is not view:
         k, plays = knowledge(rules, view)
-        built = _built = (view, (k, plays), {})
+        built = _built = (view, (k, plays), {}, [])
     k, plays = built[1]
     seed = repr(sorted((s, sorted(c)) for s, c in hidden.items()))
     done = built[2].get(seed)
     if done is not None:
         return done.copy()
     rng = random.Random(seed)
+    template = built[3]
+    quick = _quick(rules, view)
     for _ in range(60):
         guess = sample(k, rng)
-        hand = _rebuild(rules, view, plays, guess, rng)
+        if quick and template:
+            hand = _reshuffled(rules, view, plays, guess, template[0], rng)
+        else:
+            hand = _rebuild(rules, view, plays, guess, rng)
+            if hand is not None and quick:
+                template.append(hand.copy())
         if hand is not None:
             built[2][seed] = hand
             return hand.copy()
     raise RecordError("no deal fits what the table has seen")
 
 
-#: The last view's knowledge and the deals rebuilt for it, by the seed of their draw.
-_built: tuple[object, tuple[_Knowledge, list[tuple[int, Card]]], dict[str, Hand]] | None = None
+#: The last view, its knowledge and plays, the deals rebuilt for it by the seed of their
+#: draw, and the first of them (``_reshuffled``'s template).
+_built: tuple[object, tuple[_Knowledge, list[tuple[int, Card]]], dict[str, Hand],
+              list[Hand]] | None = None
+
+
+def _quick(rules: DoppelkopfRules, view: SeatView) -> bool:
+    """Whether ``_reshuffled`` may stand in for the replay: the hidden cards decide nothing
+    of the deal's course but the parties of a normal game (no Armut, no Schweinchen, no
+    other seat's Vorbehalt that lost, whose kind the replay must choose for each guess)."""
+    if rules.opts.schweinchen or view.public.get("spiel") in (ARMUT, None):
+        return False
+    winner = _winning_reservation(view)
+    return all(a is not None or s == view.seat or (winner is not None and s == winner[0])
+               for s, a in view.actions)
+
+
+def _reshuffled(rules: DoppelkopfRules, view: SeatView, plays: Sequence[tuple[int, Card]],
+                guess: Mapping[int, Sequence[Card]], template: Hand, rng: random.Random
+                ) -> Hand | None:
+    """``_rebuild`` without the replay: ``template``, a rebuilt deal of the same view, with
+    this guess's cards dealt in (the pack, the hands, their masks), the normal game's parties
+    worked out again from the ``EO`` (a stille Hochzeit where one seat holds both), and the
+    same check of the parties the table has seen. Everything else (the tricks, who took
+    what, the announcements) the cards of the guess cannot change."""
+    me = view.seat
+    now = [list(view.hand) if s == me else list(guess.get(s, ())) for s in range(4)]
+    if any(len(now[s]) != view.hand_sizes[s] for s in range(4)):
+        return None
+    after = [list(h) for h in now]
+    for seat, c in plays:
+        after[seat].append(c)
+    p = template.pending
+    kind, declarer, alone = p["kind"], p["declarer"], p["alone"]
+    if view.public.get("spiel") == "normalspiel":
+        both = [s for s in range(4) if after[s].count(ALTE) == 2]
+        if both and both[0] != me and rng.random() > STILLE_KEPT:
+            return None
+        kind, declarer, alone = (STILLE, both[0], True) if both else (NORMAL, None, False)
+    holders = rules.holders(view.dealer)
+    nxt = [iter(d) for d in after]
+    try:
+        pack = tuple(next(nxt[seat]) for seat in holders)
+    except StopIteration:
+        return None
+    hand = template.copy()
+    hand.pack = pack
+    hand.dealt = rules.deal(pack, view.dealer)
+    hand.hands = [list(d) for d in hand.dealt]
+    for seat, c in plays:
+        hand.hands[seat].remove(c)
+    if kind in NORMAL_GAMES:
+        re = {declarer} if kind == STILLE else {s for s in range(4) if ALTE in after[s]}
+        hand.team = [0 if s in re else 1 for s in range(4)]
+        hand.team_taken = [sum(hand.taken[s] for s in range(4) if hand.team[s] == t)
+                           for t in (0, 1)]
+    pending = hand.pending
+    pending.pop("_shown", None)
+    pending.update(kind=kind, declarer=declarer, alone=alone,
+                   twice=tuple(map(twice_mask, hand.hands)))
+    hand.hands_changed()
+    if tuple(parties.shown(hand)) != tuple(view.team):
+        return None
+    return hand
 
 
 def _rebuild(rules: DoppelkopfRules, view: SeatView, plays: Sequence[tuple[int, Card]],

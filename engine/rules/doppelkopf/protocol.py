@@ -38,6 +38,9 @@ class DoppelkopfRules(Protocol):
     def holders(self, dealer: int) -> tuple[int, ...]:
         """Which seat each card of the pack is dealt to."""
 
+    def deal(self, pack: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
+        """Each seat's cards, in the order dealt."""
+
     def reservations(self, cards: Sequence[Card], status: Status, seat: int) -> list[str]:
         """The Vorbehalte a seat holding ``cards`` may say (D4.2, D5.7)."""
 

@@ -21,8 +21,7 @@ each), ``net`` (``S``), ``scores`` (per seat), ``teams``, ``trick_augen`` and ``
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.hand import HandResult
 from engine.rules.doppelkopf.deck import FUCHS, KARLCHEN
@@ -50,21 +49,30 @@ ITEMS = (
 _RANK = {name: i for i, name in enumerate(ITEMS)}
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
+    """A game point item (a tuple: every search playout settles a deal and makes a dozen)."""
+
     name: str
     party: int
     points: int = 1
 
 
-@dataclass(frozen=True)
-class Tally:
+class Tally(NamedTuple):
     #: The party that won (0 Re, 1 Kontra), or None (D8.3).
     winner: int | None
     #: Every game point item, Re's first, each name once per party (Füchse added up).
     items: tuple[Item, ...]
     #: D9.5: S, Re's items less Kontra's.
     net: int
+
+
+#: The items' names by mark, by step and by party (made once: every playout settles).
+_UNDER = ((90, "under_90"), (60, "under_60"), (30, "under_30"))
+_AGAINST = {2: "against_keine_90", 3: "against_keine_60", 4: "against_keine_30",
+            5: "against_schwarz"}
+_SAID = ("re_said", "kontra_said")
+_STEP = tuple({step: f"{word}_{step_word(party, step)}" for step in range(2, 6)}
+              for party, word in enumerate(PARTY_WORDS))
 
 
 def needs(party: int, levels: Sequence[int]) -> int | str:
@@ -96,41 +104,41 @@ def tally(levels: Sequence[int], augen: Sequence[int], tricks: Sequence[int],
           extras: Sequence[Item], *, gegen: bool) -> Tally:
     """D8.3, D9.1-D9.5. ``extras``: the Sonderpunkte the tricks earned (D9.4), each for the
     party that won its trick; ``gegen``: the extra "against the Kreuz-Damen" counts."""
-    met = [meets(p, levels, augen, tricks) for p in (RE, KONTRA)]
-    assert not all(met), "at most one party meets its target (D8.3)"
-    winner = met.index(True) if any(met) else None
-    items: list[Item] = []
+    met_re, met_kontra = (meets(RE, levels, augen, tricks), meets(KONTRA, levels, augen, tricks))
+    assert not (met_re and met_kontra), "at most one party meets its target (D8.3)"
+    winner = RE if met_re else KONTRA if met_kontra else None
+    points: dict[tuple[int, str], int] = {}
     for party in (RE, KONTRA):
         other = 1 - party
         # Below 90 / 60 / 30, and schwarz: for the winner, or with no winner for the party
         # whose opponents fell below the mark (D9.3).
         if winner is None or winner == party:
-            for mark in (90, 60, 30):
+            for mark, name in _UNDER:
                 if augen[other] < mark:
-                    items.append(Item(f"under_{mark}", party))
+                    points[(party, name)] = 1
             if winner == party and tricks[other] == 0:
-                items.append(Item("schwarz", party))
+                points[(party, "schwarz")] = 1
         # D9.1's last row: Augen reached against each of the other party's Absagen.
         for step in range(2, levels[other] + 1):
             if augen[party] >= REACHED[step]:
-                items.append(Item("against_" + step_word(other, step), party))
+                points[(party, _AGAINST[step])] = 1
     if winner is not None:
-        items.append(Item("won", winner))
+        points[(winner, "won")] = 1
         for party in (RE, KONTRA):
             if levels[party]:
-                items.append(Item(f"{PARTY_WORDS[party]}_said", winner, 2))
+                points[(winner, _SAID[party])] = 2
             for step in range(2, levels[party] + 1):
-                items.append(Item(f"{PARTY_WORDS[party]}_{step_word(party, step)}", winner))
+                points[(winner, _STEP[party][step])] = 1
         if gegen and winner == KONTRA:
-            items.append(Item("gegen_kreuz_damen", KONTRA))
-    items.extend(extras)
-    merged: dict[tuple[int, str], int] = {}
-    for item in items:
-        merged[(item.party, item.name)] = merged.get((item.party, item.name), 0) + item.points
-    out = tuple(Item(name, party, points) for (party, name), points in
-                sorted(merged.items(), key=lambda kv: (kv[0][0], _RANK[kv[0][1]])))
-    net = sum(i.points for i in out if i.party == RE) - sum(
-        i.points for i in out if i.party == KONTRA)
+            points[(KONTRA, "gegen_kreuz_damen")] = 1
+    for item in extras:
+        key = (item.party, item.name)
+        points[key] = points.get(key, 0) + item.points
+    net = 0
+    for (party, _), n in points.items():
+        net += -n if party else n
+    out = tuple(Item(name, party, n) for (party, name), n in
+                sorted(points.items(), key=lambda kv: (kv[0][0], _RANK[kv[0][1]])))
     return Tally(winner, out, net)
 
 
