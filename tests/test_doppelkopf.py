@@ -972,7 +972,7 @@ def random_deals(deals: int, seed: int) -> Counter[str]:
 PUBLIC_FACTS = frozenset({
     "vorbehalt", "spiel", "declarer", "partner", "klaerung", "pflichtsolo", "vorgefuehrt",
     "armut_declined", "armut_trumps_back", "ansagen", "levels", "needs", "schweinchen",
-    "sonderpunkte", "match", "pflicht_owed"})
+    "sonderpunkte", "extras_seen", "match", "pflicht_owed"})
 
 
 def check_what_is_shown(hand: Hand) -> None:
@@ -984,6 +984,13 @@ def check_what_is_shown(hand: Hand) -> None:
     if hand.pending["kind"] == "stille" and None in view.team:
         assert view.public.get("spiel") == "normalspiel" and "declarer" not in view.public
     assert set(view.public) <= PUBLIC_FACTS
+    for seen in view.public.get("extras_seen", ()):
+        # What the tricks show, before the parties: a Fuchs another seat won.
+        assert "sonderpunkte" not in view.public and None in view.team
+        if seen["extra"] == "fuchs":
+            t = hand.tricks[seen["trick"] - 1]
+            assert t.winner == seen["to"] != seen["by"]
+            assert t.cards[(seen["by"] - t.leader) % 4] == card("SA")
     for seat in range(4):
         mine = seat_view(hand, seat)
         for other in range(4):

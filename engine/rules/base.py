@@ -23,6 +23,7 @@ from engine.status import RecordError, Status
 
 if TYPE_CHECKING:
     from engine.hand import Hand
+    from engine.trumps import TrumpOrder
     from engine.view import SeatView
     from engine.words import KindWords
 
@@ -355,6 +356,11 @@ class Rules:
         that ends (a set number of deals, a target score: the hand that ends it puts
         ``match_winner`` in its result); None when hands simply follow one another."""
         return None
+
+    def public_order(self, hand: Hand) -> TrumpOrder | None:
+        """How the cards rank as the table knows it: the hand's order, unless a game keeps
+        part of it secret for a while (Doppelkopf's Schweinchen until the first Fuchs)."""
+        return hand.order
 
     def public_team(self, hand: Hand, seat: int) -> int | None:
         """The team of ``seat`` as everyone at the table knows it (None while secret)."""

@@ -50,6 +50,7 @@ from engine.rules.doppelkopf.deck import (
 )
 from engine.rules.doppelkopf.games import (
     ARMUT,
+    EXTRA_GAMES,
     HOCHZEIT,
     NORMAL,
     STILLE,
@@ -87,6 +88,7 @@ from engine.status import RecordError, Status
 
 if TYPE_CHECKING:
     from engine.hand import Hand
+    from engine.trumps import TrumpOrder
     from engine.view import SeatView
 
 #: The most a seat's score can move in one deal: a solo's 3 S, S at most 21 (won, 90/60/30,
@@ -102,6 +104,9 @@ _ASKED = (TAKE_ACTION, WEITER_ACTION)
 class Doppelkopf(Rules):
     game = "doppelkopf"
     title = "Doppelkopf"
+    #: Doppelkopf is played with the French pack (RULINGS.md D1.1); a server may still
+    #: choose German faces for every game (``/admin faces``).
+    faces = "french"
     options_model = DoppelkopfOptions
     goal = (
         "Take at least 121 of the 240 Augen with your party: the two holders of the "
@@ -625,6 +630,17 @@ class Doppelkopf(Rules):
 
     # -- what the table knows (engine.rules.doppelkopf.parties) ------------------------------
 
+    def public_order(self, hand: Hand) -> TrumpOrder | None:
+        """D2.9: the Schweinchen is told when the first Fuchs is played; until then the table
+        (and the trump line, and the order a hand is sorted by) knows the normal order."""
+        if hand.pending.get("schwein") is not None and not self._pig_told(hand):
+            return order_of(order_key(hand.pending["kind"]), False)
+        return hand.order
+
+    @staticmethod
+    def _pig_told(hand: Hand) -> bool:
+        return FUCHS in hand.trick or any(FUCHS in t.cards for t in hand.tricks)
+
     def public_team(self, hand: Hand, seat: int) -> int | None:
         return parties.shown(hand)[seat]
 
@@ -686,8 +702,7 @@ class Doppelkopf(Rules):
             info["needs"] = {"re": scoring.needs(RE, levels),
                              "kontra": scoring.needs(KONTRA, levels)}
         pig = p["schwein"]
-        if pig is not None and (FUCHS in hand.trick or any(FUCHS in t.cards
-                                                             for t in hand.tricks)):
+        if pig is not None and self._pig_told(hand):
             info["schweinchen"] = pig  # D2.9: told when the first is played
         if parties.all_shown(hand) and p["kind"] is not None and hand.tricks:
             extras = scoring.trick_extras(
@@ -697,6 +712,13 @@ class Doppelkopf(Rules):
             if extras:
                 info["sonderpunkte"] = [{"extra": i.name, "party": PARTY_WORDS[i.party]}
                                         for i in extras]
+        elif kind in EXTRA_GAMES and hand.tricks and not (p["alone"] and kind == p["kind"]):
+            # The tricks as the table sees them; a stille Hochzeit looks like a normal game
+            # here too, so its extras are shown as a normal game's would be (D5.6 (g)).
+            seen = scoring.seen_extras(hand.tricks, self.opts.extra_items(), self.points,
+                                       final=hand.play_over)
+            if seen:
+                info["extras_seen"] = seen
         info["match"] = {"deals": hand.status.deals or 0, "length": self.match_deals}
         if self.opts.pflichtsolo:
             info["pflicht_owed"] = [s for s in range(4) if self.owes(hand.status, s)]

@@ -15,7 +15,8 @@ as players tally them. D13.2 (a), Kontra 163 : Re 77 after Kontra and keine 90:
 ``HandResult.extra`` holds ``game``, ``declarer``, ``partner``, ``winner`` (the team),
 ``levels``, ``augen``, ``tricks``, ``needs``, ``items`` (``{"item", "party", "points"}``
 each), ``net`` (``S``), ``scores`` (per seat), ``teams``, ``trick_augen`` and ``counted``
-(the items worded one by one by the bot: ``counted.dk_item``, the last ``counted.dk_net``).
+(the items worded one by one by the bot: ``counted.dk_item``, the last ``counted.dk_net``,
+the sum, or ``counted.dk_even`` when the items cancel out).
 """
 
 from __future__ import annotations
@@ -174,6 +175,43 @@ def trick_extras(tricks: Sequence[Trick], team: Sequence[int], enabled: Sequence
     return out
 
 
+def seen_extras(tricks: Sequence[Trick], enabled: Sequence[str], points: Sequence[int], *,
+                final: bool) -> list[dict[str, Any]]:
+    """What the table sees of D9.4's extras while the parties are hidden: the tricks, not
+    who is with whom. A ``fuchs`` played by one seat and won by another (``by``, ``to``,
+    ``trick`` from 1), a ``doppelkopf`` trick (``to``, ``trick``, ``augen``) and, once the
+    last trick is played (``final``), a ``karlchen`` (``to``) and a ``karlchen_gefangen``
+    (``by``, ``to``). Whether each counts, and for whom, waits for the parties.
+
+    >>> from engine.hand import Trick
+    >>> from engine.cards import CARD_POINTS, card
+    >>> t = Trick(0, tuple(card(c) for c in ("SA", "HA", "H10", "GA")), 2)
+    >>> seen_extras([t], ["fuchs", "doppelkopf"], CARD_POINTS, final=False)
+    [{'extra': 'fuchs', 'trick': 1, 'by': 0, 'to': 2}, {'extra': 'doppelkopf', 'trick': 1, \
+'to': 2, 'augen': 43}]
+    """
+    out: list[dict[str, Any]] = []
+    for n, t in enumerate(tricks, 1):
+        for j, c in enumerate(t.cards):
+            if "fuchs" in enabled and c == FUCHS and (t.leader + j) % 4 != t.winner:
+                out.append({"extra": "fuchs", "trick": n, "by": (t.leader + j) % 4,
+                            "to": t.winner})
+        augen = sum(map(points.__getitem__, t.cards))
+        if "doppelkopf" in enabled and augen >= 40:
+            out.append({"extra": "doppelkopf", "trick": n, "to": t.winner, "augen": augen})
+    last = tricks[-1] if final and tricks else None
+    if last is not None:
+        for j, c in enumerate(last.cards):
+            by = (last.leader + j) % 4
+            if c != KARLCHEN:
+                continue
+            if by == last.winner and "karlchen" in enabled:
+                out.append({"extra": "karlchen", "to": by})
+            elif by != last.winner and "karlchen_gefangen" in enabled:
+                out.append({"extra": "karlchen_gefangen", "by": by, "to": last.winner})
+    return out
+
+
 def deal_scores(net: int, team: Sequence[int], soloist: int | None) -> list[int]:
     """D9.6, D9.7: each seat's score from S (the soloist three times)."""
     if soloist is not None:
@@ -190,7 +228,9 @@ def counted(t: Tally) -> list[dict[str, Any]]:
         switch = i == 0 or item.party != t.items[i - 1].party
         out.append({"key": "dk_item_for" if switch else "dk_item", "item": "dk_" + item.name,
                     "party": PARTY_WORDS[item.party], "points": item.points})
-    out.append({"key": "dk_net", "party": "re", "net": f"{t.net:+d}" if t.net else "0"})
+    # The sum as players say it: so many for the party it goes to (D9.5).
+    out.append({"key": "dk_net", "party": PARTY_WORDS[t.net < 0], "net": abs(t.net),
+                "sum": True} if t.net else {"key": "dk_even", "sum": True})
     return out
 
 
