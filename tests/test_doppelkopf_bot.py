@@ -103,9 +103,9 @@ def test_the_table_says_stakes_targets_and_the_foxes_as_they_fall() -> None:
                          for line in plain(x).splitlines()]
             levels = v.public.get("levels")
             if levels is not None:
-                re = {0: "nichts angesagt", 1: "Re", 2: "keine 90"}.get(levels["re"])
-                if re is not None and levels["kontra"] == 0:
-                    assert f"Stand der Ansagen: Re: {re} · Kontra: nichts angesagt" in lines
+                level = {0: "nichts angesagt", 1: "Re", 2: "keine 90"}.get(levels["re"])
+                if level is not None and levels["kontra"] == 0:
+                    assert f"Stand der Ansagen: Re: {level} · Kontra: nichts angesagt" in lines
                     need = {0: 121, 1: 121, 2: 151}[levels["re"]]
                     assert (f"Zum Sieg nötig: Re: {need} Augen · Kontra: "
                             f"{240 - need + 1 if levels['re'] < 2 else 90} Augen") in lines
@@ -119,9 +119,9 @@ def test_the_table_says_stakes_targets_and_the_foxes_as_they_fall() -> None:
             seat = hand.actors()[0]
             legal = hand.legal_actions(seat)
             gesund = [a for a in legal if a.kind == "gesund"]
-            re = [a for a in hand.free_actions(seat) if a.value in ("re", "keine_90")]
-            action = gesund[0] if gesund else (re[0] if re and rng.random() < 0.3 else
-                                               rng.choice(legal))
+            say_re = [a for a in hand.free_actions(seat) if a.value in ("re", "keine_90")]
+            action = gesund[0] if gesund else (say_re[0] if say_re and rng.random() < 0.3
+                                               else rng.choice(legal))
             hand.apply(seat, action)
         if seen_fox and said:
             break

@@ -20,16 +20,19 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_discord import Harness
 
 from bot import render
+from bot.options import encode
 from bot.session import TableSession
 from bot.store import SqliteStore
-from bot.texts import speaking
+from bot.texts import speaking, t
 from bot.web import demo
 from bot.web.live import HandSteps
 from bot.web.seatview import seat_state
@@ -49,9 +52,9 @@ def other_world(hand: Hand, seat: int, rng: random.Random) -> Hand | None:
     holders = hand.rules.holders(hand.dealer)
     played: Counter[tuple[int, Card]] = Counter()
     n = hand.n
-    for t in hand.tricks:
-        for i, c in enumerate(t.cards):
-            played[((t.leader + i) % n, c)] += 1
+    for trick in hand.tricks:
+        for i, c in enumerate(trick.cards):
+            played[((trick.leader + i) % n, c)] += 1
     for i, c in enumerate(hand.trick):
         played[((hand.leader + i) % n, c)] += 1
     free: list[int] = []
@@ -181,3 +184,92 @@ async def test_no_surface_tells_a_seat_more_than_the_table_would(tmp_path: Path)
     assert other_parties > compared // 10
     assert stille_hidden > 20
     assert told_apart > compared // 2
+
+
+# -- through the Discord fake -----------------------------------------------------------------
+
+
+def badge_of(text: str, mention: str) -> str | None:
+    """The party a message's badge gives the person ``mention`` (``Re``/``Kontra``), if any:
+    ``<@1> (Re)``, ``<@1> (Kontra, deals)``."""
+    parties = "|".join(re.escape(t(f"side.{p}")) for p in ("re", "kontra"))
+    found = re.search(rf"{re.escape(mention)} \((?:[^()]*, )?({parties})(?:,[^()]*)?\)", text)
+    return found.group(1) if found else None
+
+
+@pytest.mark.slow
+async def test_four_people_in_discord_see_no_party_before_the_table_knows_it(h: Harness
+                                                                             ) -> None:
+    """Four people play deals by clicking at random in the Discord fake (the harness checks
+    every message for a hidden card): after every click, no public message gives a seat a
+    party the table does not know, nor says stille Hochzeit before it is shown, and no hand
+    view gives another seat a party."""
+    people = [h.user(n) for n in ("ana", "bob", "cid", "dan")]
+    await h.command(people[0], "table new", game="doppelkopf")
+    menu = h.table_message().select("opt")
+    assert menu is not None
+    await h.choose(people[0], menu["custom_id"], [encode("armut", True)])
+    for user in people:
+        await h.press(user, t("btn.sit"))
+    session = h.session()
+    await h.press(people[0], t("btn.start"))
+    rng = random.Random(45)
+    stille = t("word.stille_hochzeit")
+    by_member = {u.member: u for u in people}
+    checked = hidden = badged = 0
+    for _deal in range(3):
+        hand = session.hand
+        assert hand is not None
+        for user in people:
+            await h.press(user, t("btn.my_hand"), message=h.table_message())
+        for _ in range(200):
+            await h.settle()
+            hand = session.hand
+            assert hand is not None
+            if hand.finished:
+                break
+            v = public_view(hand)
+            for m in h.public():
+                text = m.text
+                for seat, member in enumerate(session.seats):
+                    assert member is not None
+                    shown = badge_of(text, by_member[member].mention)
+                    if v.team[seat] is None:
+                        hidden += 1
+                        assert shown is None, (seat, text)
+                    elif m.id == session.message_id and shown is not None:
+                        badged += 1  # the check reads the badges the table does show
+                if v.public.get("spiel") != "stille_hochzeit":
+                    assert stille not in text
+                checked += 1
+            for member in session.seats:
+                assert member is not None
+                seen = h.hand_view(by_member[member]).text
+                for other in people:
+                    if other.member != member:
+                        assert badge_of(seen, other.mention) is None
+            waiting = session.waiting_for_human()
+            if not waiting:
+                continue
+            user = by_member[str(session.seats[waiting[0]])]
+            view = h.hand_view(user)
+            options: list[tuple[str, Any]] = [("click", c) for c in view.moves()
+                                              if c.split(":")[1] in ("card", "act")]
+            options += [("menu", m) for m in view.selects
+                        if m["custom_id"].split(":")[1] in ("act", "together")]
+            if not options:
+                continue
+            kind, what = rng.choice(options)
+            if kind == "click":
+                await h.click(user, what, message=view)
+            else:
+                values = [o["value"] for o in what["options"]]
+                await h.choose(user, what["custom_id"],
+                               rng.sample(values, what.get("min_values", 1)), message=view)
+        hand = session.hand
+        assert hand is not None and hand.finished
+        await h.click(people[0], next(b["custom_id"] for b in h.result_post().buttons
+                                      if b["custom_id"].startswith("fc:next:")),
+                      message=h.result_post())
+    assert checked > 100 and hidden > 100 and badged > 10
+    h.check_clean()
