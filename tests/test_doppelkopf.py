@@ -233,8 +233,14 @@ def test_d2_9_schweinchen_the_two_fuchs_above_the_dullen() -> None:
     assert hand.pending["schwein"] == 0
     assert codes(trumps_of("normal", True))[:2] == ["SA", "H10"]
     assert "schweinchen" not in public_view(hand).public  # told when the first is played
+    # Nor does the order the table is shown (the trump line, the hands' sorting) tell it.
+    shown = public_view(hand).order
+    assert shown is not None and shown.beats(card("H10"), card("SA"))
+    assert seat_view(hand, 1).order == shown
     play(hand, "SA", "GO", "H10", "SU")
     assert hand.tricks[0].winner == 0 and public_view(hand).public["schweinchen"] == 0
+    told = public_view(hand).order
+    assert told is not None and told.beats(card("SA"), card("H10"))
 
 
 # -- D3 dealing -----------------------------------------------------------------------------
