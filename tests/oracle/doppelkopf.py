@@ -179,6 +179,18 @@ class Hand:
     def legal(self) -> list[dict[str, Any]]:
         return [] if self.turn is None else self.legal_for(self.turn)
 
+    def may_act(self) -> list[dict[str, Any]]:
+        """Every seat that may act now (``replay``'s ``may_act``): the seat to move with its
+        cards and announcements, any other seat with the announcements it may make out of
+        turn (D7.1)."""
+        out = []
+        for seat in range(4):
+            acts = self.legal_for(seat) if seat == self.turn else [
+                {"ansage": w} for w in self.words(seat)]
+            if acts:
+                out.append({"seat": seat, "legal": acts})
+        return out
+
     # -- doing it --------------------------------------------------------------------------
 
     def apply(self, seat: int, move: dict[str, Any]) -> str | None:
@@ -367,6 +379,7 @@ class Hand:
             "trump": trump, "shown": [], "hands": [list(d) for d in self.dealt],
             "tricks": tricks, "points": self.result["points"] if self.result else self.augen(),
             "finished": self.finished, "to_move": self.turn, "legal": self.legal(),
+            "may_act": self.may_act(),
             "status": self.result["status"] if self.result else self.status_in,
             "next_dealer": (self.dealer + 1) % 4 if self.result else None,
         }
