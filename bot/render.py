@@ -509,7 +509,8 @@ def hand_view(s: TableSession, v: SeatView) -> discord.ui.View:
     together = [a for a in others if chosen_together(a)]
     single = [a for a in others if not chosen_together(a)]
     in_menu = {c for a in together for c in a.value}
-    cards = [c for c in v.hand if c not in in_menu]
+    # One button per card: a pack with every card twice (Doppelkopf) may deal one twice.
+    cards = list(dict.fromkeys(c for c in v.hand if c not in in_menu))
     kinds = Counter(a.kind for a in single)
     listed = [a for a in single if kinds[a.kind] >= MENU_FROM]
     pressed = [a for a in single if kinds[a.kind] < MENU_FROM]

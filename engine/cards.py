@@ -124,6 +124,38 @@ def mask_of(cards_: Iterable[Card]) -> int:
 #: tuple's a slot wrapper that costs several times as much a call.
 _bit_of = list(BIT).__getitem__
 
+#: A pack may hold every card twice (Doppelkopf): the two copies are the same card (the same
+#: int, the same code), so a hand is a multiset. Its mask (``Hand``'s) has each card's bit
+#: once, however many copies it holds (``held_mask``); the game keeps the cards held twice
+#: (``twice_mask``) beside it (``Hand.fold_pairs``).
+
+
+def held_mask(cards_: Iterable[Card]) -> int:
+    """The bits of the cards among ``cards_``, each once (``mask_of`` for a multiset).
+
+    >>> held_mask(cards(["EO", "SA", "EO"])) == mask_of(cards(["EO", "SA"]))
+    True
+    """
+    mask = 0
+    for c in cards_:
+        mask |= 1 << c
+    return mask
+
+
+def twice_mask(cards_: Iterable[Card]) -> int:
+    """The bits of the cards ``cards_`` holds twice.
+
+    >>> twice_mask(cards(["EO", "SA", "EO"])) == BIT[card("EO")]
+    True
+    """
+    once = twice = 0
+    for c in cards_:
+        bit = 1 << c
+        if once & bit:
+            twice |= bit
+        once |= bit
+    return twice
+
 
 OVERS: Final = tuple(make(s, OVER) for s in SUITS)
 UNDERS: Final = tuple(make(s, UNDER) for s in SUITS)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.actions import BYTE_PLAYS, PLAY, Action, IllegalAction
-from engine.cards import BIT, SUIT_NAMES, TRUMP, Card, code, mask_of
+from engine.cards import BIT, SUIT_NAMES, TRUMP, Card, code
 from engine.status import EVEN, RecordError, Status
 from engine.trumps import TrumpOrder, trump_order
 
@@ -195,7 +195,8 @@ class Hand:
         if check:
             if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
                 raise RecordError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-            if len(pack) != len(rules.pack) or frozenset(pack) != rules.pack_set:
+            if len(pack) != len(rules.pack) or frozenset(pack) != rules.pack_set or (
+                    rules.twice and sorted(pack) != rules.pack_sorted):
                 raise RecordError(_pack_problem(pack, rules.pack))
             rules.check_status(status)
             rules.check_deal(dealer, status)
@@ -204,7 +205,8 @@ class Hand:
         self.pack = pack = tuple(pack)
         self.dealt = dealt = rules.deal(pack, dealer)
         self.hands = list(map(list, dealt))
-        self._masks = list(map(mask_of, dealt))
+        # (``held_mask`` where the pack holds every card twice: a hand is a multiset.)
+        self._masks = list(map(rules.mask_of, dealt))
         self.order = None
         self.trump = None
         self.shown = []
@@ -394,6 +396,8 @@ class Hand:
             raise self.rules.explain(self, seat, action)
         self.actions.append((seat, action))
         self.rules.free_apply(self, seat, action)
+        # It may change what the seat to move may do (Doppelkopf: a reply now in time).
+        self._legal = None
 
     def _apply_phase(self, seat: int, action: Action) -> None:
         if self._phase == FINISHED:
@@ -557,8 +561,58 @@ class Hand:
         self._legal = None
 
     def hands_changed(self) -> None:
-        """Phases that move cards between hands (widow, burying) call this."""
-        self._masks = list(map(mask_of, self.hands))
+        """Phases that move cards between hands (widow, burying; in a pack with every card
+        twice, any move: ``give`` and ``discard`` assume each card once) call this."""
+        self._masks = list(map(self.rules.mask_of, self.hands))
+        self._legal = None
+
+    def fold_pairs(self, twice: Sequence[int]) -> tuple[int, ...]:
+        """In a pack with every card twice (``Rules.twice``) a seat's mask has each card it
+        holds once, however many copies, and the game keeps ``twice``, each seat's mask of
+        the cards it holds twice. The trick loop's one ``^`` clears a card's bit when either
+        copy is played: for a seat that held it twice, put the bit back, and return what
+        each seat still holds twice. A seat plays once a trick, so the game calls this after
+        each trick (``Rules.after_trick``) and the masks are right again for the next.
+
+        >>> from engine import make_rules
+        >>> from engine.cards import card, twice_mask
+        >>> hand = Hand(make_rules("doppelkopf"), 3, make_rules("doppelkopf").pack)
+        >>> eo = card("EO")
+        >>> hand.hands[1].count(eo), twice_mask(hand.hands[1]) >> eo & 1
+        (2, 1)
+        >>> twice = [twice_mask(h) for h in hand.hands]
+        >>> hand._masks[1] ^= 1 << eo; hand.hands[1].remove(eo)   # what a play of EO does
+        >>> twice = hand.fold_pairs(twice)
+        >>> hand._masks[1] >> eo & 1, twice[1] >> eo & 1
+        (1, 0)
+        """
+        masks = self._masks
+        out = []
+        for s, two in enumerate(twice):
+            lone = two & ~masks[s]
+            if lone:
+                masks[s] |= lone
+                two ^= lone
+            out.append(two)
+        self._legal = None
+        return tuple(out)
+
+    def give_trick(self, winner: int) -> None:
+        """The trick just completed goes to ``winner``, who leads next, rather than to the
+        seat its strongest card gave it to: for a game whose rule for two identical cards
+        ranks the later one higher (Doppelkopf's Dullen, D2.6). Only from
+        ``Rules.after_trick``, before anything else reads the trick."""
+        t = self.tricks[-1]
+        if t.winner == winner:
+            return
+        won = sum(map(self.rules.point_of, t.cards))
+        team = self.team
+        self.taken[t.winner] -= won
+        self.team_taken[team[t.winner]] -= won
+        self.taken[winner] += won
+        self.team_taken[team[winner]] += won
+        self.tricks[-1] = Trick(t.leader, t.cards, winner)
+        self.leader = self.to_move = winner
         self._legal = None
 
 
@@ -568,7 +622,8 @@ def _pack_problem(pack: Sequence[Card], expected: Sequence[Card]) -> str:
     have, want = Counter(pack), Counter(expected)
     extra = sorted((have - want).elements())
     missing = sorted((want - have).elements())
-    parts = [f"the pack must hold the game's {len(expected)} cards once each"]
+    each = "twice" if len(set(expected)) < len(expected) else "once"
+    parts = [f"the pack must hold the game's {len(set(expected))} cards {each} each"]
     if missing:
         parts.append("missing " + " ".join(code(c) for c in missing))
     if extra:

@@ -47,10 +47,11 @@ class Ranking:
 
 def card_ranking(rules: Rules) -> Ranking:
     """``rules``' ranking of its own pack (with its options: ``top_trumps``, a smaller pack),
-    with the game's usual trump suit (``Rules.usual_trump``) when it has one."""
+    with the game's usual trump suit (``Rules.usual_trump``) when it has one; each card once,
+    also where the pack holds every card twice (Doppelkopf)."""
     suit = rules.usual_trump
     order = trump_order(rules.top_trumps, suit)
-    pack = sorted(rules.pack, key=order.sort_key)
+    pack = sorted(set(rules.pack), key=order.sort_key)
     trumps = tuple(c for c in pack if order.suit[c] == TRUMP)
     permanent = sum(1 for c in trumps if c in rules.top_trumps)
     plain = tuple(

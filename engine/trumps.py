@@ -114,3 +114,4 @@ class TrumpOrder:
 def trump_order(permanent: tuple[Card, ...], trump_suit: Suit | None) -> TrumpOrder:
     """The (shared, immutable) order for these top trumps and trump suit."""
     return TrumpOrder(permanent, trump_suit)
+

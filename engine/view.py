@@ -103,7 +103,7 @@ def _public_fields(hand: Hand) -> dict[str, object]:
         "status": hand.status,
         "phase": hand.phase,
         "trump": hand.trump,
-        "order": hand.order,
+        "order": rules.public_order(hand),
         "card_points": hand.rules.points,
         "shown": tuple(hand.shown),
         "shown_held": tuple(held),

@@ -503,12 +503,36 @@ REJECTED_CARD_WORDS = {
 }
 
 
+#: Doppelkopf is played with the French pack's names (Kreuz, Pik, Herz, Karo; Dame, Bube;
+#: RULINGS.md D, conventions): its rules, goal and how to play say Dame and Bube, not Ober and
+#: Unter, in every language. Its other texts (buttons, refusals) name no card by rank and
+#: suit, and keep to each catalog's words.
+FRENCH_PACK_TEXTS = re.compile(r"^(?:rulings|goal|how)\.doppelkopf\b")
+BAVARIAN_CARD_WORDS = {
+    "en": r"\b(?:Obers?|Unters?|acorns?|leaves|bells)\b",
+    "ro": r"\b(?:filic[aă]u\w*|doiar\w*|pătrar\w*|ghind\w*|dub[aăe]\w*)\b",
+    "hu": r"\b(?:felső\w*|alsó\w*|makk\w*|tök\w*)\b",
+    "de": r"\b(?:Ober|Unter|Sau|Säue|Eichel\w*|Gras|Schellen\w*)\b",
+}
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_one_word_per_card_everywhere(lang: str) -> None:
     word = re.compile(REJECTED_CARD_WORDS[lang])
     found = {key: word.findall(outside_glosses(text))
-             for key, text in texts_of_lang(lang).items()}
+             for key, text in texts_of_lang(lang).items() if not FRENCH_PACK_TEXTS.match(key)}
     assert {key: words for key, words in found.items() if words} == {}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_doppelkopf_names_the_french_packs_cards(lang: str) -> None:
+    texts = {key: text for key, text in texts_of_lang(lang).items()
+             if FRENCH_PACK_TEXTS.match(key)}
+    assert len(texts) == len(GAMES["doppelkopf"].rulings) + 2
+    word = re.compile(BAVARIAN_CARD_WORDS[lang])
+    assert {key: word.findall(text) for key, text in texts.items() if word.search(text)} == {}
+    french = {"en": "Jack", "ro": "vale", "hu": "bubi", "de": "Bube"}[lang]
+    assert any(french in text for text in texts.values())
 
 
 def test_the_card_word_check_sees_a_rejected_word() -> None:

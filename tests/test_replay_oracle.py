@@ -13,6 +13,7 @@ import json
 import random
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -770,3 +771,152 @@ def test_schafkopf_replay_matches_model() -> None:
                   if exp != normalize(got)]
     assert not mismatches, f"{len(mismatches)} of {len(records)} differ\n" + "\n".join(
         mismatches[:SHOW_MISMATCHES])
+
+
+# ---------------------------------------------------------------- Doppelkopf
+
+try:
+    from tests.oracle import doppelkopf as dk_model
+except ImportError:  # run with plain `pytest`, where tests/ itself is on sys.path
+    from oracle import doppelkopf as dk_model  # type: ignore[no-redef]
+
+DK_OPTIONS: tuple[dict[str, Any], ...] = (
+    {}, {}, {}, {"nines": False}, {"dullen": "second"}, {"dullen": "second_except_last"},
+    {"schweinchen": True}, {"extras": "with_karlchen_gefangen"}, {"extras": ["fuchs"]},
+    {"solo_set": "damen_buben"}, {"hochzeit_finder": "trump"}, {"hochzeit_finder": "plain"},
+    {"lustsolo_lead": "soloist"}, {"match_deals": 4}, {"nines": False, "dullen": "second"},
+)
+N_DK = 1500
+
+
+def _dk_base(rng: random.Random) -> dict[str, Any]:
+    options = dict(rng.choice(DK_OPTIONS))
+    codes = [c for c in dk_model.CODES if options.get("nines", True) or not c.endswith("9")]
+    pack = codes * 2
+    rng.shuffle(pack)
+    if rng.random() < 0.3:
+        # Both Kreuz-Damen to one seat now and then (a Hochzeit, or a stille Hochzeit):
+        # the first two packets a seat is dealt are pack 0-2 and, four packets on, 12-14.
+        eo = [i for i, c in enumerate(pack) if c == "EO"]
+        for slot, i in zip((0, 12), eo, strict=True):
+            pack[slot], pack[i] = pack[i], pack[slot]
+    status: dict[str, Any] = {"masters": None, "servant": None}
+    length = options.get("match_deals", 24)
+    if rng.random() < 0.5:
+        deals = rng.randrange(1, length)
+        x = rng.randint(-10, 10)
+        y = rng.randint(-5, 5) * 2 + (x % 2)
+        status.update(score=[x, -x, y, -y], deals=deals)
+    return {"game": "doppelkopf", "options": options, "dealer": rng.randrange(4),
+            "status": status, "pack": pack, "actions": []}
+
+
+def _dk_move(rng: random.Random, hand: dk_model.Hand) -> dict[str, Any]:
+    assert hand.turn is not None
+    if hand.game is not None and rng.random() < 0.06:
+        sayers = [(s, w) for s in range(4) for w in hand.words(s)]
+        if sayers:
+            seat, word = rng.choice(sayers)
+            return {"seat": seat, "ansage": word}
+    legal = hand.legal_for(hand.turn)
+    if hand.game is None:
+        move = legal[0] if rng.random() < 0.75 else rng.choice(legal)
+        if {"vorbehalt": "hochzeit"} in legal and rng.random() < 0.5:
+            move = {"vorbehalt": "hochzeit"}
+    else:
+        cards = [m for m in legal if "card" in m]
+        move = rng.choice(cards)
+    return {"seat": hand.turn, **move}
+
+
+def _dk_illegal(rng: random.Random, hand: dk_model.Hand) -> dict[str, Any] | None:
+    """An action the model refuses now (None when the one drawn happens to be legal)."""
+    seat = rng.randrange(4)
+    pick = rng.choice(["card", "held", "ansage", "vorbehalt", "gesund"])
+    if pick == "card":
+        move: dict[str, Any] = {"card": rng.choice(dk_model.CODES)}
+    elif pick == "held" and hand.hands[seat]:
+        move = {"card": rng.choice(hand.hands[seat])}
+    elif pick == "ansage":
+        move = {"ansage": rng.choice(["re", "kontra", *dk_model.STEPS])}
+    elif pick == "vorbehalt":
+        move = {"vorbehalt": rng.choice(["hochzeit", "armut", "damen", "kreuz"])}
+    else:
+        move = {"gesund": True}
+    if move in hand.legal_for(seat) or ("ansage" in move and move["ansage"] in
+                                        hand.words(seat)):
+        return None
+    return {"seat": seat, **move}
+
+
+@functools.cache
+def dk_generate() -> tuple[tuple[str, dict[str, Any]], ...]:
+    rng = random.Random(SEED + 45)
+    out: list[tuple[str, dict[str, Any]]] = []
+    for i in range(N_DK):
+        record = _dk_base(rng)
+        hand = dk_model.new_hand(record)
+        limit = 10**6 if rng.random() < 0.7 else rng.randint(0, 60)
+        while not hand.finished and len(record["actions"]) < limit:
+            move = _dk_move(rng, hand)
+            assert hand.apply(move["seat"], {k: v for k, v in move.items() if k != "seat"}) \
+                is None
+            record["actions"].append(move)
+        kind = "legal"
+        if i % 3 == 2:
+            bad = None
+            for _ in range(20):
+                bad = _dk_illegal(rng, hand)
+                if bad is not None:
+                    break
+            if bad is not None:
+                record["actions"].append(bad)
+                kind = "illegal_" + next(k for k in bad if k != "seat")
+        out.append((kind, record))
+    return tuple(out)
+
+
+def test_doppelkopf_model_anchors() -> None:
+    """Hand-checked facts of the Doppelkopf model (RULINGS.md D2.2, D2.8, D3.2, D7.4)."""
+    assert dk_model.trumps("normal", False, True) == [
+        "H10", "EO", "GO", "HO", "SO", "EU", "GU", "HU", "SU", "SA", "S10", "SK", "S9"]
+    assert dk_model.trumps("herz", False, True)[-3:] == ["HA", "HK", "H9"]
+    pack = list(dk_model.CODES) * 2
+    record = {"game": "doppelkopf", "dealer": 3, "pack": pack, "actions": []}
+    hand = dk_model.new_hand(record)
+    assert hand.dealt[0] == ["EA", "E10", "EK", "HA", "H10", "HK", "EA", "E10", "EK", "HA",
+                             "H10", "HK"]
+    for _ in range(4):
+        assert hand.apply(hand.turn, {"gesund": True}) is None  # type: ignore[arg-type]
+    # Seat 1 holds both EO and said gesund: a stille Hochzeit, Re alone against three.
+    assert hand.game == "stille" and hand.team == [1, 0, 1, 1]
+    assert hand.words(1) == ["re", "keine_90", "keine_60", "keine_30", "schwarz"]
+    assert hand.words(0)[0] == "kontra"
+
+
+def test_doppelkopf_replay_matches_model() -> None:
+    cases = dk_generate()
+    kinds = {kind for kind, _ in cases}
+    assert {"legal", "illegal_card", "illegal_ansage", "illegal_vorbehalt"} <= kinds
+    finished = [r for kind, r in cases if kind == "legal" and dk_model.replay(r).get("finished")]
+    assert len(finished) > N_DK // 3
+    games = Counter(dk_model_game(r) for r in finished)
+    assert games["hochzeit"] > 30 and games["solo"] > 30 and games["stille"] > 10
+    records = [r for _, r in cases]
+    expected = [normalize(dk_model.replay(r)) for r in records]
+    code, outputs, stderr = run_engine(records)
+    assert len(outputs) == len(records), stderr[-2000:]
+    assert code == 1  # the refused records make the batch's exit code 1
+    mismatches = [describe(kind, record, exp, normalize(got))
+                  for (kind, record), exp, got in zip(cases, expected, outputs, strict=True)
+                  if exp != normalize(got)]
+    assert not mismatches, f"{len(mismatches)} of {len(records)} differ\n" + "\n".join(
+        mismatches[:SHOW_MISMATCHES])
+
+
+def dk_model_game(record: dict[str, Any]) -> str:
+    hand = dk_model.new_hand(record)
+    for action in record["actions"]:
+        hand.apply(action["seat"], {k: v for k, v in action.items() if k != "seat"})
+    game = hand.game or "none"
+    return "solo" if game in dk_model.SOLOS else game

@@ -21,7 +21,15 @@ import contextlib
 from functools import lru_cache
 from typing import Any
 
-from bot.texts import card_label, current_language, has_text, suit_label, t, team_name
+from bot.texts import (
+    card_label,
+    current_language,
+    has_text,
+    points_key,
+    suit_label,
+    t,
+    team_name,
+)
 from bot.voice.table import Table
 from bot.voice.text import Card, Number, Person, Segment, Suit, Text, say
 from engine.cards import SUIT_LETTERS, CardError, card, code
@@ -171,6 +179,63 @@ def _fact(table: Table, key: str, value: Any, dealer: int | None = None) -> Text
         return Text.join("\n", [say("info.layout", user=seat(table, s), up=_cards(
             [c for c, _ in piles if c is not None]), down=sum(1 for _, d in piles if d))
             for s, piles in enumerate(value)])
+    return _party_fact(table, key, value)
+
+
+def _by_party(value: dict[str, Any], say_one: Any) -> Text:
+    """``{"re": x, "kontra": y}`` as ``Re: x · Kontra: y``, each side by its role."""
+    return Text.join(" · ", [Text(side_role(party), ": ", say_one(party, x))
+                             for party, x in value.items()])
+
+
+def _level(party: str, level: int) -> Segment | Text:
+    """A party's announcement level as its highest word (1: its own name)."""
+    if not level:
+        return t("info.level_none")
+    return side_role(party) if level == 1 else word(
+        ("keine_90", "keine_60", "keine_30", "schwarz")[level - 2])
+
+
+def _party_fact(table: Table, key: str, value: Any) -> Text | None:
+    """Facts of games whose parties form in the deal and raise their stakes by
+    announcements (Doppelkopf's, ``engine.rules.doppelkopf``)."""
+    if key in ("vorbehalt", "armut_declined", "pflicht_owed"):
+        return say(f"info.{key}", users=_people(table, value))
+    if key in ("vorgefuehrt", "schweinchen"):
+        return say(f"info.{key}", user=seat(table, value))
+    if key == "spiel":
+        return say("info.spiel", value=word(value))
+    if key == "klaerung":
+        return say("info.klaerung", trick=value)
+    if key == "pflichtsolo":
+        return say("info.pflichtsolo") if value else Text()
+    if key == "armut_trumps_back":
+        return say("info.armut_trumps_back", count=value)
+    if key == "ansagen":
+        return say("info.ansagen", said=Text.join(", ", [
+            say("info.ansage_reply" if a["reply"] else "info.ansage",
+                user=seat(table, a["seat"]), ansage=side_role(a["ansage"]) if a["ansage"] in (
+                    "re", "kontra") else word(a["ansage"])) for a in value]))
+    if key == "levels":
+        return say("info.levels", levels=_by_party(value, _level))
+    if key == "needs":
+        augen = points_key("n.points", table.rules.points)
+        return say("info.needs", needs=_by_party(value, lambda _, n: word(n) if isinstance(
+            n, str) else say(augen, count=n)))
+    if key == "sonderpunkte":
+        return say("info.sonderpunkte", extras=Text.join(", ", [
+            say("info.extra_for", extra=word("dk_" + e["extra"]), party=side_role(e["party"]))
+            for e in value]))
+    if key == "extras_seen":
+        augen = points_key("n.points", table.rules.points)
+        lines = []
+        for e in value:
+            params: dict[str, Any] = {k: seat(table, x) if k in ("by", "to") else x
+                                      for k, x in e.items() if k != "extra"}
+            if "augen" in e:
+                params["augen"] = say(augen, count=e["augen"])
+            lines.append(say(f"info.seen_{e['extra']}", card=word("EU"), **params))
+        return Text.join("\n", lines)
     return None
 
 
@@ -225,6 +290,13 @@ def private_lines(table: Table, private: dict[str, Any], sides: tuple[str, ...] 
                        else say("private.team", team=team_name(value)))
         elif key == "old_ones":
             out.append(say("private.old_ones", count=value))
+        elif key == "vorbehalt" and has_text(f"act.vorbehalt.{value}"):
+            out.append(say(f"act.vorbehalt.{value}"))
+        elif key == "stille_hochzeit":
+            out.append(say("private.stille_hochzeit", card=word("EO")))
+        elif key == "armut":
+            out.append(say("private.armut", laid=_cards(value["laid"]),
+                           returned=_cards(value["returned"])))
         elif key == "exchange":
             out.append(say("private.exchange", trump=word(value["trump"]),
                            card=word(value["card"]) if value["card"] else "—"))
@@ -311,9 +383,11 @@ def _listed(counted: list[dict[str, Any]]) -> Text:
     parts: list[Text] = []
     for item in counted:
         params = {k: word(v) if isinstance(v, str) else v for k, v in item.items()
-                  if k != "key"}
+                  if k not in ("key", "sum")}
         key = f"counted.{item['key']}"
         parts.append(say(key, **params) if has_text(key) else Text(word(str(item["key"]))))
     if len(parts) > 1:
-        return say("result.counted", what=Text.join(", ", parts[:-1]), total=parts[-1])
+        # A total the items add up to (``"sum"``) is said as players tally: items = total.
+        form = "result.summed" if counted[-1].get("sum") else "result.counted"
+        return say(form, what=Text.join(", ", parts[:-1]), total=parts[-1])
     return parts[0] if parts else Text()

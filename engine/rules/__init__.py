@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from engine.errors import OptionsError, RecordError
 from engine.rules.base import Options, Rules, shared_rules
 from engine.rules.bavarian import Schafkopf
+from engine.rules.doppelkopf import Doppelkopf
 from engine.rules.dreiwendsch import Dreiwendsch
 from engine.rules.filcau20 import Filcau20
 from engine.rules.filicau import Filicau
@@ -23,7 +24,7 @@ from engine.rules.wendish import Wendish
 GAMES: dict[str, type[Rules]] = {
     cls.game: cls
     for cls in (Filicau, Filko, Filko6, FilkoHats, FilkoFive, RichPoor, Kelebia, Schafkopf3,
-                Dreiwendsch, Filcau20, Wendish, Officers, Schafkopf)
+                Dreiwendsch, Filcau20, Wendish, Officers, Schafkopf, Doppelkopf)
 }
 
 

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from engine.actions import Action, IllegalAction, action_to_json
-from engine.cards import OVER, OVERS, Card, rank_of, suit_of
+from engine.cards import OVER, OVERS, Card, held_mask, mask_of, rank_of, suit_of
 from engine.hand import FINISHED, HandResult
 from engine.status import RecordError, Status
 
 if TYPE_CHECKING:
     from engine.hand import Hand
+    from engine.trumps import TrumpOrder
     from engine.view import SeatView
     from engine.words import KindWords
 
@@ -148,6 +149,11 @@ class Rules:
         #: Follow suit and trump are the only duties: the hand takes its fastest path.
         self.plain_play = not (self.must_beat or self.restricts_play)
         self.pack_set = frozenset(self.pack)
+        #: The pack holds every card twice (Doppelkopf): a hand is a multiset whose mask has
+        #: each card once (``held_mask``; ``Hand.fold_pairs``), a pack is checked card by card.
+        self.twice = len(self.pack_set) < len(self.pack)
+        self.pack_sorted = sorted(self.pack)
+        self.mask_of: Callable[[Sequence[Card]], int] = held_mask if self.twice else mask_of
         #: Fixed teams sit alternately (RULINGS.md, "Seats"); games with other teams reassign.
         self.seat_teams = tuple(s % self.teams for s in range(self.players))
         self._holders: dict[int, tuple[int, ...]] = {}
@@ -350,6 +356,11 @@ class Rules:
         that ends (a set number of deals, a target score: the hand that ends it puts
         ``match_winner`` in its result); None when hands simply follow one another."""
         return None
+
+    def public_order(self, hand: Hand) -> TrumpOrder | None:
+        """How the cards rank as the table knows it: the hand's order, unless a game keeps
+        part of it secret for a while (Doppelkopf's Schweinchen until the first Fuchs)."""
+        return hand.order
 
     def public_team(self, hand: Hand, seat: int) -> int | None:
         """The team of ``seat`` as everyone at the table knows it (None while secret)."""
