@@ -26,6 +26,11 @@ from standin import BotProcess, Player, StandIn
 from standin.game import Table
 from standin.process import free_port
 
+try:
+    from tests.test_metrics_dashboard import panel_queries
+except ImportError:  # plain `pytest`, where tests/ itself is on sys.path
+    from test_metrics_dashboard import panel_queries  # type: ignore[no-redef,import-not-found,unused-ignore]
+
 #: Seconds a figure may take to reach Prometheus (scraped every 200 ms; a loaded CI machine
 #: is slow to start Prometheus and the bot).
 DEADLINE = 60.0
@@ -176,6 +181,11 @@ async def test_prometheus_reads_the_figures_of_a_table_in_play(tmp_path: Path) -
                                  lambda v: v == 1, "the reconnect")
             await prometheus.one("filicau_gateway_disconnects_total", lambda v: v >= 1,
                                  "the disconnect")
+            # Every panel of the Grafana dashboard has something to draw (its variables as
+            # Grafana would fill them: all shards, a rate over a minute).
+            for title, expr in panel_queries():
+                query = expr.replace("$shard", ".*").replace("$__rate_interval", "1m")
+                await prometheus.until(query, lambda v: bool(v), f"the panel {title!r}")
             # The table plays on after it.
             assert await table.play_hand(1, moves=1) is None
         assert await bot.stop() == 0
