@@ -21,7 +21,7 @@ from aiohttp import web
 from discord import app_commands
 from discord.ext import commands
 
-from bot import diagnostics, errors, ratings, thinking, validate
+from bot import diagnostics, errors, logs, ratings, thinking, validate
 from bot.activity import ActivityPlay, make_activity
 from bot.clicks import Clicks
 from bot.community import Community
@@ -353,7 +353,9 @@ class FilicauBot(commands.Bot):
     async def enter(self, interaction: discord.Interaction[Any]) -> None:
         """An interaction starts: its handler speaks the user's language (their ephemeral
         answers), and the server's locale is remembered for public messages sent later
-        (the table refresh, results, timers)."""
+        (the table refresh, results, timers). Its log lines are about the table it finds
+        (``bot.logs``)."""
+        logs.serving()
         set_language(language_of(interaction.locale))
         guild_id = interaction.guild_id
         locale = getattr(interaction.guild_locale, "value", None)

@@ -1,10 +1,14 @@
 """The bot's log: one line an event, as text (the default) or as JSON (``LOG_FORMAT=json``).
 
 Every line logged while the bot works on a table — a click on it, its driver's timers, the
-delivery of its messages — carries the table's, its server's and its hand's ids: the part
-that takes up a table says so once (``about_table``), and the ids ride along in the task's
-context (``contextvars``; a task started from there inherits them). In JSON they are the
-fields ``table_id``, ``guild_id`` and ``hand_id``; the text lines stay as they are.
+delivery of its messages — carries the table's, its server's and its hand's ids. A task that
+serves one request says so (``serving``: the bot's entry for every interaction); the
+registry of open tables, finding the table the request is about, says which
+(``about_table``); a table's own tasks are started about it (``context_about``). The ids ride
+along in the task's context (``contextvars``; a task started from there inherits them), and
+only there: a background task that looks tables up (the web feed, the diagnostics) is about
+none. In JSON they are the fields ``table_id``, ``guild_id`` and ``hand_id``; the text lines
+stay as they are.
 
 A client's malformed request to the web server (a bad header, a line too long) is the
 client's fault, not the bot's: aiohttp logs it at ERROR with a traceback, and here it
@@ -14,6 +18,7 @@ becomes one WARNING line saying what was refused.
 >>> stream = io.StringIO()
 >>> handler = make_handler("json", stream)
 >>> table = type("T", (), {"id": 7, "guild_id": 3, "hand_id": 12})()
+>>> serving()
 >>> about_table(table)
 >>> handler.handle(logging.makeLogRecord({"name": "bot.x", "msg": "hi %s", "args": ("all",),
 ...                                        "levelname": "INFO", "levelno": 20}))
@@ -21,7 +26,7 @@ True
 >>> line = json.loads(stream.getvalue())
 >>> line["message"], line["table_id"], line["guild_id"], line["hand_id"]
 ('hi all', 7, 3, 12)
->>> about_table(None)
+>>> _serving.set(False) and None
 """
 
 from __future__ import annotations
@@ -50,6 +55,8 @@ class Table(Protocol):
 
 #: The table the current task works on.
 _table: contextvars.ContextVar[Table | None] = contextvars.ContextVar("table", default=None)
+#: Whether the current task serves one request (whose table the next look-up finds).
+_serving: contextvars.ContextVar[bool] = contextvars.ContextVar("serving", default=False)
 
 #: The format of the bot's own lines (the stand-in tests read levels from it as `` ERROR ``).
 TEXT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
@@ -58,9 +65,18 @@ TEXT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 _installed: logging.Handler | None = None
 
 
+def serving() -> None:
+    """The current task serves one request (an interaction, an Activity's move): the table it
+    finds is the one its lines are about."""
+    _serving.set(True)
+    _table.set(None)
+
+
 def about_table(table: Table | None) -> None:
-    """From now on, in this task and the tasks it starts, lines are about ``table``."""
-    _table.set(table)
+    """If the current task serves a request: from now on, in it and the tasks it starts,
+    lines are about ``table``."""
+    if _serving.get():
+        _table.set(table)
 
 
 def context_about(table: Table) -> contextvars.Context:
@@ -68,6 +84,7 @@ def context_about(table: Table) -> contextvars.Context:
     table's own (``loop.create_task(..., context=...)``)."""
     context = contextvars.copy_context()
     context.run(_table.set, table)
+    context.run(_serving.set, False)  # its look-ups of other tables change nothing
     return context
 
 
@@ -114,8 +131,9 @@ class ClientFaults(logging.Filter):
         error = record.exc_info[1] if record.exc_info else None
         if isinstance(error, HttpProcessingError) and 400 <= (error.code or 0) < 500:
             what = " ".join(str(error.message).split())[:120]
+            said = record.getMessage()
             record.msg = "%s: refused (%s %s)"
-            record.args = (record.getMessage(), error.code, what)
+            record.args = (said, error.code, what)
             if record.levelno > logging.WARNING:
                 record.levelno, record.levelname = logging.WARNING, "WARNING"
             record.exc_info = None

@@ -164,7 +164,10 @@ class OpenTables:
                 settings=settings)
         except StoreError:
             raise SessionError("err.channel_busy") from None
-        return self._track(TableSession(row, self.store))
+        table = self._track(TableSession(row, self.store))
+        logs.about_table(table.session)  # the rest of the request is about the new table
+        log.info("table %s opened: %s in channel %s", row.id, game, channel_id)
+        return table
 
     async def discard(self, table: OpenTable) -> None:
         """A table whose message could not be posted: it never existed for anybody."""

@@ -10,6 +10,7 @@ was shown.
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, field
 
 from bot import boards, bookkeeping, ratings, thinking
@@ -46,6 +47,8 @@ __all__ = [
     "SETTING_RANGES", "SETTING_SWITCHES", "TIMEOUTS_BEFORE_AUTOPLAY", "TIMEOUT_LEVEL", "Actor",
     "Moves", "Played", "SessionError", "TableSession", "check_settings", "thinking_level",
 ]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -162,6 +165,7 @@ class TableSession(Lobby):
         self.hand_id = await self.store.start_hand(self.id, self.hand_number + 1, header)
         self.hand_number += 1
         self.hand = hand
+        log.info("table %s: hand %d dealt", self.id, self.hand_number)
         return hand
 
     # -- playing ---------------------------------------------------------------------------------
@@ -359,6 +363,7 @@ class TableSession(Lobby):
         await ratings.finish(self.store, row, rated=self.rated and not self.leaving)
         await self.store.finish_hand(self.hand_id,
                                      bookkeeping.result_json(result, self.leaving, winners))
+        log.info("table %s: hand %d over (%s)", self.id, self.hand_number, result.event)
         self.status = result.status
         self.next_dealer = result.next_dealer
 
