@@ -61,7 +61,7 @@ class Settings(BaseSettings):
     web_host: str = "127.0.0.1"
     web_port: int = Field(default=8080, ge=0, le=65535)
 
-    # -- metrics (bot.metrics, docs/scale.md#metrics) --
+    # -- metrics (bot.metrics, docs/setup.md#metrics) --
     #: Where this process answers ``/metrics`` for Prometheus; unset: no metrics served.
     metrics_port: int | None = Field(default=None, ge=0, le=65535)
     metrics_host: str = "127.0.0.1"

@@ -159,3 +159,29 @@ async def test_metrics_port_serves_the_text_format() -> None:
         await runner.cleanup()
     assert value(page, "filicau_ai_decision_seconds_count", level="hard", shard="0") == 1
     assert value(page, "filicau_ai_queue", shard="0") == 0
+
+
+def test_each_shard_process_labels_its_figures_with_its_shards() -> None:
+    """Shard processes scraped side by side are told apart by the ``shard`` label; a
+    process's first session on each of its shards is no reconnect."""
+    from bot.client import FilicauBot
+    from bot.settings import Settings
+
+    def process(**shards: object) -> Metrics:
+        settings = Settings(discord_token="a.b.c", database_url="postgresql://unused/x",
+                            **shards)  # type: ignore[arg-type]
+        return FilicauBot(settings).metrics
+
+    for metrics, label, shards in [(process(), "0", 1),
+                                   (process(shard_count=4), "0,1,2,3", 4),
+                                   (process(shard_count=4, shard_ids="2-3"), "2,3", 2)]:
+        for _ in range(shards):
+            metrics.saw("connect", ())
+        page = figures(metrics.page().decode())
+        assert value(page, "filicau_ai_queue", shard=label) == 0
+        assert value(page, "filicau_gateway_reconnects_total", how="new_session",
+                     shard=label) == 0
+        metrics.saw("connect", ())
+        page = figures(metrics.page().decode())
+        assert value(page, "filicau_gateway_reconnects_total", how="new_session",
+                     shard=label) == 1
