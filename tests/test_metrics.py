@@ -17,7 +17,7 @@ import aiohttp
 import discord
 import pytest
 from aiohttp import web
-from fake_discord import Harness
+from fake_discord import Harness, running
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.metrics import Metrics, serve
@@ -58,6 +58,32 @@ async def test_the_page_shows_the_table_its_hand_the_clicks_and_the_store(h: Har
     # Sockets are shown even when there are none (a panel has a line at 0, not no data).
     assert value(page, "filicau_web_sockets", kind="activity", shard="0") == 0
     assert value(page, "filicau_gateway_reconnects_total", how="resumed", shard="0") == 0
+
+
+async def test_a_watched_tables_socket_is_counted_while_open(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with running(tmp_path / "bot.sqlite3", monkeypatch, web=True) as h:
+        bot = h.bot
+        assert bot is not None and bot.web is not None
+        users = [h.user(n) for n in ("ana", "bob", "cid", "dan")]
+        await h.command(users[0], "table new", game="filicau", watch="public")
+        for user, label in zip(users, ("btn.join_a", "btn.join_b") * 2, strict=True):
+            await h.press(user, t(label))
+        await h.press(users[0], t("btn.start"))
+        [url] = [b["url"] for b in h.table_message().buttons
+                 if b.get("label") == t("btn.watch") and b.get("url")]
+        watch = url.split("127.0.0.1:0", 1)[1]
+
+        def sockets() -> float | None:
+            return value(figures(bot.metrics.page().decode()), "filicau_web_sockets",
+                         kind="page", shard="0")
+
+        assert sockets() == 0
+        base = f"http://127.0.0.1:{bot.web.port}"
+        async with aiohttp.ClientSession(base) as client, client.ws_connect("/ws" + watch) as ws:
+            await ws.receive_json()  # the hello: the socket has joined the table's feed
+            assert sockets() == 1
+        await h.until(lambda: sockets() == 0)
 
 
 class Requests:
