@@ -189,6 +189,7 @@ class FilicauBot(commands.Bot):
         self.web = await start_web(self.settings, self.store, names=self.web_name,
                                    activity=make_activity(self.settings, self.application_id,
                                                           self.http.request, play))
+        logging.getLogger().addHandler(self.metrics.errors_seen)
         if self.settings.metrics_port is not None:
             self._metrics_page = await serve(self.metrics, self.settings.metrics_host,
                                              self.settings.metrics_port)
@@ -389,6 +390,7 @@ class FilicauBot(commands.Bot):
         await super().close()
         thinking.stop()
         thinking.measure(None)
+        logging.getLogger().removeHandler(self.metrics.errors_seen)
         await self.store.close()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

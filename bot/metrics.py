@@ -23,6 +23,8 @@ The figures (names as exported; counters end in ``_total``):
 - ``filicau_ai_decision_seconds{level}`` and ``filicau_ai_queue``: a computer's decision, and
   the work asked of the computer players' workers and not yet done.
 - ``filicau_web_sockets{kind}``: open sockets of the web pages (``page``) and the Activity.
+- ``filicau_errors_total{logger}``: lines logged at ERROR or worse (``Metrics.errors_seen``,
+  a logging handler the wiring puts on the root logger).
 
 >>> metrics = Metrics(shard="0")
 >>> metrics.interactions.labels(kind="component").inc()
@@ -149,6 +151,17 @@ class _Read(Collector):
         return iter(())
 
 
+class _Errors(logging.Handler):
+    """Counts the records at ERROR or worse, by logger."""
+
+    def __init__(self, counter: Counter) -> None:
+        super().__init__(logging.ERROR)
+        self._counter = counter
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self._counter.labels(logger=record.name).inc()
+
+
 class Metrics:
     """The bot's instruments and their registry (see the module docstring)."""
 
@@ -184,6 +197,10 @@ class Metrics:
         self.ai_queue = Gauge("filicau_ai_queue",
                               "Work asked of the computer players' workers and not yet done",
                               registry=r)
+        self.errors = Counter("filicau_errors", "Lines logged at ERROR or worse, by logger",
+                              ["logger"], registry=r)
+        #: Counts the log's errors once added to a logger (the root, by the wiring).
+        self.errors_seen: logging.Handler = _Errors(self.errors)
         self.read = _Read()
         r.register(self.read)
         for how in ("resumed", "new_session"):

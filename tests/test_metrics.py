@@ -9,6 +9,7 @@ the real bot.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any
@@ -58,6 +59,11 @@ async def test_the_page_shows_the_table_its_hand_the_clicks_and_the_store(h: Har
     # Sockets are shown even when there are none (a panel has a line at 0, not no data).
     assert value(page, "filicau_web_sockets", kind="activity", shard="0") == 0
     assert value(page, "filicau_gateway_reconnects_total", how="resumed", shard="0") == 0
+    # An error logged anywhere in the process is counted, by its logger.
+    h.expect_error("broken on purpose")
+    logging.getLogger("bot.somewhere").error("broken on purpose")
+    page = figures(bot.metrics.page().decode())
+    assert value(page, "filicau_errors_total", logger="bot.somewhere", shard="0") == 1
 
 
 async def test_a_watched_tables_socket_is_counted_while_open(

@@ -65,7 +65,7 @@ def test_every_panel_reads_figures_the_bot_exports() -> None:
                    "filicau_discord_global_limited_requests_total",
                    "filicau_gateway_reconnects_total", "filicau_store_query_seconds_bucket",
                    "filicau_ai_decision_seconds_bucket", "filicau_ai_queue",
-                   "filicau_web_sockets"):
+                   "filicau_web_sockets", "filicau_errors_total"):
         assert figure in read, figure
 
 
