@@ -150,9 +150,10 @@ async def run(sync: bool = False, retries: int = len(RETRY_DELAYS)) -> int:
         except discord.PrivilegedIntentsRequired:
             say.error("the bot asked for an intent the Developer Portal has not enabled.")
             return 2
-        except StoreError as e:
-            # The database cannot serve this bot (unreachable, a newer schema): what to fix
-            # is in the message; a traceback would only hide it.
+        except (StoreError, SettingsError) as e:
+            # The database cannot serve this bot (unreachable, a newer schema), or a port
+            # cannot be listened on: what to fix is in the message; a traceback would only
+            # hide it.
             say.error("%s", e)
             return 2
         except UNREACHABLE as e:

@@ -59,6 +59,8 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from bot.settings import SettingsError
+
 log = logging.getLogger(__name__)
 
 #: An answer's seconds: fine below Discord's 3 s (what a player feels), and past it (what
@@ -338,7 +340,8 @@ class TimedStore:
 
 
 async def serve(metrics: Metrics, host: str, port: int) -> web.AppRunner:
-    """``/metrics`` on ``host:port``, until the returned runner is cleaned up."""
+    """``/metrics`` on ``host:port``, until the returned runner is cleaned up; a port that
+    cannot be listened on is a bad setting (``SettingsError``)."""
 
     async def page(_request: web.Request) -> web.Response:
         return web.Response(body=metrics.page(), headers={"Content-Type": CONTENT_TYPE_LATEST})
@@ -347,6 +350,11 @@ async def serve(metrics: Metrics, host: str, port: int) -> web.AppRunner:
     app.router.add_get("/metrics", page)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    await web.TCPSite(runner, host, port).start()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError as e:
+        await runner.cleanup()
+        raise SettingsError(f"METRICS_PORT {port}: cannot listen on {host}:{port} "
+                            f"({e.strerror or e}): choose another port") from None
     log.info("metrics at http://%s:%d/metrics", host, port)
     return runner

@@ -22,6 +22,7 @@ from fake_discord import Harness, running
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.metrics import Metrics, serve
+from bot.settings import SettingsError
 from bot.texts import t
 
 
@@ -217,3 +218,13 @@ def test_each_shard_process_labels_its_figures_with_its_shards() -> None:
         page = figures(metrics.page().decode())
         assert value(page, "filicau_gateway_reconnects_total", how="new_session",
                      shard=label) == 1
+
+
+async def test_a_metrics_port_in_use_is_a_setting_to_change() -> None:
+    taken = await serve(Metrics(), "127.0.0.1", 0)
+    try:
+        host, port = taken.addresses[0][:2]
+        with pytest.raises(SettingsError, match=f"METRICS_PORT {port}: cannot listen on "):
+            await serve(Metrics(), host, port)
+    finally:
+        await taken.cleanup()
