@@ -19,9 +19,10 @@ from pathlib import Path
 import aiohttp
 import discord
 
+from bot import logs
 from bot.client import FilicauBot, point_at
-from bot.settings import SettingsError, configure_logging, load_settings
-from bot.store import is_postgres_url, sqlite_path
+from bot.settings import SettingsError, load_settings
+from bot.store import StoreError, is_postgres_url, sqlite_path
 
 #: Seconds to wait before each new attempt to reach Discord at start (the last one repeats).
 RETRY_DELAYS = (5, 10, 20, 40, 60)
@@ -111,14 +112,14 @@ class Stopping:
 
 async def run(sync: bool = False, retries: int = len(RETRY_DELAYS)) -> int:
     # The log starts before the settings are read, so that a bad setting is a log line too;
-    # LOG_LEVEL applies from the moment it is known.
-    configure_logging("INFO")
+    # LOG_LEVEL and LOG_FORMAT apply from the moment they are known.
+    logs.configure("INFO")
     try:
         settings = load_settings()
     except SettingsError as e:
         say.error("%s", e)
         return 2
-    logging.getLogger().setLevel(settings.log_level)
+    logs.configure(settings.log_level, settings.log_format)
     url = settings.database_url.get_secret_value() if settings.database_url else None
     # A PostgreSQL server is checked when the store opens; an SQLite file before connecting.
     problem = None if url and is_postgres_url(url) else database_problem(
@@ -148,6 +149,12 @@ async def run(sync: bool = False, retries: int = len(RETRY_DELAYS)) -> int:
             return 2
         except discord.PrivilegedIntentsRequired:
             say.error("the bot asked for an intent the Developer Portal has not enabled.")
+            return 2
+        except (StoreError, SettingsError) as e:
+            # The database cannot serve this bot (unreachable, a newer schema), or a port
+            # cannot be listened on: what to fix is in the message; a traceback would only
+            # hide it.
+            say.error("%s", e)
             return 2
         except UNREACHABLE as e:
             if stopping.asked.is_set():  # stopped while it was connecting

@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot import render
+from bot import logs, render
 from bot.courier import Via
 from bot.lobby import Actor, SessionError
 from bot.open_tables import OpenTable, OpenTables
@@ -60,6 +60,7 @@ class ActivityPlay:
         return None if table is None or table.runner.closed else table
 
     def _open(self, table_id: int) -> OpenTable:
+        logs.serving()  # an Activity's request: its lines are about the table
         table = self._table(table_id)
         if table is None:
             raise SessionError("err.gone")

@@ -17,10 +17,11 @@ from typing import Any, cast
 
 import discord
 import yarl
+from aiohttp import web
 from discord import app_commands
 from discord.ext import commands
 
-from bot import diagnostics, errors, ratings, thinking, validate
+from bot import diagnostics, errors, logs, ratings, thinking, validate
 from bot.activity import ActivityPlay, make_activity
 from bot.clicks import Clicks
 from bot.community import Community
@@ -31,6 +32,7 @@ from bot.delivery import Sender
 from bot.discord_surface import DiscordSurface
 from bot.gateway import guard_parsers
 from bot.members import MemberNames
+from bot.metrics import Metrics, TimedStore, serve
 from bot.open_tables import OpenTable, OpenTables
 from bot.runner import TableRunner
 from bot.servers import Servers
@@ -125,10 +127,15 @@ class FilicauBot(commands.Bot):
             shards["shard_count"] = settings.shard_count
         if settings.shard_ids is not None:
             shards["shard_ids"] = list(settings.shard_ids)
+        mine = settings.shard_ids or tuple(range(settings.shard_count or 1))
+        #: What the process measures (``bot.metrics``), served with ``METRICS_PORT``; its REST
+        #: figures come through discord.py's own hook into its HTTP session.
+        self.metrics = Metrics(",".join(map(str, mine)), shards=len(mine))
+        self._metrics_page: web.AppRunner | None = None
         # No text commands: an empty prefix list matches no message (and with these intents
         # no message arrives).
         super().__init__(command_prefix=(), intents=INTENTS, help_command=None, tree_cls=Tree,
-                         **shards)
+                         http_trace=self.metrics.http_trace(), **shards)
         guard_parsers(self._connection)  # a malformed gateway event is dropped, not fatal
         self.settings = settings
         #: Sync the slash commands even if they did not change (``python -m bot --sync``).
@@ -137,8 +144,9 @@ class FilicauBot(commands.Bot):
         self.sync_report = ""
         self._announced = False
         url = settings.database_url
-        self.store: Store = store or make_store(None if url is None else url.get_secret_value(),
-                                                settings.database_path)
+        self.store: Store = cast(Store, TimedStore(
+            store or make_store(None if url is None else url.get_secret_value(),
+                                settings.database_path), self.metrics.store_seconds))
         self._watcher: asyncio.Task[None] | None = None
         self.tree.error(self.on_app_command_error)
         # The parts, each given what it uses. Nothing here reads another part: the
@@ -166,6 +174,10 @@ class FilicauBot(commands.Bot):
         self.member_names = MemberNames()
         #: The web pages (``bot.web``), when ``WEB_URL`` is set.
         self.web: WebServer | None = None
+        self.metrics.read.tables = lambda: [
+            (t.session.game, t.session.hand is not None and not t.session.hand.finished)
+            for t in self.tables]
+        self.metrics.read.sockets = self._sockets
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -175,11 +187,16 @@ class FilicauBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         processes = self.settings.ai_processes
         thinking.start(thinking.default_processes() if processes is None else processes)
+        thinking.measure(self.metrics)
         diagnostics.install(self.tables, self._views_kept)
         play = ActivityPlay(self.tables, self.service, self.web_name)
         self.web = await start_web(self.settings, self.store, names=self.web_name,
                                    activity=make_activity(self.settings, self.application_id,
                                                           self.http.request, play))
+        logging.getLogger().addHandler(self.metrics.errors_seen)
+        if self.settings.metrics_port is not None:
+            self._metrics_page = await serve(self.metrics, self.settings.metrics_host,
+                                             self.settings.metrics_port)
         await self.tables.restore()
         await self.crossplay.restore()
         await self.community.restore()
@@ -318,6 +335,20 @@ class FilicauBot(commands.Bot):
             WebSurface(self.web.feed, table.id, table.runner.deadline)]
         return [*pages, table.discord, *self.community.surfaces(table)]
 
+    def _sockets(self) -> dict[str, int]:
+        """Open sockets of the web pages and of the Activity (``filicau_web_sockets``)."""
+        web = self.web
+        if web is None:
+            return {}
+        subscribers = [s for feed in web.feed.tables.values() for s in feed.subscribers]
+        activity = sum(1 for s in subscribers if s.activity)
+        return {"page": len(subscribers) - activity, "activity": activity}
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # Seen here, as the gateway hands it over: an interaction's answer time starts now.
+        self.metrics.saw(event_name, args)
+        super().dispatch(event_name, *args, **kwargs)
+
     def _views_kept(self) -> int:
         """The views discord.py keeps (the bot's are stopped when made: none should be)."""
         store = self._connection._view_store
@@ -345,7 +376,9 @@ class FilicauBot(commands.Bot):
     async def enter(self, interaction: discord.Interaction[Any]) -> None:
         """An interaction starts: its handler speaks the user's language (their ephemeral
         answers), and the server's locale is remembered for public messages sent later
-        (the table refresh, results, timers)."""
+        (the table refresh, results, timers). Its log lines are about the table it finds
+        (``bot.logs``)."""
+        logs.serving()
         set_language(language_of(interaction.locale))
         guild_id = interaction.guild_id
         locale = getattr(interaction.guild_locale, "value", None)
@@ -374,8 +407,13 @@ class FilicauBot(commands.Bot):
         await self.tables.stop()
         if self.web is not None:
             await self.web.stop()
+        if self._metrics_page is not None:
+            await self._metrics_page.cleanup()
+            self._metrics_page = None
         await super().close()
         thinking.stop()
+        thinking.measure(None)
+        logging.getLogger().removeHandler(self.metrics.errors_seen)
         await self.store.close()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

@@ -19,6 +19,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any, Protocol
 
+from bot import logs
 from bot.courier import Surface
 from bot.discord_surface import DiscordSurface
 from bot.runner import TableRunner, Timing
@@ -60,6 +61,13 @@ class OpenTable:
         return self.runner.id
 
 
+def _about(table: OpenTable | None) -> OpenTable | None:
+    """A table found for a request: the task's log lines are about it from now on."""
+    if table is not None:
+        logs.about_table(table.session)
+    return table
+
+
 class OpenTables:
     """The registry of open tables (see the module docstring).
 
@@ -86,10 +94,10 @@ class OpenTables:
     # -- finding -------------------------------------------------------------------------------
 
     def get(self, table_id: int) -> OpenTable | None:
-        return self.open.get(table_id)
+        return _about(self.open.get(table_id))
 
     def in_channel(self, channel_id: int | None) -> OpenTable | None:
-        return self.open.get(self.by_channel.get(channel_id or 0, 0))
+        return _about(self.open.get(self.by_channel.get(channel_id or 0, 0)))
 
     def session_in(self, channel_id: int | None) -> TableSession | None:
         table = self.in_channel(channel_id)
@@ -156,7 +164,10 @@ class OpenTables:
                 settings=settings)
         except StoreError:
             raise SessionError("err.channel_busy") from None
-        return self._track(TableSession(row, self.store))
+        table = self._track(TableSession(row, self.store))
+        logs.about_table(table.session)  # the rest of the request is about the new table
+        log.info("table %s opened: %s in channel %s", row.id, game, channel_id)
+        return table
 
     async def discard(self, table: OpenTable) -> None:
         """A table whose message could not be posted: it never existed for anybody."""

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Protocol
 
+from bot import logs
 from bot.courier import Change, Courier, Signal
 from bot.session import SessionError, TableSession
 
@@ -84,7 +85,9 @@ class TableRunner:
     # -- lifetime ------------------------------------------------------------------------------
 
     def _spawn(self, work: Awaitable[None]) -> asyncio.Task[None]:
-        return asyncio.get_running_loop().create_task(work)  # type: ignore[arg-type]
+        # The table's own task: its log lines are about the table (``bot.logs``).
+        return asyncio.get_running_loop().create_task(
+            work, context=logs.context_about(self.session))  # type: ignore[arg-type]
 
     async def close(self, key: str) -> None:
         """Close the table (in the store first), say why on every surface (``key``, a

@@ -10,6 +10,7 @@ was shown.
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +50,8 @@ __all__ = [
     "SETTING_RANGES", "SETTING_SWITCHES", "TIMEOUTS_BEFORE_AUTOPLAY", "TIMEOUT_LEVEL", "Actor",
     "Moves", "Played", "SessionError", "TableSession", "check_settings", "thinking_level",
 ]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -194,6 +197,7 @@ class TableSession(Lobby):
         self.hand_number += 1
         self.hand = hand
         self.sealed = dealt
+        log.info("table %s: hand %d dealt", self.id, self.hand_number)
         return hand
 
     # -- playing ---------------------------------------------------------------------------------
@@ -391,6 +395,7 @@ class TableSession(Lobby):
         await ratings.finish(self.store, row, rated=self.rated and not self.leaving)
         await self.store.finish_hand(self.hand_id, {
             **bookkeeping.result_json(result, self.leaving, winners), **self._revealed()})
+        log.info("table %s: hand %d over (%s)", self.id, self.hand_number, result.event)
         self.status = result.status
         self.next_dealer = result.next_dealer
         # The hand's seal is revealed in its stored result: the next deal's is drawn now,

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Annotated, Literal
 
-import discord
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -28,6 +26,8 @@ class Settings(BaseSettings):
     #: A server id (a Discord snowflake: a positive 64-bit number).
     dev_guild_id: int | None = Field(default=None, gt=0, lt=2**64)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    #: ``text``: one line an event; ``json``: one JSON object a line (``bot.logs``).
+    log_format: Literal["text", "json"] = "text"
     #: Seconds between a computer's moves, so people can follow the table.
     computer_delay: float = 1.0
     #: Minimum seconds between two edits of one table message (Discord rate limits).
@@ -67,6 +67,11 @@ class Settings(BaseSettings):
     web_host: str = "127.0.0.1"
     web_port: int = Field(default=8080, ge=0, le=65535)
 
+    # -- metrics (bot.metrics, docs/setup.md#metrics) --
+    #: Where this process answers ``/metrics`` for Prometheus; unset: no metrics served.
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
+    metrics_host: str = "127.0.0.1"
+
     # -- the Discord Activity (bot.web.activity, docs/activity.md) --
     #: The application's OAuth2 client secret (Developer Portal -> OAuth2): with ``WEB_URL``,
     #: the table can be played as a Discord Activity, whose players the bot identifies by
@@ -77,6 +82,11 @@ class Settings(BaseSettings):
     @classmethod
     def _level(cls, v: object) -> object:
         return v.upper() if isinstance(v, str) else v
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _format(cls, v: object) -> object:
+        return v.lower() if isinstance(v, str) else v
 
     @field_validator("database_url")
     @classmethod
@@ -161,11 +171,3 @@ def load_settings(**overrides: object) -> Settings:
         raise SettingsError(f"{field.upper() or 'settings'}: {first['msg']}{hint}") from None
     settings.check()
     return settings
-
-
-def configure_logging(level: str) -> None:
-    """discord.py's own log set-up for every logger, in the bot's one-line format (the
-    stand-in tests and the load benchmark read levels from it as `` ERROR ``)."""
-    discord.utils.setup_logging(
-        level=logging.getLevelNamesMapping()[level], root=True,
-        formatter=logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))

@@ -26,6 +26,7 @@ from engine.ai.analysis import Hint
 from engine.players import Player, SimplePlayer
 
 if TYPE_CHECKING:
+    from bot.metrics import Metrics
     from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,8 @@ T = TypeVar("T")
 COMPUTER_LEVELS = ("easy", "normal", "hard")
 
 _pool: Executor | None = None
+#: Where decisions are timed and the pool's work counted (``bot.metrics``), once told.
+_measured: Metrics | None = None
 #: How much lower the workers' CPU priority is than the bot's (``nice``).
 WORKER_NICENESS = 10
 
@@ -85,6 +88,12 @@ def _lower_priority() -> None:
         os.nice(WORKER_NICENESS)
 
 
+def measure(metrics: Metrics | None) -> None:
+    """Time decisions and count the pool's work into ``metrics`` from now on."""
+    global _measured
+    _measured = metrics
+
+
 def stop() -> None:
     global _pool
     if _pool is not None:
@@ -113,6 +122,13 @@ def decide_now(level: str, seat: int, view: SeatView) -> Action:
 
 async def decide(level: str, seat: int, view: SeatView) -> Action:
     """A computer's decision, without holding up the event loop."""
+    if _measured is None:
+        return await _decide(level, seat, view)
+    with _measured.deciding(level):
+        return await _decide(level, seat, view)
+
+
+async def _decide(level: str, seat: int, view: SeatView) -> Action:
     pool = _pool
     if pool is not None:
         try:
@@ -157,6 +173,13 @@ def _samples(level: str) -> int:
 
 async def _off_loop(fn: Callable[..., T], *args: Any) -> T:
     """Run ``fn`` in the worker pool (or a thread without one), like ``decide``."""
+    if _measured is None:
+        return await _in_pool(fn, *args)
+    with _measured.queued():
+        return await _in_pool(fn, *args)
+
+
+async def _in_pool(fn: Callable[..., T], *args: Any) -> T:
     pool = _pool
     if pool is not None:
         try:

@@ -63,6 +63,8 @@ NOT_RUN = {
              "systemd-analyze where systemd runs)",
     "journalctl ": "reads a system service's log",
     "apt-get install": "installs a system package (.ci/run runs it)",
+    "prometheus --config.file": "scrapes until stopped (tests/test_metrics_prometheus.py "
+                                "runs Prometheus with deploy/prometheus.yml)",
     ".venv/bin/python -m bot.web": "serves pages until stopped (tests/test_web_demo.py runs it "
                                    "for one hand)",
     ".venv/bin/python tools/activity_demo.py": "runs the bot and the stand-in until stopped "

@@ -145,8 +145,14 @@ class PostgresDatabase(PostgresSql):
         return runner
 
     async def open(self) -> None:
-        self._runner = await asyncpg.create_pool(
-            self.url, min_size=1, max_size=self.pool_size, server_settings=self.settings())
+        try:
+            self._runner = await asyncpg.create_pool(
+                self.url, min_size=1, max_size=self.pool_size, server_settings=self.settings())
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            # Said as the store's error: the caller tells an unreachable database from an
+            # unreachable Discord (both would be OSErrors).
+            reason = " ".join(str(e).split()) or type(e).__name__
+            raise StoreError(f"cannot open the database {self.where}: {reason}") from e
 
     async def close(self) -> None:
         if self._runner is not None:
