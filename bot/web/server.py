@@ -43,6 +43,7 @@ from bot.web.guilds import GuildConfigs
 from bot.web.keys import Keys, Kind, sign
 from bot.web.live import Feed, Subscriber, snapshot
 from bot.web.rankings import board_lines, current_season, game_name, games, profile
+from bot.web.refusals import SECURITY_HEADERS, Runner, not_found, refusal
 from bot.web.views import replay_steps
 from engine.ai.analysis import review_from_json
 from engine.rules import GAMES
@@ -77,16 +78,6 @@ STATIC = ("web.css",)
 SCRIPTS = ("table.js", "replay.js")
 #: Names kept from the tables' settings for the leaderboard (memory stays flat).
 NAMES_KEPT = 5000
-
-SECURITY_HEADERS = {
-    # The token is in the path: no page sends it on as a Referer, no robot keeps it.
-    "Referrer-Policy": "no-referrer",
-    "X-Robots-Tag": "noindex, nofollow",
-    "X-Content-Type-Options": "nosniff",
-    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
-                               "img-src 'self' data:; connect-src 'self'; "
-                               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-}
 
 
 def _json_script(value: Any) -> str:
@@ -148,7 +139,7 @@ class WebServer:
 
     async def start(self) -> None:
         await self.feed.start()
-        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
+        self._runner = Runner(self.app, access_log=None, handle_signals=False,
                                      shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.settings.web_host, self.settings.web_port,
@@ -216,9 +207,12 @@ class WebServer:
         try:
             response = await handler(request)
         except web.HTTPException as e:
-            if e.status != 404:
+            if e.status < 400:
+                # A redirect: sent as raised, with the headers every answer carries.
+                for name, value in SECURITY_HEADERS.items():
+                    e.headers.setdefault(name, value)
                 raise
-            response = not_found()
+            response = not_found() if e.status == 404 else refusal(e)
         if not response.prepared:
             for name, value in SECURITY_HEADERS.items():
                 # A response may say otherwise (the Activity is framed by Discord's client).
@@ -467,12 +461,6 @@ async def _write(ws: web.WebSocketResponse, sub: Subscriber) -> None:
     sub.closed = True
     with contextlib.suppress(Exception):
         await ws.close()
-
-
-def not_found() -> web.Response:
-    """The same bare answer for anything not found or not allowed: nothing is revealed."""
-    return web.Response(status=404, text="404: Not Found", content_type="text/plain",
-                        headers={"Cache-Control": "no-store", **SECURITY_HEADERS})
 
 
 def _page_texts() -> dict[str, str]:
