@@ -28,13 +28,20 @@ export const byId = (id: string): HTMLElement => {
   return e;
 };
 
+/** A person's name, isolated: a name may be in any script and carry direction marks (a
+ * right-to-left override), which then cannot turn the words around it. Its ``cls`` caps
+ * its width with an ellipsis (style.css, web.css): a long name cannot widen the page. */
+export function person(name: string, cls = "person"): HTMLElement {
+  const node = el("bdi", cls, name);
+  node.dir = "auto";
+  return node;
+}
+
 function spanNode(s: Span): Node {
   let node: HTMLElement;
   switch (s.k) {
     case "person":
-      // A name may be in any script and direction: isolated, it cannot turn the line.
-      node = el("bdi", "person", s.text);
-      node.dir = "auto";
+      node = person(s.text);
       if (s.seat !== undefined && s.seat !== null) node.dataset.seat = String(s.seat);
       break;
     case "card":
@@ -156,7 +163,7 @@ export function fillTrick(
     for (let i = 0; i < n; i++) {
       const slot = el("div", "slot");
       slot.dataset.seat = String(i);
-      if (names) slot.append(el("span", "who"), el("div", "place"));
+      if (names) slot.append(person("", "who"), el("div", "place"));
       box.append(slot);
     }
     box.style.setProperty("--n", String(n));
@@ -184,9 +191,7 @@ export function drawResult(box: HTMLElement, state: TableState, cards: Cards): v
   (state.unplayed ?? []).forEach((held, i) => {
     if (!held.length) return;
     const p = el("p", "left");
-    const who = el("bdi", "person", state.seats[i]?.name ?? "");
-    who.dir = "auto";
-    p.append(who, ": ");
+    p.append(person(state.seats[i]?.name ?? ""), ": ");
     held.forEach((c) => p.append(cards.img(c, 24, 36)));
     parts.push(p);
   });

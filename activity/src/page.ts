@@ -1,7 +1,7 @@
 // A table, live, on its web page: the first step comes with the page, the next ones over the
 // socket (socket.ts, shared with the Activity), drawn with the same parts (draw.ts).
 
-import { byId, Cards, Countdown, drawResult, drawStatus, el, fillTrick, plain, say, seatLine, words } from "./draw";
+import { byId, Cards, Countdown, drawResult, drawStatus, el, fillTrick, person, say, seatLine, words } from "./draw";
 import type { Texts } from "./draw";
 import type { ServerMessage, Step, TableState } from "./protocol";
 import { TableSocket } from "./socket";
@@ -24,7 +24,7 @@ function drawSeats(s: TableState): void {
     for (let i = 0; i < n; i++) {
       const li = el("li", "seat");
       li.dataset.seat = String(i);
-      li.append(el("span", "name"), el("span", "meta"), el("span", "clock"));
+      li.append(person("", "name"), el("span", "meta"), el("span", "clock"));
       list.append(li);
     }
   }
@@ -58,7 +58,8 @@ function logMove(m: Step): void {
     li.append(...words(m.move.text));
     li.value = m.at;
   } else if (m.hand) {
-    li = el("li", "deal", plain(m.state.heading) || m.state.title);
+    li = el("li", "deal");
+    li.append(...(m.state.heading.length ? words(m.state.heading) : [m.state.title]));
   }
   if (li) {
     li.dataset.hand = String(m.hand);

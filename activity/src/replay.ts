@@ -1,7 +1,7 @@
 // A finished hand on its replay page, trick by trick: buttons, the arrow keys, or a swipe;
 // drawn with the parts every page shares (draw.ts).
 
-import { byId, Cards, drawResult, drawStatus, el, fillTrick, items, say, seatLine } from "./draw";
+import { byId, Cards, drawResult, drawStatus, el, fillTrick, items, person, say, seatLine } from "./draw";
 import type { Texts } from "./draw";
 import type { ReplayState } from "./protocol";
 
@@ -27,7 +27,7 @@ function drawSeats(s: ReplayState): void {
     for (let i = 0; i < n; i++) {
       const li = el("li", "seat");
       li.dataset.seat = String(i);
-      li.append(el("span", "name"), el("span", "meta"), el("span", "clock"), el("div", "hand"));
+      li.append(person("", "name"), el("span", "meta"), el("span", "clock"), el("div", "hand"));
       list.append(li);
     }
   }

@@ -2,7 +2,7 @@
 // bottom (legal cards raised, trumps marked), every choice the engine offers as a button,
 // the countdown. Only what the socket sent is drawn: the page knows nothing else.
 
-import { byId, Cards, Countdown, el, fillTrick, items, say, trumpLine, words } from "./draw";
+import { byId, Cards, Countdown, el, fillTrick, items, person, say, trumpLine, words } from "./draw";
 import type { Spans, Texts } from "./draw";
 import type { Choice, Hello, Mine, Step, TableState } from "./protocol";
 
@@ -198,7 +198,7 @@ export class TableView {
       for (let i = 0; i < n; i++) {
         const li = el("li", "seat");
         li.dataset.seat = String(i);
-        li.append(el("span", "name"), el("span", "meta"), el("span", "count"));
+        li.append(person("", "name"), el("span", "meta"), el("span", "count"));
         list.append(li);
       }
     }
@@ -446,8 +446,7 @@ export class TableView {
       const row = el("div", "last-trick");
       for (const p of last.cards) {
         const cell = el("figure", p.seat === last.winner ? "wins" : "");
-        const who = el("bdi", "person", s.seats[p.seat]?.name ?? "");
-        who.dir = "auto";
+        const who = person(s.seats[p.seat]?.name ?? "");
         const caption = el("figcaption");
         caption.append(who);
         cell.append(this.cardImg(p.card), caption);

@@ -406,7 +406,9 @@ class WebServer:
             r.player for r in await self.store.ratings(guild_id, game, season))})
         with speaking(lang):
             shown = await profile(self.store, guild_id, user_id, game, season, names.get)
-            heading = t("profile.title", name=shown["name"], game=game_name(game))
+            # The name isolated (FSI … PDI: a plain-text <bdi>, for the <title> as well).
+            heading = t("profile.title", name=f"\u2068{shown['name']}\u2069",
+                        game=game_name(game))
             choices = games()
         return self._page("player.html", lang, heading=heading, p=shown, game=game,
                           season=season, seasons=range(current, 0, -1), games=choices,
