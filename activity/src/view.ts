@@ -234,9 +234,11 @@ export class TableView {
     const n = s.seats.length;
     const me = this.me();
     fillTrick(byId("trick"), s, this.cards, s.trick ?? [], s.winner, (slot, i) => {
-      const [x, y] = place((i - me + n) % n, n, 24, 22);
-      slot.style.setProperty("--x", `${x}%`);
-      slot.style.setProperty("--y", `${y}%`);
+      // A cross around the middle measured in card widths (style.css: --dx, --dy), not in
+      // percent of the felt: on a phone the trick stays clear of the side seats' labels.
+      const [x, y] = place((i - me + n) % n, n, 110, n > 4 ? 130 : 95);
+      slot.style.setProperty("--dx", ((x - 50) / 100).toFixed(3));
+      slot.style.setProperty("--dy", ((y - 50) / 100).toFixed(3));
     });
   }
 
