@@ -1,7 +1,8 @@
-// A finished hand on its replay page, trick by trick: buttons, the arrow keys, or a swipe;
+// A finished hand on its replay page, move by move as a chess replay steps: the buttons,
+// the arrow keys (up and down: a trick at a time), a swipe, or a click on a move of the list;
 // drawn with the parts every page shares (draw.ts).
 
-import { byId, Cards, drawResult, drawStatus, el, fillTrick, items, person, say, seatLine } from "./draw";
+import { byId, Cards, drawResult, drawStatus, el, fillTrick, items, person, say, seatLine, words } from "./draw";
 import type { Texts } from "./draw";
 import type { ReplayState } from "./protocol";
 
@@ -12,10 +13,23 @@ const steps: ReplayState[] = JSON.parse(byId("steps").textContent ?? "[]");
 const last = steps.length - 1;
 let at = 0;
 
+/** Each step's trick: 0 before the first card, else the number of the trick it shows. */
+const trickOf: number[] = [];
+{
+  let done = 0;
+  for (const s of steps) {
+    if (s.trick_shown) trickOf.push(++done);
+    else trickOf.push((s.trick ?? []).length > 0 ? done + 1 : done === 0 ? 0 : -done);
+  }
+}
+/** The steps that end a trick. */
+const ends = steps.map((s, i) => (s.trick_shown ? i : -1)).filter((i) => i >= 0);
+
 function where(i: number): string {
-  if (i === 0) return texts["web.deal"] ?? "";
+  const t = trickOf[i] ?? 0;
   if (i === last && steps[i]?.result && !steps[i]?.trick_shown) return texts["web.result"] ?? "";
-  return (texts["web.trick"] ?? "") + " " + i + " / " + (steps[last]?.trick_shown ? last : last - 1);
+  if (t === 0) return texts["web.deal"] ?? "";
+  return (texts["web.trick"] ?? "") + " " + Math.abs(t) + " / " + ends.length;
 }
 
 function drawSeats(s: ReplayState): void {
@@ -40,6 +54,22 @@ function drawSeats(s: ReplayState): void {
   });
 }
 
+/** The hand's moves, once: each a button that goes to its step. */
+function listMoves(): void {
+  const list = byId("moves");
+  list.replaceChildren(...steps.flatMap((s, i) => (s.moves ?? []).map((line) => {
+    const li = el("li");
+    li.value = i;
+    const b = el("button", "move");
+    b.type = "button";
+    b.dataset.step = String(i);
+    b.append(...words(line));
+    b.addEventListener("click", () => go(i));
+    li.append(b);
+    return li;
+  })));
+}
+
 function go(i: number): void {
   at = Math.max(0, Math.min(last, i));
   const s = steps[at];
@@ -47,13 +77,20 @@ function go(i: number): void {
   drawStatus(s, texts, cards);
   drawSeats(s);
   const t = s.trick_shown;
-  fillTrick(byId("trick"), s, cards, t ? t.cards : [], t ? t.winner : null, undefined, true);
+  fillTrick(byId("trick"), s, cards, t ? t.cards : (s.trick ?? []), t ? t.winner : null, undefined, true);
   const result = byId("result");
   result.hidden = !(at === last && s.result);
   if (!result.hidden) drawResult(result, s, cards);
   else result.replaceChildren();
   items(byId("notes"), s.notes ?? []);
-  items(byId("moves"), s.moves ?? []);
+  for (const b of byId("moves").querySelectorAll<HTMLElement>("button.move")) {
+    const now = Number(b.dataset.step) === at;
+    b.classList.toggle("now", now);
+    if (now) {
+      b.setAttribute("aria-current", "step");
+      b.scrollIntoView({ block: "nearest" });
+    } else b.removeAttribute("aria-current");
+  }
   say(byId("where"), [where(at)]);
   (byId("prev") as HTMLButtonElement).disabled = at === 0;
   (byId("next") as HTMLButtonElement).disabled = at === last;
@@ -61,20 +98,32 @@ function go(i: number): void {
   if (location.hash !== "#" + at) history.replaceState(null, "", "#" + at);
 }
 
+/** The step ending the trick after (``+1``) or before (``-1``) the one shown. */
+function trickStep(dir: 1 | -1): number {
+  if (dir > 0) return ends.find((i) => i > at) ?? last;
+  return [...ends].reverse().find((i) => i < at) ?? 0;
+}
+
 byId("prev").onclick = () => go(at - 1);
 byId("next").onclick = () => go(at + 1);
 document.addEventListener("keydown", (e) => {
-  if (e.key === "ArrowLeft") go(at - 1);
-  else if (e.key === "ArrowRight") go(at + 1);
-  else if (e.key === "Home") go(0);
-  else if (e.key === "End") go(last);
+  const keys: Record<string, () => number> = {
+    ArrowLeft: () => at - 1, ArrowRight: () => at + 1, ArrowUp: () => trickStep(-1),
+    ArrowDown: () => trickStep(1), Home: () => 0, End: () => last,
+  };
+  const to = keys[e.key];
+  if (!to) return;
+  e.preventDefault();
+  go(to());
 });
 let x0: number | null = null;
-root.addEventListener("pointerdown", (e) => { x0 = e.clientX; });
-root.addEventListener("pointerup", (e) => {
+const felt = root.querySelector(".felt") as HTMLElement;
+felt.addEventListener("pointerdown", (e) => { x0 = e.clientX; });
+felt.addEventListener("pointerup", (e) => {
   if (x0 === null) return;
   const dx = e.clientX - x0;
   x0 = null;
   if (Math.abs(dx) > 40) go(at + (dx < 0 ? 1 : -1));
 });
+listMoves();
 go(Number(location.hash.slice(1)) || 0);

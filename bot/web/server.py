@@ -9,7 +9,8 @@ bus (``bot.web.bus``: in-process on SQLite, PostgreSQL ``LISTEN``/``NOTIFY`` oth
 Routes (``TOKEN``: ``bot.web.keys``; a bad, rotated or switched-off token is a bare 404):
 
 - ``/table/TOKEN``: a table, live; ``/ws/table/TOKEN`` its socket (``bot.web.protocol``);
-- ``/hand/TOKEN``: a finished hand, replayed;
+- ``/hand/TOKEN``: a finished hand, replayed; ``/table/TOKEN/hand/ID`` sends a table's page
+  on to the replay of its finished hand ``ID`` (the page links it when the hand ends);
 - ``/board/TOKEN?game=G&season=N``: a server's leaderboard; ``/player/TOKEN?game=G&season=N``:
   a player's profile;
 - ``/static/NAME``, ``/static/pages/NAME``, ``/cards/FACES/THEME/LANG/CODE.png``: the pages'
@@ -124,6 +125,7 @@ class WebServer:
         app = web.Application(middlewares=[self._headers], client_max_size=4096)
         app.add_routes([
             web.get("/table/{token}", self.table_page),
+            web.get("/table/{token}/hand/{hand:[0-9]{1,18}}", self.to_replay),
             web.get("/ws/table/{token}", self.table_socket),
             web.get("/hand/{token}", self.hand_page),
             web.get("/board/{token}", self.board_page),
@@ -264,8 +266,29 @@ class WebServer:
         return self._page("table.html", lang, watch=watch, theme=config.theme,
                           first=_json_script(first) if first else None,
                           texts=_json_script(texts), socket=f"/ws/table/{token}",
+                          replays=f"/table/{token}/hand/",
                           cards=cards.base(cards.faces_of(table.game, config.faces), config.theme,
                                            lang))
+
+    async def to_replay(self, request: web.Request) -> web.StreamResponse:
+        """From a table's page to the replay of one of its hands, once that hand is over
+        (the page knows the hand's id, not its signed link): a 404 for a hand in play or of
+        another table, as for any wrong link."""
+        found = await self.keys.verify(Kind.TABLE, request.match_info["token"])
+        if found is None:
+            raise web.HTTPNotFound()
+        guild_id, table_id = found
+        row = await self.store.hand(int(request.match_info["hand"]))
+        if row is None or row.table_id != table_id or row.result is None:
+            raise web.HTTPNotFound()
+        link = await self.hand_link(guild_id, int(request.match_info["hand"]))
+        if link is None:
+            raise web.HTTPNotFound()
+        raise web.HTTPFound(link.removeprefix(self.base), headers={"Cache-Control": "no-store"})
+
+    async def _back_to(self, guild_id: int, table_id: int) -> str:
+        """The address of a table's live page, for the way back from a replay."""
+        return f"/table/{sign(await self.keys.for_links(guild_id), Kind.TABLE, table_id)}"
 
     async def table_socket(self, request: web.Request) -> web.StreamResponse:
         token = request.match_info["token"]
@@ -338,7 +361,8 @@ class WebServer:
                 # A hand in play: its record holds every card. Nothing of it is sent.
                 return self._page("replay.html", lang, steps=None, theme=config.theme,
                                   heading=t("table.title", game=title, number=row.number),
-                                  texts=_json_script(_page_texts()), cards="")
+                                  texts=_json_script(_page_texts()), cards="",
+                                  back=await self._back_to(guild_id, table.id))
             players = len(row.header.get("members") or table.seats)
             reviews = {}
             for seat in range(players):
@@ -352,6 +376,7 @@ class WebServer:
             heading = t("table.title", game=title, number=row.number)
         return self._page("replay.html", lang, steps=_json_script(steps), theme=config.theme,
                           heading=heading, texts=_json_script(texts),
+                          back=await self._back_to(guild_id, table.id),
                           cards=cards.base(cards.faces_of(table.game, config.faces), config.theme,
                                            lang))
 
@@ -469,4 +494,4 @@ def _page_texts() -> dict[str, str]:
     """The words the pages' scripts show, in the current language."""
     return {f"web.{key}": t(f"web.{key}") for key in (
         "trick", "trump", "reconnecting", "gone_closed", "gone_off", "gone_revoked", "taken",
-        "seconds_left", "deal", "result")}
+        "seconds_left", "deal", "result", "replay_link")}
