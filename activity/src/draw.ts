@@ -37,6 +37,22 @@ export function person(name: string, cls = "person"): HTMLElement {
   return node;
 }
 
+/** The suits' signs as the voice writes them (bot/texts.py SUIT_EMOJI), by suit letter. */
+const SUIT_SIGNS: [string, string][] = [["🌰", "E"], ["🍃", "G"], ["❤️", "H"], ["❤", "H"], ["🔔", "S"]];
+
+/** A card's or a suit's words with its sign drawn (style.css, web.css: .pip), not left to an
+ * emoji font: without one, the emoji is a blank box. The emoji stays as the sign's label. */
+function withSign(node: HTMLElement, text: string, letter: string | undefined): HTMLElement {
+  const found = SUIT_SIGNS.find(([sign]) => text.startsWith(sign));
+  if (!found || !letter) return node;
+  const pip = el("span", "pip");
+  pip.dataset.suit = letter;
+  pip.setAttribute("role", "img");
+  pip.setAttribute("aria-label", found[0]);
+  node.replaceChildren(pip, text.slice(found[0].length).replace(/^\uFE0F/, ""));
+  return node;
+}
+
 function spanNode(s: Span): Node {
   let node: HTMLElement;
   switch (s.k) {
@@ -45,11 +61,11 @@ function spanNode(s: Span): Node {
       if (s.seat !== undefined && s.seat !== null) node.dataset.seat = String(s.seat);
       break;
     case "card":
-      node = el("span", "card-name", s.text);
+      node = withSign(el("span", "card-name", s.text), s.text, s.card?.[0]);
       if (s.card) node.dataset.card = s.card;
       break;
     case "suit":
-      node = el("span", "suit", s.text);
+      node = withSign(el("span", "suit", s.text), s.text, s.suit ?? undefined);
       if (s.suit) node.dataset.suit = s.suit;
       break;
     case "code":

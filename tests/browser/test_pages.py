@@ -115,7 +115,10 @@ async def test_a_spectator_sees_every_move_in_order_and_no_hidden_card(
     assert hidden_cards_in("\n".join([html, *frames]), hand) == []
     # Every move, in order, once: the page's list against the stored record.
     items = await page.eval_on_selector_all(
-        "#moves li:not(.deal)", "els => els.map(e => [Number(e.dataset.at), e.textContent])")
+        "#moves li:not(.deal)", """els => els.map(e => { const c = e.cloneNode(true);
+            // A suit's sign is drawn; its emoji is the sign's label.
+            c.querySelectorAll('.pip').forEach(p => p.replaceWith(p.getAttribute('aria-label')));
+            return [Number(e.dataset.at), c.textContent]; })""")
     row = await store.current_hand(session.id)
     assert row is not None
     record = replay(row.record())
@@ -270,6 +273,16 @@ async def test_the_leaderboard_and_a_profile_at_both_widths(browser: Browser,
     await page.click("table.board tbody tr a")
     await page.wait_for_selector("svg.chart polyline", state="attached", timeout=WAIT_MS)
     assert await page.evaluate("() => document.scrollingElement.scrollWidth") <= PHONE["width"]
+    # The chart's legend: no label on another, all inside the picture.
+    legend = await page.eval_on_selector_all("svg.chart text.legend", """els => els.map(e => {
+        const b = e.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; })""")
+    view = await page.eval_on_selector("svg.chart", "e => [e.viewBox.baseVal.width,"
+                                       " e.viewBox.baseVal.height]")
+    assert len(legend) == 3
+    for i, a in enumerate(legend):
+        assert a[0] >= 0 and a[2] <= view[0] and a[3] <= view[1], (a, view)
+        for b in legend[i + 1:]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), legend
     await page.screenshot(path=str(PICTURES / "profile-400.png"), full_page=True)
     await page.set_viewport_size(DESKTOP)
     await page.screenshot(path=str(PICTURES / "profile-1280.png"), full_page=True)

@@ -64,6 +64,16 @@ async def test_a_page_opened_mid_hand_lists_the_earlier_moves_and_links_the_repl
         await demo.move(session, server.feed)
     await wait_listed(page, first, 6)
     assert [at for _, at, _ in await listed(page)] == list(range(7))
+    # Suits drawn, not left to an emoji font: no sign's emoji in the words shown, each card
+    # named in the moves and the trump line has its drawn sign.
+    signs = await page.evaluate(r"""() => {
+        const shown = ['#moves', '#trump'].map(s => document.querySelector(s).textContent);
+        const named = [...document.querySelectorAll('#moves .card-name, #trump .suit')];
+        return {emoji: shown.some(t => /[\u{1F330}\u{1F343}\u{1F514}\u2764]/u.test(t)),
+          named: named.length, drawn: named.filter(e => { const p = e.querySelector('.pip');
+            return p && getComputedStyle(p).backgroundImage.startsWith('url("data:image/svg');
+          }).length}; }""")
+    assert signs["named"] >= 6 and signs == {**signs, "emoji": False, "drawn": signs["named"]}
     assert await page.is_hidden("#replay-link")
     while await demo.move(session, server.feed):
         pass
