@@ -1,6 +1,7 @@
 // A finished hand on its replay page, move by move as a chess replay steps: the buttons,
 // the arrow keys (up and down: a trick at a time), a swipe, or a click on a move of the list;
-// drawn with the parts every page shares (draw.ts).
+// and its analysis board (a card of the player to move tapped: the computers play on from
+// there, bot/web/board.py). Drawn with the parts every page shares (draw.ts).
 
 import { byId, Cards, drawResult, drawStatus, el, fillTrick, items, person, say, seatLine, words } from "./draw";
 import type { Texts } from "./draw";
@@ -9,21 +10,28 @@ import type { ReplayState } from "./protocol";
 const texts: Texts = JSON.parse(byId("texts").textContent ?? "{}");
 const root = byId("replay");
 const cards = new Cards(root.dataset.cards ?? "");
-const steps: ReplayState[] = JSON.parse(byId("steps").textContent ?? "[]");
-const last = steps.length - 1;
+const game: ReplayState[] = JSON.parse(byId("steps").textContent ?? "[]");
+/** The line shown: the game, or on the analysis board the game up to a position and the
+ * computers' play from another card there. */
+let steps: ReplayState[] = game;
+let last = steps.length - 1;
 let at = 0;
 
 /** Each step's trick: 0 before the first card, else the number of the trick it shows. */
-const trickOf: number[] = [];
-{
+let trickOf: number[] = [];
+/** The steps that end a trick. */
+let ends: number[] = [];
+
+function index(): void {
+  trickOf = [];
   let done = 0;
   for (const s of steps) {
     if (s.trick_shown) trickOf.push(++done);
     else trickOf.push((s.trick ?? []).length > 0 ? done + 1 : done === 0 ? 0 : -done);
   }
+  ends = steps.map((s, i) => (s.trick_shown ? i : -1)).filter((i) => i >= 0);
+  last = steps.length - 1;
 }
-/** The steps that end a trick. */
-const ends = steps.map((s, i) => (s.trick_shown ? i : -1)).filter((i) => i >= 0);
 
 function where(i: number): string {
   const t = trickOf[i] ?? 0;
@@ -50,8 +58,53 @@ function drawSeats(s: ReplayState): void {
     (li.children[0] as HTMLElement).textContent = seat.name;
     (li.children[1] as HTMLElement).replaceChildren(...seatLine(seat, texts));
     const held = s.hands?.[i] ?? [];
-    (li.children[3] as HTMLElement).replaceChildren(...held.map((c) => cards.img(c, 30, 45)));
+    // On the game's line, the cards of the player to move are the analysis board's
+    // questions: another card there, and the computers play on.
+    const asks = steps === game && at < last && (s.turn ?? []).includes(i);
+    (li.children[3] as HTMLElement).replaceChildren(...held.map((c) => {
+      const img = cards.img(c, 30, 45);
+      if (!asks) return img;
+      const b = el("button", "try");
+      b.type = "button";
+      b.dataset.card = c;
+      b.append(img);
+      b.addEventListener("click", () => void tryCard(c));
+      return b;
+    }));
   });
+}
+
+/** The analysis board: ``code`` instead of the move made at this position. */
+async function tryCard(code: string): Promise<void> {
+  const from = at;
+  const note = byId("board-text");
+  const answer = await fetch(location.pathname + "/analysis", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ at: from, action: { card: code } }),
+  }).catch(() => null);
+  const data = answer && answer.ok ? ((await answer.json()) as { steps: ReplayState[] }) : null;
+  byId("board").hidden = false;
+  if (!data) {
+    note.textContent = texts["web.board_refused"] ?? "";
+    return;
+  }
+  steps = [...game.slice(0, from), ...data.steps];
+  index();
+  note.textContent = texts["web.board_line"] ?? "";
+  root.dataset.line = "analysis";
+  listMoves();
+  go(from + 1);
+}
+
+function backToGame(): void {
+  const was = at;
+  steps = game;
+  index();
+  byId("board").hidden = true;
+  root.dataset.line = "game";
+  listMoves();
+  go(Math.min(was, last));
 }
 
 /** The hand's moves, once: each a button that goes to its step. */
@@ -125,5 +178,8 @@ felt.addEventListener("pointerup", (e) => {
   x0 = null;
   if (Math.abs(dx) > 40) go(at + (dx < 0 ? 1 : -1));
 });
+byId("board-back").onclick = backToGame;
+index();
+root.dataset.line = "game";
 listMoves();
 go(Number(location.hash.slice(1)) || 0);

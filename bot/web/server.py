@@ -9,8 +9,10 @@ bus (``bot.web.bus``: in-process on SQLite, PostgreSQL ``LISTEN``/``NOTIFY`` oth
 Routes (``TOKEN``: ``bot.web.keys``; a bad, rotated or switched-off token is a bare 404):
 
 - ``/table/TOKEN``: a table, live; ``/ws/table/TOKEN`` its socket (``bot.web.protocol``);
-- ``/hand/TOKEN``: a finished hand, replayed; ``/table/TOKEN/hand/ID`` sends a table's page
-  on to the replay of its finished hand ``ID`` (the page links it when the hand ends);
+- ``/hand/TOKEN``: a finished hand, replayed; ``POST /hand/TOKEN/analysis`` its analysis
+  board (``bot.web.board``: another move at a position, the computers play on);
+  ``/table/TOKEN/hand/ID`` sends a table's page on to the replay of its finished hand ``ID``
+  (the page links it when the hand ends);
 - ``/board/TOKEN?game=G&season=N``: a server's leaderboard; ``/player/TOKEN?game=G&season=N``:
   a player's profile;
 - ``/static/NAME``, ``/static/pages/NAME``, ``/cards/FACES/THEME/LANG/CODE.png``: the pages'
@@ -39,6 +41,7 @@ from bot.voice.table import Table
 from bot.watch import WATCH_OFF, watch_of
 from bot.web import cards, protocol
 from bot.web.assets import Assets
+from bot.web.board import Refused, play_out
 from bot.web.bus import Bus, LocalBus, PgBus
 from bot.web.guilds import GuildConfigs
 from bot.web.keys import Keys, Kind, sign
@@ -128,6 +131,7 @@ class WebServer:
             web.get("/table/{token}/hand/{hand:[0-9]{1,18}}", self.to_replay),
             web.get("/ws/table/{token}", self.table_socket),
             web.get("/hand/{token}", self.hand_page),
+            web.post("/hand/{token}/analysis", self.analysis),
             web.get("/board/{token}", self.board_page),
             web.get("/player/{token}", self.player_page),
             web.get("/static/{name}", self.static.serve),
@@ -380,6 +384,44 @@ class WebServer:
                           cards=cards.base(cards.faces_of(table.game, config.faces), config.theme,
                                            lang))
 
+    async def analysis(self, request: web.Request) -> web.Response:
+        """The analysis board: ``{"at": N, "action": {...}}`` → ``{"steps": [...]}``, the
+        hand from move ``at`` on with that action there, played out by the computers. A hand
+        still in play is refused (409) before its record is read; so is an action its player
+        could not take there (400, with the reason)."""
+        found = await self.keys.verify(Kind.HAND, request.match_info["token"])
+        if found is None:
+            raise web.HTTPNotFound()
+        guild_id, hand_id = found
+        row = await self.store.hand(hand_id)
+        table = None if row is None else await self.store.get_table(row.table_id)
+        if row is None or table is None or table.guild_id != guild_id:
+            raise web.HTTPNotFound()
+        if row.result is None:
+            return web.json_response({"refused": "hand_in_play"}, status=409,
+                                     headers={"Cache-Control": "no-store"})
+        try:
+            asked = await request.json()
+            at, action = asked["at"], asked["action"]
+            if not isinstance(at, int) or not isinstance(action, dict):
+                raise TypeError
+        except (ValueError, KeyError, TypeError):
+            return web.json_response({"refused": "bad_request"}, status=400)
+        lang = await self.guilds.language(guild_id)
+        self._learn(guild_id, table.runtime.get("names"))
+
+        def line() -> list[dict[str, Any]]:
+            with speaking(lang):
+                return [s.model_dump(mode="json") for s in play_out(
+                    Table.from_rows(table, row), row.record(), at, action)]
+
+        try:
+            steps = await asyncio.to_thread(line)
+        except Refused as e:
+            return web.json_response({"refused": e.reason}, status=400,
+                                     headers={"Cache-Control": "no-store"})
+        return web.json_response({"steps": steps}, headers={"Cache-Control": "no-store"})
+
     # -- standings -----------------------------------------------------------------------
 
     async def _game_season(self, request: web.Request, guild_id: int,
@@ -494,4 +536,5 @@ def _page_texts() -> dict[str, str]:
     """The words the pages' scripts show, in the current language."""
     return {f"web.{key}": t(f"web.{key}") for key in (
         "trick", "trump", "reconnecting", "gone_closed", "gone_off", "gone_revoked", "taken",
-        "seconds_left", "deal", "result", "replay_link")}
+        "seconds_left", "deal", "result", "replay_link", "board_line",
+        "board_refused")}

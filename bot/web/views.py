@@ -180,7 +180,9 @@ def replay_steps(table: Table, record: Mapping[str, object], *,
     def snapshot(trick: dict[str, Any] | None, move: Text | None,
                  note: Sequence[Text] = ()) -> ReplayState:
         return ReplayState.model_validate({
-            **state_data(table, public_view(hand)), "turn": [],
+            # Who moves next: the analysis board offers their cards (bot.web.board).
+            **state_data(table, public_view(hand)),
+            "turn": [] if hand.finished else hand.actors(),
             "hands": [[code(c) for c in hand.sort_hand(cards)] for cards in hand.hands],
             "trick_shown": trick, "moves": [] if move is None else [spans(move)],
             "notes": [spans(x) for x in note]})
