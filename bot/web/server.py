@@ -82,6 +82,11 @@ STATIC = ("web.css",)
 SCRIPTS = ("table.js", "replay.js")
 #: Names kept from the tables' settings for the leaderboard (memory stays flat).
 NAMES_KEPT = 5000
+#: The analysis board's lines kept (the same question is answered from memory), and how
+#: many are played out at once: a line costs a second of CPU, and anyone with a replay's
+#: link may ask, so the asking waits in turn instead of taking the process's cores.
+ANALYSES_KEPT = 256
+ANALYSES_AT_ONCE = 1
 
 
 def _json_script(value: Any) -> str:
@@ -110,6 +115,9 @@ class WebServer:
         self.guilds = GuildConfigs(store)
         self.feed = Feed(store, bus, self.keys, self.guilds)
         self._seen_names: OrderedDict[tuple[int, str], str] = OrderedDict()
+        self._analyses: OrderedDict[tuple[int, int, str, str], list[dict[str, Any]]] = (
+            OrderedDict())
+        self._analysing = asyncio.Semaphore(ANALYSES_AT_ONCE)
         self.env = jinja2.Environment(
             loader=jinja2.PackageLoader("bot.web", "templates"),
             autoescape=jinja2.select_autoescape(default=True), trim_blocks=True,
@@ -415,11 +423,19 @@ class WebServer:
                 return [s.model_dump(mode="json") for s in play_out(
                     Table.from_rows(table, row), row.record(), at, action)]
 
-        try:
-            steps = await asyncio.to_thread(line)
-        except Refused as e:
-            return web.json_response({"refused": e.reason}, status=400,
-                                     headers={"Cache-Control": "no-store"})
+        key = (hand_id, at, json.dumps(action, sort_keys=True), lang)
+        steps = self._analyses.get(key)
+        if steps is None:
+            async with self._analysing:
+                try:
+                    steps = await asyncio.to_thread(line)
+                except Refused as e:
+                    return web.json_response({"refused": e.reason}, status=400,
+                                             headers={"Cache-Control": "no-store"})
+            self._analyses[key] = steps
+            while len(self._analyses) > ANALYSES_KEPT:
+                self._analyses.popitem(last=False)
+        self._analyses.move_to_end(key)
         return web.json_response({"steps": steps}, headers={"Cache-Control": "no-store"})
 
     # -- standings -----------------------------------------------------------------------
