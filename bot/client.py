@@ -13,7 +13,7 @@ import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import discord
 import yarl
@@ -25,6 +25,8 @@ from bot.activity import ActivityPlay, make_activity
 from bot.clicks import Clicks
 from bot.community import Community
 from bot.courier import Surface
+from bot.crossplay.hub import CROSSPLAY, Crossplay
+from bot.crossplay.venue import CrossplaySurface, VenueSession
 from bot.delivery import Sender
 from bot.discord_surface import DiscordSurface
 from bot.gateway import guard_parsers
@@ -47,7 +49,7 @@ ENTRY_POINT = 4
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.tables", "cogs.records", "cogs.admin", "cogs.help", "cogs.ratings",
-              "cogs.play", "cogs.tournaments")
+              "cogs.play", "cogs.tournaments", "cogs.league", "cogs.crossplay")
 
 #: What the bot does in a channel: post and edit the table and results (View Channel, Send
 #: Messages), as embeds (Embed Links) with card pictures (Attach Files), and its slash
@@ -159,6 +161,8 @@ class FilicauBot(commands.Bot):
                                    tables=self.tables, service=self.service,
                                    ready=self.wait_until_ready, share=self.rate_share)
         #: Members' display names, kept a while (the leaderboard's picture, the web pages).
+        self.crossplay = Crossplay(self.store, self.tables, self.service, sender=self.sender,
+                                   venue=self._venue, wait=settings.crossplay_wait)
         self.member_names = MemberNames()
         #: The web pages (``bot.web``), when ``WEB_URL`` is set.
         self.web: WebServer | None = None
@@ -177,6 +181,7 @@ class FilicauBot(commands.Bot):
                                    activity=make_activity(self.settings, self.application_id,
                                                           self.http.request, play))
         await self.tables.restore()
+        await self.crossplay.restore()
         await self.community.restore()
         for ext in EXTENSIONS:
             await self.load_extension(ext)
@@ -283,9 +288,26 @@ class FilicauBot(commands.Bot):
     def _discord(self, session: TableSession, runner: TableRunner,
                  edit_interval: Callable[[], float]) -> DiscordSurface:
         web = self.web
+        if session.row.settings.get(CROSSPLAY):
+            # A table across servers: its home is one venue of several (bot.crossplay),
+            # without the Activity or pages, which know one server's tables.
+            surface = CrossplaySurface(session, runner, edit_interval, sender=self.sender,
+                                       servers=self.servers)
+            surface.members = lambda: self.crossplay.members(session.id, session.guild_id)
+            return surface
         return DiscordSurface(session, runner, edit_interval, sender=self.sender,
                               servers=self.servers, pages=web,
                               activity=web is not None and web.activity is not None)
+
+    def _venue(self, session: VenueSession, runner: TableRunner) -> CrossplaySurface:
+        """A cross-server table's surface in one more server: the table's session as that
+        server's channel shows it (it is the table's session in all else)."""
+        surface = CrossplaySurface(cast(TableSession, session), runner,
+                                   self.tables.edit_interval, sender=self.sender,
+                                   servers=self.servers)
+        table_id, guild_id = session.venue.table_id, session.guild_id
+        surface.members = lambda: self.crossplay.members(table_id, guild_id)
+        return surface
 
     def _surfaces(self, table: OpenTable) -> list[Surface]:
         """Where a table is shown, in the order each hears its news: its web pages first
@@ -348,6 +370,7 @@ class FilicauBot(commands.Bot):
         for task in self.community.stop():
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.crossplay.stop()
         await self.tables.stop()
         if self.web is not None:
             await self.web.stop()

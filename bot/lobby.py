@@ -19,6 +19,7 @@ from bot import boards, holds, thinking
 from bot.options import describe as describe_options
 from bot.seats import Seating, computer, is_computer, user_member
 from bot.store import (
+    EVERYWHERE,
     Member,
     PartnershipStatus,
     Store,
@@ -32,6 +33,7 @@ from engine import (
     Status,
     make_rules,
 )
+from engine.cards import Card
 from engine.errors import OptionsError
 
 #: The levels the lobby offers (``bot.thinking``, where they are played). ``simple`` (the
@@ -53,7 +55,9 @@ SETTING_RANGES: dict[str, tuple[int, int]] = {
     "window_seconds": (5, 120),
 }
 #: Table settings that are on or off.
-SETTING_SWITCHES = frozenset({"pings", "hints", "rated", "thread", "confirm"})
+SETTING_SWITCHES = frozenset({"pings", "hints", "rated", "thread", "confirm",
+                              # a table of players of several servers (bot.crossplay)
+                              "crossplay"})
 
 
 class SessionError(Exception):
@@ -71,6 +75,9 @@ class Actor:
 
     user_id: int
     manager: bool = False
+    #: The id of the click that asked (Discord's interaction id): a deal's cut
+    #: (``bot.seals``).
+    click: str | None = None
 
 
 def check_settings(settings: dict[str, Any]) -> dict[str, int | bool | str]:
@@ -115,6 +122,9 @@ class Lobby:
         self.message_id = row.message_id
         self.lock = asyncio.Lock()
         self.rng = random.Random(seed) if seed is not None else DEALER
+        #: A pack laid out card by card (the tests' chosen deals), dealt as it lies and so
+        #: not sealed: its record carries no shuffle. None: every deal is sealed.
+        self.laid: list[Card] | None = None
         self.hand: Hand | None = None
         self.hand_id: int | None = None
         self.hand_number = 0
@@ -143,6 +153,13 @@ class Lobby:
     @property
     def guild_id(self) -> int:
         return self.row.guild_id
+
+    @property
+    def ledger_id(self) -> int:
+        """Whose books the table's hands go in (partnerships, standings, ratings): its
+        server's, or the ladder of play across servers (``EVERYWHERE``) at a table of
+        several servers, so that no server's own ratings take in strangers' hands."""
+        return EVERYWHERE if self.row.settings.get("crossplay") else self.row.guild_id
 
     @property
     def channel_id(self) -> int:
@@ -362,7 +379,7 @@ class Lobby:
         self.known = None
         if self.full:
             team0, team1 = self.team_members()
-            self.known = await self.store.get_status(self.guild_id, self.game, team0, team1)
+            self.known = await self.store.get_status(self.ledger_id, self.game, team0, team1)
 
     # -- status between the engine and the store ---------------------------------------------
 
@@ -377,7 +394,7 @@ class Lobby:
         return status, dealer
 
     def _to_store(self, status: Status, next_dealer: int, since: str | None) -> PartnershipStatus:
-        return self.seating.to_stored(status, next_dealer, since, guild_id=self.guild_id,
+        return self.seating.to_stored(status, next_dealer, since, guild_id=self.ledger_id,
                                       game=self.game)
 
     def team_letter(self, team: int | None) -> Literal["a", "b"] | None:
@@ -414,6 +431,12 @@ class Lobby:
         """Whether a player may ask "What would you play?": a table setting, on by default,
         and always off at a rated table."""
         return bool(self.row.settings.get("hints", True)) and not self.rated
+
+    @property
+    def mentions(self) -> bool:
+        """Whether the table names its people by mention: not at a table of several
+        servers, where a mention of a person of another server would name nobody."""
+        return not self.row.settings.get("crossplay")
 
     @property
     def thread_id(self) -> int | None:

@@ -36,6 +36,12 @@ class Settings(BaseSettings):
     next_hand_delay: float = 30.0
     #: Seconds a person's turn waits before they are pinged (at tables that ping).
     ping_delay: float = 5.0
+    #: Seconds a player waits in the queue of every server (``/play where:everywhere``)
+    #: before computers are offered.
+    crossplay_wait: float = Field(default=60.0, ge=0)
+    #: The bot's operators (user ids, ``1,2``): they bar people from play across servers
+    #: and read the reports; unset: the application's owner.
+    operator_ids: Annotated[tuple[int, ...], NoDecode] = ()
     #: Worker processes in which computer players think (0: a thread; default: one per core
     #: beyond the first).
     ai_processes: int | None = Field(default=None, ge=0, le=64)
@@ -91,6 +97,13 @@ class Settings(BaseSettings):
         if not v.startswith(("http://", "https://")) or " " in v:
             raise ValueError("WEB_URL must be the pages' address, like https://cards.example.org")
         return v.rstrip("/")
+
+    @field_validator("operator_ids", mode="before")
+    @classmethod
+    def _parse_operator_ids(cls, v: object) -> object:
+        if isinstance(v, str):
+            return tuple(int(x) for x in v.replace(" ", "").split(",") if x)
+        return v
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -10,13 +10,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.choices import GAME_CHOICES
+from bot.crossplay import access
 from bot.errors import answer as reply_error
 from bot.lobby import Actor
 from bot.seats import user_member
 from bot.store import now
-from bot.texts import t
+from bot.texts import game_title, t
 from bot.translator import ls
 from bot.web.server import WebServer
+from engine import make_rules
 
 if TYPE_CHECKING:
     from bot.client import FilicauBot
@@ -125,6 +127,38 @@ class Admin(commands.Cog, name="Admin"):
         await interaction.response.send_message(
             t("ok.faces", faces=t(f"choice.{choice}")), ephemeral=True)
         self._redraw(interaction.guild_id)
+
+    @admin.command(name=ls("cmdname.admin_crossplay"), description=ls("cmd.admin_crossplay"))
+    @app_commands.describe(mode=ls("cmd.crossplay_mode"), game=ls("cmd.crossplay_game"),
+                           channel=ls("cmd.crossplay_channel"))
+    @app_commands.rename(mode=ls("optname.mode"), game=ls("optname.game"),
+                         channel=ls("optname.channel"))
+    @app_commands.choices(mode=ON_OFF, game=GAME_CHOICES)
+    async def crossplay(self, interaction: discord.Interaction[Any],
+                        mode: app_commands.Choice[str],
+                        game: app_commands.Choice[str] | None = None,
+                        channel: discord.TextChannel | None = None) -> None:
+        """Play across servers on (for every game from every channel, or only those named,
+        one more each time) or off (``bot.crossplay.access``); off, this server's players
+        at tables with other servers finish the hand and the computer takes their seats."""
+        guild_id = interaction.guild_id
+        assert guild_id is not None
+        store = self.bot.store
+        settings = access.changed(await store.crossplay_settings(guild_id),
+                                  on=mode.value == "on",
+                                  game=None if game is None else game.value,
+                                  channel_id=None if channel is None else channel.id)
+        await store.put_crossplay_settings(settings)
+        if not settings.enabled:
+            await interaction.response.send_message(t("ok.crossplay_off"), ephemeral=True)
+            await self.bot.crossplay.withdraw(guild_id)
+            return
+        games = ", ".join(game_title(g, make_rules(g).title) for g in settings.games) \
+            or t("crossplay.every_game")
+        channels = ", ".join(f"<#{c}>" for c in settings.channels) \
+            or t("crossplay.every_channel")
+        await interaction.response.send_message(
+            t("ok.crossplay_on", games=games, channels=channels), ephemeral=True)
 
     @season.command(name=ls("cmdname.admin_season_start"),
                     description=ls("cmd.admin_season_start"))

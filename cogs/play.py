@@ -18,15 +18,18 @@ from bot import render
 from bot.choices import GAME_CHOICES
 from bot.community import drawing, quickplay
 from bot.courier import Via
+from bot.crossplay import access
+from bot.crossplay.hub import plays_across
 from bot.errors import answer as reply_error
 from bot.lobby import Actor, SessionError
 from bot.open_tables import OpenTable
 from bot.protocol import Click, Op, Place
 from bot.service import Outcome
-from bot.store import CommunitySettings, PlayerSettings
-from bot.texts import refusal, t
+from bot.store import CommunitySettings, PlayerSettings, Waiting, now
+from bot.texts import game_title, refusal, t
 from bot.translator import ls
 from bot.validate import came_from, place_of
+from engine import make_rules
 
 if TYPE_CHECKING:
     from bot.client import FilicauBot
@@ -37,6 +40,10 @@ REMINDERS = [app_commands.Choice(name=ls("choice.off"), value="off"),
              app_commands.Choice(name=ls("choice.dm"), value="dm")]
 INVITES = [app_commands.Choice(name=ls("choice.mention"), value="mention"),
            app_commands.Choice(name=ls("choice.dm"), value="dm")]
+WHERE = [app_commands.Choice(name=ls("choice.here"), value="here"),
+         app_commands.Choice(name=ls("choice.everywhere"), value="everywhere")]
+PACES = [app_commands.Choice(name=ls(f"choice.pace_{p}"), value=p)
+         for p in ("quick", "usual", "slow")]
 #: How long an invitation may hold a seat (minutes): the lobby itself closes after 15.
 HOLD_RANGE = (1, 15)
 
@@ -49,25 +56,68 @@ class Play(commands.Cog, name="Play"):
 
     @app_commands.command(name=ls("cmdname.play"), description=ls("cmd.play"))
     @app_commands.guild_only()
-    @app_commands.describe(game=ls("cmd.play_game"))
-    @app_commands.rename(game=ls("optname.game"))
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.describe(game=ls("cmd.play_game"), where=ls("cmd.play_where"),
+                           pace=ls("cmd.play_pace"), rated=ls("cmd.play_rated"))
+    @app_commands.rename(game=ls("optname.game"), where=ls("optname.where"),
+                         pace=ls("optname.pace"), rated=ls("optname.rated"))
+    @app_commands.choices(game=GAME_CHOICES, where=WHERE, pace=PACES)
     async def play(self, interaction: discord.Interaction[Any],
-                   game: app_commands.Choice[str] | None = None) -> None:
+                   game: app_commands.Choice[str] | None = None,
+                   where: app_commands.Choice[str] | None = None,
+                   pace: app_commands.Choice[str] | None = None, rated: bool = True) -> None:
         """The fullest table of the game that takes the player now, anywhere in the server;
-        else a new one here."""
+        else a new one here. *Everywhere*: the queue of every server that plays across
+        servers (``bot.crossplay``)."""
         try:
-            await self._play(interaction, None if game is None else game.value)
+            if where is not None and where.value == "everywhere":
+                await self._everywhere(interaction, game.value if game else None,
+                                       pace.value if pace else "usual", rated)
+            else:
+                await self._play(interaction, None if game is None else game.value)
         except SessionError as e:
             await reply_error(interaction, refusal(e.key, e.params))
+
+    async def _everywhere(self, interaction: discord.Interaction[Any], game: str | None,
+                          pace: str, rated: bool) -> None:
+        """Queue the player with the players of every server that plays across servers,
+        after this server's say (``bot.crossplay.access``); answered at once, told where
+        their table is once it forms."""
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            raise SessionError("err.guild_only")
+        store = self.bot.store
+        chosen = game or quickplay.DEFAULT_GAME
+        why = access.refusal(await store.crossplay_settings(guild_id), chosen,
+                             interaction.channel_id,
+                             barred=await store.barred(interaction.user.id))
+        if why is not None:
+            raise SessionError(why)
+        user = interaction.user
+        waiting = Waiting(
+            user_id=user.id, guild_id=guild_id, channel_id=interaction.channel_id or 0,
+            game=chosen, rated=rated, pace="quick" if pace == "quick" else
+            "slow" if pace == "slow" else "usual",
+            # The name the player shows everywhere, not this server's nickname for them.
+            name=user.global_name or user.name, locale=str(interaction.locale.value),
+            application_id=interaction.application_id, token=interaction.token,
+            queued_at=now())
+        others = len([w for w in await store.waiting(chosen) if w.user_id != user.id])
+        await interaction.response.send_message(
+            t("crossplay.queued", game=game_title(chosen, make_rules(chosen).title),
+              waiting=others + 1), ephemeral=True)
+        await self.bot.crossplay.queue(waiting)
 
     async def _play(self, interaction: discord.Interaction[Any], game: str | None) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
             raise SessionError("err.guild_only")
+        # Quick play here: out of the queue of every server.
+        await self.bot.crossplay.leave(interaction.user.id)
         member = quickplay.member_of(interaction.user.id)
         for opening in quickplay.openings(self.bot.tables, guild_id=guild_id, member=member,
                                           game=game, visible=quickplay.visible_to(interaction)):
+            if plays_across(opening.table):
+                continue  # its seats are the queue's
             try:
                 await self._take(interaction, opening.table)
                 return

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import dealt_figures
 from bot.choices import GAME_CHOICES
 from bot.colours import GAME_COLOUR
 from bot.errors import answer as reply_error
@@ -23,7 +24,7 @@ from bot.ratings.chart import Labels, TopLabels, TopRow, rating_chart, top_chart
 from bot.ratings.words import rating_sentence, rating_text, sure_short
 from bot.render import button
 from bot.seats import user_member
-from bot.store import now
+from bot.store import EVERYWHERE, now
 from bot.texts import game_title, speaking, t
 from bot.translator import ls
 from bot.validate import came_from
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+WHERE = [app_commands.Choice(name=ls("choice.here"), value="here"),
+         app_commands.Choice(name=ls("choice.everywhere"), value="everywhere")]
 CHART_FILE = "rating.png"
 TOP_FILE = "top.png"
 
@@ -72,15 +75,24 @@ class Ratings(commands.Cog, name="Ratings"):
 
     @app_commands.command(name=ls("cmdname.leaderboard"), description=ls("cmd.leaderboard"))
     @app_commands.guild_only()
-    @app_commands.describe(game=ls("cmd.game"), season=ls("cmd.season"))
-    @app_commands.rename(game=ls("optname.game"), season=ls("optname.season"))
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.describe(game=ls("cmd.game"), season=ls("cmd.season"),
+                           where=ls("cmd.leaderboard_where"))
+    @app_commands.rename(game=ls("optname.game"), season=ls("optname.season"),
+                         where=ls("optname.where"))
+    @app_commands.choices(game=GAME_CHOICES, where=WHERE)
     async def leaderboard_cmd(self, interaction: discord.Interaction[Any],
                               game: app_commands.Choice[str],
                               season: app_commands.Range[int, 1, 10_000] | None = None,
+                              where: app_commands.Choice[str] | None = None,
                               ) -> None:
         """A public answer: in the server's language."""
         assert interaction.guild_id is not None
+        if where is not None and where.value == "everywhere":
+            with speaking(self.bot.public_language(interaction.guild_id)):
+                embed = await self.ladder(game.value, season)
+            await interaction.response.send_message(
+                embed=embed, allowed_mentions=discord.AllowedMentions.none())
+            return
         current = await self.current_season(interaction.guild_id)
         if season is not None and season > current:
             await reply_error(interaction, t("err.no_season", season=season, last=current))
@@ -109,6 +121,26 @@ class Ratings(commands.Cog, name="Ratings"):
         else:
             await interaction.response.send_message(
                 embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
+
+    async def ladder(self, game: str, season: int | None) -> discord.Embed:
+        """The ladder of play across servers (``EVERYWHERE``), its first page: each player
+        by the name they show at those tables (no mention: most are of other servers)."""
+        store = self.bot.store
+        season = season or season_of(await store.seasons(EVERYWHERE), now())
+        lines = board.page(await self.lines(EVERYWHERE, game, season), 1)
+        names = await store.crossplay_names(
+            [int(line.rating.player) for line in lines if line.rating.player.isdigit()])
+        text = "\n".join(
+            t("leaderboard.line", rank=line.rank, player=discord.utils.escape_markdown(
+                names.get(int(p), "?")) if (p := line.rating.player).isdigit() else mention(p),
+              rating=rating_text(line.conservative),
+              hands=t("n.hands", count=line.rating.hands), sure=sure_short(line.rating.sigma),
+              trend=_trend(line.trend))
+            for line in lines)
+        title = t("leaderboard.ladder_title", game=game_title(game, make_rules(game).title),
+                  season=season)
+        return discord.Embed(title=title, colour=GAME_COLOUR,
+                             description=text or t("leaderboard.none"))
 
     async def lines(self, guild_id: int, game: str, season: int) -> list[board.Line]:
         store = self.bot.store
@@ -227,6 +259,10 @@ class Ratings(commands.Cog, name="Ratings"):
                         won=best.won, hands=t("n.hands", count=best.hands))
                 if best else t("profile.no_partner", count=board.PARTNER_HANDS),
                 inline=False)
+        dealt = dealt_figures.lines(await dealt_figures.dealt_to(
+            store.db, guild_id, key, player))  # type: ignore[attr-defined]
+        if dealt:
+            embed.add_field(name=t("profile.dealt"), value="\n".join(dealt), inline=False)
         history = await store.rating_history(guild_id, key, season, player)
         if not history:
             await interaction.response.send_message(

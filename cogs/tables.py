@@ -25,6 +25,7 @@ from bot import answers, options
 from bot.choices import GAME_CHOICES, TOP_TRUMP_CHOICES, WATCH_CHOICES
 from bot.community import invitations
 from bot.courier import Via
+from bot.crossplay import invitees
 from bot.errors import answer as reply_error
 from bot.lobby import (
     COMPUTER_LEVELS,
@@ -56,7 +57,7 @@ TURN_RANGE, WINDOW_RANGE = SETTING_RANGES["turn_seconds"], SETTING_RANGES["windo
 def actor(interaction: discord.Interaction[Any]) -> Actor:
     """The clicking user, and whether they manage the server the click came from."""
     perms = getattr(interaction.user, "guild_permissions", None)
-    return Actor(interaction.user.id, bool(perms and perms.manage_guild))
+    return Actor(interaction.user.id, bool(perms and perms.manage_guild), str(interaction.id))
 
 
 Handler = Callable[[discord.Interaction[Any], OpenTable, Click], Awaitable[None]]
@@ -120,6 +121,14 @@ class Tables(commands.Cog, name="Tables"):
             {"early_end": early_end} if options.offers(game.value, "early_end") else {})
         if top_trumps is not None:
             table_options["top_trumps"] = top_trumps.value
+        # Only this server's members who see the channel: refused before anything opens.
+        away = invitees.strangers([u for u in (invite, invite_2, invite_3) if u is not None
+                                   and not u.bot and u.id != interaction.user.id],
+                                  interaction)
+        if away:
+            await reply_error(interaction, t("invite.strangers", users=", ".join(
+                discord.utils.escape_markdown(u.display_name) for u in away)))
+            return
         try:
             if guild_id is None or channel_id is None:
                 raise SessionError("err.guild_only")
@@ -161,17 +170,21 @@ class Tables(commands.Cog, name="Tables"):
         """A click on a table's component: checked against its table's server, channel and
         message, then answered by its operation's handler (refusals and failures are
         ``bot.clicks``')."""
-        table = self.tables.get(click.table_id)
-        if table is None:
+        found = self.tables.get(click.table_id)
+        if found is None:
             raise SessionError(await self._not_open(interaction, click.table_id))
-        session = table.session
+        # The table as the click's server shows it: a table across servers is shown in
+        # each of its players' servers, with that server's own messages (bot.crossplay).
+        table = self.bot.crossplay.shown_at(found, interaction.guild_id)
+        if table is None:
+            raise SessionError("err.elsewhere")
+        session = table.discord.session
         # A click belongs to its table's server and channel (a result or a review in the
         # table's own thread: there); anywhere else it is refused (a button copied into
         # another server, a DM).
         in_thread = (session.thread_id is not None
                      and interaction.channel_id == session.thread_id)
-        if interaction.guild_id != session.guild_id or not (
-                interaction.channel_id == session.channel_id
+        if not (interaction.channel_id == session.channel_id
                 or (in_thread and click.op in POSTED_OPS)):
             raise SessionError("err.elsewhere")
         await table.discord.settled()
@@ -295,7 +308,7 @@ class Tables(commands.Cog, name="Tables"):
 
     async def _on_next(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click) -> None:
-        session = table.session
+        session = table.discord.session  # where the click's server shows the table
 
         async def reply(_: Outcome) -> None:
             on = interaction.message

@@ -81,6 +81,8 @@ GUILD_ID = 810_000_000_000_000_001
 OWNER_ID = 820_000_000_000_000_001
 MANAGER_ROLE_ID = 830_000_000_000_000_001
 CHANNEL_ID = 840_000_000_000_000_001
+#: The channel of each further server (``Harness.guild``): channel id -> server id.
+GUILDS: dict[int, int] = {}
 OTHER_CHANNEL_ID = 840_000_000_000_000_002
 EPHEMERAL = 64
 TOKEN = "ODAwMDAwMDAwMDAwMDAwMDAx.fake.token"
@@ -106,6 +108,8 @@ class User:
     manager: bool = False
     #: The user's Discord locale (their client's language), sent with each interaction.
     locale: str = "en-US"
+    #: The server they are a member of (``Harness.guild`` adds more servers).
+    guild_id: int = GUILD_ID
 
     @property
     def mention(self) -> str:
@@ -129,6 +133,13 @@ class User:
 
 
 @dataclass(frozen=True)
+class Channel:
+    """A channel of a server, as a slash command's option names it."""
+
+    id: int
+
+
+@dataclass(frozen=True)
 class Role:
     """A role of the server, as a slash command's option names it."""
 
@@ -146,8 +157,13 @@ def bot_user_payload() -> dict[str, Any]:
             "flags": 0, "mfa_enabled": False, "verified": True}
 
 
+def guild_of(channel_id: int) -> int:
+    """The server of a channel: the first server's two, or one of ``Harness.guild``'s."""
+    return GUILDS.get(channel_id, GUILD_ID)
+
+
 def channel_payload(channel_id: int) -> dict[str, Any]:
-    return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID),
+    return {"id": str(channel_id), "type": 0, "guild_id": str(guild_of(channel_id)),
             "name": f"cards-{channel_id % 10}", "position": channel_id % 10,
             "permission_overwrites": [], "nsfw": False, "parent_id": None,
             "rate_limit_per_user": 0, "topic": None, "last_message_id": None}
@@ -155,18 +171,21 @@ def channel_payload(channel_id: int) -> dict[str, Any]:
 
 def role_payload(role_id: int, name: str, perms: discord.Permissions) -> dict[str, Any]:
     return {"id": str(role_id), "name": name, "color": 0, "hoist": False,
-            "position": 0 if role_id == GUILD_ID else 1, "permissions": str(perms.value),
+            "position": 1 if role_id == MANAGER_ROLE_ID else 0, "permissions": str(perms.value),
             "managed": False, "mentionable": False, "flags": 0}
 
 
-def guild_payload(locale: str = "en-US") -> dict[str, Any]:
+def guild_payload(locale: str = "en-US", guild_id: int = GUILD_ID) -> dict[str, Any]:
     """What GUILD_CREATE would have told the bot: the roles (so that member permissions can be
     computed) and the channels."""
+    channels = [CHANNEL_ID, OTHER_CHANNEL_ID] if guild_id == GUILD_ID \
+        else [c for c, g in GUILDS.items() if g == guild_id]
     return {
-        "id": str(GUILD_ID), "name": "Card club", "owner_id": str(OWNER_ID), "icon": None,
-        "roles": [role_payload(GUILD_ID, "@everyone", USER_PERMISSIONS),
+        "id": str(guild_id), "name": "Card club" if guild_id == GUILD_ID
+        else f"Club {guild_id % 100}", "owner_id": str(OWNER_ID), "icon": None,
+        "roles": [role_payload(guild_id, "@everyone", USER_PERMISSIONS),
                   role_payload(MANAGER_ROLE_ID, "managers", MANAGER_PERMISSIONS)],
-        "channels": [channel_payload(CHANNEL_ID), channel_payload(OTHER_CHANNEL_ID)],
+        "channels": [channel_payload(c) for c in channels],
         "members": [], "emojis": [], "stickers": [], "features": [], "member_count": 8,
         "preferred_locale": locale, "unavailable": False, "verification_level": 0,
         "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
@@ -725,6 +744,8 @@ class Harness:
         self._errors = _ErrorLog()
         self._expected_errors: list[str] = []
         self.table_message_id: int | None = None
+        #: The further servers (``guild``).
+        self.guild_ids: list[int] = []
 
     # -- set-up ------------------------------------------------------------------------------
 
@@ -805,6 +826,8 @@ class Harness:
                                        state=state))
         bot._ready.set()
         self.bot = bot
+        for guild_id in self.guild_ids:
+            self._learn(guild_id)
         started = [t for t in asyncio.all_tasks() - before
                    if getattr(t.get_coro(), "__qualname__", "") == "OpenTables._resume"]
         if started:
@@ -860,7 +883,10 @@ class Harness:
             return None
         found = self.tables.session_in(channel_id)
         return found or next((t.session for t in self.tables
-                              if t.session.thread_id == channel_id), None)
+                              if t.session.thread_id == channel_id
+                              # a table across servers, shown in another server's channel
+                              or any(v.channel_id == channel_id
+                                     for v in self.bot.crossplay.venues_of(t.id))), None)
 
     def runner(self, session: TableSession) -> TableRunner:
         """The live side of an open table (its driver and timers)."""
@@ -895,6 +921,7 @@ class Harness:
             pending = [task for table in cog for task in table.discord.tasks()]
             assert self.bot is not None
             pending += self.bot.community.tournaments.pending()
+            pending += self.bot.crossplay.pending()
             if pending:
                 await asyncio.wait(pending, timeout=deadline - loop.time())
                 continue
@@ -907,11 +934,35 @@ class Harness:
 
     # -- users -----------------------------------------------------------------------------
 
-    def user(self, name: str, *, manager: bool = False, locale: str = "en-US") -> User:
-        """A new member of the server."""
-        user = User(next(self._users), name, manager, locale)
+    def user(self, name: str, *, manager: bool = False, locale: str = "en-US",
+             guild: int = GUILD_ID) -> User:
+        """A new member of the server (of another: ``guild``, made by ``Harness.guild``)."""
+        user = User(next(self._users), name, manager, locale, guild)
         self.discord.members[user.id] = user
         return user
+
+    def guild(self, number: int) -> tuple[int, int]:
+        """A further server with the bot in it (``number`` 1, 2, ...): its id and its one
+        channel; the bot learns it as GUILD_CREATE would tell it (again after a restart)."""
+        guild_id = GUILD_ID + (number << 22)
+        channel_id = CHANNEL_ID + (number << 22)
+        GUILDS[channel_id] = guild_id
+        if guild_id not in self.guild_ids:
+            self.guild_ids.append(guild_id)
+            if self.bot is not None:
+                self._learn(guild_id)
+        return guild_id, channel_id
+
+    def _learn(self, guild_id: int) -> None:
+        assert self.bot is not None
+        state = self.bot._connection
+        state._add_guild(discord.Guild(data=guild_payload(self.guild_locale, guild_id),  # type: ignore[arg-type]
+                                       state=state))
+
+    def stranger(self, name: str) -> User:
+        """A Discord user who is not a member of the server (a command may still name them
+        by id)."""
+        return User(next(self._users), name)
 
     # -- what users see --------------------------------------------------------------------
 
@@ -982,13 +1033,13 @@ class Harness:
         token = f"itoken-{iid}"
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(APP_ID), "type": kind, "token": token,
-            "version": 1, "guild_id": str(GUILD_ID), "channel_id": str(channel_id),
+            "version": 1, "guild_id": str(user.guild_id), "channel_id": str(channel_id),
             "channel": self.discord.threads[channel_id].payload()
             if channel_id in self.discord.threads else channel_payload(channel_id),
             "member": user.member_payload(),
             "data": data, "locale": user.locale, "guild_locale": self.guild_locale,
             "app_permissions": str(discord.Permissions.text().value), "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+            "authorizing_integration_owners": {"0": str(user.guild_id)}, "context": 0,
             "attachment_size_limit": 8 * 1024 * 1024,
         }
         if message is not None:
@@ -1027,9 +1078,16 @@ class Harness:
             assert param is not None, f"/{name} has no option {key}"
             if isinstance(value, User):
                 resolved.setdefault("users", {})[str(value.id)] = value.payload()
-                member = value.member_payload()
-                del member["user"]
-                resolved.setdefault("members", {})[str(value.id)] = member
+                if value.id in self.discord.members and value.guild_id == user.guild_id:
+                    # Discord resolves a stranger (of another server) as a user alone
+                    member = value.member_payload()
+                    del member["user"]
+                    resolved.setdefault("members", {})[str(value.id)] = member
+                value = str(value.id)
+            elif isinstance(value, Channel):
+                resolved.setdefault("channels", {})[str(value.id)] = {
+                    **channel_payload(value.id),
+                    "permissions": str(discord.Permissions.text().value)}
                 value = str(value.id)
             elif isinstance(value, Role):
                 resolved.setdefault("roles", {})[str(value.id)] = role_payload(

@@ -23,6 +23,8 @@ What is kept:
 - **player and community settings**: a player's reminders and invitations; a server's role
   called when a table needs one more, and how long an invitation holds a seat.
 - **tournaments**: their entrants and the tables of each round, with what each left.
+- **play across servers**: each server's opt-in, the queue of every server, a table's venues
+  in other servers, blocks, bars, reports, and clicks handed between processes.
 """
 
 from __future__ import annotations
@@ -31,9 +33,11 @@ from pathlib import Path
 
 from bot.store.migrations import MIGRATIONS, RATINGS_VERSION
 from bot.store.model import (
+    EVERYWHERE,
     HAND_WINNERS,
     HANDED_OVER,
     CommunitySettings,
+    CrossplaySettings,
     Entrant,
     GuildSettings,
     HandRow,
@@ -42,6 +46,8 @@ from bot.store.model import (
     PlayerSettings,
     RatingChange,
     RatingRow,
+    Report,
+    ReportReason,
     ResultRow,
     Season,
     StoreError,
@@ -49,6 +55,8 @@ from bot.store.model import (
     TableState,
     TournamentRow,
     TournamentTable,
+    VenueRow,
+    Waiting,
     WebKey,
     canonical,
     now,
@@ -59,11 +67,13 @@ from bot.store.protocols import Store
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
+    "EVERYWHERE",
     "HANDED_OVER",
     "HAND_WINNERS",
     "MIGRATIONS",
     "RATINGS_VERSION",
     "CommunitySettings",
+    "CrossplaySettings",
     "Entrant",
     "GuildSettings",
     "HandRow",
@@ -73,6 +83,8 @@ __all__ = [
     "PostgresStore",
     "RatingChange",
     "RatingRow",
+    "Report",
+    "ReportReason",
     "ResultRow",
     "Season",
     "SqliteStore",
@@ -82,6 +94,8 @@ __all__ = [
     "TableState",
     "TournamentRow",
     "TournamentTable",
+    "VenueRow",
+    "Waiting",
     "WebKey",
     "canonical",
     "is_postgres_url",

@@ -251,9 +251,117 @@ MIGRATIONS: list[str] = [
     ALTER TABLE guild_settings ADD COLUMN faces TEXT NOT NULL DEFAULT 'game'
         CHECK (faces IN ('game', 'german', 'french'));
     """,
+    # 12: monthly leagues (bot.leagues.sql): each league, the ladder its month in play began
+    # with, each closed month's table; the results found by game and time.
+    """
+    CREATE TABLE leagues (
+        scope $bigint NOT NULL,
+        game TEXT NOT NULL,
+        settings $json NOT NULL,
+        first_month TEXT NOT NULL,
+        seeds $json NOT NULL DEFAULT '[]',
+        month TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (scope, game)
+    );
+    CREATE INDEX leagues_by_month ON leagues (month);
+    CREATE TABLE league_players (
+        scope $bigint NOT NULL,
+        game TEXT NOT NULL,
+        player TEXT NOT NULL,
+        place INTEGER NOT NULL,
+        idle INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (scope, game, player),
+        UNIQUE (scope, game, place),
+        FOREIGN KEY (scope, game) REFERENCES leagues (scope, game)
+    );
+    CREATE INDEX league_players_by_player ON league_players (player);
+    CREATE TABLE league_months (
+        scope $bigint NOT NULL,
+        game TEXT NOT NULL,
+        month TEXT NOT NULL,
+        standings $json NOT NULL,
+        closed_at TEXT NOT NULL,
+        PRIMARY KEY (scope, game, month),
+        FOREIGN KEY (scope, game) REFERENCES leagues (scope, game)
+    );
+    CREATE INDEX results_by_guild_game_time ON results (guild_id, game, finished_at);
+    CREATE INDEX results_by_game_time ON results (game, finished_at);
+    """,
+    # 13: play across servers (issue 42): each server's opt-in, the one queue of every
+    # server, a cross-server table's venues (a server's channel and message showing it),
+    # the names players show there (the ladder's), blocks, bars from cross-server play,
+    # reports of hands, and clicks handed from the
+    # process that received them to the one that drives their table.
+    """
+    CREATE TABLE crossplay_servers (
+        guild_id $bigint PRIMARY KEY,
+        enabled $bool NOT NULL DEFAULT $false,
+        games $json NOT NULL DEFAULT '[]',
+        channels $json NOT NULL DEFAULT '[]',
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE crossplay_queue (
+        user_id $bigint PRIMARY KEY,
+        guild_id $bigint NOT NULL,
+        channel_id $bigint NOT NULL,
+        game TEXT NOT NULL,
+        rated $bool NOT NULL,
+        pace TEXT NOT NULL,
+        name TEXT NOT NULL,
+        locale TEXT,
+        application_id $bigint NOT NULL,
+        token TEXT NOT NULL,
+        queued_at TEXT NOT NULL
+    );
+    CREATE INDEX crossplay_waiting ON crossplay_queue (game, queued_at);
+    CREATE TABLE table_venues (
+        table_id $bigint NOT NULL REFERENCES tables (id),
+        guild_id $bigint NOT NULL,
+        channel_id $bigint NOT NULL,
+        message_id $bigint,
+        members $json NOT NULL DEFAULT '[]',
+        runtime $json NOT NULL DEFAULT '{}',
+        PRIMARY KEY (table_id, guild_id)
+    );
+    CREATE TABLE blocks (
+        user_id $bigint NOT NULL,
+        blocked_id $bigint NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (user_id, blocked_id)
+    );
+    CREATE TABLE crossplay_bars (
+        user_id $bigint PRIMARY KEY,
+        barred_by $bigint NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE reports (
+        id $id,
+        reporter_id $bigint NOT NULL,
+        hand_id $bigint NOT NULL REFERENCES hands (id),
+        guild_id $bigint NOT NULL,
+        reason TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX one_report ON reports (reporter_id, hand_id);
+    CREATE TABLE crossplay_names (
+        user_id $bigint PRIMARY KEY,
+        name TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE relayed (
+        id $id,
+        shard INTEGER NOT NULL,
+        payload $json NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    """,
 ]
 #: The step that added the ratings.
 RATINGS_VERSION = 5
+#: The step that added the leagues (``bot.leagues.sql``).
+LEAGUES_VERSION = 12
 
 
 async def upgrade(db: Database) -> int:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 TableState = Literal["lobby", "playing", "closed"]
 
@@ -97,8 +97,11 @@ class HandRow(BaseModel):
     finished_at: str | None
 
     def record(self) -> dict[str, Any]:
-        """The full game record, as ``python -m engine replay`` reads it."""
-        return {**self.header, "actions": self.actions}
+        """The full game record, as ``python -m engine replay`` reads it; a finished hand's
+        with its shuffle revealed (the seed and secret its result keeps: ``bot.seals``)."""
+        revealed = (self.result or {}).get("shuffle")
+        shuffle = {"shuffle": revealed} if revealed is not None else {}
+        return {**self.header, "actions": self.actions, **shuffle}
 
 
 class PartnershipStatus(BaseModel):
@@ -353,3 +356,84 @@ class TournamentTable(BaseModel):
     thread_id: int | None = None
     table_id: int | None = None
     result: dict[str, Any] | None = None
+
+
+#: The books of play across servers: the server id its tables' hands are kept under
+#: (partnerships, standings, ratings), apart from every server's own. No Discord server has
+#: it (snowflakes are far below it) and it fits a signed 64-bit column.
+EVERYWHERE = 2**63 - 1
+
+Pace = Literal["quick", "usual", "slow"]
+#: Why a player reports a hand (chosen from a list: no free text travels between servers).
+ReportReason = Literal["cheating", "name", "stalling", "other"]
+
+
+class CrossplaySettings(BaseModel):
+    """A server's play across servers (``/admin crossplay``): off by default; when on, for
+    these games and from these channels only (empty: every game, every channel)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    enabled: bool = False
+    games: tuple[str, ...] = ()
+    channels: tuple[int, ...] = ()
+
+    def allows(self, game: str, channel_id: int | None) -> bool:
+        """Whether a player of this server may play ``game`` across servers from
+        ``channel_id``.
+
+        >>> s = CrossplaySettings(guild_id=1, enabled=True, games=("filicau",))
+        >>> s.allows("filicau", 5), s.allows("filko", 5)
+        (True, False)
+        """
+        return (self.enabled and (not self.games or game in self.games)
+                and (not self.channels or channel_id in self.channels))
+
+
+class Waiting(BaseModel):
+    """A player in the queue of every server (quick play *everywhere*): where they queued,
+    what for, the name they are shown by, and their ``/play``'s token (any process may
+    answer through it while it lives: the table, once formed, is posted with it)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    rated: bool = True
+    pace: Pace = "usual"
+    name: str
+    locale: str | None = None
+    application_id: int
+    token: str
+    queued_at: str
+
+
+class VenueRow(BaseModel):
+    """Where a cross-server table is shown in one more server (its home server is the
+    table's own row): the channel, the table message there, the people who play from that
+    server, and what the venue keeps while it runs (its thread, the turn's signal)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None = None
+    members: tuple[int, ...] = ()
+    runtime: dict[str, Any] = Field(default_factory=dict)
+
+
+class Report(BaseModel):
+    """A hand a player reported (the operator reads them: ``/operator reports``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    reporter_id: int
+    hand_id: int
+    guild_id: int
+    reason: ReportReason
+    created_at: str

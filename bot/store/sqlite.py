@@ -34,6 +34,8 @@ SQLITE_NEEDED = (3, 35)
 WAL_ATTEMPTS = 30
 
 WORDS = {"id": "INTEGER PRIMARY KEY", "bigint": "INTEGER", "json": "TEXT", "bool": "INTEGER",
+         #: A transaction is alone on SQLite (one connection): the queue needs no lock.
+         "queue_lock": "SELECT 1",
          "false": "0", "true": "1", "real": "REAL"}
 
 

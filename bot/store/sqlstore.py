@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from bot.store.community import CommunitySql, TournamentSql
+from bot.store.crossplay import CrossplaySql
 from bot.store.hands import HandSql
 from bot.store.migrations import upgrade
 from bot.store.ratings import RatingSql
@@ -16,7 +17,7 @@ from bot.store.table_rows import TableSql
 
 
 class SqlStore(TableSql, HandSql, StatusSql, ResultSql, RatingSql, ServerSql, CommunitySql,
-               TournamentSql):
+               TournamentSql, CrossplaySql):
     db: Database
     #: The schema version the database had when this store opened it.
     upgraded_from: int | None = None

@@ -42,6 +42,9 @@ class Seated(Protocol):
     names: dict[Member, str]
     leaving: set[int]
 
+    @property
+    def mentions(self) -> bool: ...
+
 
 @dataclass(frozen=True)
 class Table:
@@ -59,6 +62,8 @@ class Table:
     hints: bool = False
     #: Seats whose player left during the hand.
     leaving: frozenset[int] = frozenset()
+    #: Whether people are named by mention (not at a table of several servers: by name).
+    mentions: bool = True
     #: Each person as named in each language, made once (the pages name them on every move).
     _named_: dict[tuple[Member | None, int, str], Person] = field(
         default_factory=dict, compare=False, repr=False)
@@ -66,7 +71,7 @@ class Table:
     @classmethod
     def of(cls, s: Seated) -> Table:
         return cls(s.game, s.rules, s.hand_number, tuple(s.seats), tuple(s.dealt_with),
-                   s.names, s.hints, frozenset(s.leaving))
+                   s.names, s.hints, frozenset(s.leaving), s.mentions)
 
     @classmethod
     def from_rows(cls, row: TableRow, hand: HandRow | None = None) -> Table:
@@ -108,7 +113,10 @@ class Table:
         key = (member, seat, current_language())
         found = self._named_.get(key)
         if found is None:
-            found = self._named_[key] = person(member, seat, self.names)
+            found = person(member, seat, self.names)
+            if not self.mentions:
+                found = Person(found.name, seat=found.seat, short=found.short)
+            self._named_[key] = found
         return found
 
     def people(self, seats: Sequence[int]) -> list[Person]:

@@ -1,0 +1,244 @@
+"""Play across servers (issue 42): each server's opt-in, the one queue of every server and
+its matchmaker, a cross-server table's venues, blocks, bars, reports, and the clicks one
+process hands to another.
+
+The matchmaker (``form``) runs in one transaction behind the queue's lock (an advisory lock
+on PostgreSQL, the one connection on SQLite), so that two processes never seat one player
+twice: it takes the players it seats out of the queue in the same transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from bot.store.model import CrossplaySettings, Report, ReportReason, VenueRow, Waiting, now
+from bot.store.sql import Database, Row
+
+
+def _waiting(r: Row) -> Waiting:
+    return Waiting(user_id=r["user_id"], guild_id=r["guild_id"], channel_id=r["channel_id"],
+                   game=r["game"], rated=bool(r["rated"]), pace=r["pace"], name=r["name"],
+                   locale=r["locale"], application_id=r["application_id"], token=r["token"],
+                   queued_at=r["queued_at"])
+
+
+def _venue(r: Row) -> VenueRow:
+    return VenueRow(table_id=r["table_id"], guild_id=r["guild_id"],
+                    channel_id=r["channel_id"], message_id=r["message_id"],
+                    members=tuple(json.loads(r["members"])),
+                    runtime=json.loads(r["runtime"]))
+
+
+def compatible(group: Sequence[int], user: int, blocks: Collection[tuple[int, int]]) -> bool:
+    """Whether ``user`` may sit with everyone of ``group``: neither blocked the other.
+
+    >>> compatible([1, 2], 3, {(3, 2)}), compatible([1, 2], 3, {(4, 1)})
+    (False, True)
+    """
+    return not any((user, other) in blocks or (other, user) in blocks for other in group)
+
+
+def pick(waiting: Sequence[Waiting], players: int,
+         blocks: Collection[tuple[int, int]]) -> list[Waiting] | None:
+    """The first ``players`` who may sit together, the longest waiting first: each of the
+    same wishes (rated or casual, pace) as the first of the group, none blocking another.
+
+    >>> w = [Waiting(user_id=u, guild_id=u, channel_id=u, game="filicau", name=str(u),
+    ...              application_id=1, token="t", queued_at=str(u)) for u in (1, 2, 3, 4, 5)]
+    >>> [x.user_id for x in pick(w, 4, {(2, 1)}) or []]
+    [1, 3, 4, 5]
+    """
+    for first in waiting:
+        group = [first]
+        for other in waiting:
+            if other is first or (other.rated, other.pace) != (first.rated, first.pace):
+                continue
+            if compatible([g.user_id for g in group], other.user_id, blocks):
+                group.append(other)
+                if len(group) == players:
+                    return group
+    return None
+
+
+class CrossplaySql:
+    db: Database
+
+    # -- each server's opt-in --------------------------------------------------------------
+
+    async def crossplay_settings(self, guild_id: int) -> CrossplaySettings:
+        r = await self.db.fetchrow("SELECT * FROM crossplay_servers WHERE guild_id = ?",
+                                   guild_id)
+        if r is None:
+            return CrossplaySettings(guild_id=guild_id)
+        return CrossplaySettings(guild_id=guild_id, enabled=bool(r["enabled"]),
+                                 games=tuple(json.loads(r["games"])),
+                                 channels=tuple(json.loads(r["channels"])))
+
+    async def put_crossplay_settings(self, settings: CrossplaySettings) -> None:
+        await self.db.execute(
+            "INSERT INTO crossplay_servers (guild_id, enabled, games, channels, updated_at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "enabled = excluded.enabled, games = excluded.games, "
+            "channels = excluded.channels, updated_at = excluded.updated_at",
+            settings.guild_id, settings.enabled, json.dumps(list(settings.games)),
+            json.dumps(list(settings.channels)), now())
+
+    # -- the queue of every server ---------------------------------------------------------
+
+    async def enqueue(self, waiting: Waiting) -> None:
+        """Queue a player (again: their wishes and token replace the ones before)."""
+        await self.db.execute(
+            "INSERT INTO crossplay_queue (user_id, guild_id, channel_id, game, rated, pace, "
+            "name, locale, application_id, token, queued_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+            "guild_id = excluded.guild_id, channel_id = excluded.channel_id, "
+            "game = excluded.game, rated = excluded.rated, pace = excluded.pace, "
+            "name = excluded.name, locale = excluded.locale, "
+            "application_id = excluded.application_id, token = excluded.token, "
+            "queued_at = excluded.queued_at",
+            waiting.user_id, waiting.guild_id, waiting.channel_id, waiting.game,
+            waiting.rated, waiting.pace, waiting.name, waiting.locale,
+            waiting.application_id, waiting.token, waiting.queued_at)
+        # The name they show at tables across servers, kept for the ladder's lines.
+        await self.db.execute(
+            "INSERT INTO crossplay_names (user_id, name, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, "
+            "updated_at = excluded.updated_at", waiting.user_id, waiting.name, now())
+
+    async def crossplay_names(self, user_ids: Collection[int]) -> dict[int, str]:
+        """The names these players last showed at tables across servers."""
+        ids = list(user_ids)
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        return {r["user_id"]: r["name"] for r in await self.db.fetch(
+            f"SELECT user_id, name FROM crossplay_names WHERE user_id IN ({marks})", *ids)}
+
+    async def dequeue(self, user_id: int) -> Waiting | None:
+        """Take a player out of the queue; the row they had, if any."""
+        r = await self.db.fetchrow("DELETE FROM crossplay_queue WHERE user_id = ? RETURNING *",
+                                   user_id)
+        return None if r is None else _waiting(r)
+
+    async def waiting(self, game: str | None = None) -> list[Waiting]:
+        """The queue (of one game), the longest waiting first."""
+        if game is None:
+            rows = await self.db.fetch("SELECT * FROM crossplay_queue ORDER BY queued_at, user_id")
+        else:
+            rows = await self.db.fetch("SELECT * FROM crossplay_queue WHERE game = ? "
+                                       "ORDER BY queued_at, user_id", game)
+        return [_waiting(r) for r in rows]
+
+    async def form(self, game: str, players: int) -> list[Waiting] | None:
+        """The matchmaker: ``players`` of the queue for ``game`` who may sit together (their
+        servers still opted in, none barred, none blocking another), taken out of the queue
+        in the same transaction; None while there are not enough."""
+        async with self.db.transaction() as sql:
+            await sql.execute(self.db.words["queue_lock"])
+            rows = await sql.fetch(
+                "SELECT q.* FROM crossplay_queue q "
+                "JOIN crossplay_servers s ON s.guild_id = q.guild_id AND s.enabled "
+                "WHERE q.game = ? AND q.user_id NOT IN (SELECT user_id FROM crossplay_bars) "
+                "ORDER BY q.queued_at, q.user_id", game)
+            waiting = [_waiting(r) for r in rows]
+            if len(waiting) < players:
+                return None
+            ids = [w.user_id for w in waiting]
+            marks = ", ".join("?" * len(ids))
+            blocks = {(r["user_id"], r["blocked_id"]) for r in await sql.fetch(
+                f"SELECT user_id, blocked_id FROM blocks WHERE user_id IN ({marks}) "
+                f"AND blocked_id IN ({marks})", *ids, *ids)}
+            group = pick(waiting, players, blocks)
+            if group is None:
+                return None
+            for w in group:
+                await sql.execute("DELETE FROM crossplay_queue WHERE user_id = ?", w.user_id)
+            return group
+
+    # -- a cross-server table's venues -----------------------------------------------------
+
+    async def put_venue(self, venue: VenueRow) -> None:
+        await self.db.execute(
+            "INSERT INTO table_venues (table_id, guild_id, channel_id, message_id, members, "
+            "runtime) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, guild_id) DO UPDATE "
+            "SET channel_id = excluded.channel_id, message_id = excluded.message_id, "
+            "members = excluded.members, runtime = excluded.runtime",
+            venue.table_id, venue.guild_id, venue.channel_id, venue.message_id,
+            json.dumps(list(venue.members)), json.dumps(venue.runtime))
+
+    async def venues(self, table_id: int) -> list[VenueRow]:
+        """A table's venues beside its home server, by server."""
+        return [_venue(r) for r in await self.db.fetch(
+            "SELECT * FROM table_venues WHERE table_id = ? ORDER BY guild_id", table_id)]
+
+    # -- blocks, bars and reports ----------------------------------------------------------
+
+    async def block(self, user_id: int, blocked_id: int) -> None:
+        await self.db.execute(
+            "INSERT INTO blocks (user_id, blocked_id, created_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id, blocked_id) DO NOTHING", user_id, blocked_id, now())
+
+    async def unblock(self, user_id: int, blocked_id: int) -> bool:
+        return await self.db.fetchrow(
+            "DELETE FROM blocks WHERE user_id = ? AND blocked_id = ? RETURNING user_id",
+            user_id, blocked_id) is not None
+
+    async def blocked_among(self, user_ids: Collection[int]) -> set[tuple[int, int]]:
+        """The blocks between any two of ``user_ids`` (who blocked whom)."""
+        ids = list(user_ids)
+        if len(ids) < 2:
+            return set()
+        marks = ", ".join("?" * len(ids))
+        return {(r["user_id"], r["blocked_id"]) for r in await self.db.fetch(
+            f"SELECT user_id, blocked_id FROM blocks WHERE user_id IN ({marks}) "
+            f"AND blocked_id IN ({marks})", *ids, *ids)}
+
+    async def bar(self, user_id: int, by: int) -> None:
+        await self.db.execute(
+            "INSERT INTO crossplay_bars (user_id, barred_by, created_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO NOTHING", user_id, by, now())
+        await self.db.execute("DELETE FROM crossplay_queue WHERE user_id = ?", user_id)
+
+    async def unbar(self, user_id: int) -> bool:
+        return await self.db.fetchrow(
+            "DELETE FROM crossplay_bars WHERE user_id = ? RETURNING user_id",
+            user_id) is not None
+
+    async def barred(self, user_id: int) -> bool:
+        return await self.db.fetchrow(
+            "SELECT user_id FROM crossplay_bars WHERE user_id = ?", user_id) is not None
+
+    async def report(self, reporter_id: int, hand_id: int, guild_id: int,
+                     reason: ReportReason) -> bool:
+        """Keep a report (one per player and hand); False if they reported it already."""
+        return await self.db.fetchrow(
+            "INSERT INTO reports (reporter_id, hand_id, guild_id, reason, created_at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (reporter_id, hand_id) DO NOTHING "
+            "RETURNING id", reporter_id, hand_id, guild_id, reason, now()) is not None
+
+    async def reports(self, limit: int = 20) -> list[Report]:
+        """The latest reports, the latest first."""
+        return [Report(id=r["id"], reporter_id=r["reporter_id"], hand_id=r["hand_id"],
+                       guild_id=r["guild_id"], reason=r["reason"], created_at=r["created_at"])
+                for r in await self.db.fetch(
+                    "SELECT * FROM reports ORDER BY id DESC LIMIT ?", limit)]
+
+    # -- clicks handed between processes ---------------------------------------------------
+
+    async def relay(self, shard: int, payload: dict[str, Any]) -> int:
+        """Keep an interaction for the process of ``shard``; its id."""
+        rid: int = await self.db.fetchval(
+            "INSERT INTO relayed (shard, payload, created_at) VALUES (?, ?, ?) RETURNING id",
+            shard, json.dumps(payload), now())
+        return rid
+
+    async def take_relayed(self, relayed_id: int) -> dict[str, Any] | None:
+        """The interaction kept under ``relayed_id``, taken once (by whichever asks first)."""
+        r = await self.db.fetchrow("DELETE FROM relayed WHERE id = ? RETURNING payload",
+                                   relayed_id)
+        if r is None:
+            return None
+        payload: dict[str, Any] = json.loads(r["payload"])
+        return payload
