@@ -28,21 +28,44 @@ export const byId = (id: string): HTMLElement => {
   return e;
 };
 
+/** A person's name, isolated: a name may be in any script and carry direction marks (a
+ * right-to-left override), which then cannot turn the words around it. Its ``cls`` caps
+ * its width with an ellipsis (style.css, web.css): a long name cannot widen the page. */
+export function person(name: string, cls = "person"): HTMLElement {
+  const node = el("bdi", cls, name);
+  node.dir = "auto";
+  return node;
+}
+
+/** The suits' signs as the voice writes them (bot/texts.py SUIT_EMOJI), by suit letter. */
+const SUIT_SIGNS: [string, string][] = [["🌰", "E"], ["🍃", "G"], ["❤️", "H"], ["❤", "H"], ["🔔", "S"]];
+
+/** A card's or a suit's words with its sign drawn (style.css, web.css: .pip), not left to an
+ * emoji font: without one, the emoji is a blank box. The emoji stays as the sign's label. */
+function withSign(node: HTMLElement, text: string, letter: string | undefined): HTMLElement {
+  const found = SUIT_SIGNS.find(([sign]) => text.startsWith(sign));
+  if (!found || !letter) return node;
+  const pip = el("span", "pip");
+  pip.dataset.suit = letter;
+  pip.setAttribute("role", "img");
+  pip.setAttribute("aria-label", found[0]);
+  node.replaceChildren(pip, text.slice(found[0].length).replace(/^\uFE0F/, ""));
+  return node;
+}
+
 function spanNode(s: Span): Node {
   let node: HTMLElement;
   switch (s.k) {
     case "person":
-      // A name may be in any script and direction: isolated, it cannot turn the line.
-      node = el("bdi", "person", s.text);
-      node.dir = "auto";
+      node = person(s.text);
       if (s.seat !== undefined && s.seat !== null) node.dataset.seat = String(s.seat);
       break;
     case "card":
-      node = el("span", "card-name", s.text);
+      node = withSign(el("span", "card-name", s.text), s.text, s.card?.[0]);
       if (s.card) node.dataset.card = s.card;
       break;
     case "suit":
-      node = el("span", "suit", s.text);
+      node = withSign(el("span", "suit", s.text), s.text, s.suit ?? undefined);
       if (s.suit) node.dataset.suit = s.suit;
       break;
     case "code":
@@ -156,7 +179,7 @@ export function fillTrick(
     for (let i = 0; i < n; i++) {
       const slot = el("div", "slot");
       slot.dataset.seat = String(i);
-      if (names) slot.append(el("span", "who"), el("div", "place"));
+      if (names) slot.append(person("", "who"), el("div", "place"));
       box.append(slot);
     }
     box.style.setProperty("--n", String(n));
@@ -184,9 +207,7 @@ export function drawResult(box: HTMLElement, state: TableState, cards: Cards): v
   (state.unplayed ?? []).forEach((held, i) => {
     if (!held.length) return;
     const p = el("p", "left");
-    const who = el("bdi", "person", state.seats[i]?.name ?? "");
-    who.dir = "auto";
-    p.append(who, ": ");
+    p.append(person(state.seats[i]?.name ?? ""), ": ");
     held.forEach((c) => p.append(cards.img(c, 24, 36)));
     parts.push(p);
   });

@@ -1,7 +1,7 @@
 // A table, live, on its web page: the first step comes with the page, the next ones over the
 // socket (socket.ts, shared with the Activity), drawn with the same parts (draw.ts).
 
-import { byId, Cards, Countdown, drawResult, drawStatus, el, fillTrick, plain, say, seatLine, words } from "./draw";
+import { byId, Cards, Countdown, drawResult, drawStatus, el, fillTrick, person, say, seatLine, words } from "./draw";
 import type { Texts } from "./draw";
 import type { ServerMessage, Step, TableState } from "./protocol";
 import { TableSocket } from "./socket";
@@ -24,7 +24,7 @@ function drawSeats(s: TableState): void {
     for (let i = 0; i < n; i++) {
       const li = el("li", "seat");
       li.dataset.seat = String(i);
-      li.append(el("span", "name"), el("span", "meta"), el("span", "clock"));
+      li.append(person("", "name"), el("span", "meta"), el("span", "clock"));
       list.append(li);
     }
   }
@@ -47,23 +47,37 @@ function draw(m: Step): void {
   if (s.result) drawResult(result, s, cards);
   else result.replaceChildren();
   byId("delayed").hidden = !m.delayed;
+  // The hand over: its replay, one click away (the server sends the page on to its link).
+  const replay = byId("replay-link") as HTMLAnchorElement;
+  replay.hidden = !s.result || !m.hand;
+  if (!replay.hidden) replay.href = (root.dataset.replays ?? "") + m.hand;
   say(document.querySelector(".bar h1") as HTMLElement, s.heading.length ? s.heading : [s.title]);
   tick();
 }
 
+/** A step's line in the moves, in its place: the hand's deal first (at 0), each move by its
+ * number (the earlier moves of a hand opened mid-way come after the page's first step). */
 function logMove(m: Step): void {
   let li: HTMLLIElement | null = null;
+  let at = m.at;
   if (m.move) {
     li = el("li");
     li.append(...words(m.move.text));
     li.value = m.at;
   } else if (m.hand) {
-    li = el("li", "deal", plain(m.state.heading) || m.state.title);
+    li = el("li", "deal");
+    li.append(...(m.state.heading.length ? words(m.state.heading) : [m.state.title]));
+    at = 0;
   }
   if (li) {
-    li.dataset.hand = String(m.hand);
-    li.dataset.at = String(m.at);
-    moves.append(li);
+    const hand = String(m.hand);
+    li.dataset.hand = hand;
+    li.dataset.at = String(at);
+    const mine = [...moves.children].filter((e) => (e as HTMLElement).dataset.hand === hand);
+    if (mine.some((e) => (e as HTMLElement).dataset.at === String(at))) return;
+    const after = mine.find((e) => Number((e as HTMLElement).dataset.at) > at);
+    if (after) moves.insertBefore(li, after);
+    else moves.append(li);
   }
   while (moves.children.length > 200) moves.firstChild?.remove();
   moves.scrollTop = moves.scrollHeight;
@@ -82,7 +96,10 @@ function tick(): void {
 window.setInterval(tick, 500);
 
 function show(m: Step): void {
-  if (m.hand === cur.hand && m.at <= cur.at && m.move) return; // already shown
+  if (m.hand === cur.hand && m.at <= cur.at && m.move) {
+    logMove(m); // an earlier move of the hand, asked for when the page opened: its line only
+    return;
+  }
   cur = m;
   clock.set(m.deadline, m.now);
   logMove(m);
@@ -108,7 +125,9 @@ const socket = new TableSocket(root.dataset.socket ?? "", {
     link.textContent = up ? "" : (texts["web.reconnecting"] ?? "");
   },
 });
-socket.have(cur.hand || null, cur.at);
+// Opened mid-hand, the page asks for the hand's moves from the deal on: the socket sends
+// each (their lines go into the list), then the moves to come.
+socket.have(cur.hand || null, cur.hand ? 0 : cur.at);
 logMove(cur);
 draw(cur);
 socket.open();

@@ -2,7 +2,7 @@
 // bottom (legal cards raised, trumps marked), every choice the engine offers as a button,
 // the countdown. Only what the socket sent is drawn: the page knows nothing else.
 
-import { byId, Cards, Countdown, el, fillTrick, items, say, trumpLine, words } from "./draw";
+import { byId, Cards, Countdown, el, fillTrick, items, person, say, trumpLine, words } from "./draw";
 import type { Spans, Texts } from "./draw";
 import type { Choice, Hello, Mine, Step, TableState } from "./protocol";
 
@@ -198,7 +198,7 @@ export class TableView {
       for (let i = 0; i < n; i++) {
         const li = el("li", "seat");
         li.dataset.seat = String(i);
-        li.append(el("span", "name"), el("span", "meta"), el("span", "count"));
+        li.append(person("", "name"), el("span", "meta"), el("span", "count"));
         list.append(li);
       }
     }
@@ -234,9 +234,11 @@ export class TableView {
     const n = s.seats.length;
     const me = this.me();
     fillTrick(byId("trick"), s, this.cards, s.trick ?? [], s.winner, (slot, i) => {
-      const [x, y] = place((i - me + n) % n, n, 24, 22);
-      slot.style.setProperty("--x", `${x}%`);
-      slot.style.setProperty("--y", `${y}%`);
+      // A cross around the middle measured in card widths (style.css: --dx, --dy), not in
+      // percent of the felt: on a phone the trick stays clear of the side seats' labels.
+      const [x, y] = place((i - me + n) % n, n, 110, n > 4 ? 130 : 95);
+      slot.style.setProperty("--dx", ((x - 50) / 100).toFixed(3));
+      slot.style.setProperty("--dy", ((y - 50) / 100).toFixed(3));
     });
   }
 
@@ -446,8 +448,7 @@ export class TableView {
       const row = el("div", "last-trick");
       for (const p of last.cards) {
         const cell = el("figure", p.seat === last.winner ? "wins" : "");
-        const who = el("bdi", "person", s.seats[p.seat]?.name ?? "");
-        who.dir = "auto";
+        const who = person(s.seats[p.seat]?.name ?? "");
         const caption = el("figcaption");
         caption.append(who);
         cell.append(this.cardImg(p.card), caption);

@@ -345,7 +345,14 @@ class TableFeed:
                                            move=None, deadline=None))
 
     def _send_steps(self, sub: Subscriber, hs: HandSteps, upto: int) -> None:
-        if sub.hand != hs.id or sub.at < 0:
+        if sub.hand != hs.id and sub.at >= 0:
+            # A new hand to a socket that showed the one before (or the lobby): the deal,
+            # then each move as it came, so that a move made right after the deal gets its
+            # line instead of being folded into the new hand's first picture (issue 44).
+            sub.send(self.message(hs, 0, snapshot=True, sub=sub))
+            for at in range(1, upto + 1):
+                sub.send(self.message(hs, at, snapshot=False, sub=sub))
+        elif sub.hand != hs.id or sub.at < 0:
             sub.send(self.message(hs, upto, snapshot=True, sub=sub))
         else:
             for at in range(sub.at + 1, upto + 1):

@@ -27,8 +27,11 @@ from bot.voice.wire import html
 from engine import make_rules
 from engine.rules import GAMES
 
-#: The chart's size in SVG units (it scales to the page's width).
+#: The chart's size in SVG units (it scales to the page's width): the plot, then its legend
+#: in rows of ``LEGEND_ROW`` under it (a label per row: they are as long as their language
+#: makes them, and side by side they overlapped).
 CHART_W, CHART_H, PAD = 640, 260, 36
+LEGEND_ROW = 20
 MU_COLOUR = "#5865f2"
 RANKED_COLOUR = "#f0b232"
 
@@ -157,8 +160,9 @@ def rating_svg(pts: Sequence[tuple[float, float]], *, title: str, mu: str = "μ"
         f'<line x1="{PAD}" x2="{PAD + w}" y1="{y(v):.1f}" y2="{y(v):.1f}" class="grid"/>'
         f'<text x="{PAD - 4}" y="{y(v) + 4:.1f}" text-anchor="end">{v:.0f}</text>'
         for v in _ticks(lo, hi))
+    row1, row2 = CHART_H - PAD + 28, CHART_H - PAD + 28 + LEGEND_ROW
     return (
-        f'<svg class="chart" viewBox="0 0 {CHART_W} {CHART_H}" role="img" '
+        f'<svg class="chart" viewBox="0 0 {CHART_W} {CHART_H + 2 * LEGEND_ROW - 8}" role="img" '
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">'
         f'<text x="{CHART_W / 2}" y="20" text-anchor="middle" class="title">{escape(title)}'
         f'</text>{ticks}'
@@ -167,9 +171,9 @@ def rating_svg(pts: Sequence[tuple[float, float]], *, title: str, mu: str = "μ"
         f'stroke-width="2.5"/>'
         f'<polyline points="{path([m - 3 * s for m, s in pts])}" fill="none" '
         f'stroke="{RANKED_COLOUR}" stroke-width="2.5"/>'
-        f'<text x="{PAD}" y="{CHART_H - 8}" fill="{MU_COLOUR}">■ {escape(mu)}</text>'
-        f'<text x="{PAD + 150}" y="{CHART_H - 8}" fill="{RANKED_COLOUR}">■ {escape(ranked)}'
-        f'</text><text x="{PAD + w}" y="{CHART_H - 8}" text-anchor="end">'
+        f'<text x="{PAD}" y="{row1}" fill="{MU_COLOUR}" class="legend">■ {escape(mu)}</text>'
+        f'<text x="{PAD}" y="{row2}" fill="{RANKED_COLOUR}" class="legend">■ {escape(ranked)}'
+        f'</text><text x="{PAD + w}" y="{row1}" text-anchor="end" class="legend">'
         f'{escape(hands)} {max(n - 1, 0)}</text></svg>')
 
 

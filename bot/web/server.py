@@ -9,7 +9,10 @@ bus (``bot.web.bus``: in-process on SQLite, PostgreSQL ``LISTEN``/``NOTIFY`` oth
 Routes (``TOKEN``: ``bot.web.keys``; a bad, rotated or switched-off token is a bare 404):
 
 - ``/table/TOKEN``: a table, live; ``/ws/table/TOKEN`` its socket (``bot.web.protocol``);
-- ``/hand/TOKEN``: a finished hand, replayed;
+- ``/hand/TOKEN``: a finished hand, replayed; ``POST /hand/TOKEN/analysis`` its analysis
+  board (``bot.web.board``: another move at a position, the computers play on);
+  ``/table/TOKEN/hand/ID`` sends a table's page on to the replay of its finished hand ``ID``
+  (the page links it when the hand ends);
 - ``/board/TOKEN?game=G&season=N``: a server's leaderboard; ``/player/TOKEN?game=G&season=N``:
   a player's profile;
 - ``/static/NAME``, ``/static/pages/NAME``, ``/cards/FACES/THEME/LANG/CODE.png``: the pages'
@@ -41,11 +44,13 @@ from bot.voice.table import Table
 from bot.watch import WATCH_OFF, watch_of
 from bot.web import cards, protocol
 from bot.web.assets import Assets
+from bot.web.board import Refused, play_out
 from bot.web.bus import Bus, LocalBus, PgBus
 from bot.web.guilds import GuildConfigs
 from bot.web.keys import Keys, Kind, sign
 from bot.web.live import Feed, Subscriber, snapshot
 from bot.web.rankings import board_lines, current_season, game_name, games, profile
+from bot.web.refusals import SECURITY_HEADERS, Runner, not_found, refusal
 from bot.web.views import replay_steps
 from engine.ai.analysis import review_from_json
 from engine.rules import GAMES
@@ -80,16 +85,11 @@ STATIC = ("web.css",)
 SCRIPTS = ("table.js", "replay.js")
 #: Names kept from the tables' settings for the leaderboard (memory stays flat).
 NAMES_KEPT = 5000
-
-SECURITY_HEADERS = {
-    # The token is in the path: no page sends it on as a Referer, no robot keeps it.
-    "Referrer-Policy": "no-referrer",
-    "X-Robots-Tag": "noindex, nofollow",
-    "X-Content-Type-Options": "nosniff",
-    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
-                               "img-src 'self' data:; connect-src 'self'; "
-                               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-}
+#: The analysis board's lines kept (the same question is answered from memory), and how
+#: many are played out at once: a line costs a second of CPU, and anyone with a replay's
+#: link may ask, so the asking waits in turn instead of taking the process's cores.
+ANALYSES_KEPT = 256
+ANALYSES_AT_ONCE = 1
 
 
 def _json_script(value: Any) -> str:
@@ -119,6 +119,9 @@ class WebServer:
         self.leagues = Leagues(store.db)  # type: ignore[attr-defined]
         self.feed = Feed(store, bus, self.keys, self.guilds)
         self._seen_names: OrderedDict[tuple[int, str], str] = OrderedDict()
+        self._analyses: OrderedDict[tuple[int, int, str, str], list[dict[str, Any]]] = (
+            OrderedDict())
+        self._analysing = asyncio.Semaphore(ANALYSES_AT_ONCE)
         self.env = jinja2.Environment(
             loader=jinja2.PackageLoader("bot.web", "templates"),
             autoescape=jinja2.select_autoescape(default=True), trim_blocks=True,
@@ -137,8 +140,10 @@ class WebServer:
         app = web.Application(middlewares=[self._headers], client_max_size=4096)
         app.add_routes([
             web.get("/table/{token}", self.table_page),
+            web.get("/table/{token}/hand/{hand:[0-9]{1,18}}", self.to_replay),
             web.get("/ws/table/{token}", self.table_socket),
             web.get("/hand/{token}", self.hand_page),
+            web.post("/hand/{token}/analysis", self.analysis),
             web.get("/board/{token}", self.board_page),
             web.get("/player/{token}", self.player_page),
             web.get("/static/{name}", self.static.serve),
@@ -152,7 +157,7 @@ class WebServer:
 
     async def start(self) -> None:
         await self.feed.start()
-        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
+        self._runner = Runner(self.app, access_log=None, handle_signals=False,
                                      shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.settings.web_host, self.settings.web_port,
@@ -220,9 +225,12 @@ class WebServer:
         try:
             response = await handler(request)
         except web.HTTPException as e:
-            if e.status != 404:
+            if e.status < 400:
+                # A redirect: sent as raised, with the headers every answer carries.
+                for name, value in SECURITY_HEADERS.items():
+                    e.headers.setdefault(name, value)
                 raise
-            response = not_found()
+            response = not_found() if e.status == 404 else refusal(e)
         if not response.prepared:
             for name, value in SECURITY_HEADERS.items():
                 # A response may say otherwise (the Activity is framed by Discord's client).
@@ -274,8 +282,29 @@ class WebServer:
         return self._page("table.html", lang, watch=watch, theme=config.theme,
                           first=_json_script(first) if first else None,
                           texts=_json_script(texts), socket=f"/ws/table/{token}",
+                          replays=f"/table/{token}/hand/",
                           cards=cards.base(cards.faces_of(table.game, config.faces), config.theme,
                                            lang))
+
+    async def to_replay(self, request: web.Request) -> web.StreamResponse:
+        """From a table's page to the replay of one of its hands, once that hand is over
+        (the page knows the hand's id, not its signed link): a 404 for a hand in play or of
+        another table, as for any wrong link."""
+        found = await self.keys.verify(Kind.TABLE, request.match_info["token"])
+        if found is None:
+            raise web.HTTPNotFound()
+        guild_id, table_id = found
+        row = await self.store.hand(int(request.match_info["hand"]))
+        if row is None or row.table_id != table_id or row.result is None:
+            raise web.HTTPNotFound()
+        link = await self.hand_link(guild_id, int(request.match_info["hand"]))
+        if link is None:
+            raise web.HTTPNotFound()
+        raise web.HTTPFound(link.removeprefix(self.base), headers={"Cache-Control": "no-store"})
+
+    async def _back_to(self, guild_id: int, table_id: int) -> str:
+        """The address of a table's live page, for the way back from a replay."""
+        return f"/table/{sign(await self.keys.for_links(guild_id), Kind.TABLE, table_id)}"
 
     async def table_socket(self, request: web.Request) -> web.StreamResponse:
         token = request.match_info["token"]
@@ -348,7 +377,8 @@ class WebServer:
                 # A hand in play: its record holds every card. Nothing of it is sent.
                 return self._page("replay.html", lang, steps=None, theme=config.theme,
                                   heading=t("table.title", game=title, number=row.number),
-                                  texts=_json_script(_page_texts()), cards="")
+                                  texts=_json_script(_page_texts()), cards="",
+                                  back=await self._back_to(guild_id, table.id))
             players = len(row.header.get("members") or table.seats)
             reviews = {}
             for seat in range(players):
@@ -363,8 +393,55 @@ class WebServer:
             sealed = seals.checked(row.record())
         return self._page("replay.html", lang, steps=_json_script(steps), theme=config.theme,
                           heading=heading, texts=_json_script(texts), sealed=sealed,
+                          back=await self._back_to(guild_id, table.id),
                           cards=cards.base(cards.faces_of(table.game, config.faces), config.theme,
                                            lang))
+
+    async def analysis(self, request: web.Request) -> web.Response:
+        """The analysis board: ``{"at": N, "action": {...}}`` → ``{"steps": [...]}``, the
+        hand from move ``at`` on with that action there, played out by the computers. A hand
+        still in play is refused (409) before its record is read; so is an action its player
+        could not take there (400, with the reason)."""
+        found = await self.keys.verify(Kind.HAND, request.match_info["token"])
+        if found is None:
+            raise web.HTTPNotFound()
+        guild_id, hand_id = found
+        row = await self.store.hand(hand_id)
+        table = None if row is None else await self.store.get_table(row.table_id)
+        if row is None or table is None or table.guild_id != guild_id:
+            raise web.HTTPNotFound()
+        if row.result is None:
+            return web.json_response({"refused": "hand_in_play"}, status=409,
+                                     headers={"Cache-Control": "no-store"})
+        try:
+            asked = await request.json()
+            at, action = asked["at"], asked["action"]
+            if not isinstance(at, int) or not isinstance(action, dict):
+                raise TypeError
+        except (ValueError, KeyError, TypeError):
+            return web.json_response({"refused": "bad_request"}, status=400)
+        lang = await self.guilds.language(guild_id)
+        self._learn(guild_id, table.runtime.get("names"))
+
+        def line() -> list[dict[str, Any]]:
+            with speaking(lang):
+                return [s.model_dump(mode="json") for s in play_out(
+                    Table.from_rows(table, row), row.record(), at, action)]
+
+        key = (hand_id, at, json.dumps(action, sort_keys=True), lang)
+        steps = self._analyses.get(key)
+        if steps is None:
+            async with self._analysing:
+                try:
+                    steps = await asyncio.to_thread(line)
+                except Refused as e:
+                    return web.json_response({"refused": e.reason}, status=400,
+                                             headers={"Cache-Control": "no-store"})
+            self._analyses[key] = steps
+            while len(self._analyses) > ANALYSES_KEPT:
+                self._analyses.popitem(last=False)
+        self._analyses.move_to_end(key)
+        return web.json_response({"steps": steps}, headers={"Cache-Control": "no-store"})
 
     # -- standings -----------------------------------------------------------------------
 
@@ -420,7 +497,9 @@ class WebServer:
             r.player for r in await self.store.ratings(guild_id, game, season))})
         with speaking(lang):
             shown = await profile(self.store, guild_id, user_id, game, season, names.get)
-            heading = t("profile.title", name=shown["name"], game=game_name(game))
+            # The name isolated (FSI … PDI: a plain-text <bdi>, for the <title> as well).
+            heading = t("profile.title", name=f"\u2068{shown['name']}\u2069",
+                        game=game_name(game))
             choices = games()
         return self._page("player.html", lang, heading=heading, p=shown, game=game,
                           season=season, seasons=range(current, 0, -1), games=choices,
@@ -477,14 +556,9 @@ async def _write(ws: web.WebSocketResponse, sub: Subscriber) -> None:
         await ws.close()
 
 
-def not_found() -> web.Response:
-    """The same bare answer for anything not found or not allowed: nothing is revealed."""
-    return web.Response(status=404, text="404: Not Found", content_type="text/plain",
-                        headers={"Cache-Control": "no-store", **SECURITY_HEADERS})
-
-
 def _page_texts() -> dict[str, str]:
     """The words the pages' scripts show, in the current language."""
     return {f"web.{key}": t(f"web.{key}") for key in (
         "trick", "trump", "reconnecting", "gone_closed", "gone_off", "gone_revoked", "taken",
-        "seconds_left", "deal", "result")}
+        "seconds_left", "deal", "result", "replay_link", "board_line",
+        "board_refused")}

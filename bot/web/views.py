@@ -166,40 +166,43 @@ def delayed_count(record: Mapping[str, object]) -> int:
 
 def replay_steps(table: Table, record: Mapping[str, object], *,
                  reviews: Mapping[int, list[Decision]]) -> list[ReplayState]:
-    """A finished hand trick by trick, every hand face up: the deal, then one step per
-    trick (its cards at their seats, who took it, the hands after it), the last with the
-    result. ``reviews``: the stored reviews by seat, whose costliest decisions are noted at
-    their tricks."""
+    """A finished hand move by move, every hand face up, as a chess replay steps: the deal,
+    then one step per move (a card played, a bid, a call), each with that move's line in
+    ``moves`` — the page lists them all and a click on one goes to its step. A step whose
+    card ends a trick shows that trick (``trick_shown``: its cards, who took it) and the
+    review's notes of it; a step inside a trick shows the trick so far (``trick``). The last
+    step has the result. ``reviews``: the stored reviews by seat, whose costliest decisions
+    are noted at their tricks."""
     hand = start(record)
-    n = hand.n
     steps: list[ReplayState] = []
-    moves: list[Text] = []
     notes = review_notes(table, hand, reviews)
 
-    def snapshot(trick: dict[str, Any] | None) -> ReplayState:
+    def snapshot(trick: dict[str, Any] | None, move: Text | None,
+                 note: Sequence[Text] = ()) -> ReplayState:
         return ReplayState.model_validate({
-            **state_data(table, public_view(hand)), "turn": [],
+            # Who moves next: the analysis board offers their cards (bot.web.board).
+            **state_data(table, public_view(hand)),
+            "turn": [] if hand.finished else hand.actors(),
             "hands": [[code(c) for c in hand.sort_hand(cards)] for cards in hand.hands],
-            "trick_shown": trick, "moves": [spans(m) for m in moves],
-            "notes": [spans(x) for x in notes.get(len(steps), [])]})
+            "trick_shown": trick, "moves": [] if move is None else [spans(move)],
+            "notes": [spans(x) for x in note]})
 
-    steps.append(snapshot(None))
-    tricks = 0
+    steps.append(snapshot(None, None))
     actions = record["actions"]
     assert isinstance(actions, list)
     for obj in actions:
         seat = obj["seat"]
         action = action_from_json(obj)
+        tricks = len(hand.tricks)
         hand.apply(seat, action)
-        moves.append(words.move(table, seat, action))
+        move = words.move(table, seat, action)
         if len(hand.tricks) != tricks:
-            tricks = len(hand.tricks)
             last = hand.tricks[-1]
-            steps.append(snapshot({"cards": _trick(last.leader, last.cards, n),
-                                   "winner": last.winner}))
-            moves = []
-    if moves or len(steps) == 1:
-        steps.append(snapshot(None))
+            steps.append(snapshot({"cards": _trick(last.leader, last.cards, hand.n),
+                                   "winner": last.winner}, move, notes.get(len(hand.tricks),
+                                                                            [])))
+        else:
+            steps.append(snapshot(None, move))
     return steps
 
 

@@ -6,6 +6,7 @@ to ``docs/pictures/web/``."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -22,6 +23,7 @@ from bot.web.server import WebServer
 from browser.chromium import PICTURES, WAIT_MS
 from engine import replay
 from engine.cards import code
+from engine.record import start
 
 GUILD = 1
 PHONE: ViewportSize = {"width": 400, "height": 860}
@@ -113,7 +115,10 @@ async def test_a_spectator_sees_every_move_in_order_and_no_hidden_card(
     assert hidden_cards_in("\n".join([html, *frames]), hand) == []
     # Every move, in order, once: the page's list against the stored record.
     items = await page.eval_on_selector_all(
-        "#moves li:not(.deal)", "els => els.map(e => [Number(e.dataset.at), e.textContent])")
+        "#moves li:not(.deal)", """els => els.map(e => { const c = e.cloneNode(true);
+            // A suit's sign is drawn; its emoji is the sign's label.
+            c.querySelectorAll('.pip').forEach(p => p.replaceWith(p.getAttribute('aria-label')));
+            return [Number(e.dataset.at), c.textContent]; })""")
     row = await store.current_hand(session.id)
     assert row is not None
     record = replay(row.record())
@@ -133,6 +138,14 @@ async def test_a_spectator_sees_every_move_in_order_and_no_hidden_card(
     await page.screenshot(path=str(PICTURES / "table-result-400.png"), full_page=True)
     print(f"\nmove shown in the page: median {sorted(delays)[len(delays) // 2] * 1000:.0f} ms,"
           f" max {max(delays) * 1000:.0f} ms ({len(delays)} moves)")
+
+
+def replay_states(html: str) -> list[dict[str, Any]]:
+    """The steps a replay page carries."""
+    found = re.search(r'<script type="application/json" id="steps">(.*?)</script>', html, re.S)
+    assert found is not None
+    steps: list[dict[str, Any]] = json.loads(found.group(1))
+    return steps
 
 
 async def test_the_replay_steps_forward_and_back_and_matches_the_record(
@@ -156,19 +169,39 @@ async def test_the_replay_steps_forward_and_back_and_matches_the_record(
             " (e.querySelector('img') || {dataset: {}}).dataset.card || null])")
         return [(seat, c) for seat, c in got if c]
 
-    for i, trick in enumerate(hand.tricks, start=1):
+    # Move by move, as the record has them: each card joins the trick where it was played,
+    # and a trick's last card shows who took it.
+    again = start(row.record())
+    for i, (seat, action) in enumerate(hand.actions, start=1):
+        tricks = len(again.tricks)
+        again.apply(seat, action)
         await page.keyboard.press("ArrowRight")
         await page.wait_for_selector(f"#replay[data-step='{i}']", timeout=WAIT_MS)
-        expected = sorted(((trick.leader + j) % hand.n, code(c))
-                          for j, c in enumerate(trick.cards))
-        assert sorted(await trick_on_table()) == expected
-        winner = await page.eval_on_selector("#trick .slot.wins", "e => Number(e.dataset.seat)")
-        assert winner == trick.winner
-        if i == 3:
+        done = len(again.tricks) != tricks
+        trick = again.tricks[-1] if done else None
+        leader, played = (trick.leader, trick.cards) if trick else (again.leader, again.trick)
+        expected = sorted(((leader + j) % hand.n, code(c)) for j, c in enumerate(played))
+        assert sorted(await trick_on_table()) == expected, i
+        winner = await page.eval_on_selector_all(
+            "#trick .slot.wins", "els => els.map(e => Number(e.dataset.seat))")
+        assert winner == ([trick.winner] if trick else []), i
+        current = await page.eval_on_selector("#moves button.now", "e => Number(e.dataset.step)")
+        assert current == i
+        if done and len(again.tricks) == 3:
             await page.screenshot(path=str(PICTURES / "replay-400.png"), full_page=True)
             await page.set_viewport_size(DESKTOP)
             await page.screenshot(path=str(PICTURES / "replay-1280.png"), full_page=True)
             await page.set_viewport_size(PHONE)
+    # A click on a move goes to its step; up and down go a trick at a time.
+    await page.click("#moves li:nth-child(5) button.move")
+    await page.wait_for_selector("#replay[data-step='5']", timeout=WAIT_MS)
+    await page.keyboard.press("ArrowDown")
+    ends = [i for i, s in enumerate(replay_states(await page.content())) if s["trick_shown"]]
+    after = next(e for e in ends if e > 5)
+    await page.wait_for_selector(f"#replay[data-step='{after}']", timeout=WAIT_MS)
+    # The way back to the table's page.
+    back = await page.get_attribute(".bar a.to", "href")
+    assert back == path_of(await server.table_link(GUILD, session.id))
     # The last step shows the result; back with the button, and by a swipe.
     last = int(await page.get_attribute("#replay", "data-step") or 0)
     await page.keyboard.press("End")
@@ -240,6 +273,16 @@ async def test_the_leaderboard_and_a_profile_at_both_widths(browser: Browser,
     await page.click("table.board tbody tr a")
     await page.wait_for_selector("svg.chart polyline", state="attached", timeout=WAIT_MS)
     assert await page.evaluate("() => document.scrollingElement.scrollWidth") <= PHONE["width"]
+    # The chart's legend: no label on another, all inside the picture.
+    legend = await page.eval_on_selector_all("svg.chart text.legend", """els => els.map(e => {
+        const b = e.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; })""")
+    view = await page.eval_on_selector("svg.chart", "e => [e.viewBox.baseVal.width,"
+                                       " e.viewBox.baseVal.height]")
+    assert len(legend) == 3
+    for i, a in enumerate(legend):
+        assert a[0] >= 0 and a[2] <= view[0] and a[3] <= view[1], (a, view)
+        for b in legend[i + 1:]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), legend
     await page.screenshot(path=str(PICTURES / "profile-400.png"), full_page=True)
     await page.set_viewport_size(DESKTOP)
     await page.screenshot(path=str(PICTURES / "profile-1280.png"), full_page=True)
