@@ -236,7 +236,8 @@ _SCHEMA = SchemaCheck()
 
 @dataclass
 class Thread:
-    """A public thread the bot started on a message of a channel."""
+    """A thread the bot started: public (on a message of a channel, or without one), or
+    private (type 12: only its members, whom the bot adds, read it)."""
 
     id: int
     parent_id: int
@@ -247,15 +248,26 @@ class Thread:
     deleted: bool = False
     #: The bot may no longer post in it (its permissions were taken away): 403.
     forbidden: bool = False
+    private: bool = False
+    #: Whether its members may invite others (a private thread's ``invitable``).
+    invitable: bool = True
+    #: The users added to it (a private thread's only readers, besides the bot).
+    members: set[int] = field(default_factory=set)
 
     def payload(self) -> dict[str, Any]:
-        return {"id": str(self.id), "type": 11, "guild_id": str(GUILD_ID),
-                "parent_id": str(self.parent_id), "name": self.name,
-                "owner_id": str(BOT_USER_ID), "message_count": 0, "member_count": 1,
-                "rate_limit_per_user": 0, "flags": 0, "last_message_id": None,
-                "thread_metadata": {"archived": self.archived, "locked": self.locked,
-                                    "auto_archive_duration": 1440,
-                                    "archive_timestamp": "2026-01-01T00:00:00+00:00"}}
+        meta: dict[str, Any] = {"archived": self.archived, "locked": self.locked,
+                                "auto_archive_duration": 1440,
+                                "archive_timestamp": "2026-01-01T00:00:00+00:00"}
+        if self.private:
+            meta["invitable"] = self.invitable
+        return {"id": str(self.id), "type": 12 if self.private else 11,
+                "guild_id": str(GUILD_ID), "parent_id": str(self.parent_id), "name": self.name,
+                "owner_id": str(BOT_USER_ID), "message_count": 0,
+                "member_count": 1 + len(self.members), "rate_limit_per_user": 0, "flags": 0,
+                "last_message_id": None, "thread_metadata": meta}
+
+    def readable_by(self, user_id: int) -> bool:
+        return not self.private or user_id in self.members
 
 
 @dataclass
@@ -511,6 +523,12 @@ class FakeDiscord:
         m = re.fullmatch(r"/channels/(\d+)/threads", path)
         if m and method == "POST":
             return self._new_thread(int(m.group(1)), body)
+        m = re.fullmatch(r"/channels/(\d+)/thread-members/(\d+)", path)
+        if m and method == "PUT" and int(m.group(1)) in self.threads:
+            if int(m.group(2)) not in self.members:
+                raise HTTPError(404, 10013, "Unknown User")
+            self._thread(int(m.group(1))).members.add(int(m.group(2)))
+            return None
         m = re.fullmatch(r"/channels/(\d+)", path)
         if m and method == "PATCH" and int(m.group(1)) in self.threads:
             thread = self._thread(int(m.group(1)))
@@ -552,11 +570,13 @@ class FakeDiscord:
                 "recipients": [user.payload()]}
 
     def _new_thread(self, parent_id: int, body: dict[str, Any]) -> dict[str, Any]:
-        """A public thread without a starter message."""
+        """A thread without a starter message: public, or private (``type`` 12)."""
         if self.refuse_threads is not None:
             status, code = self.refuse_threads
             raise HTTPError(status, code, "Missing Permissions")
-        thread = Thread(self.new_id(), parent_id, str(body["name"]))
+        private = body.get("type") == discord.ChannelType.private_thread.value
+        thread = Thread(self.new_id(), parent_id, str(body["name"]), private=private,
+                        invitable=bool(body.get("invitable", True)))
         self.threads[thread.id] = thread
         return thread.payload()
 
@@ -920,6 +940,17 @@ class Harness:
         return [m for m in self.discord.messages.values()
                 if not m.deleted and m.channel_id == channel_id
                 and m.audience in (None, user.id)]
+
+    def readable(self, user: User) -> list[Message]:
+        """Every message ``user`` can read anywhere, oldest first: public ones in the
+        channels and threads open to them (not a private thread they are not in, not
+        another user's DMs), and their own ephemeral answers."""
+        others_dms = {cid for uid, cid in self.discord.dm_channels.items() if uid != user.id}
+        return [m for m in self.discord.messages.values()
+                if not m.deleted and m.audience in (None, user.id)
+                and m.channel_id not in others_dms
+                and (m.channel_id not in self.discord.threads
+                     or self.discord.threads[m.channel_id].readable_by(user.id))]
 
     def public(self, channel_id: int = CHANNEL_ID) -> list[Message]:
         return [m for m in self.discord.messages.values()

@@ -7,6 +7,7 @@ alike at every table. The long runs through the real bot process are in
 from __future__ import annotations
 
 import random
+import threading
 from typing import Any
 
 import pytest
@@ -24,7 +25,7 @@ from bot.open_tables import OpenTable
 from bot.seats import is_computer
 from bot.store import TournamentRow
 from bot.texts import t
-from bot.tournaments import events
+from bot.tournaments import events, pairing
 from bot.tournaments.manager import TABLE_DONE
 from engine import replay
 
@@ -311,3 +312,26 @@ async def test_too_few_people_at_the_start_time_cancel_the_tournament(h: Harness
     assert h.public()[-1].text == t("tour.cancelled_too_few", title=title)
     assert not h.discord.messages[announcement.id].buttons
     h.check_clean()
+
+
+async def test_the_draw_runs_off_the_event_loop(h: Harness,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The draw's search takes up to a second for a big field: it runs in a worker thread,
+    so that the bot's other tables and commands are answered meanwhile."""
+    drawn_in: list[threading.Thread] = []
+    real = pairing.draw
+
+    def draw(*args: Any, **kwargs: Any) -> list[list[str]]:
+        drawn_in.append(threading.current_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pairing, "draw", draw)
+    boss = h.user("boss", manager=True)
+    people = [h.user(n) for n in ("ana", "bob")]
+    _, announcement = await announce(h, boss, rounds=2, hands=1, computers=2)
+    shown = await sign_up(h, people, announcement)
+    await h.press(boss, t("btn.start_now"), message=shown)
+    await play_everything(h, people, random.Random(7))
+    loop_thread = threading.current_thread()
+    assert len(drawn_in) == 2  # both rounds
+    assert all(thread is not loop_thread for thread in drawn_in)

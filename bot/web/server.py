@@ -32,6 +32,7 @@ from urllib.parse import urlencode
 import jinja2
 from aiohttp import WSMsgType, web
 
+from bot import boards
 from bot.store import Store, is_postgres_url
 from bot.texts import speaking, t
 from bot.voice.table import Table
@@ -340,8 +341,10 @@ class WebServer:
         self._learn(guild_id, table.runtime.get("names"))
         with speaking(lang):
             title = game_name(table.game)
-            if row.result is None:
-                # A hand in play: its record holds every card. Nothing of it is sent.
+            if row.result is None or await boards.kept_secret(self.store, table.settings,
+                                                              row.number):
+                # A hand in play, or a board another table has still to finish: its record
+                # holds every card. Nothing of it is sent.
                 return self._page("replay.html", lang, steps=None, theme=config.theme,
                                   heading=t("table.title", game=title, number=row.number),
                                   texts=_json_script(_page_texts()), cards="")
