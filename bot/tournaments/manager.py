@@ -33,7 +33,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
@@ -50,6 +50,7 @@ from bot.store.model import TournamentFormat
 from bot.texts import speaking, t
 from bot.tournaments import drawing, events, pairing, scoring
 from bot.tournaments.round_scores import round_result, table_rounds
+from bot.voice.table import computer_number
 from bot.watch import DEFAULT_WATCH, WATCH_OFF
 from engine import make_rules
 
@@ -75,6 +76,24 @@ def member_of(entrant: str, level: str) -> str:
     if entrant.startswith("cpu:"):
         return computer(parse_member(entrant).level or level)
     return entrant
+
+
+def seat_names(seats: Sequence[str], entrants: Mapping[str, str]) -> dict[str, str]:
+    """The names a table of the tournament knows: its people's, and each computer's number
+    as the announcement gives it ("" for a computer that only fills a seat).
+
+    >>> seat_names(["7", "cpu:easy#2", "cpu:easy"], {"7": "Ana", "cpu:easy#2": "easy 2"})
+    {'7': 'Ana', '#computer1': '2', '#computer2': ''}
+    """
+    names = {}
+    for seat, entrant in enumerate(seats):
+        if pairing.is_person(entrant):
+            if entrant in entrants:
+                names[entrant] = entrants[entrant]
+        else:
+            rank = parse_member(entrant).rank
+            names[computer_number(seat)] = str(rank) if rank else ""
+    return names
 
 
 class Tournaments:
@@ -360,8 +379,7 @@ class Tournaments:
                 guild_id=row.guild_id, channel_id=thread_id, game=row.game, options={},
                 opener_id=row.organizer_id, settings=settings, plan=plan,
                 members=[member_of(e, level) for e in table.seats],
-                names={e: entrants[e] for e in table.seats if e in entrants
-                       and not e.startswith("cpu:")}, post=None)
+                names=seat_names(table.seats, entrants), post=None)
         await self.store.update_tournament_table(row.id, table.round, table.number,
                                                  table_id=open_table.id)
         opened = open_table
