@@ -7,6 +7,7 @@ lock, every surface told), ``bot.community`` finds.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +45,8 @@ HOLD_RANGE = (1, 15)
 class Play(commands.Cog, name="Play"):
     def __init__(self, bot: FilicauBot) -> None:
         self.bot = bot
+        #: Each server's quick play, one at a time (``_play``).
+        self._finding: dict[int, asyncio.Lock] = {}
 
     # -- /play ----------------------------------------------------------------------------
 
@@ -66,15 +69,27 @@ class Play(commands.Cog, name="Play"):
         if guild_id is None:
             raise SessionError("err.guild_only")
         member = quickplay.member_of(interaction.user.id)
-        for opening in quickplay.openings(self.bot.tables, guild_id=guild_id, member=member,
-                                          game=game, visible=quickplay.visible_to(interaction)):
-            try:
-                await self._take(interaction, opening.table)
-                return
-            except SessionError:
-                continue  # taken meanwhile: the next one
-        await quickplay.open_here(self.bot.service, interaction, game or quickplay.DEFAULT_GAME,
-                                  post=lambda table: table.discord.post_again(interaction))
+        sitting = quickplay.seated_at(self.bot.tables, guild_id=guild_id, member=member)
+        if sitting is not None:
+            s = sitting.session
+            await interaction.response.send_message(
+                t("play.already_seated", game=render.title(s), channel=f"<#{s.channel_id}>",
+                  link=quickplay.table_link(sitting)), ephemeral=True)
+            return
+        # One quick play at a time in a server: a second /play at the same moment finds
+        # the table the first one opened instead of opening another.
+        async with self._finding.setdefault(guild_id, asyncio.Lock()):
+            for opening in quickplay.openings(self.bot.tables, guild_id=guild_id,
+                                              member=member, game=game,
+                                              visible=quickplay.visible_to(interaction)):
+                try:
+                    await self._take(interaction, opening.table)
+                    return
+                except SessionError:
+                    continue  # taken meanwhile: the next one
+            await quickplay.open_here(
+                self.bot.service, interaction, game or quickplay.DEFAULT_GAME,
+                post=lambda table: table.discord.post_again(interaction))
 
     async def _take(self, interaction: discord.Interaction[Any],
                     table: OpenTable, *, edit: bool = False) -> None:
