@@ -106,6 +106,11 @@ class User:
     manager: bool = False
     #: The user's Discord locale (their client's language), sent with each interaction.
     locale: str = "en-US"
+    #: A bot's account (Discord's member picker offers bots too).
+    bot: bool = False
+    #: Not a member of the server (the picker offers any user the asker can mention):
+    #: a command's option resolves it as a user, with no member.
+    outsider: bool = False
 
     @property
     def mention(self) -> str:
@@ -118,7 +123,7 @@ class User:
 
     def payload(self) -> dict[str, Any]:
         return {"id": str(self.id), "username": self.name, "global_name": self.name.title(),
-                "discriminator": "0", "avatar": None, "bot": False, "public_flags": 0}
+                "discriminator": "0", "avatar": None, "bot": self.bot, "public_flags": 0}
 
     def member_payload(self) -> dict[str, Any]:
         perms = MANAGER_PERMISSIONS if self.manager else USER_PERMISSIONS
@@ -927,10 +932,12 @@ class Harness:
 
     # -- users -----------------------------------------------------------------------------
 
-    def user(self, name: str, *, manager: bool = False, locale: str = "en-US") -> User:
-        """A new member of the server."""
-        user = User(next(self._users), name, manager, locale)
-        self.discord.members[user.id] = user
+    def user(self, name: str, *, manager: bool = False, locale: str = "en-US",
+             bot: bool = False, outsider: bool = False) -> User:
+        """A new member of the server (``outsider``: a user who is not one)."""
+        user = User(next(self._users), name, manager, locale, bot=bot, outsider=outsider)
+        if not outsider:
+            self.discord.members[user.id] = user
         return user
 
     # -- what users see --------------------------------------------------------------------
@@ -1058,9 +1065,10 @@ class Harness:
             assert param is not None, f"/{name} has no option {key}"
             if isinstance(value, User):
                 resolved.setdefault("users", {})[str(value.id)] = value.payload()
-                member = value.member_payload()
-                del member["user"]
-                resolved.setdefault("members", {})[str(value.id)] = member
+                if not value.outsider:
+                    member = value.member_payload()
+                    del member["user"]
+                    resolved.setdefault("members", {})[str(value.id)] = member
                 value = str(value.id)
             elif isinstance(value, Role):
                 resolved.setdefault("roles", {})[str(value.id)] = role_payload(

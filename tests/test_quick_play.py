@@ -48,3 +48,39 @@ async def test_a_seated_players_play_says_where_they_sit(h: Harness) -> None:
     assert there is not None and ana.id not in seated(there)
     assert [ana.id] == [int(m) for m in here.seats if m == str(ana.id)]
     h.check_clean()
+
+
+async def test_a_second_join_at_a_schafkopf_table_speaks_of_no_team(h: Harness) -> None:
+    ana, bob = h.user("ana"), h.user("bob")
+    r = await h.command(ana, "table new", game="schafkopf")
+    assert not r.ephemeral, r.text
+    r = await h.press(bob, t("btn.sit"))
+    assert not r.ephemeral, r.text
+    # Schafkopf's partners form in each deal: there is no team to be in already.
+    r = await h.press(bob, t("btn.sit"))
+    assert r.rejected_with(t("err.already_at_table"))
+    assert not r.rejected_with(t("err.already_seated"))
+    h.check_clean()
+
+
+async def test_the_opener_is_told_whom_the_invitation_left_out(h: Harness) -> None:
+    ana, bob = h.user("ana"), h.user("bob")
+    robot = h.user("robot", bot=True)
+    stranger = h.user("stranger", outsider=True)
+    r = await h.command(ana, "table new", game="filicau", invite=robot, invite_2=ana,
+                        invite_3=stranger)
+    assert not r.ephemeral, r.text
+    [told] = [m for m in r.followups if m.audience == ana.id]
+    assert told.text == t("invite.left_out", users=", ".join([
+        t("invite.left_bot", user=robot.mention), t("invite.left_self"),
+        t("invite.left_outsider", user=stranger.mention)]))
+    # Nobody was invited: no seat held, nobody mentioned.
+    assert [m for m in r.followups if m.audience is None] == []
+    # Bob, a member, invited with them, is invited.
+    r = await h.command(bob, "table new", game="filicau", channel_id=OTHER_CHANNEL_ID,
+                        invite=ana, invite_2=robot)
+    [left] = [m for m in r.followups if m.audience == bob.id]
+    assert left.text == t("invite.left_out", users=t("invite.left_bot", user=robot.mention))
+    [mention] = [m for m in r.followups if m.audience is None]
+    assert ana.mention in mention.text
+    h.check_clean()
