@@ -80,6 +80,18 @@ async def one_table(standin: StandIn, channel: int, boss: Player, number: int,
     standin.forget(channel)
 
 
+async def settled(bot: BotProcess, standin: StandIn, seconds: float = 60) -> dict[str, Any]:
+    """What the bot holds once its tables have finished closing. ``/admin end`` is answered
+    before the table's goodbye (the table message's last edit, its thread archived) is done,
+    so the last table's runner may still be closing when its player has the answer: ask
+    until nothing of a table is left, or ``seconds`` have passed (a leak never settles)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        report = await diagnostics(bot, standin)
+        if all(report.get(k) == 0 for k in PER_TABLE) or time.monotonic() > deadline:
+            return report
+
+
 def held(report: dict[str, Any]) -> int:
     """Bytes in objects: Python's and malloc's (0 where the platform does not say)."""
     return int(report.get("python_bytes_in_use", 0) + report.get("malloc_bytes_in_use", 0))
@@ -147,7 +159,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 each_wave[k].append(after.get(k, 0))
             if first is None:
                 first = after
-        last = await diagnostics(bot, standin)
+        last = await settled(bot, standin)
     finally:
         # A run that fails leaves no table of its own playing into whatever runs next.
         for task in tasks:

@@ -47,7 +47,7 @@ ENTRY_POINT = 4
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.tables", "cogs.records", "cogs.admin", "cogs.help", "cogs.ratings",
-              "cogs.play", "cogs.tournaments")
+              "cogs.play", "cogs.tournaments", "cogs.league")
 
 #: What the bot does in a channel: post and edit the table and results (View Channel, Send
 #: Messages), as embeds (Embed Links) with card pictures (Attach Files), and its slash

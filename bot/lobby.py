@@ -32,6 +32,7 @@ from engine import (
     Status,
     make_rules,
 )
+from engine.cards import Card
 from engine.errors import OptionsError
 
 #: The levels the lobby offers (``bot.thinking``, where they are played). ``simple`` (the
@@ -71,6 +72,9 @@ class Actor:
 
     user_id: int
     manager: bool = False
+    #: The id of the click that asked (Discord's interaction id): a deal's cut
+    #: (``bot.seals``).
+    click: str | None = None
 
 
 def check_settings(settings: dict[str, Any]) -> dict[str, int | bool | str]:
@@ -115,6 +119,9 @@ class Lobby:
         self.message_id = row.message_id
         self.lock = asyncio.Lock()
         self.rng = random.Random(seed) if seed is not None else DEALER
+        #: A pack laid out card by card (the tests' chosen deals), dealt as it lies and so
+        #: not sealed: its record carries no shuffle. None: every deal is sealed.
+        self.laid: list[Card] | None = None
         self.hand: Hand | None = None
         self.hand_id: int | None = None
         self.hand_number = 0

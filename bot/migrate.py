@@ -30,6 +30,7 @@ from typing import Any
 
 import asyncpg
 
+from bot.leagues.sql import TABLES as LEAGUE_TABLES
 from bot.ratings import rebuild, rebuild_if_stale
 from bot.settings import Settings
 from bot.store import PostgresStore, SqliteStore, StoreError, is_postgres_url, sqlite_path
@@ -45,7 +46,7 @@ TABLES = {"tables": "id", "hands": "id", "actions": "hand_id, idx",
           "seasons": "guild_id, number", "web_keys": "guild_id",
           "player_settings": "user_id", "community_settings": "guild_id",
           "tournaments": "id", "tournament_entrants": "tournament_id, entrant",
-          "tournament_tables": "tournament_id, round, number"}
+          "tournament_tables": "tournament_id, round, number", **LEAGUE_TABLES}
 #: The tables whose ids the database gives: new rows go on after the copied ones.
 WITH_IDS = ("tables", "hands", "tournaments")
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import facts, how  # noqa: F401  (``render.facts``: the tests word facts with it)
+from bot import facts, how, seals  # noqa: F401  (``render.facts``: the tests word facts with it)
 from bot.colours import GAME_COLOUR
 from bot.names import player_mention, seat_mention  # noqa: F401  (``render.seat_mention``)
 from bot.options import encode as encode_option
@@ -134,7 +134,14 @@ def lobby_embed(s: TableSession) -> discord.Embed:
     known = status_line(s, s.known)
     if known:
         embed.add_field(name="\u200b", value=known, inline=False)
-    return embed
+    return _sealed(embed, s)
+
+
+def _sealed(embed: discord.Embed, s: TableSession, *, in_play: bool = False) -> discord.Embed:
+    """The embed with the seal line under it (``bot.seals``): the next deal's, or the hand in
+    play's."""
+    line = seals.shown(s.next_seal, s.sealed if in_play else None)
+    return embed.set_footer(text=line) if line else embed
 
 
 def options_line(s: TableSession) -> str:
@@ -331,7 +338,7 @@ def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
     left = words.unplayed(table, v)
     if left:
         embed.add_field(name=t("table.unplayed"), value="\n".join(_lines(left)), inline=False)
-    return embed
+    return _sealed(embed, s, in_play=not v.finished)
 
 
 def points_name(s: TableSession) -> str:
@@ -724,8 +731,9 @@ def result_embed(s: TableSession, result: HandResult, number: int, *,
     if not dealt:
         lines.append(t("result.next_auto", when=relative_time(next_at))
                      if next_at is not None else markdown(say("result.next_in")))
-    return discord.Embed(title=markdown(words.result_title(table, result, number)),
-                         description="\n".join(lines), colour=GAME_COLOUR)
+    embed = discord.Embed(title=markdown(words.result_title(table, result, number)),
+                          description="\n".join(lines), colour=GAME_COLOUR)
+    return embed if dealt else _sealed(embed, s)
 
 
 def result_lines(s: TableSession, result: HandResult) -> list[str]:

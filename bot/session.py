@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import Any
 
-from bot import boards, bookkeeping, ratings, thinking
+from bot import boards, bookkeeping, ratings, seals, thinking
 from bot.lobby import (
     COMPUTER_LEVELS,
     DEFAULT_TURN_SECONDS,
@@ -39,6 +40,8 @@ from engine import (
     replay,
     to_record,
 )
+from engine.dealt import Dealt
+from engine.shuffle import FIELD, Seal, sealed_record
 from engine.view import seat_view
 
 __all__ = [
@@ -78,6 +81,10 @@ class TableSession(Lobby):
     """A table: its seats (``Lobby``), the match, the hand in play, computer turns, timeouts,
     open windows, and the policy of play (module docstring)."""
 
+    #: The seal the hand in play was dealt from, with its cut (None: a hand dealt before
+    #: sealed deals, or none dealt).
+    sealed: Seal | None = None
+
     def abandoned(self) -> str | None:
         """Why the table must close now that nobody plays at it, or None. Computers never
         play a hand that no person sits at: when everybody has left, the hand stops at
@@ -93,7 +100,7 @@ class TableSession(Lobby):
 
     # -- starting hands ------------------------------------------------------------------------
 
-    async def start(self, user_id: int, *, is_admin: bool) -> Hand:
+    async def start(self, user_id: int, *, is_admin: bool, click: str | None = None) -> Hand:
         async with self.lock:
             self._require_lobby()
             if not self.may_manage(user_id, is_admin=is_admin):
@@ -105,7 +112,7 @@ class TableSession(Lobby):
             # The first deal reads these players' stored status and storing its hand puts
             # the table in play: two round trips to the database while the click waits.
             self.dealt_with = []
-            hand = await self._deal()
+            hand = await self._deal(click)
             self.state = "playing"
             return hand
 
@@ -123,9 +130,28 @@ class TableSession(Lobby):
                 raise SessionError("err.no_hand")
             if self.hand is not None and not self.hand.finished:
                 raise SessionError("err.hand_in_progress")
-            return await self._deal()
+            return await self._deal(None if by is None else by.click)
 
-    async def _deal(self) -> Hand:
+    # -- sealed deals (``bot.seals``) ----------------------------------------------------------
+
+    @property
+    def next_seal(self) -> Seal | None:
+        """The seal of the next deal, as the lobby and the last result show it (for the
+        table's pack as its options make it now), or None: none drawn yet."""
+        return seals.kept(self.row.runtime, self.rules)
+
+    async def seal_next(self, *, fresh: bool = False) -> Seal:
+        """Draw and keep the next deal's seal unless one is kept (``fresh``: the kept one
+        was dealt). Its seed and secret are in the store before anybody sees its
+        commitment."""
+        seal = None if fresh else self.next_seal
+        number = self.hand_number + 1
+        if seal is None or not seals.fits(seal, self.plan, number):
+            seal = seals.draw(self.rules, self.plan, number, self.rng.randbytes)
+            await self._put_runtime(seal=seals.stored(seal))
+        return seal
+
+    async def _deal(self, click: str | None = None) -> Hand:
         if not self.full:
             raise SessionError("err.not_full")
         plan = self.plan
@@ -149,19 +175,25 @@ class TableSession(Lobby):
         dealer = self.next_dealer
         if dealer is None:
             dealer = self.rules.first_dealer(self.status, self.rng)
-        pack = list(self.rules.pack)
-        self.rng.shuffle(pack)
+        # The seal the lobby or the last result showed (a table from before sealed deals
+        # draws one now), cut by the click that deals.
+        seal = (await self.seal_next()).with_cut(seals.cut_of(plan, click))
         if plan is not None and plan.seed is not None:
             # Duplicate: the round's board, from an even start, as at every other table.
-            pack, dealer = boards.board(self.rules, plan.seed, self.hand_number + 1)
+            dealer = boards.board(self.rules, plan.seed, self.hand_number + 1)[1]
             self.status = Status()
-        hand = Hand(self.rules, dealer, pack, self.status)
-        header = to_record(hand)
+        if self.laid is not None:
+            hand = Hand(self.rules, dealer, list(self.laid), self.status)
+            header, dealt = to_record(hand), None
+        else:
+            hand = Hand(self.rules, dealer, seal.deal(), self.status)
+            header, dealt = sealed_record(hand, seal), seal
         del header["actions"]
         header.update(table_id=self.id, hand=self.hand_number + 1, members=list(self.seats))
         self.hand_id = await self.store.start_hand(self.id, self.hand_number + 1, header)
         self.hand_number += 1
         self.hand = hand
+        self.sealed = dealt
         return hand
 
     # -- playing ---------------------------------------------------------------------------------
@@ -357,10 +389,26 @@ class TableSession(Lobby):
         # are kept with the hand's stored result, so that a rebuild leaves it out too.
         # ``finish`` gives the result its time (the order ratings take results in).
         await ratings.finish(self.store, row, rated=self.rated and not self.leaving)
-        await self.store.finish_hand(self.hand_id,
-                                     bookkeeping.result_json(result, self.leaving, winners))
+        await self.store.finish_hand(self.hand_id, {
+            **bookkeeping.result_json(result, self.leaving, winners), **self._revealed()})
         self.status = result.status
         self.next_dealer = result.next_dealer
+        # The hand's seal is revealed in its stored result: the next deal's is drawn now,
+        # so that the result can show it before anybody deals.
+        await self.seal_next(fresh=True)
+
+    def _revealed(self) -> dict[str, Any]:
+        """What a finished hand's stored result keeps of its deal: the revealed shuffle
+        (seed and secret: ``HandRow.record`` puts it in the record) and what each seat was
+        dealt (``engine.dealt``: a player's profile counts it)."""
+        hand = self.hand
+        assert hand is not None and hand.finished
+        out: dict[str, Any] = {
+            seals.DEALT: [Dealt.of_hand(hand, seat).to_json()
+                          for seat in range(self.rules.players)]}
+        if self.sealed is not None:
+            out[FIELD] = self.sealed.revealed(hand)
+        return out
 
     # -- restoring ---------------------------------------------------------------------------------
 
@@ -373,6 +421,7 @@ class TableSession(Lobby):
             if session.full:
                 team0, team1 = session.team_members()
                 session.known = await store.get_status(row.guild_id, row.game, team0, team1)
+            await session.seal_next()
             return session
         team0, team1 = session.team_members()
         session.known = await store.get_status(row.guild_id, row.game, team0, team1)
@@ -388,10 +437,15 @@ class TableSession(Lobby):
         session.hand = hand
         session.hand_id = last.id
         session.hand_number = last.number
+        session.sealed = seals.in_play(row.runtime, last.header, session.rules)
         if hand.result is not None:
             if last.result is None:
                 # The process stopped between the last action and the bookkeeping.
                 await session._finished(hand.result)
+            else:
+                # Stopped before the next deal's seal was drawn, the kept one revealed: a new
+                # one (else the kept one, the next deal's).
+                await session.seal_next(fresh=session.sealed is not None)
             session.status = hand.result.status
             session.next_dealer = hand.result.next_dealer
         else:

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import dealt_figures
 from bot.choices import GAME_CHOICES
 from bot.colours import GAME_COLOUR
 from bot.errors import answer as reply_error
@@ -227,6 +228,10 @@ class Ratings(commands.Cog, name="Ratings"):
                         won=best.won, hands=t("n.hands", count=best.hands))
                 if best else t("profile.no_partner", count=board.PARTNER_HANDS),
                 inline=False)
+        dealt = dealt_figures.lines(await dealt_figures.dealt_to(
+            store.db, guild_id, key, player))  # type: ignore[attr-defined]
+        if dealt:
+            embed.add_field(name=t("profile.dealt"), value="\n".join(dealt), inline=False)
         history = await store.rating_history(guild_id, key, season, player)
         if not history:
             await interaction.response.send_message(

@@ -56,7 +56,7 @@ TURN_RANGE, WINDOW_RANGE = SETTING_RANGES["turn_seconds"], SETTING_RANGES["windo
 def actor(interaction: discord.Interaction[Any]) -> Actor:
     """The clicking user, and whether they manage the server the click came from."""
     perms = getattr(interaction.user, "guild_permissions", None)
-    return Actor(interaction.user.id, bool(perms and perms.manage_guild))
+    return Actor(interaction.user.id, bool(perms and perms.manage_guild), str(interaction.id))
 
 
 Handler = Callable[[discord.Interaction[Any], OpenTable, Click], Awaitable[None]]

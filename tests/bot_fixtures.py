@@ -65,6 +65,23 @@ class FixedDeal:
     def choice(self, seq: Sequence[int]) -> int:
         return self.dealer if self.dealer in seq else seq[0]
 
+    def randbytes(self, n: int) -> bytes:
+        # The seal of a rigged table: it seals nothing (the laid pack is dealt unsealed).
+        return bytes(n)
+
+
+async def reseed(session: TableSession, seed: int) -> None:
+    """A table opened through the bot, shuffled from ``seed`` from now on: its randomness,
+    and the next deal's seal drawn again from it (the lobby's was the system's)."""
+    session.rng = random.Random(seed)
+    await session.seal_next(fresh=True)
+
+
+def rig(session: TableSession, deal: FixedDeal) -> None:
+    """The session's next deals are ``deal``'s pack and dealer: laid out, not sealed."""
+    session.rng = deal  # type: ignore[assignment]
+    session.laid = list(deal.pack)
+
 
 def play_engine(hand: Hand, policy: Policy) -> Hand:
     """Play tricks with ``policy`` until play is over (finished, or a Servant to choose)."""
@@ -156,7 +173,7 @@ async def started_table(
                               seed=seed)
     await seat_all(session, members)
     if deal is not None:
-        session.rng = FixedDeal(*deal)  # type: ignore[assignment]
+        rig(session, FixedDeal(*deal))
     await session.start(OPENER, is_admin=True)
     return session
 

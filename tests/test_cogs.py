@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from bot_fixtures import FixedDeal, action_rows, find_deal, first_legal, masters_hand
+from bot_fixtures import FixedDeal, action_rows, find_deal, first_legal, masters_hand, reseed, rig
 from conftest import snapshot
 from discord.http import Route
 from fake_discord import (
@@ -120,7 +120,10 @@ async def open_table(h: Harness, opener: User, joins: Sequence[tuple[User, int]]
         assert user.mention in r.text
     session = h.session()
     # A fixed deal: a chosen pack and dealer, or a seeded shuffle.
-    session.rng = FixedDeal(*deal) if deal else random.Random(seed)  # type: ignore[assignment]
+    if deal:
+        rig(session, FixedDeal(*deal))
+    else:
+        await reseed(session, seed)
     return session
 
 

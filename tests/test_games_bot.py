@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 import pytest
-from bot_fixtures import FixedDeal
+from bot_fixtures import FixedDeal, reseed, rig
 from fake_discord import CHANNEL_MESSAGE, GUILD_ID, UPDATE_MESSAGE, Harness, Message, User
 
 from bot.session import TableSession
@@ -73,7 +73,7 @@ async def sit_with_computers(h: Harness, game: str, ana: User) -> TableSession:
     while not session.full:
         r = await h.add_computer(ana, "easy")
         assert r.type == UPDATE_MESSAGE
-    session.rng = random.Random(7)
+    await reseed(session, 7)
     r = await h.press(ana, t("btn.start"))
     assert r.type == UPDATE_MESSAGE and session.state == "playing"
     return session
@@ -218,7 +218,7 @@ async def fris_table(h: Harness, ana: User, **options: Any) -> TableSession:
     session = h.session()
     while not session.full:
         await h.add_computer(ana, "easy")
-    session.rng = FixedDeal(fris_pack(), 1)  # type: ignore[assignment]
+    rig(session, FixedDeal(fris_pack(), 1))
     await h.press(ana, t("btn.start"))
     hand = hand_of(session)
     assert hand.dealer == 1 and hand.to_move == 0

@@ -366,12 +366,13 @@ def test_a_month_closes_the_same_whatever_order_its_results_are_read_in(
 
 
 def test_the_leagues_logic_is_pure() -> None:
-    """No clock, no I/O, no Discord in the league's logic: the time is always passed in."""
+    """No clock, no I/O, no Discord in the league's logic: the time is always passed in
+    (the store's modules and the month-end task, which reads its given clock, aside)."""
     root = Path(__file__).resolve().parent.parent / "bot" / "leagues"
     impure = {"asyncio", "discord", "aiosqlite", "asyncpg", "aiohttp", "time", "os", "socket"}
     found = []
     for path in sorted(root.glob("*.py")):
-        if path.name in ("sql.py", "keeping.py", "store.py"):
+        if path.name in ("sql.py", "keeping.py", "store.py", "month_end.py"):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

@@ -3,15 +3,13 @@ the test sets: a league started once, run through a month whose end is closed on
 many ask (and after a restart), a bot that was down through months' ends catching up, and a
 league replayed from the stored results being the league that was kept.
 
-The leagues' tables are made here from ``bot.leagues.sql.SCHEMA`` on top of the store's own
-schema (the schema step that will bring them is not in ``bot.store.migrations`` yet)."""
+The leagues' tables are the store's own (schema step ``LEAGUES_VERSION``)."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
 from collections.abc import Callable
-from string import Template
 from typing import Any
 
 import pytest
@@ -19,7 +17,7 @@ from league_helpers import GAME, GUILD, OTHER_GUILD, Clock, hand, lines
 
 from bot.leagues import BOT_WIDE, Ladder, LeagueSettings, Month
 from bot.leagues.keeping import close_all_due, close_due, in_play, replayed, start
-from bot.leagues.sql import SCHEMA, LeagueSql
+from bot.leagues.sql import LeagueSql
 from bot.store import ResultRow
 from bot.store.sql import Database
 
@@ -34,10 +32,8 @@ class Leagues(LeagueSql):
 
 
 async def with_leagues(store: Any) -> Leagues:
-    """The store's database with the leagues' tables made, as the schema step will."""
+    """The leagues' SQL over the store's database (the schema step made their tables)."""
     db: Database = store.db
-    async with db.migrating() as sql:
-        await db.run_script(sql, Template(SCHEMA).substitute(db.words))
     return Leagues(db)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_fixtures import FixedDeal, find_deal, first_legal, masters_hand
+from bot_fixtures import FixedDeal, find_deal, first_legal, masters_hand, rig
 from fake_discord import UPDATE_MESSAGE, Harness, Message
 from PIL import ImageFont
 from test_cogs import four_players, play_until
@@ -138,7 +138,7 @@ async def test_a_hand_of_overs_and_unders_fits_four_a_row_on_a_phone(
     assert seat is not None
     while not session.full:
         await h.add_computer(ana, "easy")
-    session.rng = rigged(game, seat, cards(OVERS_AND_UNDERS + extra))  # type: ignore[assignment]
+    rig(session, rigged(game, seat, cards(OVERS_AND_UNDERS + extra)))
     await h.press(ana, t("btn.start"))
     view = (await h.press(ana, t("btn.my_hand"))).message
     assert sorted(code(c) for c in hand_of(session).hands[seat]) == sorted(

@@ -3,7 +3,7 @@ announcement, the game menu, the doubling window and the result (issue 34)."""
 
 from __future__ import annotations
 
-from bot_fixtures import FixedDeal
+from bot_fixtures import FixedDeal, rig
 from deal import pack_for
 from fake_discord import CHANNEL_MESSAGE, Harness, Message, User
 from test_games_bot import hand_of
@@ -27,7 +27,7 @@ async def seated(h: Harness, ana: User) -> TableSession:
     session = h.session()
     while not session.full:
         await h.add_computer(ana, "easy")
-    session.rng = FixedDeal([card(c) for c in pack_for("schafkopf", BASE, 3)], 3)  # type: ignore[assignment]
+    rig(session, FixedDeal([card(c) for c in pack_for("schafkopf", BASE, 3)], 3))
     await h.press(ana, t("btn.start"))
     assert session.seat_of(ana.id) == 0 and hand_of(session).dealer == 3
     return session
@@ -101,7 +101,7 @@ async def test_the_hidden_partner_is_asked_for_kontra_and_may_only_decline(h: Ha
     session = h.session()
     while not session.full:
         await h.add_computer(ana, "easy")
-    session.rng = FixedDeal([card(c) for c in pack_for("schafkopf", hands, 3)], 3)  # type: ignore[assignment]
+    rig(session, FixedDeal([card(c) for c in pack_for("schafkopf", hands, 3)], 3))
     assert h.bot is not None
     h.bot.settings.ping_delay = 0  # the turn's signal comes at once
     await h.press(ana, t("btn.start"))
@@ -192,7 +192,7 @@ async def test_the_stock_is_paid_shown_and_kept_over_a_restart(h: Harness) -> No
     menu = next(m for m in h.table_message().selects
                 if any(o["value"] == encode("all_pass", "stock") for o in m["options"]))
     await h.choose(ana, menu["custom_id"], [encode("all_pass", "stock")])
-    session.rng = FixedDeal([card(c) for c in pack_for("schafkopf", BASE, 3)], 3)  # type: ignore[assignment]
+    rig(session, FixedDeal([card(c) for c in pack_for("schafkopf", BASE, 3)], 3))
     await h.press(ana, t("btn.start"))
     assert t("info.pot", value=0) in h.table_message().text
     await h.press(ana, t("btn.my_hand"))

@@ -37,6 +37,7 @@ try:
         new_table,
         open_store,
         play,
+        rig,
         seat_all,
         started_table,
         table_policy,
@@ -56,6 +57,7 @@ except ImportError:  # plain `pytest`, where tests/ itself is on sys.path
         new_table,
         open_store,
         play,
+        rig,
         seat_all,
         started_table,
         table_policy,
@@ -832,7 +834,7 @@ async def test_filicau_masters_carry_over_to_a_new_table(
     two = await new_table(store, channel=10)
     await seat_all(two, new_seats)
     assert two.known is not None and two.known.next_dealer == dealer_member
-    two.rng = FixedDeal(pack, (want_dealer + 2) % 4)  # type: ignore[assignment]
+    rig(two, FixedDeal(pack, (want_dealer + 2) % 4))
     hand = await two.start(OPENER, is_admin=False)
     assert {new_seats[want_masters], new_seats[want_masters + 2]} == masters
     assert hand.status == Status(masters=want_masters)
@@ -931,7 +933,7 @@ async def test_filko_masters_and_servant_carry_over_to_a_new_table(
     want_servant = new_seats.index(HUMANS[servant])
     two = await new_table(store, game="filko", channel=20)
     await seat_all(two, new_seats)
-    two.rng = FixedDeal(deal[0], (want_servant + 1) % 4)  # type: ignore[assignment]
+    rig(two, FixedDeal(deal[0], (want_servant + 1) % 4))
     hand = await two.start(OPENER, is_admin=False)
     assert hand.status == Status(want_masters, want_servant)
     assert hand.dealer == want_servant
@@ -952,7 +954,7 @@ async def test_the_dealer_among_two_computers_is_the_right_one(store: SqliteStor
 
     two = await new_table(store, channel=10)
     await seat_all(two, seats)
-    two.rng = FixedDeal(pack, 1)  # type: ignore[assignment]
+    rig(two, FixedDeal(pack, 1))
     hand = await two.start(OPENER, is_admin=False)
     assert hand.status == Status(masters=0)
     assert hand.dealer % 2 == 1, f"seat {hand.dealer}, one of the masters, deals"
@@ -976,7 +978,7 @@ async def test_the_next_seat_deals_after_an_even_hand_among_two_computers(
 
     two = await new_table(store, channel=10)
     await seat_all(two, seats)
-    two.rng = FixedDeal(pack, 1)  # type: ignore[assignment]
+    rig(two, FixedDeal(pack, 1))
     hand = await two.start(OPENER, is_admin=False)
     assert hand.dealer == 3
 

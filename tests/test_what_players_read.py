@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bot_fixtures import reseed
 from fake_discord import Harness, Message, User
 from test_cogs import four_players, hand_of, one_human, play_until
 
@@ -37,7 +38,7 @@ async def sit_alone(h: Harness, game: str, *, level: str = "easy",
     session = h.session()
     while not session.full:
         await h.add_computer(ana, level)
-    session.rng = random.Random(seed)
+    await reseed(session, seed)
     await h.press(ana, t("btn.start"))
     await h.press(ana, t("btn.my_hand"))
     return session, ana
@@ -46,7 +47,8 @@ async def sit_alone(h: Harness, game: str, *, level: str = "easy",
 async def play_out(h: Harness, session: TableSession, ana: User, rng: random.Random, *,
                    choose: Any = None) -> Hand:
     """Ana plays by clicks until the hand is over: ``choose(view)`` may pick her move (a
-    custom_id, or None for a random one); cards chosen together are the menu's first."""
+    custom_id, or None for a random one); cards chosen together are the menu's first, and
+    so is a choice offered in a menu only."""
     for _ in range(100):
         hand = hand_of(session)
         if hand.finished:
@@ -60,6 +62,11 @@ async def play_out(h: Harness, session: TableSession, ana: User, rng: random.Ran
                            [o["value"] for o in together["options"][:size]], message=view)
             continue
         moves = sorted(view.moves())
+        menu = view.select("act")
+        if not moves and menu is not None:
+            # A choice made in a menu (the Old Man names trump): its first option.
+            await h.choose(ana, menu["custom_id"], [menu["options"][0]["value"]], message=view)
+            continue
         if not moves:
             continue
         picked = choose(view) if choose is not None else None
@@ -330,7 +337,10 @@ async def test_a_better_card_is_said_in_the_chances_of_the_hands_outcome(h: Harn
     only for the points it takes says so."""
     session, _ = await four_players(h)
     view = public_view(hand_of(session))
-    played, best = (Action("card", c) for c in hand_of(session).hands[0][:2])
+    # Two of Ana's cards that are no trump (a trump is named with its mark).
+    order = view.order
+    plain = [c for c in hand_of(session).hands[0] if order is None or not order.is_trump(c)]
+    played, best = (Action("card", c) for c in plain[:2])
     masters, nothing = Outcome("masters", True), Outcome("no_change", None)
     d = Decision(5, 2, played, best, 0.1, 0.4, 0.3, False, True,
                  (Chance(masters, 0.4), Chance(nothing, 0.6)),
@@ -351,7 +361,7 @@ async def test_a_better_card_is_said_in_the_chances_of_the_hands_outcome(h: Harn
 
 
 async def test_the_fris_window_as_it_is(h: Harness) -> None:
-    """Ana cuts, then may make fris with her Ober of acorns: every fris choice names its
+    """Ana cuts, then may make fris with her one Ober: every fris choice names its
     trump (the first one too, whose trump is the Ober's own suit), the window's line says
     nothing of binding, and looking at her last two cards, which closes fris for everybody,
     is no primary button and says what it does."""
@@ -361,7 +371,7 @@ async def test_the_fris_window_as_it_is(h: Harness) -> None:
     for i, user in enumerate(users):
         await h.press(user, t("btn.join_a") if i % 2 == 0 else t("btn.join_b"))
     session = h.session()
-    session.rng = random.Random(3)
+    await reseed(session, 2)
     await h.press(ana, t("btn.start"))
     await h.press(ana, t("btn.my_hand"))
     hand = hand_of(session)
@@ -373,8 +383,9 @@ async def test_the_fris_window_as_it_is(h: Harness) -> None:
     assert menu is not None
     fris = [o["label"] for o in menu["options"]]
     assert len(fris) == 4 and all(" → " in label for label in fris), fris
-    assert t("act.fris", value=t("actvalue.fris", over=card_label(code_card("EO")),
-                                 trump=render.facts.word("E"))) in fris
+    [over] = [c for c in hand.hands[0] if code(c).endswith("O")]
+    assert t("act.fris", value=t("actvalue.fris", over=card_label(over),
+                                 trump=render.facts.word(code(over)[0]))) in fris
     look = view.button_by_label(t("act.look.True"))
     assert look is not None and look["style"] == 2  # secondary, not the blurple primary
     assert t("note.look") in view.content

@@ -72,6 +72,19 @@ async def in_play(store: LeagueStore, scope: Scope, game: str,
                                  scope=scope, game=game)
 
 
+async def standing(store: LeagueStore, scope: Scope, game: str
+                   ) -> tuple[LeagueRow, Closing] | None:
+    """A league and its month in play as the store has it, closing nothing (the pages,
+    which read: the month-end task and the commands close)."""
+    league = await store.league(scope, game)
+    if league is None:
+        return None
+    month = league.ladder.month
+    return league, month_closing(league.ladder, league.settings,
+                                 await store.league_results(scope, game, month, month),
+                                 scope=scope, game=game)
+
+
 async def replayed(store: LeagueStore, scope: Scope, game: str,
                    now: datetime) -> tuple[Ladder, list[LeagueTable]] | None:
     """A league rebuilt from its first ladder, the settings each month closed under and

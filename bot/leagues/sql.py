@@ -1,8 +1,8 @@
 """``LeagueSql``: the leagues' SQL, written once for both databases over a ``Sql`` (as every
 concern of ``bot.store.sqlstore``), and ``SCHEMA``, the tables it needs.
 
-``SCHEMA`` is the content of the schema step that brings the leagues (``bot.store.migrations``
-runs it with each database's words, ``Database.words``). Three tables:
+``SCHEMA`` is the schema step that brings the leagues (``bot.store.migrations``, step
+``LEAGUES_VERSION``, run with each database's words, ``Database.words``). Three tables:
 
 - ``leagues``: one row per league, keyed by whose it is (``scope``: a server's id, or 0 for
   the whole bot) and its game, with its settings (JSON: new settings need no new column), the
@@ -28,46 +28,12 @@ from datetime import timedelta
 from bot.leagues.model import BOT_WIDE, Ladder, LeagueRow, LeagueSettings, LeagueTable, Scope
 from bot.leagues.months import Month
 from bot.store import ResultRow
+from bot.store.migrations import LEAGUES_VERSION, MIGRATIONS
 from bot.store.model import counts_for_ratings, with_hand_winners
 from bot.store.results import result_row
 from bot.store.sql import Row, Sql
 
-SCHEMA = """
-CREATE TABLE leagues (
-    scope $bigint NOT NULL,
-    game TEXT NOT NULL,
-    settings $json NOT NULL,
-    first_month TEXT NOT NULL,
-    seeds $json NOT NULL DEFAULT '[]',
-    month TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    PRIMARY KEY (scope, game)
-);
-CREATE INDEX leagues_by_month ON leagues (month);
-CREATE TABLE league_players (
-    scope $bigint NOT NULL,
-    game TEXT NOT NULL,
-    player TEXT NOT NULL,
-    place INTEGER NOT NULL,
-    idle INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (scope, game, player),
-    UNIQUE (scope, game, place),
-    FOREIGN KEY (scope, game) REFERENCES leagues (scope, game)
-);
-CREATE INDEX league_players_by_player ON league_players (player);
-CREATE TABLE league_months (
-    scope $bigint NOT NULL,
-    game TEXT NOT NULL,
-    month TEXT NOT NULL,
-    standings $json NOT NULL,
-    closed_at TEXT NOT NULL,
-    PRIMARY KEY (scope, game, month),
-    FOREIGN KEY (scope, game) REFERENCES leagues (scope, game)
-);
-CREATE INDEX results_by_guild_game_time ON results (guild_id, game, finished_at);
-CREATE INDEX results_by_game_time ON results (game, finished_at);
-"""
+SCHEMA = MIGRATIONS[LEAGUES_VERSION - 1]
 
 #: For ``python -m bot.migrate``: the tables in the order they can be filled, each with the
 #: columns it is read in order of.
@@ -214,3 +180,10 @@ class LeagueSql:
                                        game, since, until, scope)
         return [(with_hand_winners(result_row(r), r["hand_result"]),
                  counts_for_ratings(r["table_settings"], r["hand_result"])) for r in rows]
+
+
+class Leagues(LeagueSql):
+    """The leagues' SQL over a store's database (the bot's: ``store.db``)."""
+
+    def __init__(self, db: Sql) -> None:
+        self.db = db

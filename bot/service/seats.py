@@ -74,6 +74,7 @@ class SeatCases:
                 s.names.update(names)
             if opener_name is not None:
                 await sit_anywhere(s, opener_id, opener_name)
+            await s.seal_next()
             if post is not None:
                 await post(table)
         except BaseException:
@@ -157,7 +158,7 @@ class SeatCases:
     async def start(self, table: OpenTable, by: Actor, *, via: Via,
                     reply: Reply | None = None) -> Outcome:
         """The lobby becomes a table in play: the first hand is dealt."""
-        await table.session.start(by.user_id, is_admin=by.manager)
+        await table.session.start(by.user_id, is_admin=by.manager, click=by.click)
         table.runner.lobby_closed()
         change = Change(seat=table.session.seat_of(by.user_id), via=via)
         return await publish(table, Outcome(seat=change.seat, dealt=True), reply,

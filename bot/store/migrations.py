@@ -251,9 +251,49 @@ MIGRATIONS: list[str] = [
     ALTER TABLE guild_settings ADD COLUMN faces TEXT NOT NULL DEFAULT 'game'
         CHECK (faces IN ('game', 'german', 'french'));
     """,
+    # 12: monthly leagues (bot.leagues.sql): each league, the ladder its month in play began
+    # with, each closed month's table; the results found by game and time.
+    """
+    CREATE TABLE leagues (
+        scope $bigint NOT NULL,
+        game TEXT NOT NULL,
+        settings $json NOT NULL,
+        first_month TEXT NOT NULL,
+        seeds $json NOT NULL DEFAULT '[]',
+        month TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (scope, game)
+    );
+    CREATE INDEX leagues_by_month ON leagues (month);
+    CREATE TABLE league_players (
+        scope $bigint NOT NULL,
+        game TEXT NOT NULL,
+        player TEXT NOT NULL,
+        place INTEGER NOT NULL,
+        idle INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (scope, game, player),
+        UNIQUE (scope, game, place),
+        FOREIGN KEY (scope, game) REFERENCES leagues (scope, game)
+    );
+    CREATE INDEX league_players_by_player ON league_players (player);
+    CREATE TABLE league_months (
+        scope $bigint NOT NULL,
+        game TEXT NOT NULL,
+        month TEXT NOT NULL,
+        standings $json NOT NULL,
+        closed_at TEXT NOT NULL,
+        PRIMARY KEY (scope, game, month),
+        FOREIGN KEY (scope, game) REFERENCES leagues (scope, game)
+    );
+    CREATE INDEX results_by_guild_game_time ON results (guild_id, game, finished_at);
+    CREATE INDEX results_by_game_time ON results (game, finished_at);
+    """,
 ]
 #: The step that added the ratings.
 RATINGS_VERSION = 5
+#: The step that added the leagues (``bot.leagues.sql``).
+LEAGUES_VERSION = 12
 
 
 async def upgrade(db: Database) -> int:

@@ -97,8 +97,11 @@ class HandRow(BaseModel):
     finished_at: str | None
 
     def record(self) -> dict[str, Any]:
-        """The full game record, as ``python -m engine replay`` reads it."""
-        return {**self.header, "actions": self.actions}
+        """The full game record, as ``python -m engine replay`` reads it; a finished hand's
+        with its shuffle revealed (the seed and secret its result keeps: ``bot.seals``)."""
+        revealed = (self.result or {}).get("shuffle")
+        shuffle = {"shuffle": revealed} if revealed is not None else {}
+        return {**self.header, "actions": self.actions, **shuffle}
 
 
 class PartnershipStatus(BaseModel):

@@ -32,7 +32,9 @@ from urllib.parse import urlencode
 import jinja2
 from aiohttp import WSMsgType, web
 
-from bot import boards
+from bot import boards, seals
+from bot.leagues.shown import on_page
+from bot.leagues.sql import Leagues
 from bot.store import Store, is_postgres_url
 from bot.texts import speaking, t
 from bot.voice.table import Table
@@ -114,6 +116,7 @@ class WebServer:
             bus = PgBus(url) if url and is_postgres_url(url) else LocalBus()
         self.keys = Keys(store)
         self.guilds = GuildConfigs(store)
+        self.leagues = Leagues(store.db)  # type: ignore[attr-defined]
         self.feed = Feed(store, bus, self.keys, self.guilds)
         self._seen_names: OrderedDict[tuple[int, str], str] = OrderedDict()
         self.env = jinja2.Environment(
@@ -359,8 +362,9 @@ class WebServer:
                 Table.from_rows(table, row), row.record(), reviews=reviews)]
             texts = _page_texts()
             heading = t("table.title", game=title, number=row.number)
+            sealed = seals.checked(row.record())
         return self._page("replay.html", lang, steps=_json_script(steps), theme=config.theme,
-                          heading=heading, texts=_json_script(texts),
+                          heading=heading, texts=_json_script(texts), sealed=sealed,
                           cards=cards.base(cards.faces_of(table.game, config.faces), config.theme,
                                            lang))
 
@@ -398,7 +402,10 @@ class WebServer:
                      + urlencode({"game": game, "season": season})} for line in lines]
             heading = t("leaderboard.title", game=game_name(game), season=season)
             choices = games()
+        league = await on_page(self.leagues, guild_id, game,
+                               lambda players: self._names(guild_id, players))
         return self._page("board.html", lang, heading=heading, rows=rows, game=game,
+                          league=league, game_name=game_name(game),
                           season=season, seasons=range(current, 0, -1), games=choices,
                           action=f"/board/{token}")
 
