@@ -24,6 +24,12 @@ True
 Plan(tournament=1, round=1, table=2, hands=3, seed='x')
 >>> plan_of({}) is None
 True
+
+**A board is kept secret until every table of its round has played it**
+(``kept_secret``): a duplicate table plays in a private thread only its players are in, nobody
+watches it live, and its finished boards' records, replays and Activity stay closed to all
+until the last table of the round has finished the board — else a player could read, on one
+table's replay, the cards he is about to be dealt at his own.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.store import Store
 from engine.cards import Card
 from engine.rules.base import Rules
 from engine.shuffle import board_seed, shuffled_cards
@@ -80,3 +87,36 @@ def board(rules: Rules, seed: str, number: int) -> tuple[list[Card], int]:
     seed (the dealer is no part of what a record proves: every table sees it)."""
     own = board_seed(seed, number)
     return shuffled_cards(rules, own), rules.first_dealer(Status(), random.Random(own))
+
+
+def is_secret_table(settings: Mapping[str, Any]) -> bool:
+    """A duplicate tournament's table (its ``settings``): what it plays is its players' own
+    until every table of the round has played it.
+
+    >>> is_secret_table(plan_settings(Plan(1, 1, 1, 2, "x")))
+    True
+    >>> is_secret_table(plan_settings(Plan(1, 1, 1, 2)))
+    False
+    """
+    plan = plan_of(settings)
+    return plan is not None and plan.seed is not None
+
+
+async def kept_secret(store: Store, settings: Mapping[str, Any], number: int) -> bool:
+    """Whether board ``number`` of a duplicate table (its ``settings``) is still to be
+    played, or in play, at a table of its round. A table whose round is over (its result
+    kept) is done with every board; a table not yet opened has still to play them all. Read
+    from the store, so that every process (the web pages') says the same."""
+    plan = plan_of(settings)
+    if plan is None or plan.seed is None:
+        return False
+    for table in await store.tournament_tables(plan.tournament, plan.round):
+        if table.result is not None:
+            continue
+        if table.table_id is None:
+            return True
+        latest = await store.current_hand(table.table_id)
+        if latest is None or latest.number < number or (
+                latest.number == number and latest.result is None):
+            return True
+    return False

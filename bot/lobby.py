@@ -255,7 +255,10 @@ class Lobby:
                 raise SessionError("err.tournament_seats")
             member = user_member(user_id)
             current = self.seat_of(user_id)
-            if current is not None and (team is None or current % 2 == team):
+            if current is not None and team is None:
+                # No teams to change between (Schafkopf's form in each deal).
+                raise SessionError("err.already_at_table", seat=current)
+            if current is not None and current % 2 == team:
                 raise SessionError("err.already_seated", seat=current)
             n = self.rules.players
             seats = range(n) if team is None else range(team, n, 2)

@@ -7,6 +7,7 @@ lock, every surface told), ``bot.community`` finds.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +52,8 @@ HOLD_RANGE = (1, 15)
 class Play(commands.Cog, name="Play"):
     def __init__(self, bot: FilicauBot) -> None:
         self.bot = bot
+        #: Each server's quick play, one at a time (``_play``).
+        self._finding: dict[int, asyncio.Lock] = {}
 
     # -- /play ----------------------------------------------------------------------------
 
@@ -114,23 +117,35 @@ class Play(commands.Cog, name="Play"):
         # Quick play here: out of the queue of every server.
         await self.bot.crossplay.leave(interaction.user.id)
         member = quickplay.member_of(interaction.user.id)
-        for opening in quickplay.openings(self.bot.tables, guild_id=guild_id, member=member,
-                                          game=game, visible=quickplay.visible_to(interaction)):
-            if plays_across(opening.table):
-                continue  # its seats are the queue's
-            try:
-                await self._take(interaction, opening.table)
-                return
-            except SessionError:
-                continue  # taken meanwhile: the next one
-        here = self.bot.tables.in_channel(interaction.channel_id)
-        if here is not None:
-            # No seat of the game asked for anywhere, and this channel has its table (of
-            # another game, or full): say where it is, rather than only that it is there.
-            raise SessionError("play.here", game=render.title(here.session),
-                               link=quickplay.table_link(here))
-        await quickplay.open_here(self.bot.service, interaction, game or quickplay.DEFAULT_GAME,
-                                  post=lambda table: table.discord.post_again(interaction))
+        sitting = quickplay.seated_at(self.bot.tables, guild_id=guild_id, member=member)
+        if sitting is not None:
+            s = sitting.session
+            await interaction.response.send_message(
+                t("play.already_seated", game=render.title(s), channel=f"<#{s.channel_id}>",
+                  link=quickplay.table_link(sitting)), ephemeral=True)
+            return
+        # One quick play at a time in a server: a second /play at the same moment finds
+        # the table the first one opened instead of opening another.
+        async with self._finding.setdefault(guild_id, asyncio.Lock()):
+            for opening in quickplay.openings(self.bot.tables, guild_id=guild_id,
+                                              member=member, game=game,
+                                              visible=quickplay.visible_to(interaction)):
+                if plays_across(opening.table):
+                    continue  # its seats are the queue's
+                try:
+                    await self._take(interaction, opening.table)
+                    return
+                except SessionError:
+                    continue  # taken meanwhile: the next one
+            here = self.bot.tables.in_channel(interaction.channel_id)
+            if here is not None:
+                # No seat of the game asked for anywhere, and this channel has its table (of
+                # another game, or full): say where it is, rather than only that it is there.
+                raise SessionError("play.here", game=render.title(here.session),
+                                   link=quickplay.table_link(here))
+            await quickplay.open_here(
+                self.bot.service, interaction, game or quickplay.DEFAULT_GAME,
+                post=lambda table: table.discord.post_again(interaction))
 
     async def _take(self, interaction: discord.Interaction[Any],
                     table: OpenTable, *, edit: bool = False) -> None:

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import boards
 from bot.choices import GAME_CHOICES
 from bot.colours import GAME_COLOUR
 from bot.errors import answer as reply_error
@@ -228,6 +229,9 @@ class Standings(commands.Cog, name="Standings"):
                 # The record holds the pack: everybody's cards.
                 await reply_error(interaction, t("err.hand_in_progress"))
                 return
+            if await boards.kept_secret(self.bot.store, session.row.settings, hand):
+                await reply_error(interaction, t("err.board_secret"))
+                return
             data = json.dumps(match[0].record(), ensure_ascii=False, indent=1).encode()
             # Who sat in the hand may step through it (a review of their own play).
             sat = user_member(interaction.user.id) in (match[0].header.get("members") or [])
@@ -241,6 +245,7 @@ class Standings(commands.Cog, name="Standings"):
             await interaction.response.send_message(t("history.none"), ephemeral=True)
             return
         lines = []
+        secret = boards.is_secret_table(session.row.settings)
         for r in rows:
             if r.result is None:
                 summary = t("history.unfinished")
@@ -251,7 +256,10 @@ class Standings(commands.Cog, name="Standings"):
                             else event.replace("_", " "))
             web = self.bot.web
             url = (await web.hand_link(session.guild_id, r.id)
-                   if web is not None and r.result is not None else None)
+                   if web is not None and r.result is not None and not (
+                       secret and await boards.kept_secret(self.bot.store,
+                                                           session.row.settings, r.number))
+                   else None)
             lines.append(history_line(r.number, summary, url))
         await interaction.response.send_message(
             embed=discord.Embed(title=t("history.title"), description="\n".join(lines)),

@@ -145,9 +145,9 @@ class Tables(commands.Cog, name="Tables"):
             return
         # Seats held for the invited, who are told (bot.community.invitations).
         await self.bot.community.invitations.invite(
-            table, interaction, invitations.invited([invite, invite_2, invite_3],
-                                                    interaction.user.id,
-                                                    table.session.rules.players))
+            table, interaction, invitations.guests([invite, invite_2, invite_3],
+                                                   interaction.user.id,
+                                                   table.session.rules.players))
 
     @table.command(name=ls("cmdname.table_show"), description=ls("cmd.table_show"))
     async def table_show(self, interaction: discord.Interaction[Any]) -> None:

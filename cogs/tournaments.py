@@ -138,10 +138,15 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
             row = await store.get_tournament(int(number))
             return row if row is not None and row.guild_id == interaction.guild_id else None
         assert interaction.guild_id is not None
-        live = await store.live_tournaments(interaction.guild_id)
-        here = [r for r in live if r.channel_id == interaction.channel_id]
-        found = here or live
-        return found[-1] if found else None
+        # The one in play (or taking sign-ups) here, else anywhere on the server; after
+        # the final, the latest finished one (its final standings), here or anywhere.
+        for rows in (await store.live_tournaments(interaction.guild_id),
+                     await store.finished_tournaments(interaction.guild_id)):
+            here = [r for r in rows if r.channel_id == interaction.channel_id]
+            found = here or rows
+            if found:
+                return found[-1]
+        return None
 
     # -- /tournament cancel --------------------------------------------------------------
 

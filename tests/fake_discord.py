@@ -110,6 +110,11 @@ class User:
     locale: str = "en-US"
     #: The server they are a member of (``Harness.guild`` adds more servers).
     guild_id: int = GUILD_ID
+    #: A bot's account (Discord's member picker offers bots too).
+    bot: bool = False
+    #: Not a member of the server (the picker offers any user the asker can mention):
+    #: a command's option resolves it as a user, with no member.
+    outsider: bool = False
 
     @property
     def mention(self) -> str:
@@ -122,7 +127,7 @@ class User:
 
     def payload(self) -> dict[str, Any]:
         return {"id": str(self.id), "username": self.name, "global_name": self.name.title(),
-                "discriminator": "0", "avatar": None, "bot": False, "public_flags": 0}
+                "discriminator": "0", "avatar": None, "bot": self.bot, "public_flags": 0}
 
     def member_payload(self) -> dict[str, Any]:
         perms = MANAGER_PERMISSIONS if self.manager else USER_PERMISSIONS
@@ -255,7 +260,8 @@ _SCHEMA = SchemaCheck()
 
 @dataclass
 class Thread:
-    """A public thread the bot started on a message of a channel."""
+    """A thread the bot started: public (on a message of a channel, or without one), or
+    private (type 12: only its members, whom the bot adds, read it)."""
 
     id: int
     parent_id: int
@@ -266,15 +272,26 @@ class Thread:
     deleted: bool = False
     #: The bot may no longer post in it (its permissions were taken away): 403.
     forbidden: bool = False
+    private: bool = False
+    #: Whether its members may invite others (a private thread's ``invitable``).
+    invitable: bool = True
+    #: The users added to it (a private thread's only readers, besides the bot).
+    members: set[int] = field(default_factory=set)
 
     def payload(self) -> dict[str, Any]:
-        return {"id": str(self.id), "type": 11, "guild_id": str(GUILD_ID),
-                "parent_id": str(self.parent_id), "name": self.name,
-                "owner_id": str(BOT_USER_ID), "message_count": 0, "member_count": 1,
-                "rate_limit_per_user": 0, "flags": 0, "last_message_id": None,
-                "thread_metadata": {"archived": self.archived, "locked": self.locked,
-                                    "auto_archive_duration": 1440,
-                                    "archive_timestamp": "2026-01-01T00:00:00+00:00"}}
+        meta: dict[str, Any] = {"archived": self.archived, "locked": self.locked,
+                                "auto_archive_duration": 1440,
+                                "archive_timestamp": "2026-01-01T00:00:00+00:00"}
+        if self.private:
+            meta["invitable"] = self.invitable
+        return {"id": str(self.id), "type": 12 if self.private else 11,
+                "guild_id": str(GUILD_ID), "parent_id": str(self.parent_id), "name": self.name,
+                "owner_id": str(BOT_USER_ID), "message_count": 0,
+                "member_count": 1 + len(self.members), "rate_limit_per_user": 0, "flags": 0,
+                "last_message_id": None, "thread_metadata": meta}
+
+    def readable_by(self, user_id: int) -> bool:
+        return not self.private or user_id in self.members
 
 
 @dataclass
@@ -530,6 +547,12 @@ class FakeDiscord:
         m = re.fullmatch(r"/channels/(\d+)/threads", path)
         if m and method == "POST":
             return self._new_thread(int(m.group(1)), body)
+        m = re.fullmatch(r"/channels/(\d+)/thread-members/(\d+)", path)
+        if m and method == "PUT" and int(m.group(1)) in self.threads:
+            if int(m.group(2)) not in self.members:
+                raise HTTPError(404, 10013, "Unknown User")
+            self._thread(int(m.group(1))).members.add(int(m.group(2)))
+            return None
         m = re.fullmatch(r"/channels/(\d+)", path)
         if m and method == "PATCH" and int(m.group(1)) in self.threads:
             thread = self._thread(int(m.group(1)))
@@ -571,11 +594,13 @@ class FakeDiscord:
                 "recipients": [user.payload()]}
 
     def _new_thread(self, parent_id: int, body: dict[str, Any]) -> dict[str, Any]:
-        """A public thread without a starter message."""
+        """A thread without a starter message: public, or private (``type`` 12)."""
         if self.refuse_threads is not None:
             status, code = self.refuse_threads
             raise HTTPError(status, code, "Missing Permissions")
-        thread = Thread(self.new_id(), parent_id, str(body["name"]))
+        private = body.get("type") == discord.ChannelType.private_thread.value
+        thread = Thread(self.new_id(), parent_id, str(body["name"]), private=private,
+                        invitable=bool(body.get("invitable", True)))
         self.threads[thread.id] = thread
         return thread.payload()
 
@@ -935,10 +960,13 @@ class Harness:
     # -- users -----------------------------------------------------------------------------
 
     def user(self, name: str, *, manager: bool = False, locale: str = "en-US",
-             guild: int = GUILD_ID) -> User:
-        """A new member of the server (of another: ``guild``, made by ``Harness.guild``)."""
-        user = User(next(self._users), name, manager, locale, guild)
-        self.discord.members[user.id] = user
+             guild: int = GUILD_ID, bot: bool = False, outsider: bool = False) -> User:
+        """A new member of the server (of another: ``guild``, made by ``Harness.guild``;
+        ``outsider``: a user who is a member of none)."""
+        user = User(next(self._users), name, manager, locale, guild, bot=bot,
+                    outsider=outsider)
+        if not outsider:
+            self.discord.members[user.id] = user
         return user
 
     def guild(self, number: int) -> tuple[int, int]:
@@ -971,6 +999,17 @@ class Harness:
         return [m for m in self.discord.messages.values()
                 if not m.deleted and m.channel_id == channel_id
                 and m.audience in (None, user.id)]
+
+    def readable(self, user: User) -> list[Message]:
+        """Every message ``user`` can read anywhere, oldest first: public ones in the
+        channels and threads open to them (not a private thread they are not in, not
+        another user's DMs), and their own ephemeral answers."""
+        others_dms = {cid for uid, cid in self.discord.dm_channels.items() if uid != user.id}
+        return [m for m in self.discord.messages.values()
+                if not m.deleted and m.audience in (None, user.id)
+                and m.channel_id not in others_dms
+                and (m.channel_id not in self.discord.threads
+                     or self.discord.threads[m.channel_id].readable_by(user.id))]
 
     def public(self, channel_id: int = CHANNEL_ID) -> list[Message]:
         return [m for m in self.discord.messages.values()
@@ -1078,8 +1117,10 @@ class Harness:
             assert param is not None, f"/{name} has no option {key}"
             if isinstance(value, User):
                 resolved.setdefault("users", {})[str(value.id)] = value.payload()
-                if value.id in self.discord.members and value.guild_id == user.guild_id:
-                    # Discord resolves a stranger (of another server) as a user alone
+                if (not value.outsider and value.id in self.discord.members
+                        and value.guild_id == user.guild_id):
+                    # Discord resolves a stranger (of another server, or of none) as a
+                    # user alone
                     member = value.member_payload()
                     del member["user"]
                     resolved.setdefault("members", {})[str(value.id)] = member

@@ -242,7 +242,7 @@ async def test_an_invited_player_who_chose_direct_messages_gets_one(h: Harness) 
     with speaking("de"):
         assert dm.text.startswith(t("invite.dm", user=ana.mention, game="\0", channel="",
                                     until="", link="").split("\0")[0])
-    [told] = r.followups
+    [told] = [m for m in r.followups if m.audience is None]
     assert cid.mention in told.text and bob.mention not in told.text
     assert h.dms(cid) == []
     h.check_clean()

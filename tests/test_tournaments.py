@@ -7,6 +7,7 @@ alike at every table. The long runs through the real bot process are in
 from __future__ import annotations
 
 import random
+import threading
 from typing import Any
 
 import pytest
@@ -23,9 +24,10 @@ from bot.boards import plan_of
 from bot.open_tables import OpenTable
 from bot.seats import is_computer
 from bot.store import TournamentRow
-from bot.texts import t
-from bot.tournaments import events
+from bot.texts import speaking, t
+from bot.tournaments import drawing, events, pairing
 from bot.tournaments.manager import TABLE_DONE
+from bot.tournaments.scoring import Standing
 from engine import replay
 
 
@@ -311,3 +313,70 @@ async def test_too_few_people_at_the_start_time_cancel_the_tournament(h: Harness
     assert h.public()[-1].text == t("tour.cancelled_too_few", title=title)
     assert not h.discord.messages[announcement.id].buttons
     h.check_clean()
+
+
+async def test_the_draw_runs_off_the_event_loop(h: Harness,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The draw's search takes up to a second for a big field: it runs in a worker thread,
+    so that the bot's other tables and commands are answered meanwhile."""
+    drawn_in: list[threading.Thread] = []
+    real = pairing.draw
+
+    def draw(*args: Any, **kwargs: Any) -> list[list[str]]:
+        drawn_in.append(threading.current_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pairing, "draw", draw)
+    boss = h.user("boss", manager=True)
+    people = [h.user(n) for n in ("ana", "bob")]
+    _, announcement = await announce(h, boss, rounds=2, hands=1, computers=2)
+    shown = await sign_up(h, people, announcement)
+    await h.press(boss, t("btn.start_now"), message=shown)
+    await play_everything(h, people, random.Random(7))
+    loop_thread = threading.current_thread()
+    assert len(drawn_in) == 2  # both rounds
+    assert all(thread is not loop_thread for thread in drawn_in)
+
+
+async def test_standings_read_as_players_read_them_and_outlive_the_final(h: Harness) -> None:
+    boss = h.user("boss", manager=True)
+    people = [h.user(n) for n in ("ana", "bob")]
+    row, announcement = await announce(h, boss, rounds=1, hands=1, computers=2)
+    # One name for a computer entrant: the announcement's is the table's.
+    computer_one = "🤖 Computer 1 (Easy)"
+    assert computer_one in h.discord.messages[announcement.id].text
+    assert "🤖 Easy 1" not in h.discord.messages[announcement.id].text
+    shown = await sign_up(h, people, announcement)
+    await h.press(boss, t("btn.start_now"), message=shown)
+    [table] = tournament_tables(h)
+    seated = [m for m in h.public(table.session.channel_id) if t("btn.my_hand") in m.text]
+    assert computer_one in seated[0].text and "🤖 Computer 2 (Easy)" in seated[0].text
+    assert computer_one in h.discord.messages[table.session.message_id].text  # type: ignore[index]
+
+    # While round 1 is played, nothing is "after round 0".
+    r = await h.command(people[0], "tournament standings")
+    assert r.ephemeral and t("tour.round_in_play", round=1, rounds=1) in r.text
+    assert "round 0" not in r.text
+
+    await play_everything(h, people, random.Random(5))
+    # After the final, the finished tournament's final standings, still.
+    r = await h.command(people[0], "tournament standings")
+    assert r.ephemeral and r.text != t("err.tour_gone")
+    assert t("tour.final_title") in r.text
+    r = await h.command(people[0], "tournament standings", number=row.id)
+    assert t("tour.final_title") in r.text
+
+
+def test_a_score_shows_two_decimals_at_most() -> None:
+    row = TournamentRow(id=1, guild_id=1, channel_id=1, organizer_id=1, game="schafkopf3",
+                        format="swiss", rounds=3, hands=2, round=2, state="running",
+                        settings={}, starts_at="2026-01-01T00:00:00+00:00")
+    standings = [Standing("7", 1, 5 / 3, (), ()), Standing("8", 2, 1.5, (), ()),
+                 Standing("9", 3, 1.0, (), ())]
+    embed = drawing.standings_embed(row, standings, 1, final=False)
+    assert embed.description is not None
+    assert embed.description.splitlines() == ["1. <@7> · 1.67", "2. <@8> · 1.5",
+                                              "3. <@9> · 1"]
+    with speaking("de"):
+        embed = drawing.standings_embed(row, standings, 1, final=False)
+    assert embed.description is not None and "1,67" in embed.description

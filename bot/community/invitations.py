@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -33,17 +34,42 @@ from bot.store import Store
 from bot.texts import language_of, speaking, t
 
 
-def invited(users: Sequence[discord.abc.User | None], opener_id: int,
-            seats: int) -> list[discord.abc.User]:
-    """The users an invitation may hold seats for: people (not bots), not the opener, each
-    once, at most as many as the seats left."""
+@dataclass(frozen=True)
+class Guests:
+    """Whom an invitation holds seats for, and who was left out and why (``bot``, ``self``:
+    the opener, ``outsider``: not a member of the server, ``no_seat``: more than the
+    seats), for the opener to be told."""
+
+    invited: list[discord.abc.User]
+    left_out: list[tuple[discord.abc.User, str]]
+
+    def left_out_text(self) -> str | None:
+        """What the opener is told of those left out (None: nobody was)."""
+        if not self.left_out:
+            return None
+        named = [t("invite.left_self") if why == "self"
+                 else t(f"invite.left_{why}", user=f"<@{user.id}>")
+                 for user, why in self.left_out]
+        return t("invite.left_out", users=", ".join(named))
+
+
+def guests(users: Sequence[discord.abc.User | None], opener_id: int, seats: int) -> Guests:
+    """The users an invitation may hold seats for: members of the server (Discord's picker
+    offers others too), people (not bots), not the opener, each once, at most as many as
+    the seats left; and the others."""
     out: list[discord.abc.User] = []
+    left: list[tuple[discord.abc.User, str]] = []
     for user in users:
-        if user is None or user.bot or user.id == opener_id or any(u.id == user.id
-                                                                     for u in out):
+        if user is None or any(u.id == user.id for u in out):
             continue
-        out.append(user)
-    return out[:max(0, seats - 1)]
+        why = ("self" if user.id == opener_id else "bot" if user.bot
+               else "outsider" if not isinstance(user, discord.Member)
+               else "no_seat" if len(out) >= max(0, seats - 1) else None)
+        if why is None:
+            out.append(user)
+        elif all(u.id != user.id for u, _ in left):
+            left.append((user, why))
+    return Guests(out, left)
 
 
 class Invitations:
@@ -57,10 +83,15 @@ class Invitations:
         self.service = service
 
     async def invite(self, table: OpenTable, interaction: discord.Interaction[Any],
-                     users: Sequence[discord.abc.User]) -> None:
-        """Hold a seat for each of ``users`` at a table just opened (its lobby posted as
-        the answer to ``interaction``) and tell them."""
+                     chosen: Guests) -> None:
+        """Hold a seat for each of the invited at a table just opened (its lobby posted as
+        the answer to ``interaction``) and tell them; tell the opener, only him, whom the
+        invitation left out."""
         s = table.session
+        left_out = chosen.left_out_text()
+        if left_out is not None:
+            await interaction.followup.send(left_out, ephemeral=True)
+        users = chosen.invited
         if not users:
             return
         settings = await self.store.community_settings(s.guild_id)

@@ -80,6 +80,16 @@ def openings(tables: Iterable[OpenTable], *, guild_id: int, member: str, game: s
     return found
 
 
+def seated_at(tables: Iterable[OpenTable], *, guild_id: int, member: str) -> OpenTable | None:
+    """The open table of the server ``member`` sits at, if any: quick play seats nobody
+    twice."""
+    for table in tables:
+        s = table.session
+        if s.guild_id == guild_id and s.state != "closed" and member in s.seats:
+            return table
+    return None
+
+
 def visible_to(interaction: discord.Interaction[Any]) -> Callable[[int], bool]:
     """Whether the user may see a channel of the server and the bot post there (as far as
     the bot knows: a channel it has not seen counts as visible, the table is there)."""

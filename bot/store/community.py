@@ -152,6 +152,13 @@ class TournamentSql:
     async def live_tournaments(self, guild_id: int) -> list[TournamentRow]:
         return await self.tournaments_where("guild_id = ?", guild_id)
 
+    async def finished_tournaments(self, guild_id: int, limit: int = 20
+                                   ) -> list[TournamentRow]:
+        rows = await self.db.fetch(
+            "SELECT * FROM tournaments WHERE guild_id = ? AND state = 'finished' "
+            "ORDER BY id DESC LIMIT ?", guild_id, limit)
+        return [tournament_row(r) for r in reversed(rows)]
+
     # -- entrants -------------------------------------------------------------------------
 
     async def add_entrant(self, tournament_id: int, entrant: str, name: str) -> bool:

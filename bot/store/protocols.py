@@ -204,6 +204,11 @@ class Tournaments(Protocol):
         """A server's tournaments taking sign-ups or in play, by id."""
         ...
 
+    async def finished_tournaments(self, guild_id: int, limit: int = 20
+                                   ) -> list[model.TournamentRow]:
+        """A server's latest finished tournaments (up to ``limit``), by id."""
+        ...
+
     async def add_entrant(self, tournament_id: int, entrant: str, name: str) -> bool:
         """Sign up while sign-up lasts; False if signed up already or too late."""
         ...

@@ -10,12 +10,13 @@ from datetime import datetime
 from typing import Any
 
 import discord
+from babel.numbers import format_decimal
 
 from bot import render
 from bot.protocol import Op
 from bot.seats import parse_member
 from bot.store import Entrant, TournamentRow
-from bot.texts import game_title, t
+from bot.texts import current_language, game_title, t
 from bot.tournaments.scoring import Standing
 from bot.views import stopped
 from engine.rules import GAMES
@@ -35,10 +36,12 @@ def name(entrant: str) -> str:
     member = parse_member(entrant)
     if member.level is None:
         return f"<@{entrant}>"
+    # In the table's words (``bot.voice.table.person``): one name for a computer entrant
+    # on the announcement, the standings and at every table it sits at.
     level = t(f"level.{member.level}")
-    if member.rank:
-        return t("tour.computer_entrant", level=level, number=member.rank)
-    return t("tour.computer_filler", level=level)
+    computer = (t("lobby.computer_seat", seat=member.rank) if member.rank
+                else t("lobby.computer"))
+    return t("lobby.computer_named", name=computer, level=level)
 
 
 def title(row: TournamentRow) -> str:
@@ -78,8 +81,22 @@ def announcement_view(row: TournamentRow) -> discord.ui.View | None:
                       style=discord.ButtonStyle.blurple))
 
 
+def score_number(score: float) -> str:
+    """A score as players read it, in the language spoken: at most two decimals, none
+    that are zero (a third of a point shows as .33, not .333333).
+
+    >>> from bot.texts import speaking
+    >>> score_number(5 / 3), score_number(2.0), score_number(1.5)
+    ('1.67', '2', '1.5')
+    >>> with speaking("de"):
+    ...     score_number(5 / 3)
+    '1,67'
+    """
+    return format_decimal(round(score, 2), format="#,##0.##", locale=current_language())
+
+
 def score_text(row: TournamentRow, standing: Standing) -> str:
-    score = f"{standing.score:g}"
+    score = score_number(standing.score)
     if row.format == "duplicate":
         if standing.percent is None:
             return t("tour.score_mp", score=score)
@@ -90,8 +107,13 @@ def score_text(row: TournamentRow, standing: Standing) -> str:
 def standings_embed(row: TournamentRow, standings: Sequence[Standing], after: int, *,
                     final: bool) -> discord.Embed:
     """The standings after round ``after`` (the final results after the last)."""
-    heading = t("tour.final_title") if final else t("tour.standings_title", round=after,
-                                                     rounds=row.rounds)
+    if final:
+        heading = t("tour.final_title")
+    elif after == 0:
+        # Nothing played yet: the round in play, not "after round 0".
+        heading = t("tour.round_in_play", round=max(1, row.round), rounds=row.rounds)
+    else:
+        heading = t("tour.standings_title", round=after, rounds=row.rounds)
     lines = [t("tour.standing_line", place=s.place, name=name(s.entrant),
                score=score_text(row, s)) for s in standings]
     embed = discord.Embed(title=f"{title(row)}\n{heading}", colour=COLOUR,

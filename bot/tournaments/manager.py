@@ -33,11 +33,9 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
-
-import discord
+from typing import Any, Final
 
 from bot import boards, names
 from bot.courier import Via
@@ -52,7 +50,8 @@ from bot.store.model import TournamentFormat
 from bot.texts import speaking, t
 from bot.tournaments import drawing, events, pairing, scoring
 from bot.tournaments.round_scores import round_result, table_rounds
-from bot.watch import DEFAULT_WATCH
+from bot.voice.table import computer_number
+from bot.watch import DEFAULT_WATCH, WATCH_OFF
 from engine import make_rules
 
 log = logging.getLogger(__name__)
@@ -61,6 +60,10 @@ log = logging.getLogger(__name__)
 TABLE_DONE = "tour.table_done"
 #: How long a tournament's scheduled event is said to last, per hand of every round.
 MINUTES_PER_HAND = 10
+#: Discord's channel types of a thread everyone in the channel reads, and of one only the
+#: users added to it read.
+PUBLIC_THREAD: Final = 11
+PRIVATE_THREAD: Final = 12
 
 
 class TournamentError(SessionError):
@@ -73,6 +76,24 @@ def member_of(entrant: str, level: str) -> str:
     if entrant.startswith("cpu:"):
         return computer(parse_member(entrant).level or level)
     return entrant
+
+
+def seat_names(seats: Sequence[str], entrants: Mapping[str, str]) -> dict[str, str]:
+    """The names a table of the tournament knows: its people's, and each computer's number
+    as the announcement gives it ("" for a computer that only fills a seat).
+
+    >>> seat_names(["7", "cpu:easy#2", "cpu:easy"], {"7": "Ana", "cpu:easy#2": "easy 2"})
+    {'7': 'Ana', '#computer1': '2', '#computer2': ''}
+    """
+    names = {}
+    for seat, entrant in enumerate(seats):
+        if pairing.is_person(entrant):
+            if entrant in entrants:
+                names[entrant] = entrants[entrant]
+        else:
+            rank = parse_member(entrant).rank
+            names[computer_number(seat)] = str(rank) if rank else ""
+    return names
 
 
 class Tournaments:
@@ -263,7 +284,7 @@ class Tournaments:
             if timer is not None and timer is not asyncio.current_task():
                 timer.cancel()
             ranked = pairing.shuffled([e.entrant for e in entrants], str(row.settings["seed"]))
-            draw = self._draw(row, 1, ranked, None, [])
+            draw = await self._draw(row, 1, ranked, None, [])
             if not await self.store.start_round(row.id, 1, draw):
                 return
             row = row.model_copy(update={"state": "running", "round": 1})
@@ -302,15 +323,16 @@ class Tournaments:
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
 
-    def _draw(self, row: TournamentRow, round_number: int, ranked: Sequence[str],
-              scores: dict[str, float] | None, played: Sequence[TournamentTable]
-              ) -> list[list[str]]:
+    async def _draw(self, row: TournamentRow, round_number: int, ranked: Sequence[str],
+                    scores: dict[str, float] | None, played: Sequence[TournamentTable]
+                    ) -> list[list[str]]:
         """The round's tables, seated: the same from the same store (its seed is the
-        tournament's and the round's)."""
+        tournament's and the round's). The search takes up to a second for a big field, so
+        it runs in a worker thread: the bot's other tables and commands go on meanwhile."""
         size, sides = self.size(row)
         layout = pairing.Layout(size, sides)
-        return pairing.draw(
-            ranked, layout, fill=computer(str(row.settings.get("level", "easy"))),
+        return await asyncio.to_thread(
+            pairing.draw, ranked, layout, fill=computer(str(row.settings.get("level", "easy"))),
             history=pairing.History.of([(t.round, t.seats) for t in played], layout),
             scores=scores if row.format == "swiss" else None,
             seed=f"{row.settings['seed']}:{round_number}")
@@ -329,12 +351,16 @@ class Tournaments:
         if thread_id is None:
             with speaking(language):
                 name = t("tour.thread", number=row.id, round=table.round, table=table.number)
+            # A duplicate table's thread is private (``_let_in``); Discord's thread types.
+            secret = row.format == "duplicate"
             data = await self.sender.http.start_thread_without_message(
                 row.channel_id, name=name[:100], auto_archive_duration=1440,
-                type=discord.ChannelType.public_thread.value)
+                type=PRIVATE_THREAD if secret else PUBLIC_THREAD, invitable=not secret)
             thread_id = int(data["id"])
             await self.store.update_tournament_table(row.id, table.round, table.number,
                                                      thread_id=thread_id)
+        if row.format == "duplicate":
+            await self._let_in(row, thread_id, table)
         level = str(row.settings.get("level", "easy"))
         open_table = self.tables.in_channel(thread_id)
         if open_table is None:
@@ -345,14 +371,15 @@ class Tournaments:
                                                              DEFAULT_TURN_SECONDS)),
                         "window_seconds": DEFAULT_WINDOW_SECONDS, "pings": True,
                         "hints": False, "rated": True, "thread": False,
-                        "watch": DEFAULT_WATCH}
+                        # A duplicate table's play is always a board some table has still
+                        # to finish (``boards.kept_secret``): nobody watches it.
+                        "watch": WATCH_OFF if row.format == "duplicate" else DEFAULT_WATCH}
             entrants = {e.entrant: e.name for e in await self.store.entrants(row.id)}
             open_table = await self.service.open(
                 guild_id=row.guild_id, channel_id=thread_id, game=row.game, options={},
                 opener_id=row.organizer_id, settings=settings, plan=plan,
                 members=[member_of(e, level) for e in table.seats],
-                names={e: entrants[e] for e in table.seats if e in entrants
-                       and not e.startswith("cpu:")}, post=None)
+                names=seat_names(table.seats, entrants), post=None)
         await self.store.update_tournament_table(row.id, table.round, table.number,
                                                  table_id=open_table.id)
         opened = open_table
@@ -366,6 +393,20 @@ class Tournaments:
                                      via=Via.TABLE, reply=post)
         else:
             await post()
+
+    async def _let_in(self, row: TournamentRow, thread_id: int, table: TournamentTable
+                      ) -> None:
+        """A duplicate table's thread is private, and only its own players are added to it
+        (a player already in is added again harmlessly, after a restart): every table of the
+        round plays the same boards, and no one may read a board another table is playing."""
+        for entrant in table.seats:
+            if not pairing.is_person(entrant):
+                continue
+            try:
+                await self.sender.http.add_user_to_thread(thread_id, int(entrant))
+            except FAILURES as e:
+                log.info("tournament %s: player %s not added to a table's thread (%s)",
+                         row.id, entrant, describe(e))
 
     async def _post_table(self, table: TournamentTable, open_table: OpenTable) -> None:
         """The table message in the table's thread, and who sits there (a mention adds
@@ -443,7 +484,7 @@ class Tournaments:
                 return
             standings = await self.standings(row)
             every = await self.store.tournament_tables(row.id)
-            draw = self._draw(row, row.round + 1, [s.entrant for s in standings],
+            draw = await self._draw(row, row.round + 1, [s.entrant for s in standings],
                               {s.entrant: s.score for s in standings}, every)
             await self.store.start_round(row.id, row.round + 1, draw)
             if row.shown < row.round:

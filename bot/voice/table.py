@@ -123,6 +123,16 @@ class Table:
         return [self.person(seat) for seat in seats]
 
 
+def computer_number(seat: int) -> str:
+    """The key of a table's names under which the computer at ``seat`` has its number (a
+    tournament's computer entrant keeps its number at every table; no member looks so).
+
+    >>> computer_number(2)
+    '#computer2'
+    """
+    return f"#computer{seat}"
+
+
 def person(member: Member | None, seat: int | None, names: Mapping[Member, str]) -> Person:
     """A member as a table names them: a person by the name the table knows (or their
     number's last digits); a computer by its seat (several at one table are told apart)
@@ -131,7 +141,11 @@ def person(member: Member | None, seat: int | None, names: Mapping[Member, str])
         return Person(t("lobby.empty"), seat=seat)
     if is_computer(member):
         level = computer_level(member)
-        name = t("lobby.computer") if seat is None else t("lobby.computer_seat", seat=seat + 1)
+        # A tournament names its computers by their entrant number, as its announcement
+        # does (``computer_number``; "" for a computer that only fills the seat).
+        number = None if seat is None else names.get(computer_number(seat))
+        name = (t("lobby.computer") if seat is None or number == ""
+                else t("lobby.computer_seat", seat=number or seat + 1))
         full = t("lobby.computer_named", name=name, level=t(f"level.{level}")) \
             if level in COMPUTER_LEVELS else name
         return Person(full, seat=seat, short=name)

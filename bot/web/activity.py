@@ -46,6 +46,7 @@ import aiohttp
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from bot import boards
 from bot.session import SessionError
 from bot.store import WebKey
 from bot.texts import EN, LANGUAGES, language_of, refusal, speaking, t
@@ -450,6 +451,9 @@ class Activity:
         table = None if table_id is None else await server.store.get_table(table_id)
         if table is None or instance.guild_id is None or table.guild_id != instance.guild_id:
             raise Refused("no_table")
+        if boards.is_secret_table(table.settings) and str(person.id) not in table.seats:
+            # A duplicate tournament's table: its boards are its players' own for now.
+            raise Refused("secret")
         key = await server.keys.for_links(table.guild_id)
         guild_lang = await server.guilds.language(table.guild_id)
         lang = language_of(person.locale) if person.locale else guild_lang
@@ -478,6 +482,8 @@ class Activity:
         config = await server.guilds.get(table.guild_id)
         cards_lang = await server.guilds.language(table.guild_id)
         seated = str(ticket.user_id) in table.seats
+        if not seated and boards.is_secret_table(table.settings):
+            raise web.HTTPNotFound()
         viewer = Viewer("player" if seated else "spectator", ticket.user_id,
                         table.seats.index(str(ticket.user_id)) if seated else None)
         sub = Subscriber(table.id, table.guild_id, token, viewer, activity=True,

@@ -35,7 +35,7 @@ from urllib.parse import urlencode
 import jinja2
 from aiohttp import WSMsgType, web
 
-from bot import seals
+from bot import boards, seals
 from bot.leagues.shown import on_page
 from bot.leagues.sql import Leagues
 from bot.store import Store, is_postgres_url
@@ -373,8 +373,10 @@ class WebServer:
         self._learn(guild_id, table.runtime.get("names"))
         with speaking(lang):
             title = game_name(table.game)
-            if row.result is None:
-                # A hand in play: its record holds every card. Nothing of it is sent.
+            if row.result is None or await boards.kept_secret(self.store, table.settings,
+                                                              row.number):
+                # A hand in play, or a board another table has still to finish: its record
+                # holds every card. Nothing of it is sent.
                 return self._page("replay.html", lang, steps=None, theme=config.theme,
                                   heading=t("table.title", game=title, number=row.number),
                                   texts=_json_script(_page_texts()), cards="",

@@ -174,6 +174,8 @@ class StandIn:
         #: Public threads the bot started on a message (thread id = the message's id), or
         #: without one (a tournament's tables).
         self.threads: dict[int, dict[str, Any]] = {}
+        #: The users the bot added to each thread (a private one's readers).
+        self.thread_members: dict[int, set[int]] = {}
         #: The users the tests made (``Player``): whom the bot may open a DM channel with.
         self.users: dict[int, User] = {}
         #: Each user's DM channel with the bot (user id -> channel id).
@@ -546,6 +548,10 @@ class StandIn:
         m = re.fullmatch(r"/guilds/(\d+)/scheduled-events(?:/(\d+))?", path)
         if m and int(m.group(1)) in self.guild_ids:
             return self._event(int(m.group(1)), method, m.group(2), body)
+        m = re.fullmatch(r"/channels/(\d+)/thread-members/(\d+)", path)
+        if m and method == "PUT" and int(m.group(1)) in self.threads:
+            self.thread_members.setdefault(int(m.group(1)), set()).add(int(m.group(2)))
+            return None
         if (m := re.fullmatch(r"/channels/(\d+)", path)) and int(m.group(1)) in self.threads:
             thread = self.threads[int(m.group(1))]
             if method == "PATCH":
@@ -601,11 +607,13 @@ class StandIn:
         return thread
 
     def _start_thread_alone(self, parent_id: int, body: dict[str, Any]) -> dict[str, Any]:
-        """A public thread without a starter message (its own id)."""
-        if int(body.get("type") or 11) != 11:
-            self.problems.append(f"a thread of type {body.get('type')} (expected public, 11)")
+        """A thread without a starter message (its own id): public, or private (type 12,
+        a duplicate tournament's table: its members added one by one)."""
+        kind = int(body.get("type") or 11)
+        if kind not in (11, 12):
+            self.problems.append(f"a thread of type {kind} (expected public or private)")
         tid = self.new_id()
-        thread = {"id": str(tid), "type": 11, "guild_id": str(self.guild_of[parent_id]),
+        thread = {"id": str(tid), "type": kind, "guild_id": str(self.guild_of[parent_id]),
                   "parent_id": str(parent_id), "name": str(body["name"]),
                   "owner_id": str(bot_user_payload()["id"]), "message_count": 0,
                   "member_count": 1, "rate_limit_per_user": 0, "flags": 0,
