@@ -4,7 +4,7 @@ tariff's sum in the result, the clarification's words, the claim button."""
 
 from __future__ import annotations
 
-from bot_fixtures import FixedDeal
+from bot_fixtures import FixedDeal, rig
 from deal import pack_for
 from fake_discord import Harness, Message, User
 from test_games_bot import hand_of
@@ -72,7 +72,7 @@ async def seated_again(h: Harness, ana: User) -> TableSession:
     session = h.session()
     while not session.full:
         await h.add_computer(ana, "easy")
-    session.rng = FixedDeal([card(c) for c in pack_for("schafkopf", BASE, 3)], 3)  # type: ignore[assignment]
+    rig(session, FixedDeal([card(c) for c in pack_for("schafkopf", BASE, 3)], 3))
     await h.press(ana, t("btn.start"))
     return session
 
@@ -89,7 +89,7 @@ async def seated_with(h: Harness, ana: User, hands: list[str], dealer: int = 3,
         menu = next(m for m in h.table_message().selects
                     if any(o["value"] == encode(name, value) for o in m["options"]))
         await h.choose(ana, menu["custom_id"], [encode(name, value)])
-    session.rng = FixedDeal([card(c) for c in pack_for("schafkopf", hands, 3)], 3)  # type: ignore[assignment]
+    rig(session, FixedDeal([card(c) for c in pack_for("schafkopf", hands, 3)], 3))
     await h.press(ana, t("btn.start"))
     return session
 
