@@ -1,17 +1,21 @@
 """Training the reading model (``engine.ai.reading``): self-play records, then a fit.
 
-    python -m engine.tools.train --game filicau --level hard_unread --hands 1500 --seed 0
+    python -m engine.tools.train --game filicau --level hard_unread --samples 50 \
+        --hands 750 --test 150 --seed 0 --records filicau.jsonl
 
 1. **Self-play**: ``--hands`` hands of four (or the game's number of) computer players of
    ``--level``, untimed (so the records repeat exactly from the seed), each from a pack
    shuffled by ``Random(f"train|{game}|{seed}|{i}")``; in games with masters, hand ``i``
    starts even (``i % 3 == 0``) or with the dealer's opponents masters, as the arena deals.
-   ``--records FILE`` keeps the records (JSON lines) and reads them back instead of playing
-   them again when the file is complete.
-2. **The fit** (numpy only): every decision with more than one legal action of every seat
-   becomes an example (``engine.ai.reading.examples``); the model's two small networks are
-   fitted by maximum likelihood with Adam on all but the last ``--test`` hands and measured
-   on those (nats a choice better than a uniform pick).
+   ``--samples`` plays a search level with fewer samples than its own (a quicker, noisier
+   copy of it). ``--records FILE`` keeps the records (JSON lines) and plays only the hands
+   the file lacks; a run cut short goes on where it stopped.
+2. **The fit** (numpy only): every decision of every seat with more than one choice becomes
+   an example (``engine.ai.reading.played_rows`` for the cards, ``choices_of`` for the
+   rest); the model's two small networks are fitted by maximum likelihood with Adam on all
+   but the last ``--test`` hands, keeping the epoch best on those (so their figures, nats a
+   choice better than a uniform pick, lean a little optimistic:
+   ``benchmarks/reading_model.py`` measures the shipped model on hands of its own).
 3. The weights go to ``engine/ai/models/GAME.npz`` and their provenance (the command, the
    seeds, the number of hands, the engine commit, the records' digest, the held-out figures)
    to ``GAME.json`` beside them.
