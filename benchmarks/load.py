@@ -176,7 +176,7 @@ async def play_table(standin: StandIn, index: int, hands: int, think: float,
 async def run(args: argparse.Namespace) -> int:
     if args.ramp is None:
         args.ramp = args.tables / OPENINGS_PER_SECOND
-    schema = SchemaCheck() if args.validate else SchemaCheck(Path("/nonexistent"))
+    schema = SchemaCheck() if args.validate else SchemaCheck.off()
     n = args.processes
     if n > 1 and args.database != "postgresql":
         print("error: several processes share PostgreSQL: add --database postgresql",

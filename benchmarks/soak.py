@@ -105,7 +105,7 @@ async def all_ready(ready: asyncio.Queue[int], size: int,
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    standin = StandIn(channels=args.wave, schema=SchemaCheck(Path("/nonexistent")))
+    standin = StandIn(channels=args.wave, schema=SchemaCheck.off())
     await standin.start()
     tmp = Path(tempfile.mkdtemp(prefix="filicau-soak-"))
     bot = BotProcess(standin, tmp / "bot.sqlite3", tmp / "bot.log", edit_interval=0.2,

@@ -6,7 +6,10 @@ deals on exactly as before. Its first hand starts even, whatever these players' 
 status: a tournament is its own match. In a duplicate tournament each hand is a *board*:
 its pack and dealer come from the round's seed and the hand's number alone, and it starts
 even, so every table of the round plays the same cards from the same seats; the hand's
-record (pack, dealer, status) shows it.
+record (pack, dealer, status) shows it. A board's pack is the engine's checkable shuffle
+(``engine.shuffle``) of the board's own seed, so each table can seal its board with
+``Seal.new(rules, seed=board_seed(seed, number))`` and deal the same cards
+(``docs/fair-deals.md``).
 
 >>> from engine import make_rules
 >>> rules = make_rules("filicau")
@@ -14,6 +17,9 @@ record (pack, dealer, status) shows it.
 True
 >>> board(rules, "t1r1", 1) == board(rules, "t1r1", 2)
 False
+>>> from engine.shuffle import Seal
+>>> Seal.new(rules, seed=board_seed("t1r1", 2)).deal() == board(rules, "t1r1", 2)[0]
+True
 >>> plan_of({TOURNAMENT: {"id": 1, "round": 1, "table": 2, "hands": 3, "seed": "x"}})
 Plan(tournament=1, round=1, table=2, hands=3, seed='x')
 >>> plan_of({}) is None
@@ -29,6 +35,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.rules.base import Rules
+from engine.shuffle import board_seed, shuffled_cards
 from engine.status import Status
 
 #: The key of a tournament table's plan in its settings.
@@ -69,8 +76,7 @@ def plan_settings(plan: Plan) -> dict[str, Any]:
 
 
 def board(rules: Rules, seed: str, number: int) -> tuple[list[Card], int]:
-    """Board ``number`` of a duplicate round: its pack and its dealer."""
-    rng = random.Random(f"{seed}|{number}")
-    pack = list(rules.pack)
-    rng.shuffle(pack)
-    return pack, rules.first_dealer(Status(), rng)
+    """Board ``number`` of a duplicate round: its pack and its dealer, both from the board's
+    seed (the dealer is no part of what a record proves: every table sees it)."""
+    own = board_seed(seed, number)
+    return shuffled_cards(rules, own), rules.first_dealer(Status(), random.Random(own))

@@ -1,4 +1,8 @@
-"""The Bot subclass: opens the store, claims its shards, loads the cogs."""
+"""The Bot subclass and the bot's wiring: it makes every part once and hands each what it
+uses — the store, the servers' settings, a sender for Discord's HTTP, the registry of open
+tables, the table service, the community, the web pages — then opens the store, claims its
+shards, restores the tables and loads the cogs. No other module but the cogs (which only
+route and answer) knows the bot (``tests/test_architecture.py``)."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import contextlib
 import hashlib
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,24 +21,32 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import diagnostics, errors, ratings, thinking, validate
-from bot.activity import make_activity
+from bot.activity import ActivityPlay, make_activity
 from bot.clicks import Clicks
 from bot.community import Community
+from bot.courier import Surface
+from bot.delivery import Sender
+from bot.discord_surface import DiscordSurface
 from bot.gateway import guard_parsers
 from bot.members import MemberNames
+from bot.open_tables import OpenTable, OpenTables
+from bot.runner import TableRunner
+from bot.servers import Servers
+from bot.service import TableService
+from bot.session import TableSession
 from bot.settings import Settings
 from bot.store import GuildSettings, Store, make_store
-from bot.tables import Tables
 from bot.texts import language_of, set_language
 from bot.translator import CatalogTranslator
 from bot.web.server import WebServer, start_web
+from bot.web.surface import WebSurface
 
 #: An application command of type PRIMARY_ENTRY_POINT (an Activity's *Launch*).
 ENTRY_POINT = 4
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tables", "cogs.standings", "cogs.admin", "cogs.help", "cogs.ratings",
+EXTENSIONS = ("cogs.tables", "cogs.records", "cogs.admin", "cogs.help", "cogs.ratings",
               "cogs.play", "cogs.tournaments")
 
 #: What the bot does in a channel: post and edit the table and results (View Channel, Send
@@ -126,14 +139,25 @@ class FilicauBot(commands.Bot):
                                                 settings.database_path)
         self._watcher: asyncio.Task[None] | None = None
         self.tree.error(self.on_app_command_error)
+        # The parts, each given what it uses. Nothing here reads another part: the
+        # registry asks for a table's surfaces (``_discord``, ``_surfaces``) only when a
+        # table opens, once the bot is set up.
         #: Each server's settings (language of public messages, pictures), read at start.
-        self.guild_config: dict[int, GuildSettings] = {}
+        self.servers = Servers(self.store)
+        #: Discord's HTTP as the parts send with.
+        self.sender = Sender(self)
         #: The open tables of this process.
-        self.tables = Tables(self)
+        self.tables = OpenTables(self.store, settings, share=self.rate_share,
+                                 discord=self._discord, surfaces=self._surfaces,
+                                 ready=self.wait_until_ready)
+        #: Every request of a table, whichever surface it came from.
+        self.service = TableService(self.tables)
         #: Where each click goes (the cogs route their operations when they load).
         self.clicks = Clicks(self.enter, lambda: self.tables.closing)
         #: Finding a game and tournaments (issue 37): reminders, calls, tournaments.
-        self.community = Community(self)
+        self.community = Community(store=self.store, servers=self.servers, sender=self.sender,
+                                   tables=self.tables, service=self.service,
+                                   ready=self.wait_until_ready, share=self.rate_share)
         #: Members' display names, kept a while (the leaderboard's picture, the web pages).
         self.member_names = MemberNames()
         #: The web pages (``bot.web``), when ``WEB_URL`` is set.
@@ -143,13 +167,15 @@ class FilicauBot(commands.Bot):
         await self.store.open()
         await ratings.rebuild_if_stale(self.store)  # a migration may have marked them
         await self.claim_shards()
-        self.guild_config = {g.guild_id: g for g in await self.store.guild_settings()}
+        await self.servers.load()
         await self.tree.set_translator(CatalogTranslator())
         processes = self.settings.ai_processes
         thinking.start(thinking.default_processes() if processes is None else processes)
-        diagnostics.install(self)
+        diagnostics.install(self.tables, self._views_kept)
+        play = ActivityPlay(self.tables, self.service, self.web_name)
         self.web = await start_web(self.settings, self.store, names=self.web_name,
-                                   activity=make_activity(self))
+                                   activity=make_activity(self.settings, self.application_id,
+                                                          self.http.request, play))
         await self.tables.restore()
         await self.community.restore()
         for ext in EXTENSIONS:
@@ -252,6 +278,29 @@ class FilicauBot(commands.Bot):
                      "so that no table is driven by two processes")
         await self.close()
 
+    # -- what each table is shown on --------------------------------------------------------
+
+    def _discord(self, session: TableSession, runner: TableRunner,
+                 edit_interval: Callable[[], float]) -> DiscordSurface:
+        web = self.web
+        return DiscordSurface(session, runner, edit_interval, sender=self.sender,
+                              servers=self.servers, pages=web,
+                              activity=web is not None and web.activity is not None)
+
+    def _surfaces(self, table: OpenTable) -> list[Surface]:
+        """Where a table is shown, in the order each hears its news: its web pages first
+        (they only announce the change, while the Discord surface waits for Discord's
+        answers: a move from the Activity reaches the pages without them), its Discord
+        messages, then the community's (reminders, calls, a tournament's)."""
+        pages: list[Surface] = [] if self.web is None else [
+            WebSurface(self.web.feed, table.id, table.runner.deadline)]
+        return [*pages, table.discord, *self.community.surfaces(table)]
+
+    def _views_kept(self) -> int:
+        """The views discord.py keeps (the bot's are stopped when made: none should be)."""
+        store = self._connection._view_store
+        return len(store._views) + len(store._synced_message_views)
+
     async def web_name(self, guild_id: int, member: str) -> str | None:
         """A member's name for the web pages, as Discord shows it in their server."""
         guild = self.get_guild(guild_id)
@@ -259,12 +308,17 @@ class FilicauBot(commands.Bot):
 
     # -- languages and server settings ---------------------------------------------------------
 
+    @property
+    def guild_config(self) -> dict[int, GuildSettings]:
+        """Each server's settings (language of public messages, pictures), read at start."""
+        return self.servers.known
+
     def config(self, guild_id: int | None) -> GuildSettings:
-        return self.guild_config.get(guild_id or 0) or GuildSettings(guild_id=guild_id or 0)
+        return self.servers.config(guild_id)
 
     def public_language(self, guild_id: int | None) -> str:
         """The language of a server's public messages: its Discord locale as last seen."""
-        return language_of(self.config(guild_id).locale)
+        return self.servers.public_language(guild_id)
 
     async def enter(self, interaction: discord.Interaction[Any]) -> None:
         """An interaction starts: its handler speaks the user's language (their ephemeral
@@ -278,13 +332,10 @@ class FilicauBot(commands.Bot):
         if not errors.snowflake(guild_id) or not isinstance(locale, str) or len(locale) > 16:
             return
         assert guild_id is not None
-        current = self.config(guild_id)
-        if current.locale != locale:
-            await self.update_config(current.model_copy(update={"locale": locale}))
+        await self.servers.saw_locale(guild_id, locale)
 
     async def update_config(self, settings: GuildSettings) -> None:
-        await self.store.put_guild_settings(settings)
-        self.guild_config[settings.guild_id] = settings
+        await self.servers.update(settings)
 
     async def close(self) -> None:
         if self._watcher is not None and self._watcher is not asyncio.current_task():

@@ -1,20 +1,24 @@
 """The courier: the one way a table's updates leave it, to every surface that shows it.
 
 A *surface* is somewhere people see the table: its Discord messages (``DiscordSurface``), a
-web page, the Activity. The runner (``bot.runner``) says what happened — the table changed,
-a hand was dealt, a turn needs a signal, the table closed — and the courier hands it to each
-surface, which decides how (and whether) to show it. The runner never knows which surfaces
-there are; a surface that fails is logged and the others still get the news.
+web page, the Activity. The table service (``bot.service``, a person's request) and the runner
+(``bot.runner``, the table's own time) say what happened — the table changed (a ``Change``:
+the moves, whose request it was and from which surface), a hand was dealt, a turn needs a
+signal, the table closed — and the courier hands it to each surface, which decides how (and
+whether) to show it. Neither knows which surfaces there are; a surface that fails is logged
+and the others still get the news.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from bot.session import Outcome
+from bot.session import Moves, Played
+from engine import HandResult
 
 log = logging.getLogger(__name__)
 
@@ -28,14 +32,55 @@ class Signal(Enum):
     WARNING = "warning"
 
 
+class Via(Enum):
+    """The surface a person's request came from (the table itself: a computer, a timer)."""
+
+    DISCORD = "discord"
+    ACTIVITY = "activity"
+    TABLE = "table"
+
+
+@dataclass(frozen=True)
+class Change:
+    """What moved at a table, as every surface hears it: the moves applied (none: the seats,
+    an option or a player's state changed), the seat of the person whose request it was and
+    the surface it came from. A surface that answered the request itself (the Discord click
+    was answered with the player's hand view) knows from ``via`` that it need not show it
+    again; the others show it.
+
+    >>> Change(seat=2, via=Via.ACTIVITY).finished
+    False
+    """
+
+    moves: Moves | None = None
+    #: The seat of the person whose request it was (None: the table's own doing).
+    seat: int | None = None
+    via: Via = Via.TABLE
+    #: The seat's player left during the hand: the computer plays it from now on.
+    left: bool = False
+
+    @property
+    def played(self) -> list[Played]:
+        return [] if self.moves is None else self.moves.played
+
+    @property
+    def result(self) -> HandResult | None:
+        """The hand's result, when these moves ended it."""
+        return None if self.moves is None else self.moves.result
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+
 class Surface(Protocol):
     """Where a table is shown. Every method is called in the order things happened."""
 
-    async def changed(self, outcome: Outcome | None) -> None:
-        """The table moved: a move (``outcome``), a change of seats, a refresh asked for."""
+    async def changed(self, change: Change) -> None:
+        """The table moved: moves, a change of seats, a player back or gone."""
 
-    async def dealt(self) -> None:
-        """A new hand was dealt."""
+    async def dealt(self, change: Change) -> None:
+        """A new hand was dealt (``change``: at whose request, from where)."""
 
     async def signal(self, signal: Signal, seconds: int) -> None:
         """The people to act now are waited for (``seconds`` left of their turn)."""
@@ -54,10 +99,10 @@ class QuietSurface:
     """A surface that shows nothing by default: a surface that reacts to a few things only
     (a reminder to a turn's warning, a tournament to a hand's end) says which."""
 
-    async def changed(self, outcome: Outcome | None) -> None:
+    async def changed(self, change: Change) -> None:
         return None
 
-    async def dealt(self) -> None:
+    async def dealt(self, change: Change) -> None:
         return None
 
     async def signal(self, signal: Signal, seconds: int) -> None:
@@ -93,11 +138,13 @@ class Courier:
                 log.exception("table %s: %s could not show %s", self.table_id,
                               type(surface).__name__, what)
 
-    async def changed(self, outcome: Outcome | None = None) -> None:
-        await self._each("a change", lambda s: s.changed(outcome))
+    async def changed(self, change: Change | None = None) -> None:
+        news = Change() if change is None else change
+        await self._each("a change", lambda s: s.changed(news))
 
-    async def dealt(self) -> None:
-        await self._each("a new hand", lambda s: s.dealt())
+    async def dealt(self, change: Change | None = None) -> None:
+        news = Change() if change is None else change
+        await self._each("a new hand", lambda s: s.dealt(news))
 
     async def signal(self, signal: Signal, seconds: int) -> None:
         await self._each(f"the {signal.value} signal", lambda s: s.signal(signal, seconds))

@@ -13,16 +13,14 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
 
 import aiohttp
 import discord
-from discord.http import handle_message_parameters
+from discord.http import HTTPClient, handle_message_parameters
 from discord.webhook.async_ import async_context
-
-if TYPE_CHECKING:
-    from discord.ext import commands
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +30,40 @@ TOKEN_SECONDS = 14 * 60
 FAILURES = (discord.HTTPException, aiohttp.ClientError)
 
 Message = discord.Message | discord.WebhookMessage
+
+
+class Sender:
+    """Discord's HTTP as the bot's parts use it: a channel by its id, the REST routes, and an
+    answered interaction's webhook (its follow-ups and edits). Made once by the bot over its
+    client; the one place outside discord.py that reaches into the client's connection
+    state, as ``Interaction.followup`` itself does.
+
+    >>> client = discord.Client(intents=discord.Intents.none())
+    >>> Sender(client).channel(1).id
+    1
+    """
+
+    def __init__(self, client: discord.Client) -> None:
+        self._client = client
+
+    @property
+    def http(self) -> HTTPClient:
+        return self._client.http
+
+    def channel(self, channel_id: int, *, private: bool = False) -> discord.PartialMessageable:
+        """A channel (a DM channel: ``private``) to send to, known by its id alone."""
+        kind = discord.ChannelType.private if private else None
+        return self._client.get_partial_messageable(channel_id, type=kind)
+
+    def webhook(self, application_id: int, token: str) -> discord.Webhook:
+        """An interaction's follow-up webhook, as ``Interaction.followup`` makes it."""
+        return discord.Webhook.from_state({"id": application_id, "type": 3, "token": token},
+                                          self._client._connection)
+
+    @property
+    def allowed_mentions(self) -> discord.AllowedMentions | None:
+        """The client's default mentions, which an edit's arguments are merged with."""
+        return self._client._connection.allowed_mentions
 
 
 class Token:
@@ -97,8 +129,8 @@ class Delivery:
     """The routes of one table: its channel (or its own thread, for posts) and the token of
     the last interaction answered with the table message."""
 
-    def __init__(self, bot: commands.Bot, table_id: int, channel_id: int) -> None:
-        self.bot = bot
+    def __init__(self, sender: Sender, table_id: int, channel_id: int) -> None:
+        self.sender = sender
         self.table_id = table_id
         self.channel_id = channel_id
         self.thread_id: int | None = None
@@ -140,7 +172,7 @@ class Delivery:
                 # The token died early, or the message is gone: the channel route says which.
         if message_id is None:
             return Edit.GONE
-        channel = self.bot.get_partial_messageable(channel_id or self.channel_id)
+        channel = self.sender.channel(channel_id or self.channel_id)
         try:
             await channel.get_partial_message(message_id).edit(**fields)
         except FAILURES as e:
@@ -151,9 +183,7 @@ class Delivery:
         return Edit.DONE
 
     def _followup(self, token: Token) -> discord.Webhook:
-        """The token's follow-up webhook, as ``Interaction.followup`` makes it."""
-        return discord.Webhook.from_state({"id": token.application_id, "type": 3,
-                                           "token": token.token}, self.bot._connection)
+        return self.sender.webhook(token.application_id, token.token)
 
     async def _edit_original(self, token: Token, fields: dict[str, Any]) -> None:
         """Edit the message the token's interaction was answered with: the route and
@@ -162,7 +192,7 @@ class Delivery:
         made, their clicks reach one listener.)"""
         hook = self._followup(token)
         with handle_message_parameters(
-                previous_allowed_mentions=self.bot._connection.allowed_mentions,
+                previous_allowed_mentions=self.sender.allowed_mentions,
                 **fields) as params:
             await async_context.get().edit_original_interaction_response(
                 token.application_id, token.token, session=hook.session, proxy=hook.proxy,
@@ -182,7 +212,7 @@ class Delivery:
         warning: the table posts in its channel from then on."""
         if self.thread_id is not None:
             try:
-                return await self.bot.get_partial_messageable(self.thread_id).send(
+                return await self.sender.channel(self.thread_id).send(
                     **_channel(fields))
             except FAILURES as e:
                 if not gone(e):
@@ -202,7 +232,7 @@ class Delivery:
                     return None
                 self._token = None
         try:
-            return await self.bot.get_partial_messageable(self.channel_id).send(
+            return await self.sender.channel(self.channel_id).send(
                 **_channel(fields))
         except FAILURES as e:
             self._warn(what, e)
@@ -212,7 +242,7 @@ class Delivery:
                    **fields: Any) -> Message | None:
         """A message through a channel route (the table message posted again)."""
         try:
-            return await self.bot.get_partial_messageable(channel_id).send(**_channel(fields))
+            return await self.sender.channel(channel_id).send(**_channel(fields))
         except FAILURES as e:
             self._warn(what, e)
             return None
@@ -251,7 +281,7 @@ class Delivery:
                     return False
             message_id, channel_id = message.id, message.channel.id
         try:
-            await self.bot.get_partial_messageable(channel_id or self.channel_id
+            await self.sender.channel(channel_id or self.channel_id
                                                    ).get_partial_message(message_id).delete()
         except FAILURES as e:
             if isinstance(e, discord.NotFound):
@@ -275,3 +305,19 @@ def _channel(fields: dict[str, Any]) -> dict[str, Any]:
     if "content" in out and not out["content"]:
         out["content"] = None
     return out
+
+
+@dataclass(frozen=True)
+class _SnowflakeText:
+    """A user id spelt as Discord's API schema spells snowflakes, a string of digits:
+    discord.py sends ``AllowedMentions`` users as the ``.id`` it finds, and an int there
+    is outside the schema (``SnowflakeType``)."""
+
+    id: str
+
+
+def only_users(user_ids: list[int]) -> discord.AllowedMentions:
+    """Mentions that ping these users and nobody else (no role, no @everyone)."""
+    users = cast(list[discord.abc.Snowflake], [_SnowflakeText(str(u)) for u in user_ids])
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=users)

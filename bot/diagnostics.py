@@ -25,13 +25,12 @@ import signal
 import sys
 import tempfile
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bot.open_tables import OpenTables
 from bot.runner import TableRunner
-
-if TYPE_CHECKING:
-    from bot.client import FilicauBot
 
 log = logging.getLogger(__name__)
 
@@ -107,10 +106,10 @@ def c_allocator() -> dict[str, int]:
             "malloc_bytes_free": info.fordblks}
 
 
-def snapshot(bot: FilicauBot) -> dict[str, Any]:
-    tables = bot.tables
+def snapshot(tables: OpenTables, views_kept: Callable[[], int]) -> dict[str, Any]:
+    """What the bot holds now; ``views_kept``: the views discord.py keeps (none should be:
+    the bot's views are stopped when made)."""
     open_tables = list(tables)
-    store = bot._connection._view_store
     tasks = asyncio.all_tasks()
     return {
         "open_tables": len(open_tables),
@@ -121,7 +120,7 @@ def snapshot(bot: FilicauBot) -> dict[str, Any]:
             task.get_coro(), "__qualname__", "").startswith(("TableRunner.",
                                                              "DiscordSurface."))),
         "tasks": len(tasks),
-        "views_kept_by_discord_py": len(store._views) + len(store._synced_message_views),
+        "views_kept_by_discord_py": views_kept(),
         "resident_kib": resident_kib(),
         "python_blocks": sys.getallocatedblocks(),
         **python_allocator(),
@@ -165,7 +164,7 @@ class Growth:
                 for s in stats[:top] if s.size_diff > 0]
 
 
-def install(bot: FilicauBot) -> None:
+def install(tables: OpenTables, views_kept: Callable[[], int]) -> None:
     """Log a snapshot on SIGUSR1 (where the platform has it)."""
     if not hasattr(signal, "SIGUSR1"):
         return
@@ -176,7 +175,7 @@ def install(bot: FilicauBot) -> None:
         # Count live objects only: garbage that the collector has not reached yet would make
         # two reports differ by when it last ran (the soak measured -14 kB a table so).
         gc.collect()
-        found = snapshot(bot)
+        found = snapshot(tables, views_kept)
         found["python_types_grown"] = growth.types()
         if tracemalloc.is_tracing():
             found["python_growth"] = growth.report()

@@ -19,14 +19,11 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.delivery import FAILURES, describe
-
-if TYPE_CHECKING:
-    from discord.ext import commands
+from bot.delivery import FAILURES, Sender, describe
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +62,8 @@ class Budget:
 class DirectMessages:
     """The bot's direct messages (see the module docstring)."""
 
-    def __init__(self, bot: commands.Bot, share: float = 1.0) -> None:
-        self.bot = bot
+    def __init__(self, sender: Sender, share: float = 1.0) -> None:
+        self.sender = sender
         self.budget = Budget(PER_SECOND * share, BURST)
         self.channels: OrderedDict[int, int] = OrderedDict()
         #: Users who take no direct message (Discord said so): not tried again this run.
@@ -89,13 +86,12 @@ class DirectMessages:
             if channel_id is None:
                 # The id as Discord's schema spells snowflakes (discord.py sends what it is
                 # given).
-                data = await self.bot.http.start_private_message(str(user_id))
+                data = await self.sender.http.start_private_message(str(user_id))
                 channel_id = int(data["id"])
                 self.channels[user_id] = channel_id
                 while len(self.channels) > KEEP_CHANNELS:
                     self.channels.popitem(last=False)
-            channel = self.bot.get_partial_messageable(channel_id,
-                                                       type=discord.ChannelType.private)
+            channel = self.sender.channel(channel_id, private=True)
             fields.setdefault("allowed_mentions", discord.AllowedMentions.none())
             await channel.send(**fields)
         except FAILURES as e:

@@ -1,10 +1,13 @@
 """A table's Discord messages: the table message, results, the players' hand views, and the
 turn's one live signal.
 
-Public messages speak the server's language whoever's click caused them (``@public``, the one
-place that sets it); a hand view speaks its holder's. Delivery — tokens first, channel routes
-after, every failure handled — is ``bot.delivery``'s; what a message shows is
-``bot.present``'s and ``bot.render``'s.
+The surface hears the table's news from its courier (``bot.courier``) and shows it; a click's
+own answer (the lobby or hand view redrawn on the message clicked, a question only its asker
+sees) is drawn here too, for the cog to give (``answer_*``): the interaction's token is kept
+as the table's or the player's. Public messages speak the server's language whoever's click
+caused them (``@public``, the one place that sets it); a hand view speaks its holder's.
+Delivery — tokens first, channel routes after, every failure handled — is ``bot.delivery``'s;
+what a message shows is ``bot.present``'s and ``bot.render``'s.
 """
 
 from __future__ import annotations
@@ -15,21 +18,22 @@ import logging
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 import discord
 
 from bot import names, present, render
-from bot.courier import Signal
-from bot.delivery import FAILURES, Delivery, Edit, Message, Token, describe
+from bot.courier import Change, Signal, Via
+from bot.delivery import FAILURES, Delivery, Edit, Message, Sender, Token, describe
+from bot.hand_views import HandViews
 from bot.seats import is_computer
-from bot.session import Outcome, TableSession
-from bot.texts import language_of, speaking, t
+from bot.servers import Servers
+from bot.session import TableSession
+from bot.store import GuildSettings
+from bot.texts import speaking, t
+from bot.turn_signal import TurnSignal
 from bot.watch import WATCH_OFF, watch_of
-from engine import HandResult, public_view, seat_view
-
-if TYPE_CHECKING:
-    from bot.client import FilicauBot
+from engine import HandResult, public_view
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +48,13 @@ class Clock(Protocol):
     def next_deal_at(self) -> float | None: ...
 
 
+class Pages(Protocol):
+    """The links of the bot's web pages (``bot.web.server.WebServer``), when it serves them."""
+
+    async def table_link(self, guild_id: int, table_id: int) -> str | None: ...
+    async def hand_link(self, guild_id: int, hand_id: int) -> str | None: ...
+
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -54,17 +65,9 @@ def public(method: Callable[Concatenate[DiscordSurface, P], Coroutine[Any, Any, 
     @functools.wraps(method)
     async def speaking_publicly(self: DiscordSurface, /, *args: P.args,
                                 **kwargs: P.kwargs) -> R:
-        with speaking(self.bot.public_language(self.session.guild_id)):
+        with speaking(self.servers.public_language(self.session.guild_id)):
             return await method(self, *args, **kwargs)
     return speaking_publicly
-
-
-@dataclass(frozen=True)
-class Turn:
-    """A turn: the hand and how many actions it has seen."""
-
-    hand: int
-    actions: int
 
 
 @dataclass
@@ -79,15 +82,22 @@ class ResultPost:
 
 
 class DiscordSurface:
-    """The Discord side of one table (see the module docstring)."""
+    """The Discord side of one table (see the module docstring): its messages go through
+    ``sender``, in its server's language and with its pictures (``servers``), with links to
+    its ``pages`` when the bot serves them; ``activity``: the bot is a Discord Activity too
+    (the table offers *Open the table*)."""
 
-    def __init__(self, session: TableSession, bot: FilicauBot, clock: Clock,
-                 edit_interval: Callable[[], float]) -> None:
+    def __init__(self, session: TableSession, clock: Clock, edit_interval: Callable[[], float],
+                 *, sender: Sender, servers: Servers, pages: Pages | None = None,
+                 activity: bool = False) -> None:
         self.session = session
-        self.bot = bot
+        self.sender = sender
+        self.servers = servers
+        self.pages = pages
+        self.activity = activity
         self.clock = clock
         self._edit_interval = edit_interval
-        self.delivery = Delivery(bot, session.id, session.channel_id)
+        self.delivery = Delivery(sender, session.id, session.channel_id)
         self.delivery.thread_id = session.thread_id
         self.stopped = False
         self.refresher: asyncio.Task[None] | None = None
@@ -99,13 +109,10 @@ class DiscordSurface:
         #: The last hand whose result was posted.
         self.posted = 0
         self.result_post: ResultPost | None = None
-        #: The players' open hand views, by user id.
-        self.hand_views: dict[int, Token] = {}
-        #: The turn's one live signal: (the turn, the message).
-        self.signal_sent: tuple[Turn, Message] | None = None
-        #: A signal an earlier process sent (its id, channel and turn, kept with the table):
-        #: whichever process drives the table removes it once its turn has moved.
-        self.signal_kept: tuple[Turn, int, int] | None = kept_signal(session)
+        #: The players' open hand views (``bot.hand_views``).
+        self.views = HandViews(session, self.delivery, clock.deadline, lambda: self.config)
+        #: The turn's one live signal (``bot.turn_signal``).
+        self.turn_signal = TurnSignal(session, self.delivery, self.views.is_open)
         #: The closing words the table message shows already (a click answered with them).
         self.final: str | None = None
         self._watch_url: str | None = None
@@ -114,15 +121,20 @@ class DiscordSurface:
         self._posting = asyncio.Lock()
 
     @property
-    def config(self) -> Any:
-        return self.bot.config(self.session.guild_id)
+    def hand_views(self) -> dict[int, Token]:
+        """The players' open hand views' tokens, by user id."""
+        return self.views.tokens
+
+    @property
+    def config(self) -> GuildSettings:
+        return self.servers.config(self.session.guild_id)
 
     def stop(self) -> None:
         self.stopped = True
         if self.refresher is not None and self.refresher is not asyncio.current_task():
             self.refresher.cancel()
         self.refresher = None
-        self.hand_views.clear()
+        self.views.stop()
         self.delivery.forget()
         self.shown = None
 
@@ -131,38 +143,46 @@ class DiscordSurface:
 
     # -- the courier's news --------------------------------------------------------------------
 
-    async def changed(self, outcome: Outcome | None) -> None:
+    async def changed(self, change: Change) -> None:
         """Show a change: the table message, the result, the views it touched."""
         s = self.session
         await self.unsignal()
         # A computer move followed by another computer's turn is folded into the edit that
         # shows the next one: a run of computer moves costs one table edit, not one each.
-        by_computer = outcome is not None and all(p.by_computer for p in outcome.played)
+        played = change.played
+        by_computer = bool(played) and all(p.by_computer for p in played)
         hand = s.hand
         if not (by_computer and hand is not None and not hand.finished
                 and not s.waiting_for_human()):
             self.request_refresh()
-        finished = outcome is not None and outcome.result is not None
-        if finished:
+        if change.finished:
             await self.post_result()
         # The computer may have played for a person (timed out): their view changes too.
-        played_for = [p.seat for p in (outcome.played if outcome else [])
-                      if p.by_computer and not is_computer(s.seats[p.seat])]
-        if outcome is not None and finished:
+        redraw = [p.seat for p in played if p.by_computer and not is_computer(s.seats[p.seat])]
+        # The person whose request it was sees it in their own view, unless the click that
+        # made it was answered with that view: a move from the Activity, a seat handed to the
+        # computer (answered on the question, not on the view).
+        answered = change.via is Via.DISCORD and not change.left
+        if change.seat is not None and not answered and change.seat not in redraw:
+            redraw.append(change.seat)
+        if change.finished:
             # The hand is over: every person's open view says so (the one who clicked last
             # saw it in the answer to the click).
-            clicked = {p.seat for p in outcome.played if not p.by_computer}
-            played_for += [seat for seat, m in enumerate(s.seats)
-                           if m is not None and not is_computer(m)
-                           and seat not in clicked and seat not in played_for]
-        await self.refresh_hand_views(played_for)
+            clicked = {p.seat for p in played if not p.by_computer} if answered else set()
+            redraw += [seat for seat, m in enumerate(s.seats)
+                       if m is not None and not is_computer(m)
+                       and seat not in clicked and seat not in redraw]
+        await self.views.refresh(redraw)
 
     @public
-    async def dealt(self) -> None:
+    async def dealt(self, change: Change) -> None:
         """A new hand: the last result stops offering Next hand (its button would only be
-        refused now) and no longer counts down."""
+        refused now) and no longer counts down; the table message shows the new hand, unless
+        the click that dealt it was answered with it."""
         await self.unsignal()
         await self._retire_result()
+        if change.via is not Via.DISCORD:
+            self.request_refresh()
 
     async def _retire_result(self) -> None:
         """The last result stops offering Next hand and counting down (a new hand was dealt,
@@ -194,35 +214,8 @@ class DiscordSurface:
 
     @public
     async def signal(self, signal: Signal, seconds: int) -> None:
-        """The turn's one live signal: a message that mentions only the people to act,
-        replaced (never added to) when the warning comes, removed once they have acted."""
-        s = self.session
-        people = [int(m) for seat in s.waiting_for_human()
-                  if (m := s.seats[seat]) is not None and not is_computer(m)]
-        if not people:
-            return
-        lines = []
-        for user_id in people:
-            if signal is Signal.WARNING:
-                lines.append(t("turn.warning", user=f"<@{user_id}>", seconds=seconds))
-                continue
-            view = self.hand_views.get(user_id)
-            key = "turn.ping" if view is not None and not view.expired else "turn.ping_view"
-            lines.append(t(key, user=f"<@{user_id}>", button=t("btn.my_hand")))
-        turn = self.turn()
-        old, kept = self.signal_sent, self.signal_kept
-        sent = await self.delivery.post(content="\n".join(lines),
-                                        allowed_mentions=only_users(people),
-                                        what="signal a turn")
-        if sent is not None:
-            self.signal_sent, self.signal_kept = (turn, sent), None
-            await self.session.keep(signal={"message": sent.id, "channel": sent.channel.id,
-                                            "hand": turn.hand, "actions": turn.actions,
-                                            "stage": signal.value})
-        if old is not None:
-            await self.delivery.delete(old[1], what="remove a signal")
-        if kept is not None:
-            await self.delivery.delete(kept[1], kept[2], what="remove a signal")
+        """The turn's one live signal (``bot.turn_signal``)."""
+        await self.turn_signal.post(signal, seconds)
 
     @public
     async def notice(self, key: str, seat: int) -> None:
@@ -247,30 +240,9 @@ class DiscordSurface:
                                                 attachments=[])
         self.final = key
 
-    # -- the turn's signal ---------------------------------------------------------------------
-
-    def turn(self) -> Turn:
-        hand = self.session.hand
-        return Turn(self.session.hand_number, 0 if hand is None else len(hand.actions))
-
-    @property
-    def signalled(self) -> bool:
-        """Whether the turn in play has its signal already."""
-        return self.signal_sent is not None and self.signal_sent[0] == self.turn()
-
     async def unsignal(self, *, force: bool = False) -> None:
-        """Remove the signal of a turn that has moved on (``force``: any), this process's
-        or one an earlier process left."""
-        sent, kept, turn = self.signal_sent, self.signal_kept, self.turn()
-        gone = False
-        if sent is not None and (sent[0] != turn or force):
-            self.signal_sent = None
-            gone = await self.delivery.delete(sent[1], what="remove a signal")
-        if kept is not None and (kept[0] != turn or force):
-            self.signal_kept = None
-            gone = await self.delivery.delete(kept[1], kept[2], what="remove a signal")
-        if gone and self.signal_sent is None and self.session.state != "closed":
-            await self.session.keep(signal=None)
+        """Remove the signal of a turn that has moved on (``force``: any)."""
+        await self.turn_signal.remove(force=force)
 
     # -- the table message ---------------------------------------------------------------------
 
@@ -291,12 +263,17 @@ class DiscordSurface:
                 await asyncio.sleep(wait)
             self.dirty = False
             hand = s.hand
-            if hand is None or self.stopped:
-                return  # no hand yet, or the table was ended meanwhile
-            message = await present.table_message(s, public_view(hand), self.clock.deadline(),
-                                                  self.config, await self.watch_url(),
-                                                  self.activity)
-            edited = await self._edit_table(message)
+            if self.stopped:
+                return  # the table was ended meanwhile
+            if hand is None:
+                if s.state != "lobby":
+                    return
+                edited = await self._edit_lobby()
+            else:
+                message = await present.table_message(
+                    s, public_view(hand), self.clock.deadline(), self.config,
+                    await self.watch_url(), self.activity)
+                edited = await self._edit_table(message)
             self.last_edit = time.monotonic()
             if not edited:
                 self.dirty = True
@@ -341,6 +318,25 @@ class DiscordSurface:
         self.picture = shown.picture
         return True
 
+    def _lobby(self) -> tuple[discord.Embed, discord.ui.View, present.Shown]:
+        s = self.session
+        embed, view = render.lobby_embed(s), render.lobby_view(s)
+        return embed, view, present.Shown.of(None, embed.to_dict(), view.to_components(), None)
+
+    async def _edit_lobby(self) -> bool:
+        """Redraw the lobby on its message, unless it shows exactly this already (a click
+        on it was answered with it); a change from elsewhere (``/play`` seated somebody)
+        shows so. False: the edit failed and should be tried again."""
+        s = self.session
+        embed, view, shown = self._lobby()
+        if s.message_id is None or self.shown == shown:
+            return True
+        done = await self.delivery.edit_table(s.message_id, embed=embed, view=view)
+        if done is Edit.FAILED:
+            return False
+        self.shown = shown
+        return True
+
     def _answered(self, interaction: discord.Interaction[Any],
                   message: present.TableMessage | None) -> None:
         self.delivery.keep(interaction)
@@ -359,16 +355,17 @@ class DiscordSurface:
         if s.hand is not None:
             self.request_refresh()  # edited unless it shows this already
             return
-        await self.delivery.edit_table(s.message_id, embed=render.lobby_embed(s),
-                                       view=render.lobby_view(s))
+        embed, view, shown = self._lobby()
+        if await self.delivery.edit_table(s.message_id, embed=embed, view=view) is Edit.DONE:
+            self.shown = shown
 
     @public
     async def answer_with_lobby(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a lobby click by redrawing the lobby on its message."""
-        s = self.session
-        await interaction.response.edit_message(embed=render.lobby_embed(s),
-                                                view=render.lobby_view(s))
+        embed, view, shown = self._lobby()
+        await interaction.response.edit_message(embed=embed, view=view)
         self.delivery.keep(interaction)
+        self.shown = shown
 
     @public
     async def answer_with_table(self, interaction: discord.Interaction[Any]) -> None:
@@ -427,24 +424,46 @@ class DiscordSurface:
         s.message_id = message_id
         self._answered(interaction, message)
         if message is None:
-            self.shown, self.picture = None, None
+            self.shown, self.picture = self._lobby()[2], None
         await s.store.update_table(s.id, message_id=message_id)
         return message_id
 
-    @property
-    def activity(self) -> bool:
-        """Whether the bot is a Discord Activity too: the table offers *Open the table*."""
-        web = self.bot.web
-        return web is not None and web.activity is not None
+    async def open_in(self, interaction: discord.Interaction[Any]) -> None:
+        """A new table's first message, as the answer to the command that opened it (and
+        its own thread, when it was opened with one)."""
+        await self.post_again(interaction)
+        if self.session.row.settings.get("thread"):
+            await self.open_thread()
+
+    @public
+    async def post_in_channel(self) -> bool:
+        """Post the table as a new message of its channel, with no interaction to answer (a
+        tournament's table in its thread); False if it could not be posted."""
+        s = self.session
+        assert s.hand is not None
+        message = await present.table_message(s, public_view(s.hand), self.clock.deadline(),
+                                              self.config, await self.watch_url(),
+                                              self.activity)
+        sent = await self.delivery.send(
+            s.channel_id, content=message.content or None, embed=message.embed,
+            view=message.view, file=message.picture[1] if message.picture else None,
+            what="post the table")
+        if sent is None:
+            return False
+        s.message_id = sent.id
+        self.last_edit = time.monotonic()
+        self.shown, self.picture = message.shown, message.shown.picture
+        await s.store.update_table(s.id, message_id=sent.id)
+        return True
 
     async def watch_url(self) -> str | None:
         """The table's live page while the bot serves pages and the table may be watched
         (asked once a table: a link is signed with the server's key)."""
-        web = self.bot.web
-        if web is None or watch_of(self.session.row.settings) == WATCH_OFF:
+        pages = self.pages
+        if pages is None or watch_of(self.session.row.settings) == WATCH_OFF:
             return None
         if self._watch_url is None:
-            self._watch_url = await web.table_link(self.session.guild_id, self.session.id)
+            self._watch_url = await pages.table_link(self.session.guild_id, self.session.id)
         return self._watch_url
 
     # -- results -------------------------------------------------------------------------------
@@ -456,8 +475,8 @@ class DiscordSurface:
         if self.posted >= s.hand_number or hand is None or hand.result is None:
             return
         self.posted = s.hand_number
-        web = self.bot.web
-        url = None if web is None or s.hand_id is None else await web.hand_link(
+        pages = self.pages
+        url = None if pages is None or s.hand_id is None else await pages.hand_link(
             s.guild_id, s.hand_id)
         embed = render.result_embed(s, hand.result, s.hand_number,
                                     next_at=self.clock.next_deal_at())
@@ -465,51 +484,6 @@ class DiscordSurface:
         message = await self.delivery.post(embed=embed, view=view, what="post a result")
         if message is not None:
             self.result_post = ResultPost(s.hand_number, hand.result, message, url)
-
-    # -- hand views ----------------------------------------------------------------------------
-
-    def keep_hand_view(self, interaction: discord.Interaction[Any]) -> None:
-        """The latest interaction behind a player's hand view, to refresh it on their turn."""
-        self.hand_views[interaction.user.id] = Token.of(interaction)
-
-    async def hand_message(self, seat: int) -> present.HandMessage:
-        """A seat's hand view now, in the language in force (its holder's)."""
-        hand = self.session.hand
-        assert hand is not None
-        return await present.hand_message(self.session, seat_view(hand, seat),
-                                          self.clock.deadline(), self.config)
-
-    async def refresh_hand_views(self, also: list[int] | None = None, *,
-                                 only: list[int] | None = None) -> None:
-        """Enable the cards of whoever must act now, in their open hand view (and redraw the
-        views of the seats in ``also``; ``only``: just these seats)."""
-        s = self.session
-        if s.hand is None:
-            return
-        seats = s.waiting_for_human()
-        for seat in seats + [x for x in also or [] if x not in seats]:
-            if self.stopped:
-                return  # stopping: the HTTP session is about to close
-            if only is not None and seat not in only:
-                continue
-            member = s.seats[seat]
-            if member is None or is_computer(member):
-                continue
-            user_id = int(member)
-            token = self.hand_views.get(user_id)
-            if token is None or token.expired:
-                self.hand_views.pop(user_id, None)
-                continue
-            # The view is that player's: in their language, of the hand in play now (the
-            # next one may have been dealt while earlier views were being edited).
-            with speaking(language_of(token.locale)):
-                message = await self.hand_message(seat)
-            done = await self.delivery.edit(None, token=token, what="refresh a hand view",
-                                            content=message.content, view=message.view,
-                                            attachments=message.files)
-            if done is Edit.GONE:
-                # An expired token or a deleted view: the player presses "My hand".
-                self.hand_views.pop(user_id, None)
 
     # -- the table's thread --------------------------------------------------------------------
 
@@ -523,7 +497,7 @@ class DiscordSurface:
             return
         name = t("table.thread_name", game=render.title(s), number=s.id)
         try:
-            thread = await self.bot.http.start_thread_with_message(
+            thread = await self.sender.http.start_thread_with_message(
                 s.channel_id, s.message_id, name=name[:100], auto_archive_duration=1440)
         except FAILURES as e:
             log.warning("table %s: could not open its thread (%s); playing in the channel",
@@ -538,34 +512,7 @@ class DiscordSurface:
         if thread_id is None:
             return
         try:
-            await self.bot.http.edit_channel(thread_id, archived=True, locked=True)
+            await self.sender.http.edit_channel(thread_id, archived=True, locked=True)
         except FAILURES as e:
             log.info("table %s: its thread was not archived (%s)", self.session.id,
                      describe(e))
-
-
-def kept_signal(session: TableSession) -> tuple[Turn, int, int] | None:
-    """The turn's signal as the table keeps it (``TableSession.keep``): its turn, message
-    and channel."""
-    kept: Any = session.row.runtime.get("signal")
-    try:
-        return (Turn(int(kept["hand"]), int(kept["actions"])), int(kept["message"]),
-                int(kept["channel"]))
-    except (TypeError, KeyError, ValueError):
-        return None
-
-
-@dataclass(frozen=True)
-class _SnowflakeText:
-    """A user id spelt as Discord's API schema spells snowflakes, a string of digits:
-    discord.py sends ``AllowedMentions`` users as the ``.id`` it finds, and an int there
-    is outside the schema (``SnowflakeType``)."""
-
-    id: str
-
-
-def only_users(user_ids: list[int]) -> discord.AllowedMentions:
-    """Mentions that ping these users and nobody else (no role, no @everyone)."""
-    users = cast(list[discord.abc.Snowflake], [_SnowflakeText(str(u)) for u in user_ids])
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=users)

@@ -92,11 +92,14 @@ def how_embed(game: str, *, picture: bool = False) -> discord.Embed:
     return embed
 
 
-async def ranking_picture(game: str, theme: str, lang: str | None = None) -> discord.File:
+async def ranking_picture(game: str, theme: str, lang: str | None = None,
+                          faces: str = cardart.AS_PLAYED) -> discord.File:
     """The picture of ``game``'s card ranking, drawn in a worker thread; titles and corners
-    in ``lang`` (default: the current language)."""
+    in ``lang`` (default: the current language), the cards with the server's ``faces``
+    (default: those the game is played with)."""
     lang = lang or current_language()
     rows = ranking_rows(ranking_of(game))
-    data = await asyncio.to_thread(cardart.ranking_png, rows, theme=theme, lang=lang)
+    data = await asyncio.to_thread(cardart.ranking_png, rows, theme=theme, lang=lang,
+                                   faces=cardart.faces_for(make_rules(game), faces))
     return discord.File(io.BytesIO(data), filename=RANKING_FILE,
                         description=t("how.ranking_title"))

@@ -5,6 +5,10 @@ Only views are drawn: a hand picture from that player's ``SeatView``, the table 
 the ``PublicView``, so a picture cannot show a card its audience may not see. Pictures are
 plain attachments of the message (not embed images), so an edit that leaves the picture alone
 keeps it without uploading it again.
+
+The cards have the faces the server chose (``GuildSettings.faces``): by default
+(``cardart.AS_PLAYED``) those the game is played with (``Rules.faces``: French for
+Doppelkopf, German for the others), else German or French for every game.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import discord
 
 from bot import cardart
 from bot.texts import current_language
-from engine import PublicView, SeatView, Trick
+from engine import PublicView, Rules, SeatView, Trick
 
 HAND_FILE = "hand.png"
 TABLE_FILE = "table.png"
@@ -31,14 +35,17 @@ def playable(v: SeatView) -> frozenset[int] | None:
     return cards or None
 
 
-async def hand_picture(v: SeatView, theme: str, lang: str | None = None) -> bytes | None:
+async def hand_picture(v: SeatView, theme: str, lang: str | None = None,
+                       faces: str = cardart.AS_PLAYED) -> bytes | None:
     """The player's hand, or None when they hold no card. The corners name the ranks in
-    ``lang`` (default: the current language, ``bot.texts.speaking``)."""
+    ``lang`` (default: the current language, ``bot.texts.speaking``); ``faces`` is the
+    server's choice (default: the game's own)."""
     if not v.hand:
         return None
     lang = lang or current_language()
     return await asyncio.to_thread(cardart.hand_png, tuple(v.hand), theme=theme,
-                                   playable=playable(v), labels=False, lang=lang)
+                                   playable=playable(v), labels=False, lang=lang,
+                                   faces=cardart.faces_for(v.rules, faces))
 
 
 def table_trick(v: PublicView) -> tuple[tuple[int, int], ...]:
@@ -64,29 +71,34 @@ def trick_winner(v: PublicView) -> int | None:
 
 
 async def table_picture(v: PublicView, names: list[str], theme: str,
-                        lang: str | None = None) -> bytes | None:
+                        lang: str | None = None, faces: str = cardart.AS_PLAYED
+                        ) -> bytes | None:
     """The table as everybody sees it, or None for a table the picture cannot seat. Labels
-    and corners are in ``lang`` (default: the current language, ``bot.texts.speaking``)."""
+    and corners are in ``lang`` (default: the current language, ``bot.texts.speaking``);
+    ``faces`` is the server's choice (default: the game's own)."""
     if not 2 <= v.players <= 6:
         return None
     lang = lang or current_language()
     to_move = v.to_move if v.to_move is not None and not v.finished else None
     return await asyncio.to_thread(cardart.table_png, seats=names, trick=table_trick(v),
                                    trump=v.trump, shown=tuple(v.shown), theme=theme,
-                                   to_move=to_move, winner=trick_winner(v), lang=lang)
+                                   to_move=to_move, winner=trick_winner(v), lang=lang,
+                                   faces=cardart.faces_for(v.rules, faces))
 
 
 async def trick_picture(trick: Trick, players: int, trump: int | None, names: list[str],
-                        theme: str, lang: str | None = None) -> bytes | None:
-    """One trick of a finished hand (a review's page), drawn as the table showed it: the
-    cards at their seats, the winner marked."""
+                        theme: str, lang: str | None = None, *, rules: Rules,
+                        faces: str = cardart.AS_PLAYED) -> bytes | None:
+    """One trick of a finished hand of ``rules``'s game (a review's page), drawn as the table
+    showed it: the cards at their seats, the winner marked; ``faces`` is the server's choice
+    (default: the game's own)."""
     if not 2 <= players <= 6:
         return None
     lang = lang or current_language()
     cards = tuple(((trick.leader + i) % players, c) for i, c in enumerate(trick.cards))
     return await asyncio.to_thread(cardart.table_png, seats=names, trick=cards, trump=trump,
                                    shown=(), theme=theme, to_move=None, winner=trick.winner,
-                                   lang=lang)
+                                   lang=lang, faces=cardart.faces_for(rules, faces))
 
 
 def digest(data: bytes) -> str:

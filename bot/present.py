@@ -70,7 +70,7 @@ async def hand_message(s: TableSession, view: SeatView, deadline: float | None,
     """A player's hand view: text, buttons, and the picture of the hand."""
     files = []
     if config.pictures:
-        data = await pictures.hand_picture(view, config.theme)
+        data = await pictures.hand_picture(view, config.theme, faces=config.faces)
         if data is not None:
             files.append(pictures.as_file(data, pictures.HAND_FILE, t("pic.hand")))
     return HandMessage(render.hand_content(s, view, deadline), render.hand_view(s, view), files)
@@ -91,7 +91,7 @@ async def table_picture(s: TableSession, view: PublicView, config: GuildSettings
     if not config.pictures:
         return None
     labels = [names.plain_name(s, seat) for seat in range(view.players)]
-    data = await pictures.table_picture(view, labels, config.theme)
+    data = await pictures.table_picture(view, labels, config.theme, faces=config.faces)
     if data is None:
         return None
     return pictures.digest(data), pictures.as_file(data, pictures.TABLE_FILE, t("pic.table"))
@@ -108,7 +108,7 @@ async def review_picture(s: TableSession, record: dict[str, Any], step: int,
     trick = hand.tricks[min(max(step, 0), len(hand.tricks) - 1)]
     labels = [names.plain_name(s, seat) for seat in range(hand.n)]
     data = await pictures.trick_picture(trick, hand.n, public_view(hand).trump, labels,
-                                        config.theme)
+                                        config.theme, rules=hand.rules, faces=config.faces)
     if data is None:
         return []
     return [pictures.as_file(data, pictures.TRICK_FILE, t("pic.trick"))]

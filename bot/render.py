@@ -8,16 +8,15 @@ tables cog, so every button keeps working after a restart.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import facts, how
+from bot import facts, how  # noqa: F401  (``render.facts``: the tests word facts with it)
 from bot.colours import GAME_COLOUR
-from bot.names import plain_name, player_mention, seat_mention
+from bot.names import player_mention, seat_mention  # noqa: F401  (``render.seat_mention``)
 from bot.options import encode as encode_option
 from bot.options import menus as option_menus
 from bot.options import offers as option_offered
@@ -27,30 +26,30 @@ from bot.session import COMPUTER_LEVELS, TableSession
 from bot.store import PartnershipStatus
 from bot.texts import (
     SUIT_EMOJI,
-    card_label,
-    date_text,
     game_title,
     has_text,
     option_name,
     option_text,
     points_text,
-    suit_label,
     t,
     team_name,
 )
+from bot.voice import Text, say, words
+from bot.voice import facts as voice_facts
+from bot.voice.markdown import label, markdown
+from bot.voice.table import Table
 from engine import (
     Action,
     HandResult,
     PublicView,
     SeatView,
-    Status,
-    action_to_json,
     make_rules,
     public_view,
     replay,
 )
 from engine.ai.analysis import Chance, Decision, Hint, Outcome
 from engine.cards import RANK_CODES, card, code, rank_of, suit_of
+from engine.hand import PLAYING
 from engine.ranking import card_ranking
 from engine.trumps import TrumpOrder
 
@@ -58,6 +57,15 @@ if TYPE_CHECKING:
     from engine import Trick
 
 CARDS_PER_ROW = 4
+
+
+def voiced(s: TableSession) -> Table:
+    """The table as the voice names it (``bot.voice``)."""
+    return Table.of(s)
+
+
+def _lines(texts: list[Text]) -> list[str]:
+    return [markdown(x) for x in texts]
 
 
 def countdown(deadline: float | None) -> str:
@@ -113,13 +121,15 @@ def lobby_embed(s: TableSession) -> discord.Embed:
     embed = discord.Embed(title=t("lobby.title", game=title(s)), colour=GAME_COLOUR,
                           description=t("lobby.opened_by", user=f"<@{s.row.opener_id}>"))
     n = s.rules.players
+    table = voiced(s)
     if s.fixed_teams:
         for team in (0, 1):
             embed.add_field(name=t("lobby.team", team=team_name(team)), value="\n".join(
-                f"{seat + 1}. {seat_mention(s, seat)}" for seat in range(team, n, 2)), inline=True)
+                f"{seat + 1}. {markdown(table.person(seat))}" for seat in range(team, n, 2)),
+                inline=True)
     else:
         embed.add_field(name=t("lobby.seats", players=n), value="\n".join(
-            f"{seat + 1}. {seat_mention(s, seat)}" for seat in range(n)), inline=False)
+            f"{seat + 1}. {markdown(table.person(seat))}" for seat in range(n)), inline=False)
     embed.add_field(name=t("lobby.options"), value=options_line(s), inline=False)
     known = status_line(s, s.known)
     if known:
@@ -145,42 +155,23 @@ def status_line(s: TableSession, st: PartnershipStatus | None) -> str | None:
     """"Team B are servants since 12 Nov — Ana deals", for the players at this table, with
     the match score where the game keeps one."""
     status, dealer_seat = s.stored_status(st)
-    if st is None or (status == Status() and dealer_seat is None):
-        return None
-    dealer = seat_mention(s, dealer_seat) if dealer_seat is not None else "?"
-    lines = []
-    if status.masters is None:
-        lines.append(t("lobby.status_even", dealer=dealer))
-    elif s.fixed_teams:
-        lines.append(t("lobby.status_masters", team=team_name(1 - status.masters),
-                       slaves=slaves_word(s), since=date_text(st.since), dealer=dealer))
-    else:
-        teams = status.teams or s.rules.seat_teams
-        masters = " ".join(seat_mention(s, seat) for seat in range(s.rules.players)
-                           if teams[seat] == status.masters)
-        lines.append(t("lobby.status_masters_group", masters=masters,
-                       since=date_text(st.since), dealer=dealer))
-    if status.score is not None:
-        lines.append(t(f"table.{score_word(s)}_line", score=score_text(s, status.score)))
-    return "\n".join(lines)
+    line = words.status_line(voiced(s), status, dealer_seat, st)
+    return None if line is None else markdown(line)
 
 
 def score_word(s: TableSession) -> str:
-    """What the running score is called: a match's score, or (Bavarian Schafkopf) each
-    player's balance (``Rules.score_kind``)."""
-    return "balance" if s.rules.score_kind == "balance" else "match"
+    """What the running score is called (``bot.voice.words.score_word``)."""
+    return words.score_word(voiced(s))
 
 
 def slaves_word(s: TableSession) -> str:
     """What the game calls the side below the masters (Filicău: slaves), as a word."""
-    return t(f"lobby.word_{s.rules.losers}")
+    return words.slaves_word(voiced(s))
 
 
 def score_text(s: TableSession, score: tuple[int, ...]) -> str:
     """A match score: per team (``A 3 · B 7``) or per player."""
-    if s.rules.score_by_seat:
-        return " · ".join(f"{seat_mention(s, seat)} {v}" for seat, v in enumerate(score))
-    return " · ".join(f"{team_name(team)} {v}" for team, v in enumerate(score))
+    return markdown(words.score(voiced(s), score))
 
 
 def lobby_view(s: TableSession) -> discord.ui.View:
@@ -241,30 +232,13 @@ ADD_CPU_LABELS = {"easy": "btn.add_cpu_easy", "normal": "btn.add_cpu", "hard": "
 # -- the table in play ------------------------------------------------------------------------
 
 
-def _cards(cards: tuple[int, ...] | list[int]) -> str:
-    return " ".join(card_label(c) for c in cards) if cards else "—"
-
-
 def seat_badges(s: TableSession, v: PublicView, seat: int) -> str:
-    badges = []
-    team = v.team[seat]
-    if v.sides and team is not None and team < len(v.sides):
-        # The seat's side by its role, once public: declarer, defender, the Old Man's side.
-        badges.append(role_word(v.sides[team]))
-    status = v.result.status if v.result else v.status
-    if status.masters is not None:
-        teams = status.teams or s.rules.seat_teams
-        if teams[seat] == status.masters:
-            badges.append(t("table.masters"))
-        else:
-            badges.append(t(f"table.{s.rules.losers}"))
-    if status.servant == seat:
-        badges.append(t("table.servant"))
-    if seat == v.dealer:
-        badges.append(t("table.dealer"))
-    for key in v.public.get("badges", {}).get(str(seat), ()):
-        badges.append(t(f"badge.{key}") if has_text(f"badge.{key}") else key)
-    return f" ({', '.join(badges)})" if badges else ""
+    return _badges(voiced(s), v, seat)
+
+
+def _badges(table: Table, v: PublicView, seat: int) -> str:
+    badges = words.seat_badges(table, v, seat)
+    return f" ({', '.join(_lines(badges))})" if badges else ""
 
 
 def table_content(s: TableSession, v: PublicView) -> str:
@@ -275,108 +249,108 @@ def table_content(s: TableSession, v: PublicView) -> str:
 
 def now_line(s: TableSession, v: PublicView) -> str | None:
     """What the table waits for, when it is not simply a card (a choice, an open window)."""
-    if v.finished or not v.actors or v.phase == "play":
-        return None
-    key = f"phase.{v.phase}"
-    phase = t(key) if has_text(key) else v.phase
-    return t("table.phase_now", phase=phase)
+    line = words.now_line(v)
+    return None if line is None else markdown(line)
 
 
 def goal_line(s: TableSession) -> str | None:
     """The game's aim in one sentence, so that nobody has to look it up mid-hand."""
-    key = f"goal.{s.game}"
-    return t(key) if has_text(key) else None
+    line = words.goal(voiced(s))
+    return None if line is None else markdown(line)
 
 
 def seat_prefix(s: TableSession, v: PublicView, seat: int) -> str:
-    """A seat's team as the table knows it: the team letter at fixed-teams tables; at the
-    others a letter only for sides that have no role (a role is the seat's badge) and
-    only when sides are formed (everybody alone needs no letter)."""
-    if s.fixed_teams:
-        return team_name(seat % 2)
-    team = v.team[seat]
-    if team is None or v.sides or len(set(v.team)) == len(v.team):
+    """A seat's team as the table knows it (``bot.voice.words.seat_team``): the letter
+    alone at fixed-teams tables, in brackets at the others."""
+    return _prefix(voiced(s), v, seat)
+
+
+def _prefix(table: Table, v: PublicView, seat: int) -> str:
+    team = words.seat_team(table, v, seat)
+    if team is None:
         return ""
-    return f"[{team_name(team)}] "
+    return team if table.fixed_teams else f"[{team}] "
 
 
 def role_word(role: str) -> str:
     """A seat's role as its badge says it: ``declarer``, ``defender``, ``Old Man's side``."""
-    key = f"role.{role}"
-    return t(key) if has_text(key) else facts.word(role)
+    return markdown(voice_facts.seat_role(role))
 
 
 def side_word(role: str) -> str:
     """A side named by its role, as results list sides: ``Declarer``, ``Defenders``."""
-    key = f"side.{role}"
-    return t(key) if has_text(key) else facts.word(role)
+    return markdown(voice_facts.side_role(role))
 
 
 def table_embed(s: TableSession, v: PublicView, deadline: float | None = None
                 ) -> discord.Embed:
     """The table in play; ``deadline``: when the wait for the people to act ends (their
     line shows a live countdown)."""
-    lines = [x for x in (goal_line(s), now_line(s, v)) if x]
+    table = voiced(s)
+    lines = [markdown(x) for x in (words.goal(table), words.now_line(v)) if x]
     embed = discord.Embed(title=t("table.title", game=title(s), number=s.hand_number),
                           colour=GAME_COLOUR, description="\n".join(lines) or None)
-    if v.trump is not None:
-        # A game that fixes trump shows no card for it: the suit alone, no "(shown: —)".
-        embed.add_field(name=t("table.trump"), value=t(
-            "table.trump_line", suit=suit_label(v.trump), shown=_cards(v.shown))
-            if v.shown else suit_label(v.trump), inline=False)
-    per_seat = not s.fixed_teams
+    trump = words.trump(v)
+    if trump is not None:
+        embed.add_field(name=t("table.trump"), value=markdown(trump), inline=False)
+
+    def seat_line(seat: int) -> str:
+        turn = seat in v.actors
+        taken = words.taken(table, v, seat)
+        return (f"{'▶ ' if turn else ''}{_prefix(table, v, seat)}{seat + 1} "
+                f"{markdown(table.person(seat))}{_badges(table, v, seat)}"
+                + (countdown(deadline) if turn else "")
+                + (f" — {markdown(taken)}" if taken is not None else ""))
+
     embed.add_field(name=t("table.seats"), value="\n".join(
-        f"{'▶ ' if seat in v.actors else ''}{seat_prefix(s, v, seat)}{seat + 1} "
-        f"{seat_mention(s, seat)}{seat_badges(s, v, seat)}"
-        + (countdown(deadline) if seat in v.actors else "")
-        + (f" — {points_text('n.points', s.rules.points, count=v.taken[seat])}"
-           if per_seat and v.taken else "")
-        for seat in range(v.players)), inline=False)
-    facts = info_lines(s, v)
-    if facts:
-        embed.add_field(name=t("table.game_facts"), value="\n".join(facts)[:1024],
+        seat_line(seat) for seat in range(v.players)), inline=False)
+    known = _lines(words.facts(table, v))
+    if known:
+        embed.add_field(name=t("table.game_facts"), value="\n".join(known)[:1024],
                         inline=False)
-    if not v.finished and v.phase == "play":
-        number = min(len(v.tricks) + 1, v.tricks_total or len(v.tricks) + 1)
-        embed.add_field(name=t("table.trick_of", trick=number, tricks=v.tricks_total),
-                        value=trick_line(s, v.leader, v.trick) if v.trick
+    # The trick in play, and one played before play proper (the fris trick: its cards are
+    # on the table as soon as they fall, whatever the phase is called).
+    if not v.finished and (v.phase == PLAYING or v.trick):
+        embed.add_field(name=markdown(words.trick_title(v)),
+                        value=markdown(words.trick(table, v.leader, v.trick)) if v.trick
                         else t("table.trick_empty"), inline=True)
     last = v.last_trick
     if last is not None:
-        embed.add_field(name=t("table.last_trick"), value=last_trick_text(s, last), inline=True)
-    if s.fixed_teams and len(v.team_points) == 2:
-        a, b = v.team_points[0], v.team_points[1]
-        embed.add_field(name=points_text("table.points", s.rules.points),
-                        value=t("table.points_line", a=a, b=b),
-                        inline=False)
-    status = v.result.status if v.result else v.status
+        embed.add_field(name=t("table.last_trick"), value=markdown(words.last_trick(table, last)),
+                        inline=True)
+    points = words.team_points(table, v)
+    if points is not None:
+        embed.add_field(name=points_name(s), value=markdown(points), inline=False)
+    status = words.status_of(v)
     if status.score is not None:
-        embed.add_field(name=t(f"table.{score_word(s)}"), value=score_text(s, status.score),
-                        inline=False)
-    free = free_seats_line(s) if v.finished else None
+        embed.add_field(name=t(f"table.{words.score_word(table)}"),
+                        value=markdown(words.score(table, status.score)), inline=False)
+    free = words.free_seats(table) if v.finished else None
     if free:
-        embed.add_field(name=t("table.seat_change"), value=free, inline=False)
-    if v.finished and v.unplayed and any(v.unplayed):
-        embed.add_field(name=t("table.unplayed"), value="\n".join(
-            f"{seat_mention(s, seat)}: {_cards(cards)}"
-            for seat, cards in enumerate(v.unplayed) if cards), inline=False)
+        embed.add_field(name=t("table.seat_change"), value=markdown(free), inline=False)
+    left = words.unplayed(table, v)
+    if left:
+        embed.add_field(name=t("table.unplayed"), value="\n".join(_lines(left)), inline=False)
     return embed
+
+
+def points_name(s: TableSession) -> str:
+    """The points' field name: card points where the game counts them."""
+    return points_text("table.points", s.rules.points)
 
 
 def info_lines(s: TableSession, v: PublicView) -> list[str]:
     """The game's own public facts (``Rules.public_info``), one line each: the called card,
     bids, signals, face-up cards."""
-    return facts.public_lines(s, v.public)
+    return _lines(words.facts(voiced(s), v))
 
 
 def trick_line(s: TableSession, leader: int, cards: tuple[int, ...]) -> str:
-    return " · ".join(f"{card_label(c)} {player_mention(s, (leader + i) % s.rules.players)}"
-                      for i, c in enumerate(cards))
+    return markdown(words.trick(voiced(s), leader, cards))
 
 
 def last_trick_text(s: TableSession, trick: Trick) -> str:
-    return t("table.last_trick_line", cards=trick_line(s, trick.leader, trick.cards),
-             user=player_mention(s, trick.winner))
+    return markdown(words.last_trick(voiced(s), trick))
 
 
 def table_view(s: TableSession, v: PublicView, watch_url: str | None = None,
@@ -441,58 +415,31 @@ def between_hands_buttons(s: TableSession) -> list[discord.ui.Item[Any]]:
 
 def free_seats_line(s: TableSession) -> str | None:
     """Between hands, when a seat is free: who may sit, and what a change does to status."""
-    free = [seat for seat, m in enumerate(s.seats) if m is None]
-    if not free:
-        return None
-    return t("table.seats_free", seats=", ".join(str(x + 1) for x in free))
+    free = words.free_seats(voiced(s))
+    return None if free is None else markdown(free)
 
 
 # -- a player's hand ------------------------------------------------------------------------
 
 
 def hand_content(s: TableSession, v: SeatView, deadline: float | None = None) -> str:
-    heading = t("hand.title", game=title(s), number=s.hand_number)
-    if v.finished:
-        status = t("hand.over")
-    elif v.seat in s.leaving:
-        status = t("hand.left")
-    elif v.legal and v.legal[0].kind == "servant":
-        status = t("hand.choose_servant")
-    elif v.legal and v.phase != "play":
-        key = f"prompt.{v.phase}"
-        status = t(key) if has_text(key) else t("hand.your_choice")
-    elif v.legal:
-        status = t("hand.your_turn")
-    else:
-        # Not "waiting for Bob": that would go stale as the table moves on.
-        status = t("hand.not_your_turn")
+    table = voiced(s)
+    status = markdown(words.prompt(table, v))
     if v.legal and not v.finished:
         status += countdown(deadline)
-    lines = [f"**{heading}**", *filter(None, [hand_context(s, v)])]
-    private = v.private
-    if any(chosen_together(a) for a in v.legal):
-        # Choosing the cards to bury: the menu marks the widow's cards.
-        private = {k: x for k, x in private.items() if k != "widow"}
-    lines.extend(facts.private_lines(s, private, v.sides))
+    context = words.hand_context(table, v)
+    lines = [f"**{markdown(words.hand_heading(table))}**",
+             *([markdown(context)] if context else [])]
+    lines.extend(_lines(words.private(table, v)))
     lines.append(status)
-    if not v.finished:
-        # What a choice does beyond the player's own hand (``note.KIND``), said once.
-        kinds = dict.fromkeys(a.kind for a in (*v.legal, *v.free))
-        lines.extend(t(f"note.{kind}") for kind in kinds if has_text(f"note.{kind}"))
+    lines.extend(_lines(words.notes(v)))
     return "\n".join(lines)
 
 
 def hand_context(s: TableSession, v: SeatView) -> str:
-    """One line that makes a hand view stand on its own: trump, and on your turn the trick
-    so far (the cards in hand are the buttons). Off your turn the trick is the table's to
-    show: a view nobody refreshes must never show an older trick than the table."""
-    if not v.legal or v.finished:
-        return t("hand.context_trump", trump=suit_label(v.trump)) if v.trump is not None \
-            else ""
-    trick = trick_line(s, v.leader, v.trick) if v.trick else t("table.trick_empty")
-    if v.trump is None:
-        return t("hand.context_no_trump", trick=trick)
-    return t("hand.context", trump=suit_label(v.trump), trick=trick)
+    """One line that makes a hand view stand on its own (``bot.voice.words.hand_context``)."""
+    context = words.hand_context(voiced(s), v)
+    return "" if context is None else markdown(context)
 
 
 #: Discord allows five rows of five components in a message.
@@ -588,58 +535,26 @@ def _choice_menus(s: TableSession, actions: list[Action], row: int
 
 def action_text(s: TableSession, v: PublicView, action: Action) -> str:
     """An action as a player reads it: a card's label (marked if trump), else its choice."""
-    if action.kind == "card":
-        return card_button_label(v, action.value)
-    return action_label(s, action)
+    return label(words.action(voiced(s), v, action))
 
 
 def outcome_text(s: TableSession, outcome: Outcome) -> str:
-    """How a hand may end, as the rules name it, always from the asker's side: "we become
-    masters", "we stay slaves", "we beat the declarer" (``fate.EVENT.us`` when the event is
-    about the asker's team, ``fate.EVENT.them`` when about the other, ``fate.EVENT`` when
-    about nobody), never "they" beside "we"."""
-    suffix = "" if outcome.ours is None else (".us" if outcome.ours else ".them")
-    key = f"fate.{outcome.event}{suffix}"
-    if has_text(key):
-        what = t(key, slaves=slaves_word(s))
-    else:
-        plain = f"outcome.{outcome.event}"
-        what = t(plain) if has_text(plain) else facts.word(outcome.event)
-        if outcome.ours is not None:
-            what = t("hint.us" if outcome.ours else "hint.them", what=what)
-    if outcome.level and outcome.level != "simple":
-        what += f" ({facts.word(outcome.level)})"
-    return what
+    """How a hand may end, from the asker's side (``bot.voice.words.outcome``)."""
+    return markdown(words.outcome(voiced(s), outcome))
 
 
 def chances_text(s: TableSession, chances: tuple[Chance, ...]) -> str:
-    return " · ".join(f"{outcome_text(s, c.outcome)} {round(100 * c.chance)}%"
-                      for c in chances[:3]) or "—"
+    return markdown(words.chances(voiced(s), chances))
 
 
 #: Lines of choices a hint lists at most (a message holds 2,000 characters).
-HINT_LINES = 10
+HINT_LINES = words.HINT_LINES
 
 
 def hint_text(s: TableSession, v: PublicView, hint: Hint) -> str:
-    """Normal's choice for the asker's position, and each legal action's likely endings.
-
-    Choices whose chances read the same share one line (the best first): the guesses at
-    the hidden cards are the same for every choice, and the endings are few, so two cards
-    often end the same way as often; the computer then prefers the one that takes more
-    points, which the line says rather than printing the same chances twice."""
-    lines = [t("hint.choice", action=action_text(s, v, hint.recommended))]
-    if hint.estimated:
-        lines.append(t("hint.chances", samples=hint.samples))
-        groups: dict[str, list[Action]] = {}
-        for a in sorted(hint.actions, key=lambda a: -a.value):
-            groups.setdefault(chances_text(s, a.outcomes), []).append(a.action)
-        for chances, actions in list(groups.items())[:HINT_LINES]:
-            names = f" {t('hint.or')} ".join(action_text(s, v, a) for a in actions)
-            lines.append(f"• {names}: {chances}")
-        if any(len(actions) > 1 for actions in groups.values()):
-            lines.append(t("hint.same_chances"))
-    return "\n".join(lines)[:2000]
+    """Normal's choice for the asker's position, and each legal action's likely endings
+    (``bot.voice.words.hint``)."""
+    return "\n".join(_lines(words.hint(voiced(s), v, hint)))[:2000]
 
 
 def review_page(s: TableSession, record: dict[str, Any], number: int, seat: int,
@@ -658,18 +573,19 @@ def review_page(s: TableSession, record: dict[str, Any], number: int, seat: int,
         for i, c in enumerate(trick.cards):
             held[(trick.leader + i) % n].append(c)
     pv = public_view(hand)
+    table = voiced(s)
     lines = [f"**{t('review.title', game=title(s), number=number)}**"]
     if step == 0:
         mistakes = sorted({d.trick + 1 for d in decisions if d.mistake})
         lines.append(t("review.summary", tricks=", ".join(map(str, mistakes)))
                      if mistakes else t("review.no_mistake"))
     lines.append(t("review.trick", trick=step + 1, tricks=len(tricks)))
-    lines.extend(f"{x + 1}. {seat_mention(s, x)}: {held_text(pv, hand.sort_hand(held[x]))}"
-                 for x in range(n))
+    lines.extend(f"{x + 1}. {markdown(table.person(x))}: "
+                 f"{held_text(pv, hand.sort_hand(held[x]))}" for x in range(n))
     if tricks:
         trick = tricks[step]
         lines.append(t("table.last_trick_line", cards=trick_line(s, trick.leader, trick.cards),
-                       user=seat_mention(s, trick.winner)))
+                       user=markdown(table.person(trick.winner))))
     for d in (d for d in decisions if d.trick == step):
         lines.append(decision_text(s, pv, d))
     tid = s.id
@@ -685,30 +601,8 @@ def held_text(v: PublicView, cards: list[int]) -> str:
 
 
 def decision_text(s: TableSession, v: PublicView, d: Decision) -> str:
-    """Hard's word on one decision. A better choice is said in the hand's own outcome: how
-    much more often it ends a way that matters (the share of Hard's guesses at the hidden
-    cards that end so), or, when the endings are as likely, that it takes more points."""
-    played = action_text(s, v, d.played)
-    if d.forced:
-        return t("review.forced", action=played)
-    if d.played == d.best or d.cost <= 0:
-        return t("review.best", action=played)
-    best = action_text(s, v, d.best)
-    mistake = " " + t("review.mistake") if d.mistake else ""
-    with_best = {c.outcome: c.chance for c in d.best_outcomes}
-    with_played = {c.outcome: c.chance for c in d.played_outcomes}
-    # The ending whose chance moves most (as the percentages show it); of two that move as
-    # much, one about a side (masters, the declarer winning) rather than "no change".
-    outcomes = sorted(with_best.keys() | with_played.keys(), key=lambda o: (
-        -abs(round(100 * with_best.get(o, 0.0)) - round(100 * with_played.get(o, 0.0))),
-        o.ours is None, o.event, str(o.ours)))
-    if outcomes:
-        o = outcomes[0]
-        b, p = round(100 * with_best.get(o, 0.0)), round(100 * with_played.get(o, 0.0))
-        if b != p:
-            return t("review.better_chance", action=played, best=best,
-                     outcome=outcome_text(s, o), best_chance=b, chance=p) + mistake
-    return t("review.better_points", action=played, best=best) + mistake
+    """Hard's word on one decision (``bot.voice.words.decision``)."""
+    return markdown(words.decision(voiced(s), v, d))
 
 
 def result_view(s: TableSession, number: int, *, next_hand: bool = False,
@@ -747,14 +641,12 @@ def history_line(number: int, summary: str, url: str | None = None) -> str:
 
 
 #: Marks a trump on its card button.
-TRUMP_MARK = "★ "
+TRUMP_MARK = words.TRUMP_MARK
 
 
 def card_button_label(v: PublicView, c: int) -> str:
     """A card on a hand's button: its label, marked when it is a trump."""
-    order: TrumpOrder | None = v.order
-    return f"{TRUMP_MARK}{card_label(c)}" if order is not None and order.is_trump(c) \
-        else card_label(c)
+    return label(words.card_choice(v, c))
 
 
 #: Marks a trump on its button in the hand: after the rank, and narrower than ``TRUMP_MARK``.
@@ -777,7 +669,7 @@ def card_key_label(v: PublicView, c: int) -> str:
 
 def chosen_together(action: Action) -> bool:
     """Cards chosen together (to bury): the record lists them."""
-    return isinstance(next(iter(action_to_json(action).values())), list)
+    return words.chosen_together(action)
 
 
 #: Button colours of the non-card choices (blurple otherwise).
@@ -791,34 +683,16 @@ ACTION_STYLES = {
 
 def action_args(action: Action) -> tuple[str, str]:
     """An action in a custom_id: its kind and its JSON value."""
-    (kind, value), = action_to_json(action).items()
-    return kind, json.dumps(value, separators=(",", ":"))
+    return words.action_value(action)
 
 
 def action_label(s: TableSession, action: Action) -> str:
-    """A choice on a button: ``act.KIND.VALUE`` or ``act.KIND`` with the value worded."""
-    (kind, value), = action_to_json(action).items()
-    if isinstance(value, str | bool | int) and has_text(f"act.{kind}.{value}"):
-        return t(f"act.{kind}.{value}")
-    def name(seat: int) -> str:
-        return plain_name(s, seat)
-
-    parts = s.rules.action_parts(action)
-    if kind in SEAT_KINDS and isinstance(value, int):
-        shown = plain_name(s, value)
-    elif parts is not None and has_text(f"actvalue.{kind}"):
-        # A choice made of several parts (a binding, a fris) has a sentence of its own,
-        # with every part (a fris names its trump also when it is its Ober's own suit).
-        shown = t(f"actvalue.{kind}", **{k: facts.plain(v, name) for k, v in parts.items()})
-    elif kind == "signal" and has_text(f"face.{value}"):
-        return t("act.signal", face=t(f"face.{value}"), value=facts.word(value))
-    else:
-        shown = facts.plain(value, name)
-    return t(f"act.{kind}", value=shown) if has_text(f"act.{kind}") else f"{kind} {shown}"
+    """A choice on a button (``bot.voice.words.choice``): names as a button can show them."""
+    return label(words.choice(voiced(s), action))
 
 
 #: Action kinds whose value is a seat (shown as the player's name).
-SEAT_KINDS = frozenset({"servant"})
+SEAT_KINDS = words.SEAT_KINDS
 
 
 def _together_select(s: TableSession, v: SeatView, actions: list[Action],
@@ -832,8 +706,7 @@ def _together_select(s: TableSession, v: SeatView, actions: list[Action],
     taken = {card(x) for x in v.private.get("widow") or () if isinstance(x, str)}
     return select(
         Op.TOGETHER, s.id, s.hand_number, kind, row=row, min_values=size, max_values=size,
-        placeholder=t(f"act.{kind}.choose") if has_text(f"act.{kind}.choose")
-        else t("hand.choose_cards", count=size),
+        placeholder=label(words.choose_cards(kind, size)),
         options=[discord.SelectOption(
             label=card_button_label(v, c), value=code(c),
             description=t("hand.from_widow") if c in taken else None) for c in cards])
@@ -846,168 +719,47 @@ def result_embed(s: TableSession, result: HandResult, number: int, *,
                  next_at: float | None = None, dealt: bool = False) -> discord.Embed:
     """A hand's result; ``next_at``: when the next hand is dealt by itself (a live
     countdown); ``dealt``: it has been, so the result no longer asks for it."""
-    if s.fixed_teams and len(result.points) == 2:
-        title = t("result.title", number=number, a=result.points[0], b=result.points[1])
-    else:
-        title = t("result.hand_title", number=number)
+    table = voiced(s)
     lines = result_lines(s, result)
     if not dealt:
         lines.append(t("result.next_auto", when=relative_time(next_at))
-                     if next_at is not None else t("result.next_in"))
-    return discord.Embed(title=title, description="\n".join(lines), colour=GAME_COLOUR)
+                     if next_at is not None else markdown(say("result.next_in")))
+    return discord.Embed(title=markdown(words.result_title(table, result, number)),
+                         description="\n".join(lines), colour=GAME_COLOUR)
 
 
 def result_lines(s: TableSession, result: HandResult) -> list[str]:
-    """What a hand's result says, wherever it is shown (the result post, the web pages):
-    what happened, who played together, the points and what they do not count, the scores,
-    the match, who deals next."""
-    lines = [result_sentence(s, result)]
-    teams = teams_line(s, result)
-    if teams:
-        lines.append(teams)
-    # A hand thrown in (no card played) has no card points to tell of.
-    if any(result.points) or result.early:
-        if s.fixed_teams and len(result.points) == 2:
-            lines.append(t("table.points_line", a=result.points[0], b=result.points[1]))
-        else:
-            lines.append(points_text("result.points_line", s.rules.points, points=" · ".join(
-                f"{name} {p}" for name, p in zip(side_names(s, result), result.points,
-                                                 strict=False))))
-        lines.extend(points_explained(s, result))
-    counted = result.extra.get("counted")
-    if counted:
-        # What a game counted, in order ("Sauspiel mit der Blauen, 2 Laufende, Schneider:
-        # 30 each"): ``counted.KEY`` per item, its other entries the sentence's params.
-        lines.append(facts.counted_line(counted))
-    scores = result.extra.get("scores")
-    if scores is not None:
-        lines.append(scores_line(s, scores))
-    if result.status.pot is not None:
-        # The Stock after the hand: with the balances it adds up to zero.
-        lines.append(t("info.pot", value=result.status.pot))
-    if result.status.score is not None:
-        lines.append(t(f"table.{score_word(s)}_line",
-                       score=score_text(s, result.status.score)))
-    winners = result.extra.get("match_winner")
-    if winners:
-        if s.rules.score_by_seat:
-            who = " ".join(seat_mention(s, seat) for seat in winners)
-        else:
-            who = " & ".join(t("lobby.team", team=team_name(team)) for team in winners)
-        lines.append(t("result.match_won", who=who))
-    lines.append(t("result.next_dealer", user=seat_mention(s, result.next_dealer)))
-    return lines
+    """What a hand's result says (``bot.voice.words.result_lines``)."""
+    return _lines(words.result_lines(voiced(s), result))
 
 
 def hand_teams(s: TableSession, result: HandResult) -> tuple[int, ...]:
-    """Each seat's team in the hand the result is of (a result the engine completed says;
-    else the status's teams, else the seats' fixed teams)."""
-    teams = result.extra.get("teams")
-    return (result.teams or (tuple(teams) if isinstance(teams, list) else None)
-            or result.status.teams or result.status_before.teams or s.rules.seat_teams)
+    return words.hand_teams(voiced(s), result)
 
 
 def alone(teams: tuple[int, ...]) -> bool:
-    """Everybody played for themselves: each seat is a side of its own."""
-    return len(set(teams)) == len(teams)
+    return words.alone(teams)
 
 
 def side_names(s: TableSession, result: HandResult) -> list[str]:
-    """Each side of the hand (team 0, 1...) by name: its role (Declarer, Defenders), its
-    player when everybody played alone, else its team letter."""
-    teams = hand_teams(s, result)
-    if result.sides:
-        return [side_word(role) for role in result.sides]
-    if alone(teams):
-        by_team = {team: seat for seat, team in enumerate(teams)}
-        return [seat_mention(s, by_team[team]) if team in by_team else team_name(team)
-                for team in range(len(result.points))]
-    return [team_name(team) for team in range(len(result.points))]
+    return [markdown(x) for x in words.side_names(voiced(s), result)]
 
 
 def teams_line(s: TableSession, result: HandResult) -> str | None:
-    """Who played on which side this hand (results name the players, not only "Team A");
-    None when everybody played alone (the points name each player)."""
-    teams = hand_teams(s, result)
-    if alone(teams) and not result.sides:
-        return None
-    names = side_names(s, result)
-    parts = []
-    for team in sorted(set(teams)):
-        members = " ".join(seat_mention(s, seat) for seat in range(s.rules.players)
-                           if teams[seat] == team)
-        parts.append(f"{names[team] if team < len(names) else team_name(team)}: {members}")
-    return t("result.teams", teams=" · ".join(parts))
+    line = words.teams_line(voiced(s), result)
+    return None if line is None else markdown(line)
 
 
 def points_explained(s: TableSession, result: HandResult) -> list[str]:
-    """Why the points are what they are where that is not plain from the tricks: the
-    buried cards counted for the declarer, and the points nobody took (still in the hands
-    when the hand stopped early)."""
-    out = []
-    buried = result.extra.get("buried")
-    if isinstance(buried, list) and buried and result.sides:
-        worth = sum(s.rules.points[card(c)] for c in buried)
-        # Not the cards themselves: the result stays up while the next hand is dealt, and
-        # the table showed them when play was over.
-        out.append(t("result.buried_counted", side=side_word(result.sides[0]), count=worth))
-    if result.early:
-        # Why it stopped, where the game's rules stopped it (a lost Tout, a claim); else
-        # because no card could change the outcome any more.
-        reason = f"result.early.{result.early_reason}"
-        out.append(t(reason if result.early_reason and has_text(reason) else "result.early"))
-    missing = s.rules.total_points - sum(result.points)
-    if missing > 0:
-        out.append(t("result.left_in_hands", count=missing))
-    return out
+    return _lines(words.points_explained(voiced(s), result))
 
 
 def scores_line(s: TableSession, scores: list[int]) -> str:
-    """What each player scored this hand, in words: those who scored, then who scored
-    nothing (not a row of "+0")."""
-    scored = [f"{seat_mention(s, seat)} {v:+d}" for seat, v in enumerate(scores) if v]
-    nothing = [seat_mention(s, seat) for seat, v in enumerate(scores) if not v]
-    if not scored:
-        return t("result.scores_none")
-    line = t("result.scores_line", scores=" · ".join(scored))
-    if nothing:
-        line += " · " + t("result.scores_nothing", users=", ".join(nothing))
-    return line
+    return markdown(words.scores_line(voiced(s), scores))
 
 
 def result_sentence(s: TableSession, result: HandResult) -> str:
-    team = result.team
-    if result.event == "no_change":
-        if result.status.masters is None:
-            return t("result.no_change_even")
-        return t("result.no_change")
-    name = other = ""
-    members = ""
-    if team is not None:
-        name, other = team_name(team), team_name(1 - team) if team in (0, 1) else ""
-        teams = hand_teams(s, result)
-        members = " ".join(seat_mention(s, seat) for seat in range(s.rules.players)
-                           if teams[seat] == team)
-    slaves = slaves_word(s)
-    if s.fixed_teams and team is not None and result.event in (
-            "ran_away", "stay_masters", "masters", "liberated"):
-        if result.event == "ran_away":
-            return t("result.ran_away", team=name)
-        if result.event == "stay_masters":
-            return t("result.stay_masters", team=name)
-        text = t("result.liberated" if result.event == "liberated" else "result.masters",
-                 team=name, other=other, slaves=slaves)
-        if result.status.servant is not None:
-            text += " " + t("result.servant_chosen",
-                            user=seat_mention(s, result.status.servant))
-        return text
-    key = f"event.{result.event}"
-    text = (t(key, team=name, users=members, slaves=slaves) if has_text(key)
-            else t("result.event", event=result.event.replace("_", " ")))
-    if result.status.servant is not None and result.status.servant != \
-            result.status_before.servant:
-        text += " " + t("result.servant_chosen", user=seat_mention(s, result.status.servant))
-    return text
+    return markdown(words.result_sentence(voiced(s), result))
 
 
 def title(s: TableSession) -> str:

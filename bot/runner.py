@@ -3,7 +3,9 @@
 A ``TableRunner`` owns the table's time: the driver task that plays computers, runs the turn
 timer (the turn's signal, its warning, then the computer), the open window's timer and the
 next deal, and the lobby's timer. What the table shows goes out through its courier
-(``bot.courier``) to every surface; who may do what is the session's (``bot.session``).
+(``bot.courier``) to every surface; who may do what is the session's (``bot.session``); a
+person's request is the table service's (``bot.service``), which tells the courier and then
+wakes the driver (``kick``).
 ``stop()`` ends all of it: a closed table leaves nothing behind in the bot, however long the
 process runs (``TableRunner.alive`` counts the runners alive, for the soak test).
 """
@@ -17,8 +19,8 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Protocol
 
-from bot.courier import Courier, Signal
-from bot.session import Outcome, SessionError, TableSession
+from bot.courier import Change, Courier, Signal
+from bot.session import SessionError, TableSession
 
 log = logging.getLogger(__name__)
 
@@ -131,13 +133,9 @@ class TableRunner:
 
     # -- after every change --------------------------------------------------------------------
 
-    async def after(self, outcome: Outcome | None) -> None:
+    async def after(self, change: Change) -> None:
         """Show a change on every surface, then wake the driver."""
-        await self.courier.changed(outcome)
-        self.kick()
-
-    async def dealt(self) -> None:
-        await self.courier.dealt()
+        await self.courier.changed(change)
         self.kick()
 
     # -- the driver ----------------------------------------------------------------------------
@@ -192,9 +190,9 @@ class TableRunner:
                 elif not await self.pause(timing.computer_delay):
                     self.acting = True
                     moved = len(hand.actions)
-                    outcome = await s.computer_turn()
-                    if outcome is not None:
-                        await self.courier.changed(outcome)
+                    moves = await s.computer_turn()
+                    if moves is not None:
+                        await self.courier.changed(Change(moves))
                     elif len(hand.actions) != moved:
                         # A click came first while the computer thought; show it.
                         await self.courier.changed()
@@ -305,9 +303,9 @@ class TableRunner:
             return
         self.acting = True
         try:
-            outcome = await s.close_window(len(s.hand.actions))
-            if outcome is not None:
-                await self.after(outcome)
+            moves = await s.close_window(len(s.hand.actions))
+            if moves is not None:
+                await self.after(Change(moves))
         finally:
             self.acting = False
 
@@ -319,8 +317,8 @@ class TableRunner:
         if hand is None or len(hand.actions) != moved:
             return
         before = set(s.autoplay)
-        outcome = await s.computer_turn(timed_out=True)
+        moves = await s.computer_turn(timed_out=True)
         for seat in sorted(s.autoplay - before):
             await self.courier.notice("turn.autoplay", seat)
-        if outcome is not None:
-            await self.after(outcome)
+        if moves is not None:
+            await self.after(Change(moves))

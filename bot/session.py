@@ -1,9 +1,10 @@
 """A table as an object: seats, the match, the hand in play, and the rules for who may do what.
 
-``TableSession`` knows nothing of Discord: the cog turns clicks into calls here and renders
-what comes back. Every change goes through ``self.lock`` (one click at a time per table) and
-is written to the store before the in-memory state changes, so the store's log is always at
-least as far as what anybody was shown.
+``TableSession`` knows nothing of Discord: the table service (``bot.service``) turns every
+surface's requests into calls here and tells the surfaces what changed. Every change goes
+through ``self.lock`` (one request at a time per table) and is written to the store before
+the in-memory state changes, so the store's log is always at least as far as what anybody
+was shown.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from bot import boards, ratings, results, thinking
+from bot import boards, bookkeeping, ratings, thinking
 from bot.lobby import (
     COMPUTER_LEVELS,
     DEFAULT_TURN_SECONDS,
@@ -43,13 +44,13 @@ from engine.view import seat_view
 __all__ = [
     "COMPUTER_LEVELS", "DEFAULT_TURN_SECONDS", "DEFAULT_WINDOW_SECONDS", "LEGACY_LEVELS",
     "SETTING_RANGES", "SETTING_SWITCHES", "TIMEOUTS_BEFORE_AUTOPLAY", "TIMEOUT_LEVEL", "Actor",
-    "Outcome", "Played", "SessionError", "TableSession", "check_settings", "thinking_level",
+    "Moves", "Played", "SessionError", "TableSession", "check_settings", "thinking_level",
 ]
 
 
 @dataclass
 class Played:
-    """One applied action, for the cog to render."""
+    """One applied action."""
 
     seat: int
     action: Action
@@ -57,7 +58,9 @@ class Played:
 
 
 @dataclass
-class Outcome:
+class Moves:
+    """The actions one request (or one computer's turn) applied, in order."""
+
     played: list[Played] = field(default_factory=list)
     #: Set when the hand ended with these actions.
     result: HandResult | None = None
@@ -178,7 +181,7 @@ class TableSession(Lobby):
     async def act(
         self, user_id: int, action: Action, *, hand_number: int, trick: int | None = None,
         at: int | None = None,
-    ) -> Outcome:
+    ) -> Moves:
         """A seated player's action, checked by the engine against their seat. ``trick``
         (a button's stamp) or ``at`` (the Activity's: the actions its player had seen) must
         be the hand's now."""
@@ -202,7 +205,7 @@ class TableSession(Lobby):
             self.timeouts[seat] = 0
             return await self._apply(seat, action, user_id=user_id, by_computer=False)
 
-    async def computer_turn(self, *, timed_out: bool = False) -> Outcome | None:
+    async def computer_turn(self, *, timed_out: bool = False) -> Moves | None:
         """If a computer (or a timed-out player) is to act, let it; None otherwise.
 
         The decision is made off the event loop (a search takes up to a second) from a
@@ -232,7 +235,7 @@ class TableSession(Lobby):
             self._computer_apply(seat, member, action, seen, timed_out=timed_out))
 
     async def _computer_apply(self, seat: int, member: Member, action: Action,
-                              seen: tuple[Hand, int], *, timed_out: bool) -> Outcome | None:
+                              seen: tuple[Hand, int], *, timed_out: bool) -> Moves | None:
         async with self.lock:
             hand = self.hand
             if (self.state != "playing" or hand is None or hand is not seen[0]
@@ -297,7 +300,7 @@ class TableSession(Lobby):
             raise SessionError("err.not_seated")
         return row, members.index(member)
 
-    async def close_window(self, moved: int) -> Outcome | None:
+    async def close_window(self, moved: int) -> Moves | None:
         """The window's time ran out: apply the action that closes it (the dealer deals
         on), unless something moved since ``moved`` actions were played."""
         async with self.lock:
@@ -320,7 +323,7 @@ class TableSession(Lobby):
 
     async def _apply(
         self, seat: int, action: Action, *, user_id: int | None, by_computer: bool
-    ) -> Outcome:
+    ) -> Moves:
         hand = self.hand
         assert hand is not None and self.hand_id is not None
         # The log first: if the store fails, nothing changed and the click can be retried.
@@ -329,24 +332,24 @@ class TableSession(Lobby):
             user_id=user_id, by_computer=by_computer,
         )
         hand.apply(seat, action)
-        outcome = Outcome(played=[Played(seat, action, by_computer)])
+        moves = Moves(played=[Played(seat, action, by_computer)])
         if hand.result is not None:
-            outcome.result = hand.result
+            moves.result = hand.result
             await self._finished(hand.result)
-        return outcome
+        return moves
 
     async def _finished(self, result: HandResult) -> None:
         """Keep what a finished hand leaves: the players' status, the standings and ratings
-        (``bot.results``), then the hand's result."""
+        (``bot.bookkeeping``), then the hand's result."""
         assert self.hand_id is not None and self.hand is not None
         stored = self._to_store(result.status, result.next_dealer,
-                                results.masters_since(self.known, result))
+                                bookkeeping.masters_since(self.known, result))
         # Status and standings first, the hand's result last: restore() redoes all three
         # while a hand has no stored result, and the first two are safe to repeat.
         await self.store.put_status(stored)
         self.known = stored
-        winners = results.hand_winner_seats(result, self.hand.team)
-        row = results.result_row(result, hand_id=self.hand_id, stored=stored,
+        winners = bookkeeping.hand_winner_seats(result, self.hand.team)
+        row = bookkeeping.result_row(result, hand_id=self.hand_id, stored=stored,
                                  seating=self.seating, seat_teams=self.rules.seat_teams,
                                  hand_winners=winners)
         # A seat handed to the computer mid-hand makes the hand a measure of nobody: it
@@ -355,7 +358,7 @@ class TableSession(Lobby):
         # ``finish`` gives the result its time (the order ratings take results in).
         await ratings.finish(self.store, row, rated=self.rated and not self.leaving)
         await self.store.finish_hand(self.hand_id,
-                                     results.result_json(result, self.leaving, winners))
+                                     bookkeeping.result_json(result, self.leaving, winners))
         self.status = result.status
         self.next_dealer = result.next_dealer
 

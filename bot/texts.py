@@ -34,7 +34,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-import discord
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -195,18 +194,28 @@ class _Formatter(string.Formatter):
 FORMATTER: Final = _Formatter()
 
 
-def t(key: str, **params: Any) -> str:
-    """The text ``key`` in the current language with ``params`` filled in. An entry with
-    plural forms takes the form for ``params["count"]``."""
+def template(key: str, count: Any = None) -> str:
+    """The catalog's text ``key`` in the current language, unfilled: for an entry with
+    plural forms, the form for ``count``.
+
+    >>> template("result.next_dealer"), template("n.points", 1)
+    ('{user} deals next.', '{count} pt')
+    """
     lang = _current.get()
     text = CATALOGS[lang].get(key)
     if text is None and key in PLURALS[DEFAULT]:
-        count = params["count"]
         if key not in PLURALS[lang]:
             lang = DEFAULT
         text = TRANSLATIONS[lang].ngettext(key, key, count)
     if text is None:
         text = EN[key]
+    return text
+
+
+def t(key: str, **params: Any) -> str:
+    """The text ``key`` in the current language with ``params`` filled in. An entry with
+    plural forms takes the form for ``params["count"]``."""
+    text = template(key, params["count"] if key in PLURALS[DEFAULT] else None)
     # Most texts have no field, or none with the Hungarian article: str.format does what
     # the Formatter does for them, several times faster (texts are made on every move).
     if "{" not in text and "}" not in text:
@@ -231,7 +240,9 @@ def date_text(iso: str | None) -> str:
     moment = datetime.fromisoformat(iso)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return discord.utils.format_dt(moment, "D")
+    # Discord's timestamp markup (``discord.utils.format_dt``'s "D" style), written here so
+    # that the catalogs' module needs no Discord library (the voice reads it).
+    return f"<t:{int(moment.timestamp())}:D>"
 
 
 def card_label(c: int) -> str:
@@ -281,9 +292,15 @@ def points_text(key: str, scoring: Sequence[int], /, **params: Any) -> str:
     '6 Punkte'
     '61 Augen'
     """
+    return t(points_key(key, scoring), **params)
+
+
+def points_key(key: str, scoring: Sequence[int], /) -> str:
+    """The text about points ``key`` for a game whose cards score ``scoring``: its
+    card-point wording where the game counts card points (``points_text``)."""
     if key in CARD_POINT_TEXTS and tuple(scoring) == CARD_POINTS:
-        key = CARD_POINT_TEXTS[key]
-    return t(key, **params)
+        return CARD_POINT_TEXTS[key]
+    return key
 
 
 def game_title(game: str, default: str) -> str:

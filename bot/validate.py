@@ -180,6 +180,9 @@ def came_from(interaction: discord.Interaction[Any], click: Click,
     if message is None:
         return False
     data: Any = interaction.data if isinstance(interaction.data, dict) else {}
-    if str(data.get("custom_id", "")) not in set(custom_ids(message.components)):
+    # discord.py leaves `components` unset (a slot, no default) on a message payload that
+    # lacks the key, which a forged interaction may well do.
+    drawn = getattr(message, "components", ())
+    if str(data.get("custom_id", "")) not in set(custom_ids(drawn)):
         return False
     return place_of(message, table_message_id) in click.places

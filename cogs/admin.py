@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.choices import GAME_CHOICES
 from bot.errors import answer as reply_error
+from bot.lobby import Actor
 from bot.seats import user_member
 from bot.store import now
 from bot.texts import t
@@ -26,6 +27,9 @@ ON_OFF = [app_commands.Choice(name=ls("choice.on"), value="on"),
 THEMES = [app_commands.Choice(name=ls("choice.light"), value="light"),
           app_commands.Choice(name=ls("choice.dark"), value="dark"),
           app_commands.Choice(name=ls("choice.fourcolour"), value="fourcolour")]
+FACES = [app_commands.Choice(name=ls("choice.as_played"), value="game"),
+         app_commands.Choice(name=ls("choice.german"), value="german"),
+         app_commands.Choice(name=ls("choice.french"), value="french")]
 
 
 class Admin(commands.Cog, name="Admin"):
@@ -68,8 +72,10 @@ class Admin(commands.Cog, name="Admin"):
         if table is None:
             await reply_error(interaction, t("err.no_table"))
             return
-        await self.bot.tables.close(table, "ok.ended")
-        await interaction.response.send_message(t("ok.ended"), ephemeral=True)
+        perms = getattr(interaction.user, "guild_permissions", None)
+        await self.bot.service.end(
+            table, "ok.ended", by=Actor(interaction.user.id, bool(perms and perms.manage_guild)),
+            reply=lambda _: interaction.response.send_message(t("ok.ended"), ephemeral=True))
 
     @admin.command(name=ls("cmdname.admin_pictures"), description=ls("cmd.admin_pictures"))
     @app_commands.describe(mode=ls("cmd.pictures_mode"))
@@ -100,6 +106,24 @@ class Admin(commands.Cog, name="Admin"):
         await self.bot.update_config(config.model_copy(update={"theme": value}))
         await interaction.response.send_message(
             t("ok.theme", theme=t(f"choice.{value}")), ephemeral=True)
+        self._redraw(interaction.guild_id)
+
+    @admin.command(name=ls("cmdname.admin_faces"), description=ls("cmd.admin_faces"))
+    @app_commands.describe(faces=ls("cmd.faces"))
+    @app_commands.rename(faces=ls("optname.faces"))
+    @app_commands.choices(faces=FACES)
+    async def faces(self, interaction: discord.Interaction[Any],
+                    faces: app_commands.Choice[str]) -> None:
+        """German- or French-suited card pictures, or each game's own (the default)."""
+        assert interaction.guild_id is not None
+        value: Literal["game", "german", "french"] = (
+            "german" if faces.value == "german" else "french" if faces.value == "french"
+            else "game")
+        config = self.bot.config(interaction.guild_id)
+        await self.bot.update_config(config.model_copy(update={"faces": value}))
+        choice = "as_played" if value == "game" else value
+        await interaction.response.send_message(
+            t("ok.faces", faces=t(f"choice.{choice}")), ephemeral=True)
         self._redraw(interaction.guild_id)
 
     @season.command(name=ls("cmdname.admin_season_start"),

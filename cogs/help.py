@@ -49,7 +49,7 @@ class Help(commands.Cog, name="Help"):
             await interaction.response.send_message(
                 embed=help_embed(self.bot.application_id), ephemeral=True)
             return
-        await send_how(self.bot, interaction, game.value)
+        await send_how(self.bot.config(interaction.guild_id), interaction, game.value)
 
 
 async def setup(bot: FilicauBot) -> None:

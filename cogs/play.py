@@ -1,8 +1,8 @@
 """Finding a game: ``/play``, ``/tables`` and their *Join* buttons, a player's own
 ``/settings``, and a server's ``/community`` settings (the call role, the hold time).
 
-The cog parses and answers; the tables decide (``TableSession.join`` under the table's
-lock), ``bot.community`` finds and shows.
+The cog parses and answers; the table service seats (``bot.service``, under the table's
+lock, every surface told), ``bot.community`` finds.
 """
 
 from __future__ import annotations
@@ -17,11 +17,13 @@ from discord.ext import commands
 from bot import render
 from bot.choices import GAME_CHOICES
 from bot.community import drawing, quickplay
+from bot.courier import Via
 from bot.errors import answer as reply_error
+from bot.lobby import Actor, SessionError
+from bot.open_tables import OpenTable
 from bot.protocol import Click, Op, Place
-from bot.session import SessionError
+from bot.service import Outcome
 from bot.store import CommunitySettings, PlayerSettings
-from bot.tables import OpenTable
 from bot.texts import refusal, t
 from bot.translator import ls
 from bot.validate import came_from, place_of
@@ -71,21 +73,25 @@ class Play(commands.Cog, name="Play"):
                 return
             except SessionError:
                 continue  # taken meanwhile: the next one
-        await quickplay.open_here(self.bot, interaction, game or quickplay.DEFAULT_GAME)
+        await quickplay.open_here(self.bot.service, interaction, game or quickplay.DEFAULT_GAME,
+                                  post=lambda table: table.discord.post_again(interaction))
 
     async def _take(self, interaction: discord.Interaction[Any],
                     table: OpenTable, *, edit: bool = False) -> None:
         """Seat the user at ``table`` and answer with where it is (``edit``: on the message
         the click came from, which only they see)."""
-        await quickplay.sit(table, interaction.user.id, interaction.user.display_name)
-        s = table.session
-        text = t("play.seated", game=render.title(s), channel=f"<#{s.channel_id}>",
-                 link=quickplay.table_link(table))
-        if edit:
-            await interaction.response.edit_message(content=text, embed=None, view=None)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-        await quickplay.redraw(self.bot, table)
+        async def reply(_: Outcome) -> None:
+            s = table.session
+            text = t("play.seated", game=render.title(s), channel=f"<#{s.channel_id}>",
+                     link=quickplay.table_link(table))
+            if edit:
+                await interaction.response.edit_message(content=text, embed=None, view=None)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+
+        await self.bot.service.take_seat(table, Actor(interaction.user.id),
+                                         interaction.user.display_name, via=Via.DISCORD,
+                                         reply=reply)
 
     # -- /tables --------------------------------------------------------------------------
 

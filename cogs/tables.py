@@ -3,10 +3,12 @@ result or a hand view.
 
 The cog holds no table state: the bot's registry (``bot.tables``) has the open tables. It
 parses a click (``bot.protocol``), checks that it belongs to the guild and channel of its
-table, asks the session (which decides who may do what, under the table's lock) and answers
-at once — the lobby and hand views by editing the message the button is on, a refusal with a
-short ephemeral message in the user's language. The table's runner keeps it moving; its
-surfaces show it.
+table and the message it is on, and makes one call of the table service (``bot.service``:
+it decides who may do what under the table's lock, stores, lets the cog answer, tells every
+surface and wakes the table) with its answer (``reply``): the lobby, table or hand view
+redrawn on the message the button is on, through the table's Discord surface, which keeps
+the interaction's token. A refusal is a short ephemeral message in the user's language
+(``bot.clicks``).
 """
 
 from __future__ import annotations
@@ -19,28 +21,27 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import options, present, render, thinking
+from bot import answers, options
 from bot.choices import GAME_CHOICES, TOP_TRUMP_CHOICES, WATCH_CHOICES
 from bot.community import invitations
+from bot.courier import Via
 from bot.errors import answer as reply_error
-from bot.protocol import Click, Op
-from bot.session import (
+from bot.lobby import (
     COMPUTER_LEVELS,
     DEFAULT_TURN_SECONDS,
     DEFAULT_WINDOW_SECONDS,
     SETTING_RANGES,
     Actor,
     SessionError,
-    check_settings,
 )
-from bot.tables import OpenTable
+from bot.open_tables import OpenTable
+from bot.protocol import Click, Op
+from bot.service import Outcome, Reply
 from bot.texts import refusal, t
 from bot.translator import ls
 from bot.validate import came_from
 from bot.watch import DEFAULT_WATCH
-from engine import Action, make_rules, seat_view
-from engine.errors import OptionsError
-from engine.rules import GAMES
+from engine import Action
 
 if TYPE_CHECKING:
     from bot.client import FilicauBot
@@ -68,6 +69,7 @@ class Tables(commands.Cog, name="Tables"):
     def __init__(self, bot: FilicauBot) -> None:
         self.bot = bot
         self.tables = bot.tables
+        self.service = bot.service
         self._handlers: dict[Op, Handler] = {
             Op.JOIN: self._on_join, Op.SIT: self._on_sit, Op.LEAVE: self._on_leave,
             Op.CPU: self._on_cpu, Op.UNCPU: self._on_uncpu, Op.START: self._on_start,
@@ -112,52 +114,31 @@ class Tables(commands.Cog, name="Tables"):
         invite: discord.User | None = None, invite_2: discord.User | None = None,
         invite_3: discord.User | None = None,
     ) -> None:
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        # Only a game that has an early end (its lobby offers it) is given the choice.
+        table_options: dict[str, Any] = (
+            {"early_end": early_end} if options.offers(game.value, "early_end") else {})
+        if top_trumps is not None:
+            table_options["top_trumps"] = top_trumps.value
         try:
-            table = await self._open(interaction, game.value, early_end, top_trumps, {
-                "turn_seconds": turn_seconds, "window_seconds": window_seconds,
-                "pings": pings, "hints": hints, "rated": rated, "thread": thread,
-                "watch": watch.value if watch is not None else DEFAULT_WATCH,
-                "confirm": confirm})
+            if guild_id is None or channel_id is None:
+                raise SessionError("err.guild_only")
+            table = await self.service.open(
+                guild_id=guild_id, channel_id=channel_id, game=game.value,
+                options=table_options, opener_id=interaction.user.id, settings={
+                    "turn_seconds": turn_seconds, "window_seconds": window_seconds,
+                    "pings": pings, "hints": hints, "rated": rated, "thread": thread,
+                    "watch": watch.value if watch is not None else DEFAULT_WATCH,
+                    "confirm": confirm},
+                post=lambda table: table.discord.open_in(interaction))
         except SessionError as e:
             await reply_error(interaction, refusal(e.key, e.params))
             return
         # Seats held for the invited, who are told (bot.community.invitations).
-        await invitations.invite(self.bot, self.bot.community.dms, table, interaction,
-                                 invitations.invited([invite, invite_2, invite_3],
-                                                     interaction.user.id,
-                                                     table.session.rules.players))
-
-    async def _open(self, interaction: discord.Interaction[Any], game: str, early_end: bool,
-                    top_trumps: app_commands.Choice[str] | None,
-                    settings: dict[str, Any]) -> OpenTable:
-        if interaction.guild_id is None or interaction.channel_id is None:
-            raise SessionError("err.guild_only")
-        if game not in GAMES:
-            raise SessionError("err.bad_game")
-        # Only a game that has an early end (its lobby offers it) is given the choice.
-        table_options: dict[str, Any] = (
-            {"early_end": early_end} if options.offers(game, "early_end") else {})
-        if top_trumps is not None:
-            table_options["top_trumps"] = top_trumps.value
-        try:
-            rules = make_rules(game, table_options)
-        except OptionsError as e:
-            raise SessionError("err.bad_options", problem=options.describe(e)) from None
-        checked = check_settings(settings)
-        table = await self.tables.create(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id, game=game,
-            options=table_options, opener_id=interaction.user.id, seats=rules.players,
-            settings=checked)
-        try:
-            await table.discord.post_again(interaction)
-        except BaseException:
-            # A table exists only once its message does.
-            await self.tables.discard(table)
-            raise
-        if checked.get("thread"):
-            await table.discord.open_thread()
-        table.runner.start_lobby_timer()
-        return table
+        await self.bot.community.invitations.invite(
+            table, interaction, invitations.invited([invite, invite_2, invite_3],
+                                                    interaction.user.id,
+                                                    table.session.rules.players))
 
     @table.command(name=ls("cmdname.table_show"), description=ls("cmd.table_show"))
     async def table_show(self, interaction: discord.Interaction[Any]) -> None:
@@ -216,62 +197,43 @@ class Tables(commands.Cog, name="Tables"):
 
     # the lobby
 
-    async def _seats_update(self, interaction: discord.Interaction[Any],
-                            table: OpenTable) -> None:
+    @staticmethod
+    def _redrawn(interaction: discord.Interaction[Any], table: OpenTable) -> Reply:
         """Answer a change of seats on the message it was made on: the lobby, or the table
-        between hands (whose driver looks again: the table may have nobody left)."""
-        try:
-            await table.discord.answer_with_table(interaction)
-        finally:
-            # What was stored goes on even when the answer could not be given (too late):
-            # every surface hears of it, and the driver looks again.
-            await table.runner.after(None)
+        between hands."""
+        return lambda _: table.discord.answer_with_table(interaction)
 
     async def _on_join(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click) -> None:
-        team = click.get("team", int)
-        await table.session.join(interaction.user.id, team, interaction.user.display_name)
-        await self._seats_update(interaction, table)
+        await self.service.join(table, actor(interaction), click.get("team", int),
+                                interaction.user.display_name, via=Via.DISCORD,
+                                reply=self._redrawn(interaction, table))
 
     async def _on_sit(self, interaction: discord.Interaction[Any], table: OpenTable,
                       click: Click) -> None:
-        await table.session.join(interaction.user.id, None, interaction.user.display_name)
-        await self._seats_update(interaction, table)
+        await self.service.join(table, actor(interaction), None, interaction.user.display_name,
+                                via=Via.DISCORD, reply=self._redrawn(interaction, table))
 
     async def _on_leave(self, interaction: discord.Interaction[Any], table: OpenTable,
                         click: Click) -> None:
         """Leave: at once in the lobby and between hands; during a hand, after a yes to
         "Leave the table?" (``leave:HAND:yes|no``, on the question only its asker sees)."""
-        session = table.session
-        if click.has("answer"):
-            if click.get("answer", str) == "no":
-                await interaction.response.edit_message(content=t("hand.stay"), view=None)
-                return
-            seat = session.require_seat(interaction.user.id)
-            if click.get("hand", int) != session.hand_number:
-                raise SessionError("err.stale_hand")
-            if not await session.leave(interaction.user.id):
-                try:
-                    await interaction.response.edit_message(content=t("hand.left_between"),
-                                                            view=None)
-                finally:
-                    table.runner.kick()
-                    table.discord.request_refresh()
-                return
-            try:
-                await interaction.response.edit_message(content=t("hand.left"), view=None)
-            finally:
-                await table.discord.refresh_hand_views([seat], only=[seat])
-                await table.runner.courier.notice("turn.left", seat)
-                await table.runner.after(None)
+        if click.has("answer") and click.get("answer", str) == "no":
+            await interaction.response.edit_message(content=t("hand.stay"), view=None)
             return
-        if session.state == "playing" and not session.between_hands:
-            session.require_seat(interaction.user.id)
-            await interaction.response.send_message(
-                t("hand.leave_ask"), view=render.leave_question(session), ephemeral=True)
-            return
-        await session.leave(interaction.user.id)
-        await self._seats_update(interaction, table)
+
+        async def reply(outcome: Outcome) -> None:
+            if outcome.ask is not None:
+                await answers.ask_to_leave(interaction, table.session, outcome.ask)
+            elif outcome.say is not None:
+                await answers.say(interaction, outcome.say)
+            else:
+                await table.discord.answer_with_table(interaction)
+
+        sure = click.has("answer")
+        await self.service.leave(table, actor(interaction), sure=sure,
+                                 hand=click.get("hand", int) if sure else None,
+                                 via=Via.DISCORD, reply=reply)
 
     async def _on_cpu(self, interaction: discord.Interaction[Any], table: OpenTable,
                       click: Click) -> None:
@@ -279,97 +241,64 @@ class Tables(commands.Cog, name="Tables"):
         level = click.get("level", str) if click.has("level") else "normal"
         if level not in COMPUTER_LEVELS:
             raise SessionError("err.bad_level", level=level[:40])
-        await table.session.add_computer(level=level, by=actor(interaction))
-        await self._seats_update(interaction, table)
+        await self.service.add_computer(table, actor(interaction), level, via=Via.DISCORD,
+                                        reply=self._redrawn(interaction, table))
 
     async def _on_uncpu(self, interaction: discord.Interaction[Any], table: OpenTable,
                         click: Click) -> None:
-        await table.session.remove_computer(by=actor(interaction))
-        await self._seats_update(interaction, table)
+        await self.service.remove_computer(table, actor(interaction), via=Via.DISCORD,
+                                           reply=self._redrawn(interaction, table))
 
     async def _on_option(self, interaction: discord.Interaction[Any], table: OpenTable,
                          click: Click) -> None:
         name, value = click.get("option", tuple)
-        by = actor(interaction)
-        await table.session.set_option(by.user_id, name, value, is_admin=by.manager)
-        await self._seats_update(interaction, table)
+        await self.service.set_option(table, actor(interaction), name, value, via=Via.DISCORD,
+                                      reply=self._redrawn(interaction, table))
 
     async def _on_cancel(self, interaction: discord.Interaction[Any], table: OpenTable,
                          click: Click) -> None:
-        await table.session.cancel(actor(interaction))
-        try:
-            await table.discord.answer_closed(interaction, "lobby.cancelled")
-        finally:
-            await self.tables.close(table, "lobby.cancelled")
+        await self.service.cancel(table, actor(interaction), reply=lambda outcome: (
+            table.discord.answer_closed(interaction, "lobby.cancelled")))
 
     async def _on_start(self, interaction: discord.Interaction[Any], table: OpenTable,
                         click: Click) -> None:
-        by = actor(interaction)
-        await table.session.start(by.user_id, is_admin=by.manager)
-        table.runner.lobby_closed()
-        try:
-            await table.discord.answer_with_table(interaction)
-        finally:
-            table.runner.kick()
+        await self.service.start(table, actor(interaction), via=Via.DISCORD,
+                                 reply=self._redrawn(interaction, table))
 
     # the table
 
     async def _on_hand(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click) -> None:
-        session = table.session
-        seat = session.require_seat(interaction.user.id)
-        if session.hand is None:
-            raise SessionError("err.no_hand")
-        was_auto = seat in session.autoplay
-        session.resume(interaction.user.id)
-        hand = session.hand
-        moved = len(hand.actions)
-        message = await table.discord.hand_message(seat)
-        try:
-            await interaction.response.send_message(
-                message.content, view=message.view, ephemeral=True,
-                files=message.files or discord.utils.MISSING)
-        finally:
-            if was_auto:
-                table.runner.kick()  # the seat is the player's again
-        table.discord.keep_hand_view(interaction)
-        if session.hand is not hand or len(hand.actions) != moved:
-            # The table moved while the view was on its way (a computer's move): its
-            # refresh did not know this view yet, so draw it again now.
-            await table.discord.refresh_hand_views([seat], only=[seat])
+        """My hand: the player's hand view, and their seat theirs again if the computer
+        was playing it."""
+        async def reply(outcome: Outcome) -> None:
+            assert outcome.seat is not None
+            await table.discord.views.show(interaction, outcome.seat)
+
+        await self.service.resume(table, actor(interaction), via=Via.DISCORD, reply=reply)
 
     async def _on_activity(self, interaction: discord.Interaction[Any], table: OpenTable,
                            click: Click) -> None:
         """*Open the table*: Discord opens the bot's Activity in this channel, which finds
         this table by the channel (``bot.web.activity``)."""
-        web = self.bot.web
-        if web is None or web.activity is None:
+        if not table.discord.activity:
             raise SessionError("activity.off")  # an old message's button
         await interaction.response.launch_activity()
 
     async def _on_last(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click) -> None:
-        hand = table.session.hand
-        if hand is None or not hand.tricks:
-            text = t("table.no_last_trick")
-        else:
-            text = render.last_trick_text(table.session, hand.tricks[-1])
-        await interaction.response.send_message(text, ephemeral=True)
+        await answers.last_trick(interaction, table.session)
 
     async def _on_rules(self, interaction: discord.Interaction[Any], table: OpenTable,
                         click: Click) -> None:
-        s = table.session
-        await interaction.response.send_message(embed=render.rules_embed(
-            s.game, s.rules.title, s.rules.rulings, s.rules.options.model_dump()),
-            ephemeral=True)
+        await answers.table_rules(interaction, table.session)
 
     async def _on_next(self, interaction: discord.Interaction[Any], table: OpenTable,
                        click: Click) -> None:
-        number = click.get("hand", int)
         session = table.session
-        await session.next_hand(actor(interaction), number)
-        on = interaction.message
-        try:
+
+        async def reply(_: Outcome) -> None:
+            on = interaction.message
             if on is not None and on.id == session.message_id:
                 await table.discord.answer_with_table(interaction)  # an old table's button
             elif interaction.channel_id == session.thread_id:
@@ -380,8 +309,9 @@ class Tables(commands.Cog, name="Tables"):
                 # Under the result: the new hand's table is posted there, at the bottom of
                 # the channel, and play goes on in it.
                 await table.discord.post_again(interaction)
-        finally:
-            await table.runner.dealt()
+
+        await self.service.next_hand(table, actor(interaction), click.get("hand", int),
+                                     via=Via.DISCORD, reply=reply)
 
     # playing
 
@@ -408,6 +338,16 @@ class Tables(commands.Cog, name="Tables"):
         await self._act(interaction, table, Action("servant", click.get("seat", int)),
                         click.get("hand", int), None)
 
+    async def _act(self, interaction: discord.Interaction[Any], table: OpenTable,
+                   action: Action, number: int, trick: int | None) -> None:
+        """A move from the player's hand view, answered with that view as it is now."""
+        async def reply(outcome: Outcome) -> None:
+            assert outcome.seat is not None
+            await table.discord.views.answer(interaction, outcome.seat)
+
+        await self.service.act(table, actor(interaction), action, hand=number, trick=trick,
+                               via=Via.DISCORD, reply=reply)
+
     # hints and reviews
 
     async def _on_hint(self, interaction: discord.Interaction[Any], table: OpenTable,
@@ -415,14 +355,10 @@ class Tables(commands.Cog, name="Tables"):
         """"What would you play?": Normal's choice for the asker's position and each legal
         action's chances, from the asker's own view, computed off the event loop; only the
         asker sees it."""
-        session = table.session
-        seat = session.hint_seat(interaction.user.id, click.get("hand", int),
-                                 click.get("trick", int))
-        assert session.hand is not None
-        view = seat_view(session.hand, seat)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        hint = await thinking.hint("normal", seat, view)
-        await interaction.edit_original_response(content=render.hint_text(session, view, hint))
+        advice = await self.service.hint(
+            table, actor(interaction), hand=click.get("hand", int), trick=click.get("trick", int),
+            meanwhile=lambda: interaction.response.defer(ephemeral=True, thinking=True))
+        await answers.hint(interaction, table.session, advice)
 
     async def _on_review(self, interaction: discord.Interaction[Any], table: OpenTable,
                          click: Click) -> None:
@@ -431,35 +367,17 @@ class Tables(commands.Cog, name="Tables"):
         own ◀ ▶ buttons (that message, redrawn)."""
         number = click.get("hand", int)
         step = click.get("step", int) if click.has("step") else 0
-        session = table.session
-        row, seat = await session.finished_hand(interaction.user.id, number)
-        if click.has("step"):
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        decisions = await thinking.stored_review(session.store, row.id, row.record(), seat)
-        content, components = render.review_page(session, row.record(), number, seat,
-                                                  decisions, step)
-        files = await present.review_picture(session, row.record(), step,
-                                             self.bot.config(session.guild_id))
-        await interaction.edit_original_response(content=content, view=components,
-                                                 attachments=files)
 
-    async def _act(self, interaction: discord.Interaction[Any], table: OpenTable,
-                   action: Action, number: int, trick: int | None) -> None:
-        session = table.session
-        outcome = await session.act(interaction.user.id, action, hand_number=number,
-                                    trick=trick)
-        try:
-            seat = session.require_seat(interaction.user.id)
-            message = await table.discord.hand_message(seat)
-            await interaction.response.edit_message(content=message.content,
-                                                    view=message.view, attachments=message.files)
-            table.discord.keep_hand_view(interaction)
-        finally:
-            # The move is stored: every surface shows it and the table goes on, even when
-            # the answer could not be given (too late).
-            await table.runner.after(outcome)
+        async def meanwhile() -> None:
+            if click.has("step"):
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+
+        review = await self.service.review(table, actor(interaction), number,
+                                           meanwhile=meanwhile)
+        await answers.review(interaction, table.session, review, number, step,
+                             self.bot.config(table.session.guild_id))
 
 
 async def setup(bot: FilicauBot) -> None:

@@ -1,4 +1,4 @@
-"""``python -m engine replay|bench|play|arena|ai-timing|analysis-timing``: the engine's
+"""``python -m engine replay|verify|bench|play|arena|ai-timing|analysis-timing``: the engine's
 command line (the only place in ``engine/`` that reads files or a terminal)."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from engine.tools.arena import arena, format_arena
 from engine.tools.bench import bench, compare_openspiel, floor
 from engine.tools.terminal import play_terminal
 from engine.tools.timing import analysis_timing, decision_timing
+from engine.verify import failure, verdict, verify
 
 # The help text is plain words: the module docstring above is reStructuredText for readers
 # of the code, and ``--help`` would print its backticks as they are.
@@ -33,16 +34,17 @@ def _replay_one(line: str) -> tuple[dict[str, Any], bool]:
         # Python's JSON reader (and repr, and the validation) recurse once per level: a
         # record nested about a thousand deep exhausts the stack. No record nests deeper
         # than a few levels, so this one is refused as a whole.
-        return ReplayError(None, "not a game record: nested too deeply to read").to_json(), False
+        return ReplayError(None, "not a game record: nested too deeply to read",
+                           "not_a_record").to_json(), False
 
 
 def _replay_text(line: str) -> tuple[dict[str, Any], bool]:
     try:
         record = json.loads(line)
     except json.JSONDecodeError as e:
-        return ReplayError(None, f"not JSON: {e}").to_json(), False
+        return ReplayError(None, f"not JSON: {e}", "not_json").to_json(), False
     if not isinstance(record, dict):
-        return ReplayError(None, "a record must be a JSON object").to_json(), False
+        return ReplayError(None, "a record must be a JSON object", "not_a_record").to_json(), False
     record = _unwrap(record)
     try:
         return report(replay(record)), True
@@ -140,6 +142,35 @@ def cmd_analysis_timing(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _verify_one(text: str) -> dict[str, Any]:
+    """The verdict on one record (``engine.verify``); never an exception, so that with
+    ``--jsonl`` every line is answered."""
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as e:
+        return verdict([failure("not_json", f"not JSON: {e}")])
+    except RecursionError:
+        return verdict([failure("bad_record", "not a game record: nested too deeply to read")])
+    if not isinstance(record, dict):
+        return verdict([failure("bad_record", "a record must be a JSON object")])
+    try:
+        return verify(_unwrap(record))
+    except RecursionError:
+        return verdict([failure("bad_record", "not a game record: nested too deeply to read")])
+
+
+def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
+    source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+    all_ok = True
+    with source:
+        texts = (line for line in source if line.strip()) if args.jsonl else [source.read()]
+        for text in texts:
+            result = _verify_one(text)
+            all_ok &= result["verified"]
+            print(json.dumps(result, ensure_ascii=False), file=out)
+    return 0 if all_ok else 1
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=DESCRIPTION)
     games = sorted(GAMES)
@@ -208,6 +239,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(func=cmd_analysis_timing)
+
+    p = sub.add_parser("verify", help="check that a record's pack is the fair shuffle its "
+                       "table committed to (docs/fair-deals.md)")
+    p.add_argument("file", help="a record file (or a file holding one under \"record\"), or - "
+                   "for standard input")
+    p.add_argument("--jsonl", action="store_true", help="one record per line, one verdict each")
+    p.set_defaults(func=cmd_verify)
 
     args = parser.parse_args(argv)
     if args.command == "play":

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.seats import computer, is_computer
-from bot.session import Outcome, TableSession
+from bot.session import Moves, TableSession
 from bot.store import Member, SqliteStore
 from engine import PLAYING, Action, Hand, Status, make_rules, seat_view
 from engine.cards import Card
@@ -161,7 +161,7 @@ async def started_table(
     return session
 
 
-async def click(session: TableSession, seat: int, action: Action) -> Outcome:
+async def click(session: TableSession, seat: int, action: Action) -> Moves:
     """The click of the user in ``seat``, with the current hand and trick stamps."""
     member = session.seats[seat]
     assert member is not None and not is_computer(member)
@@ -174,12 +174,12 @@ async def play(
     policy: Policy = first_legal,
     *,
     stop: Callable[[Hand], bool] = lambda hand: False,
-) -> Outcome | None:
+) -> Moves | None:
     """Play the session's hand until play is over (or ``stop``): humans through ``act``,
     computers through ``computer_turn``. Returns the last outcome."""
     hand = session.hand
     assert hand is not None
-    last: Outcome | None = None
+    last: Moves | None = None
     while hand.phase == PLAYING and hand.to_move is not None and not stop(hand):
         seat = hand.to_move
         if is_computer(session.seats[seat]):

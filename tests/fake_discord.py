@@ -66,12 +66,12 @@ from visibility import hidden_from, holder
 
 from bot import cardart
 from bot.client import FilicauBot
+from bot.open_tables import OpenTable, OpenTables
 from bot.pictures import digest
 from bot.protocol import Place, parse
 from bot.runner import TableRunner
 from bot.session import TableSession
 from bot.settings import Settings
-from bot.tables import OpenTable, Tables
 from bot.texts import card_label, card_labels, language_of, speaking, t
 from engine.cards import CardError, card
 
@@ -695,6 +695,8 @@ class Picture:
     theme: str
     #: Drawn in a worker thread (not on the event loop).
     in_worker: bool
+    #: The cards' faces: "german" or "french".
+    faces: str = "german"
 
 
 class Harness:
@@ -758,14 +760,15 @@ class Harness:
         def noted_hand_png(cards: Sequence[int], **kwargs: Any) -> bytes:
             data = hand_png(cards, **kwargs)
             pictures[digest(data)] = Picture("hand", frozenset(cards),
-                                             kwargs.get("theme", "dark"), in_worker())
+                                             kwargs.get("theme", "dark"), in_worker(),
+                                             kwargs.get("faces", "german"))
             return data
 
         def noted_table_png(**kwargs: Any) -> bytes:
             data = table_png(**kwargs)
             pictures[digest(data)] = Picture("table", frozenset(
                 [c for _, c in kwargs["trick"]] + list(kwargs.get("shown", ()))),
-                kwargs.get("theme", "dark"), in_worker())
+                kwargs.get("theme", "dark"), in_worker(), kwargs.get("faces", "german"))
             return data
 
         ranking_png = cardart.ranking_png
@@ -775,7 +778,8 @@ class Harness:
             # A game's card ranking shows every card, nobody's: no card of it is hidden.
             data = ranking_png(rows, **kwargs)
             pictures[digest(data)] = Picture("ranking", frozenset(),
-                                             kwargs.get("theme", "dark"), in_worker())
+                                             kwargs.get("theme", "dark"), in_worker(),
+                                             kwargs.get("faces", "german"))
             return data
 
         monkeypatch.setattr(cardart, "hand_png", noted_hand_png)
@@ -802,7 +806,7 @@ class Harness:
         bot._ready.set()
         self.bot = bot
         started = [t for t in asyncio.all_tasks() - before
-                   if getattr(t.get_coro(), "__qualname__", "") == "Tables._resume"]
+                   if getattr(t.get_coro(), "__qualname__", "") == "OpenTables._resume"]
         if started:
             await asyncio.wait(started)
         await self.settle()
@@ -840,7 +844,7 @@ class Harness:
     # -- the bot's side, for assertions ---------------------------------------------------
 
     @property
-    def tables(self) -> Tables:
+    def tables(self) -> OpenTables:
         assert self.bot is not None
         return self.bot.tables
 

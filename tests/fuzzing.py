@@ -2,7 +2,7 @@
 
 Three sources of payloads, all ending as an ``INTERACTION_CREATE`` for the in-process harness:
 
-- parts drawn from Discord's own OpenAPI description (``../shared/discord-api-spec``): it has
+- parts drawn from Discord's own OpenAPI description (``tests/data/discord-api-spec``): it has
   no gateway Interaction object, so the parts it does describe (a message's buttons and
   string selects, a guild member and its user, the interaction types) are drawn with
   ``hypothesis-jsonschema`` and put into the envelope the harness builds;
@@ -35,9 +35,8 @@ from standin.discord_objects import walk_components
 from bot.protocol import MAX_ID, Click, Op, Place, parse
 from bot.session import TableSession
 
-#: Next to the project, as the stand-in's schema check finds it (``/work/shared`` beside the
-#: checkout).
-SPEC_PATH = Path(__file__).resolve().parents[2] / "shared" / "discord-api-spec" / "openapi.json"
+#: Kept with the tests, as the stand-in's schema check finds it.
+SPEC_PATH = Path(__file__).resolve().parent / "data" / "discord-api-spec" / "openapi.json"
 
 #: Ids that belong to nobody here: another server, an unknown table, a hand long gone.
 FOREIGN_IDS = ["810000000000000777", "1", "0", "99999999999999999999", "-5", "18446744073709551616"]

@@ -22,6 +22,7 @@ from web_helpers import _CODES
 from bot.protocol import Op, parse
 from bot.render import button
 from bot.session import TableSession
+from bot.web import protocol
 from bot.web.activity import CSP, read_ticket, sign_ticket
 from engine import action_to_json, seat_view
 from engine.cards import code
@@ -55,6 +56,7 @@ async def next_step(ws: aiohttp.ClientWebSocketResponse, at: int,
         msg = await ws.receive(timeout=10)
         assert msg.type is aiohttp.WSMsgType.TEXT, msg
         seen.append(msg.data)
+        protocol.OUTGOING.validate_json(msg.data)
         m: dict[str, Any] = json.loads(msg.data)
         if m["type"] == "step" and m["at"] >= at:
             assert m["at"] == at, f"a step was skipped: {m['at']} after {at - 1}"

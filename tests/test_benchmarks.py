@@ -124,3 +124,21 @@ def test_reading_models_fit_learns_which_cards_a_player_prefers() -> None:
     weights = fit(items, 2)
     rows, pick = items[0]
     assert log_chance(weights, rows, pick) > np.log(0.9)
+
+
+@pytest.mark.slow
+def test_the_pairing_benchmark_sets_each_draw_against_its_minimum() -> None:
+    """A small run through the command line: both draws, every round after the first set
+    against a minimum no greater than what was drawn."""
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.pairing", "--fields", "3", "--most", "14",
+         "--seed", "1", "--json"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    for name in ("before", "after"):
+        figures = report[name]
+        assert figures["rounds"] > 0
+        assert figures["rounds_min_0"] + figures["rounds_min_above_0"] == figures["rounds"]
+        assert figures["mean_excess"] >= 0 and 0 < figures["proven_minimum_share"] <= 1
+        assert sum(s["rounds"] for s in report[f"{name}_by_shape"].values()) == \
+            figures["rounds"]

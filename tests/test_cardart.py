@@ -1,4 +1,5 @@
-"""Card pictures (``bot.cardart``): every card of every pack, golden images, themes, layout.
+"""Card pictures (``bot.cardart``): every card of every pack with German and French faces,
+golden images, themes, colour vision, layout.
 
 The golden images are in ``tests/golden_images``; after a deliberate change to the drawing,
 regenerate them with ``UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_cardart.py`` and
@@ -11,6 +12,7 @@ import hashlib
 import importlib.util
 import io
 import itertools
+import json
 import math
 import os
 import subprocess
@@ -24,19 +26,27 @@ from colour_vision import CVD, ciede2000, delta_e00, seen, simulate
 from PIL import Image, ImageChops, ImageStat
 
 from bot import cardart
-from bot.cardart import CARD_H, CARD_W, THEMES, card_image, hand_png, table_png
+from bot.cardart import CARD_H, CARD_W, FACES, THEMES, card_image, hand_png, table_png, themes
+from bot.cardart.table import TABLE_H, TABLE_W
+from bot.cardart.text import printable
 from engine.cards import (
+    ACE,
     ACORNS,
     BELLS,
+    EIGHT,
     HEARTS,
+    KING,
     LEAVES,
+    NINE,
     OVER,
     PACK_20,
     PACK_24,
     PACK_30,
     PACK_30_KELEBIA,
     PACK_32,
+    SEVEN,
     SUITS,
+    TEN,
     UNDER,
     card,
     cards,
@@ -75,7 +85,7 @@ def mean_diff(a: Image.Image, b: Image.Image) -> float:
 
 
 def on_background(img: Image.Image, theme: str) -> Image.Image:
-    bg = Image.new("RGBA", img.size, (*cardart._THEMES[theme].bg, 255))
+    bg = Image.new("RGBA", img.size, (*themes.BY_NAME[theme].bg, 255))
     bg.alpha_composite(img)
     return bg.convert("RGB")
 
@@ -83,13 +93,14 @@ def on_background(img: Image.Image, theme: str) -> Image.Image:
 # -- every card -------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("faces", FACES)
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("pack", list(PACKS))
-def test_every_card_of_every_pack_renders_and_differs(pack: str, theme: str) -> None:
+def test_every_card_of_every_pack_renders_and_differs(pack: str, theme: str, faces: str) -> None:
     # What a player sees: the card on the background, shown at half size.
     seen = {}
     for c in PACKS[pack]:
-        img = card_image(c, theme)
+        img = card_image(c, theme, faces=faces)
         assert img.size == (CARD_W, CARD_H)
         assert img.mode == "RGBA"
         assert cast(tuple[int, ...], img.getpixel((0, 0)))[3] == 0  # rounded corners
@@ -104,10 +115,24 @@ def test_every_card_of_every_pack_renders_and_differs(pack: str, theme: str) -> 
         assert clearly >= 40, f"{code(a)} and {code(b)} look alike ({clearly} px differ)"
 
 
-def sign_colour(suit: int, theme: str) -> RGB:
+def test_the_same_card_looks_different_with_french_faces() -> None:
+    """The same code, another deck: every card of the pack with French faces differs clearly
+    from its German face, as two cards of one pack do (a fallback to the German drawing would
+    not)."""
+    for c in PACK_32:
+        german = on_background(card_image(c, "light"), "light")
+        french = on_background(card_image(c, "light", faces="french"), "light")
+        small = (CARD_W // 2, CARD_H // 2)
+        diff = ImageChops.difference(german.resize(small, Image.Resampling.BOX),
+                                     french.resize(small, Image.Resampling.BOX)).convert("L")
+        assert sum(diff.histogram()[48:]) >= 40, code(c)
+
+
+def sign_colour(suit: int, theme: str, faces: str = "german") -> RGB:
     """The main colour of the suit's sign: the commonest colour in the middle of its Ace."""
-    ace = on_background(card_image(make(suit, 0), theme), theme).crop((45, 75, 75, 105))
-    return cast(RGB, max(ace.getcolors(maxcolors=1 << 16) or ())[1])
+    ace = on_background(card_image(make(suit, 0), theme, faces=faces), theme)
+    middle = ace.crop((45, 75, 75, 105))
+    return cast(RGB, max(middle.getcolors(maxcolors=1 << 16) or ())[1])
 
 
 def close(a: RGB, b: RGB) -> int:
@@ -146,14 +171,26 @@ def test_card_image_is_cached_and_checks_its_arguments() -> None:
         card_image(0, theme="blue")
     with pytest.raises(ValueError):
         hand_png([0, 40])
+    assert card_image(5, "light", faces="french") is card_image(5, "light", faces="french")
+    for bad in ("France", "German", ""):
+        with pytest.raises(ValueError):
+            card_image(0, faces=bad)
+        with pytest.raises(ValueError):
+            hand_png([0], faces=bad)
+        with pytest.raises(ValueError):
+            table_png(seats=["a", "b"], trick=[], trump=None, faces=bad)
+        with pytest.raises(ValueError):
+            cardart.ranking_png([("x", [0])], faces=bad)
 
 
 # -- themes, dimming, determinism -------------------------------------------------------------
 
 
-def test_light_and_dark_differ() -> None:
+@pytest.mark.parametrize("faces", FACES)
+def test_light_and_dark_differ(faces: str) -> None:
     for c in PACK_32:
-        assert mean_diff(card_image(c, "light"), card_image(c, "dark")) > 10
+        assert mean_diff(card_image(c, "light", faces=faces),
+                         card_image(c, "dark", faces=faces)) > 10
     assert mean_diff(decode(hand_png(HAND, theme="light")),
                      decode(hand_png(HAND, theme="dark"))) > 20
     assert mean_diff(decode(table(theme="light")), decode(table(theme="dark"))) > 10
@@ -200,25 +237,62 @@ LARGE_TEXT = 3.0
 OUTLINE = 2.0
 
 
+@pytest.mark.parametrize("faces", FACES)
 @pytest.mark.parametrize("theme", THEMES)
-def test_cards_that_cannot_be_played_stay_legible(theme: str) -> None:
+def test_cards_that_cannot_be_played_stay_legible(theme: str, faces: str) -> None:
     """A card that cannot be played is greyed, but its corner letter keeps 3:1 against the
     card and its outline 2:1 against the background (faded as they were before, the worst
     card had 1.7:1 and 1.6:1 on the dark theme, 1.8:1 and 1.4:1 on the light one)."""
-    bg = cardart._THEMES[theme].bg
+    bg = themes.BY_NAME[theme].bg
     for c in PACK_32:
         # One card, not playable, in a hand with one playable card before it.
         img = decode(hand_png([PACK_32[(c + 1) % 32], c], theme=theme,
-                              playable=[PACK_32[(c + 1) % 32]], labels=False))
+                              playable=[PACK_32[(c + 1) % 32]], labels=False, faces=faces))
         x0, y0 = 16 + 88, 16 + 14  # the dimmed card's top left
         face = cast(RGB, img.getpixel((x0 + 4, y0 + 90)))  # inside its left edge
         letter = img.crop((x0 + 6, y0 + 4, x0 + 34, y0 + 30))
         colours = cast(list[tuple[int, RGB]], letter.getcolors(maxcolors=1 << 16) or [])
         best = max(contrast(col, face) for _, col in colours)
-        assert best >= LARGE_TEXT, f"{code(c)}: corner letter at {best:.2f}:1 on {theme}"
+        assert best >= LARGE_TEXT, (
+            f"{code(c)}: corner letter at {best:.2f}:1 on {theme}, {faces} faces")
         outline = max(contrast(cast(RGB, img.getpixel((x0 + dx, y0 + 90))), bg)
                       for dx in range(-1, 3))
         assert outline >= OUTLINE, f"{code(c)}: outline at {outline:.2f}:1 on {theme}"
+
+
+def digests() -> dict[str, str]:
+    """A digest of every card face and of a hand, per faces, theme and language."""
+    out = {}
+    for faces, theme, lang in itertools.product(FACES, THEMES, ("en", "ro", "hu", "de")):
+        h = hashlib.sha256()
+        for c in PACK_32:
+            h.update(card_image(c, theme, lang=lang, faces=faces).tobytes())
+        h.update(hand_png(HAND, theme=theme, playable=PLAYABLE, lang=lang, faces=faces))
+        out[f"{faces}/{theme}/{lang}"] = h.hexdigest()
+    return out
+
+
+@pytest.mark.slow
+def test_every_face_theme_and_language_gives_the_same_bytes_every_time() -> None:
+    """The pictures are the same bytes whenever they are drawn: after the caches are
+    cleared, and in another process with another hash seed (so that a server's shards, and
+    a page's cached face, agree). No two faces or themes draw the same, and two languages
+    draw the same only where their corner letters are the same (German faces in English
+    and German: A K O U)."""
+    first = digests()
+    for (k1, d1), (k2, d2) in itertools.combinations(first.items(), 2):
+        (f1, t1, l1), (f2, t2, l2) = k1.split("/"), k2.split("/")
+        same_letters = [cardart.corner_label(r, l1, f1) for r in range(8)] == [
+            cardart.corner_label(r, l2, f2) for r in range(8)]
+        assert (d1 == d2) == (f1 == f2 and t1 == t2 and same_letters), (k1, k2)
+    cardart.clear_caches()
+    assert digests() == first
+    script = ("import json, sys; sys.path.insert(0, 'tests'); from test_cardart import digests; "
+              "sys.stdout.write(json.dumps(digests()))")
+    out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
+                         text=True, env={**os.environ, "PYTHONHASHSEED": "4242"},
+                         cwd=Path(__file__).parent.parent)
+    assert json.loads(out.stdout) == first
 
 
 @pytest.mark.slow
@@ -268,7 +342,7 @@ def test_table_for_two_to_six_seats(n: int) -> None:
     empty = decode(table_png(seats=names, trick=[], trump=None))
     full = decode(table_png(seats=names, trick=[(s, PACK_32[s]) for s in range(n)],
                             trump=BELLS, shown=PACK_32[10:13]))
-    assert empty.size == full.size == (cardart._TABLE_W, cardart._TABLE_H)
+    assert empty.size == full.size == (TABLE_W, TABLE_H)
     assert mean_diff(empty, full) > 3
 
 
@@ -303,20 +377,20 @@ def test_names_keep_their_accents(accented: str, plain: str) -> None:
     rest[0].paste((0, 0, 0), top_label)
     rest[1].paste((0, 0, 0), top_label)
     assert mean_diff(*rest) == 0
-    assert cardart._printable(accented) == accented
+    assert printable(accented) == accented
 
 
 def test_a_name_beyond_the_fonts_loses_only_what_they_cannot_show() -> None:
-    assert cardart._printable("🂡 Őrs") == "Őrs"  # a playing card: in neither font
-    assert cardart._printable("S\u0326tefan") == "Ștefan"  # a decomposed comma below
-    assert cardart._printable("Ana  \u200d 🌻") == "Ana 🌻"  # a stray joiner goes
+    assert printable("🂡 Őrs") == "Őrs"  # a playing card: in neither font
+    assert printable("S\u0326tefan") == "Ștefan"  # a decomposed comma below
+    assert printable("Ana  \u200d 🌻") == "Ana 🌻"  # a stray joiner goes
     assert table(seats=["Ana", "Béla", "🂡 Őrs", "Jörg"]) == table(
         seats=["Ana", "Béla", "Őrs", "Jörg"])
 
 
 def ink(png: bytes, box: Box, theme: str = "dark") -> set[tuple[int, int]]:
     """The pixels of ``box`` drawn in (nearly) the labels' text colour."""
-    colour = cardart._THEMES[theme].label_text
+    colour = themes.BY_NAME[theme].label_text
     img = decode(png).crop(box)
     return {(x, y) for x in range(img.width) for y in range(img.height)
             if close(cast(RGB, img.getpixel((x, y))), colour) <= 60}
@@ -344,7 +418,7 @@ def test_an_emoji_in_a_name_is_drawn(emoji: str) -> None:
 
 Box = tuple[int, int, int, int]
 #: The felt inside the table's rim.
-FELT: Box = (18, 18, cardart._TABLE_W - 18, cardart._TABLE_H - 18)
+FELT: Box = (18, 18, TABLE_W - 18, TABLE_H - 18)
 
 
 def changed(a: bytes, b: bytes, outside: Box | None = None) -> Box:
@@ -476,19 +550,21 @@ def test_the_language_defaults_to_the_one_spoken() -> None:
 # -- telling the suits apart --------------------------------------------------------------------
 
 
-def silhouette(suit: int, px: int) -> set[tuple[int, int]]:
-    alpha = cardart.suit_sign(suit, 20, px=px).getchannel("A")
+def silhouette(suit: int, px: int, faces: str = "german") -> set[tuple[int, int]]:
+    alpha = cardart.suit_sign(suit, 20, px=px, faces=faces).getchannel("A")
     return {(x, y) for x in range(px) for y in range(px)
             if cast(int, alpha.getpixel((x, y))) > 127}
 
 
+@pytest.mark.parametrize("faces", FACES)
 @pytest.mark.parametrize("px", [8, 10, 12])
-def test_small_suit_signs_differ_by_shape(px: int) -> None:
+def test_small_suit_signs_differ_by_shape(px: int, faces: str) -> None:
     """At phone size (a card 50 px wide: the corner's sign is 8 px, 10 to 12 on a larger phone)
     the signs differ by their outline, not only by colour: of the pixels either of two signs
     covers, at least a third belong to one only. (Before: leaves and bells, two round dots,
-    shared all but 17 % to 21 %; acorns and bells all but 27 %.)"""
-    shapes = {s: silhouette(s, px) for s in SUITS}
+    shared all but 17 % to 21 %; acorns and bells all but 27 %.) On French faces this is what
+    tells the two black suits and the two red ones apart."""
+    shapes = {s: silhouette(s, px, faces) for s in SUITS}
     for a, b in itertools.combinations(SUITS, 2):
         only_one = len(shapes[a] ^ shapes[b]) / len(shapes[a] | shapes[b])
         assert only_one >= 1 / 3, f"suits {a} and {b} share {1 - only_one:.0%} at {px} px"
@@ -572,8 +648,8 @@ def count_near(img: Image.Image, colour: RGB, box: tuple[int, int, int, int]) ->
 
 def test_table_shows_whose_turn_and_who_takes_the_trick() -> None:
     base = decode(table())
-    accent = cardart._THEMES["dark"].accent
-    gold = cardart._GOLD[0]
+    accent = themes.BY_NAME["dark"].accent
+    gold = themes.GOLD[0]
     # Seat 0 sits at the bottom, its name below the middle: a blue pill when it is to play.
     turn = decode(table_png(seats=SEATS, trick=TRICK, trump=HEARTS, shown=(card("HO"),),
                             to_move=0))
@@ -598,6 +674,173 @@ def test_table_shows_whose_turn_and_who_takes_the_trick() -> None:
         table_png(seats=SEATS, trick=TRICK, trump=None, to_move=4)
 
 
+# -- French faces ------------------------------------------------------------------------------
+
+FRENCH_CORNERS = {
+    "en": ["A", "10", "K", "Q", "J", "9", "8", "7"],
+    "de": ["A", "10", "K", "D", "B", "9", "8", "7"],  # Ass, König, Dame, Bube
+    "ro": ["A", "10", "R", "D", "V", "9", "8", "7"],  # as, rege, damă, valet
+    "hu": ["Á", "10", "K", "D", "B", "9", "8", "7"],  # ász, király, dáma, bubi
+}
+
+
+def french_corner(c: int, lang: str) -> Image.Image:
+    img = card_image(c, "light", lang=lang, faces="french")
+    return on_background(img, "light").crop(CORNER)
+
+
+def test_french_corner_letters_are_in_the_readers_language() -> None:
+    """The Ober is the Queen and the Unter the Jack on French faces: Q and J to an English
+    reader, D and B (Dame, Bube) to a German one, D and V (damă, valet) with R (rege) for the
+    King to a Romanian one, D and B (dáma, bubi) with Á (ász) to a Hungarian one."""
+    for lang, letters in FRENCH_CORNERS.items():
+        assert [cardart.corner_label(r, lang, "french") for r in range(8)] == letters
+    for suit in SUITS:
+        queen, jack, king = make(suit, OVER), make(suit, UNDER), make(suit, KING)
+        assert mean_diff(french_corner(queen, "de"), french_corner(queen, "en")) > 3
+        assert mean_diff(french_corner(jack, "ro"), french_corner(jack, "en")) > 3
+        assert mean_diff(french_corner(king, "ro"), french_corner(king, "en")) > 3
+        # The same letters in the same ink: German and Hungarian French cards agree on D and B.
+        assert mean_diff(french_corner(queen, "hu"), french_corner(queen, "de")) < 0.5
+        assert mean_diff(french_corner(jack, "hu"), french_corner(jack, "de")) < 0.5
+        # And the corner is the French one, not the German faces' O or F.
+        assert mean_diff(french_corner(queen, "en"), corner(queen, "en")) > 3
+
+
+def blobs(img: Image.Image, face: RGB) -> list[int]:
+    """The sizes of the separate marks (4-connected pixels clearly off the card's colour) in
+    the middle of a card, its corner indexes left out."""
+    w, h = img.size
+    ink = {(x, y) for x in range(3, w - 3) for y in range(3, h - 3)  # inside the card's edge
+           if not (x < 40 and y < 60) and not (x >= w - 40 and y >= h - 60)
+           and close(cast(RGB, img.getpixel((x, y))), face) > 90}
+    sizes = []
+    while ink:
+        todo = [ink.pop()]
+        size = 0
+        while todo:
+            x, y = todo.pop()
+            size += 1
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if n in ink:
+                    ink.remove(n)
+                    todo.append(n)
+        sizes.append(size)
+    return [n for n in sizes if n >= 10]
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_a_french_number_card_shows_as_many_signs_as_it_counts(theme: str) -> None:
+    """Ten signs on the Ten, nine on the Nine, eight, seven, one on the Ace, each whole and
+    apart from the others (French cards lay them out 4 + 2 + 4, 4 + 1 + 4, 3 + 2 + 3,
+    3 + 1 + 3)."""
+    face = themes.BY_NAME[theme].face
+    for suit in SUITS:
+        for rank, count in ((TEN, 10), (NINE, 9), (EIGHT, 8), (SEVEN, 7), (ACE, 1)):
+            c = make(suit, rank)
+            img = on_background(card_image(c, theme, faces="french"), theme)
+            marks = blobs(img, face)
+            assert len(marks) == count, f"{code(c)} on {theme}: {len(marks)} marks"
+
+
+def pip_box(col: int, row: int) -> Box:
+    """Where the French pip of column ``col`` (-1, 0, 1) and row ``row`` (0..1) lies."""
+    x = 60 + col * 17
+    y = 35 + row * 110
+    return (x - 10, round(y) - 10, x + 10, round(y) + 10)
+
+
+@pytest.mark.parametrize("suit", SUITS)
+def test_french_pips_of_the_lower_half_are_upside_down(suit: int) -> None:
+    """As on French cards, the signs below the middle point the other way: the Ten's bottom
+    left sign is its top left one turned round (and not the same way up), and so on."""
+    img = on_background(card_image(make(suit, TEN), "light", faces="french"), "light")
+    for col in (-1, 1):
+        top = img.crop(pip_box(col, 0))
+        bottom = img.crop(pip_box(col, 1))
+        turned = bottom.transpose(Image.Transpose.ROTATE_180)
+        assert mean_diff(top, turned) < 8  # the same sign (but for its pixels' rounding)
+        if suit != BELLS:  # a diamond is the same either way up
+            assert mean_diff(top, bottom) > 4 * mean_diff(top, turned) + 20
+    german = on_background(card_image(make(suit, TEN), "light"), "light")
+    up, down = german.crop((37, 22, 57, 42)), german.crop((37, 138, 57, 158))
+    if suit in (HEARTS, LEAVES):  # German pips all stand upright
+        assert mean_diff(up, down) < mean_diff(up, down.transpose(Image.Transpose.ROTATE_180))
+
+
+#: A French court's frame, and its upper half (the figure) and lower half (turned round).
+FRAME: Box = (34, 20, 86, 160)
+
+
+@pytest.mark.parametrize("suit", SUITS)
+def test_french_courts_are_double_ended(suit: int) -> None:
+    """The King, Queen and Jack are half-length figures drawn twice, the lower one turned
+    round, as French courts are (a German King, Ober and Unter stand whole, once); the three
+    differ in their heads: a crown with points, a rounded diadem over long hair, a cap."""
+    x0, y0, x1, y1 = FRAME
+    mid = (y0 + y1) // 2
+    heads = {}
+    for rank in (KING, OVER, UNDER):
+        img = on_background(card_image(make(suit, rank), "light", faces="french"), "light")
+        upper = img.crop((x0 + 2, y0 + 2, x1 - 2, mid - 2))
+        lower = img.crop((x0 + 2, mid + 2, x1 - 2, y1 - 2)).transpose(Image.Transpose.ROTATE_180)
+        assert mean_diff(upper, lower) < 2, f"{code(make(suit, rank))}: not double-ended"
+        heads[rank] = img.crop((x0, y0, x1, y0 + 36))
+        german = on_background(card_image(make(suit, rank), "light"), "light")
+        g_upper = german.crop((x0 + 2, y0 + 2, x1 - 2, mid - 2))
+        g_lower = german.crop((x0 + 2, mid + 2, x1 - 2, y1 - 2))
+        assert mean_diff(g_upper, g_lower.transpose(Image.Transpose.ROTATE_180)) > 10
+    for a, b in itertools.combinations(heads, 2):
+        diff = ImageChops.difference(heads[a], heads[b]).convert("L")
+        assert sum(diff.histogram()[48:]) >= 80, f"ranks {a} and {b}: heads alike"
+
+
+BLACK, RED = (ACORNS, LEAVES), (HEARTS, BELLS)  # clubs and spades; hearts and diamonds
+
+
+@pytest.mark.parametrize("vision", ["normal", *CVD, "grey"])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_french_black_and_red_stay_apart_for_colour_blind_players(theme: str,
+                                                                   vision: str) -> None:
+    """French faces in the light and dark themes are two-coloured, as French cards are: clubs
+    and spades share one colour, hearts and diamonds another (their shapes tell them apart:
+    ``test_small_suit_signs_differ_by_shape``), and the two colours stay clearly apart for
+    every colour vision, in grey too."""
+    colours = {s: seen(sign_colour(s, theme, "french"), vision) for s in SUITS}
+    assert close(colours[BLACK[0]], colours[BLACK[1]]) <= 6
+    assert close(colours[RED[0]], colours[RED[1]]) <= 6
+    apart = ciede2000(colours[BLACK[0]], colours[RED[0]])
+    assert apart >= SUITS_APART, f"{theme}, {vision}: black and red {apart:.1f} apart"
+
+
+@pytest.mark.parametrize("vision", ["normal", *CVD, "grey"])
+def test_french_four_colour_suits_stay_apart_for_colour_blind_players(vision: str) -> None:
+    """The four-colour theme's French faces: green clubs, black spades, vermilion hearts,
+    orange diamonds, every two at least 15 CIEDE2000 apart for every colour vision and in
+    grey (four lightnesses)."""
+    colours = {s: seen(sign_colour(s, "fourcolour", "french"), vision) for s in SUITS}
+    apart, a, b = min((ciede2000(colours[a], colours[b]), a, b)
+                      for a, b in itertools.combinations(SUITS, 2))
+    assert apart >= SUITS_APART, f"{vision}: suits {a} and {b} are {apart:.1f} apart"
+    green, orange = sign_colour(ACORNS, "fourcolour", "french"), sign_colour(BELLS,
+                                                                            "fourcolour",
+                                                                            "french")
+    assert green[1] > green[0] + 40 and green[1] > green[2]  # clubs green
+    assert orange[0] > orange[1] > orange[2] + 60  # diamonds orange
+
+
+def test_the_table_draws_the_trump_sign_and_cards_with_the_faces() -> None:
+    """The trump badge and every card on the table change with the faces; the names, labels
+    and felt do not."""
+    german = decode(table())
+    french = decode(table_png(seats=SEATS, trick=TRICK, trump=HEARTS, shown=(card("HO"),),
+                              theme="dark", faces="french"))
+    badge = (32, 32, 108, 108)
+    assert mean_diff(german.crop(badge), french.crop(badge)) > 3
+    names = (250, 25, 550, 64)  # seat 2's name, at the top, above its card
+    assert mean_diff(german.crop(names), french.crop(names)) == 0
+
+
 # -- golden images ----------------------------------------------------------------------------
 
 GOLDEN_CASES = {
@@ -613,6 +856,16 @@ GOLDEN_CASES = {
     "table_hu_fourcolour": lambda: table_png(
         seats=("Ana", "Béla", "Ștefan", "Őrs"), trick=TRICK, trump=HEARTS,
         shown=(card("HO"),), theme="fourcolour", to_move=0, winner=3, lang="hu"),
+    "hand_french_light": lambda: hand_png(HAND, theme="light", playable=PLAYABLE,
+                                          faces="french"),
+    "hand_french_dark_de": lambda: hand_png(HAND, theme="dark", playable=PLAYABLE, lang="de",
+                                            faces="french"),
+    "hand_french_fourcolour_hu": lambda: hand_png(HAND, theme="fourcolour", playable=PLAYABLE,
+                                                  lang="hu", faces="french"),
+    "pack_french_dark_ro": lambda: hand_png(PACK_32, theme="dark", lang="ro", faces="french"),
+    "table_french_de_dark": lambda: table_png(
+        seats=("Ana", "Béla", "Ștefan", "Őrs"), trick=TRICK, trump=BELLS,
+        shown=(card("EO"),), theme="dark", to_move=0, winner=3, lang="de", faces="french"),
 }
 
 
@@ -649,7 +902,9 @@ def test_the_card_pictures_tool_says_what_it_wrote(tmp_path: Path,
     tool = load_tool()
     root = Path(__file__).resolve().parent.parent
     assert root not in tool.DEFAULT_OUT.parents  # no stray folder in the checkout by default
-    for option, count in (("--out", 5 * len(THEMES) + 2 * len(THEMES)), ("--docs", 23)):
+    # --out: per theme, the pack, a hand and five tables with German faces, the pack, a hand
+    # and a table with French ones; --docs: docs/pictures.md's pictures.
+    for option, count in (("--out", (7 + 3) * len(THEMES)), ("--docs", 36)):
         folder = tmp_path / option.strip("-")
         assert tool.main([option, str(folder)]) == 0
         printed = capsys.readouterr().out.splitlines()
@@ -662,5 +917,7 @@ def test_the_card_pictures_tool_says_what_it_wrote(tmp_path: Path,
     assert tool.main(["--bench", "--runs", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "CPU ms per image, median of 1"
-    assert [line.split()[0] for line in lines[2:]] == [
-        "hand_png,", "hand_png,", "table_png,", "table_png,", "card_image"]
+    rows = [line.split() for line in lines[2:]]
+    assert [(row[0], row[-4] if row[0] != "card_image" else row[1]) for row in rows] == [
+        (image, faces) for image in ("hand_png,", "hand_png,", "table_png,", "table_png,")
+        for faces in FACES] + [("card_image", faces) for faces in FACES]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -14,10 +15,11 @@ from deal import act as play
 from deal import deal
 
 from engine import to_record
+from engine.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORT_KEYS = {"trump", "shown", "hands", "tricks", "points", "finished", "to_move", "legal",
-               "status", "next_dealer"}
+               "may_act", "status", "next_dealer"}
 
 
 def engine(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -199,3 +201,82 @@ def test_a_record_with_a_key_named_record_is_still_a_record() -> None:
     run = engine("replay", "-", stdin=json.dumps(_record("EO", record="kept by the bot")))
     assert run.returncode == 0, run.stdout
     assert json.loads(run.stdout)["to_move"] == 2
+
+
+# -- Bavarian Schafkopf's doubling window through the replay command (issue 44) ---------------
+
+#: Seat 0 forehand (dealer 3) plays a Sauspiel with the Gras Ace called: seat 1 holds GA.
+SK_HANDS = ["EO GO HU H9 EA E7 G7 S7", "HO SO GA G10 G9 GK E10 H8",
+            "EU GU SU HA H10 EK E9 SA", "HK H7 S10 G8 E8 SK S9 S8"]
+SK_SAUSPIEL = [{"seat": 0, "dad": True}, {"seat": 1, "weiter": True},
+               {"seat": 2, "weiter": True}, {"seat": 3, "weiter": True},
+               {"seat": 0, "game": "sauspiel_G"}]
+
+
+def _replay_in_process(tmp_path: Path, actions: list[dict[str, Any]], hands: list[str] = SK_HANDS,
+                       **options: Any) -> tuple[int, dict[str, Any]]:
+    """``python -m engine replay FILE`` run in this process (``main``), on a Schafkopf deal."""
+    hand = deal("schafkopf", hands, 3, **options)
+    record = {**to_record(hand), "actions": actions}
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    out = io.StringIO()
+    code = main(["replay", str(path)], out=out)
+    return code, json.loads(out.getvalue())
+
+
+def test_replay_lists_every_seat_a_doubling_window_asks(tmp_path: Path) -> None:
+    """Issue 44: ``legal`` listed only the first seat in a doubling window. ``may_act`` lists
+    every seat that may act, with its actions (the hidden partner may only say Weiter)."""
+    code, out = _replay_in_process(tmp_path, SK_SAUSPIEL)
+    assert code == 0 and out["to_move"] == 1
+    assert out["may_act"] == [
+        {"seat": 1, "legal": [{"weiter": True}]},
+        {"seat": 2, "legal": [{"stoss": 1}, {"weiter": True}]},
+        {"seat": 3, "legal": [{"stoss": 1}, {"weiter": True}]},
+    ]
+    assert out["legal"] == out["may_act"][0]["legal"]  # the seat to move's, as before
+    # With second_card, forehand leads while the opponents may double out of turn.
+    code, out = _replay_in_process(tmp_path, SK_SAUSPIEL, stoss_window="second_card")
+    assert code == 0 and out["to_move"] == 0
+    assert [(m["seat"], [a for a in m["legal"] if "card" not in a]) for m in out["may_act"]] \
+        == [(0, []), (2, [{"stoss": 1}]), (3, [{"stoss": 1}])]
+
+
+def test_replay_errors_carry_a_reason_and_say_what_happened(tmp_path: Path) -> None:
+    """Issue 44: an error had a message but no machine-readable ``reason``; a card during the
+    window was "not your turn: seat 1 is to act"; a Kontra after every seat had answered,
+    with no card played, was "closed with the first card of trick 1"."""
+    code, out = _replay_in_process(tmp_path, [*SK_SAUSPIEL, {"seat": 0, "card": "EO"}])
+    assert code == 1
+    err = out["error"]
+    assert (err["action"], err["reason"]) == (5, "wrong_phase")
+    assert err["params"]["asked"] == [1, 2, 3]
+    assert "Kontra window is open: seats 1, 2 and 3 are asked" in err["message"]
+    answered = [*SK_SAUSPIEL, *({"seat": s, "weiter": True} for s in (1, 2, 3))]
+    code, out = _replay_in_process(tmp_path, [*answered, {"seat": 2, "stoss": 1}])
+    err = out["error"]
+    assert (err["reason"], err["params"]["closed"]) == ("stoss_late", "answered")
+    assert "every seat asked had answered" in err["message"]
+    assert "first card" not in err["message"]
+    code, out = _replay_in_process(tmp_path, [*answered, {"seat": 0, "card": "EO"},
+                                              {"seat": 2, "stoss": 1}])
+    assert out["error"]["params"]["closed"] == "card"
+    assert "closed with the first card of trick 1" in out["error"]["message"]
+
+
+def test_a_doubling_during_a_hochzeit_says_the_game_is_declared(tmp_path: Path) -> None:
+    """Issue 44: ``stoss_early`` said "doubling starts once a game is declared" when one
+    was."""
+    hands = ["EO EA E10 EK GA G10 GK SA", "HO SO HU H9 E7 G7 S7 S10",
+             "GO EU GU SU HA H10 E9 E8", "HK H8 H7 G9 G8 SK S9 S8"]
+    actions = [{"seat": 0, "dad": True}, *({"seat": s, "weiter": True} for s in (1, 2, 3)),
+               {"seat": 0, "game": "hochzeit"}, {"seat": 2, "stoss": 1}]
+    code, out = _replay_in_process(tmp_path, actions, hands, hochzeit=True)
+    err = out["error"]
+    assert (code, err["reason"], err["params"]["declared"]) == (1, "stoss_early", True)
+    assert "Hochzeit is declared" in err["message"]
+    code, out = _replay_in_process(tmp_path, [*actions[:1], {"seat": 2, "stoss": 1}], hands,
+                                   hochzeit=True)
+    assert out["error"]["params"]["declared"] is False
+    assert "no game is declared yet" in out["error"]["message"]

@@ -106,7 +106,8 @@ async def test_a_table_between_hands_offers_a_computers_seat(h: Harness) -> None
     # In the middle of a hand nobody may sit down: /play opens a table elsewhere.
     r = await h.command(bob, "play", game="filicau", channel_id=OTHER_CHANNEL_ID)
     assert not r.ephemeral and bob.id not in seated(session)
-    await h.tables.close(h.table(h.session(OTHER_CHANNEL_ID)), "ok.ended")
+    assert h.bot is not None
+    await h.bot.service.end(h.table(h.session(OTHER_CHANNEL_ID)), "ok.ended")
     # Between hands Bob takes a computer's seat, from the other channel.
     await play_until(h, session, [ana], random.Random(3))
     assert session.between_hands
@@ -246,7 +247,8 @@ async def test_a_lobby_one_seat_short_calls_the_servers_role_once_a_while(h: Har
     # Without a role nobody is called.
     await open_lobby(h, ana, CHANNEL_ID, bob, cid)
     assert not [m for m in h.public() if "<@&" in m.text]
-    await h.tables.close(h.table(h.session()), "ok.ended")
+    assert h.bot is not None
+    await h.bot.service.end(h.table(h.session()), "ok.ended")
     r = await h.command(ana, "community", call_role=players)
     assert r.text == t("err.need_manage_server")
     r = await h.command(boss, "community", call_role=players, hold_minutes=5)

@@ -24,7 +24,7 @@ from standin.game import Table, acting
 from standin.records import Database, HiddenCardCheck, StoredHand
 from standin.server import Call, Interaction
 
-from bot.results import result_json
+from bot.bookkeeping import result_json
 from bot.texts import t
 from engine import make_rules
 from engine.cards import code
@@ -55,9 +55,6 @@ async def e2e(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[E
     """The bot and the stand-in; ``indirect`` parameters are the bot's settings
     (``BotProcess`` keywords such as ``ping_delay``)."""
     standin = StandIn(channels=3)
-    if not standin.schema.available:
-        warnings.warn(f"{standin.schema.path} is absent: request bodies are NOT validated "
-                      "against Discord's OpenAPI schema", stacklevel=1)
     db = Database(tmp_path / "bot.sqlite3")
     hidden = HiddenCardCheck(db)
     standin.observers.append(hidden)

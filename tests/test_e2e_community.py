@@ -31,7 +31,7 @@ from test_e2e import E2E, e2e  # noqa: F401 - the fixture, used by name
 from bot.store.postgres import PostgresStore
 from bot.texts import card_label, t
 from bot.tournaments import events, scoring
-from bot.tournaments.results import seat_values
+from bot.tournaments.round_scores import seat_values
 from engine import replay
 
 ROLE = RoleOption(860_000_000_000_000_001, "players")

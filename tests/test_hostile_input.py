@@ -294,6 +294,30 @@ async def test_a_card_click_forged_onto_the_table_message_changes_nothing(h: Har
     assert not any(card_label(c) in table.text for c in hand.hands[seat])
 
 
+async def test_a_card_click_whose_message_has_no_components_is_refused(
+        h: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """A hand-made click whose message carries no ``components`` key at all (discord.py then
+    leaves the attribute unset): the player is told the button is not valid, the card is not
+    played, and nothing is logged as an error."""
+    session, users = await four_players(h)
+    hand = hand_of(session)
+    seat = hand.to_move
+    assert seat is not None
+    mover = users[seat]
+    view = h.hand_view(mover)
+    before = state(h, session)
+    payload, sent = h.click_payload(mover, card_id(session, hand.legal_actions(seat)[0].value),
+                                    message=view)
+    del payload["message"]["components"]
+    mark = h.mark()
+    with caplog.at_level(logging.WARNING):
+        await h.dispatch(payload)
+    sent.calls = h.calls_since(mark)
+    assert sent.rejected_with(t("err.bad_button"))
+    assert state(h, session) == before
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+
+
 async def test_a_review_forged_onto_the_result_changes_nothing(h: Harness) -> None:
     """The review's step button (private: every hand open) put on the public result: not
     drawn there, and the result keeps its buttons for everybody."""

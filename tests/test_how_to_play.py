@@ -188,6 +188,13 @@ async def test_rules_are_one_page_with_the_ranking_picture_when_pictures_are_on(
     assert Image.open(io.BytesIO(data)).format == "PNG"
     noted = [p for p in h.pictures.values() if p.kind == "ranking"]
     assert len(noted) == 1 and noted[0].in_worker  # drawn off the event loop
+    assert noted[0].faces == "german"  # the game's own
+    # With French faces chosen for the server, the ranking shows French cards.
+    r = await h.command(mia, "admin faces", faces="french")
+    assert r.rejected_with(t("ok.faces", faces=t("choice.french")))
+    h.pictures.clear()
+    await h.command(ana, "rules", game="schafkopf3")
+    assert [p.faces for p in h.pictures.values() if p.kind == "ranking"] == ["french"]
 
 
 async def test_the_tables_rules_button_shows_the_same_page_with_the_tables_options(

@@ -302,9 +302,9 @@ async def test_a_german_filicau_table_counts_punkte(german: Harness) -> None:
 
 async def test_a_german_schafkopf_table_counts_augen_and_shows_no_empty_shown_cards(
         german: Harness) -> None:
-    """Schafkopf's trump is always bells, no card is shown for it: the trump line is the
-    suit alone ("Schellen", not "Schellen (aufgedeckt: —)"), and the players' card points
-    are "Augen"."""
+    """Schafkopf's trump is always bells below every Ober and Unter, no card is shown for
+    it: the trump line says the trumps as the game defines them ("Ober und Unter, dann
+    Schellen", not "Schellen (aufgedeckt: —)"), and the players' card points are "Augen"."""
     h = german
     ana = h.user("ana")
     await h.command(ana, "table new", game="schafkopf3")
@@ -316,7 +316,7 @@ async def test_a_german_schafkopf_table_counts_augen_and_shows_no_empty_shown_ca
     await h.settle()
     fields = {f["name"]: f["value"] for f in h.table_message().embeds[0]["fields"]}
     with speaking("de"):
-        assert fields[t("table.trump")] == suit_label(3)
+        assert fields[t("table.trump")] == f"Ober und Unter, dann {suit_label(3)}"
     assert "aufgedeckt" not in h.table_message().text
     seats = fields[de("table.seats")]  # each player's card points so far
     assert " Augen" in seats and "Punkte" not in seats, seats

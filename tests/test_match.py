@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,7 +32,7 @@ from engine import (
     replay,
     to_record,
 )
-from engine.cards import cards
+from engine.cards import cards, codes
 
 
 def test_filicau_match_carries_status_and_dealer() -> None:
@@ -183,15 +186,17 @@ def _base() -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("change", "action", "reason", "words"), [
-    (lambda r: r["pack"].pop(), None, "bad_record", "missing"),
-    (lambda r: r["pack"].__setitem__(0, r["pack"][1]), None, "bad_record", "repeated"),
-    (lambda r: r["pack"].__setitem__(0, "X9"), None, "bad_record", "'X9' is not a card"),
-    (lambda r: r.__setitem__("dealer", 4), None, "bad_record", "dealer"),
-    (lambda r: r.__setitem__("dealer", True), None, "bad_record", "dealer"),
-    (lambda r: r.__setitem__("status", {"masters": 2}), None, "bad_record", "masters"),
-    (lambda r: r.__setitem__("status", {"masters": 0, "servant": 1}), None, "bad_record",
+    (lambda r: r["pack"].pop(), None, "bad_pack", "missing"),
+    (lambda r: r["pack"].__setitem__(0, r["pack"][1]), None, "bad_pack", "repeated"),
+    (lambda r: r["pack"].__setitem__(0, "X9"), None, "bad_card", "'X9' is not a card"),
+    (lambda r: r.__setitem__("dealer", 4), None, "bad_dealer", "dealer"),
+    (lambda r: r.__setitem__("dealer", True), None, "not_a_record", "dealer"),
+    (lambda r: r.__setitem__("status", {"masters": 2}), None, "bad_status", "masters"),
+    (lambda r: r.__setitem__("status", {"masters": 0, "servant": 1}), None, "bad_status",
      "Servant"),
-    (lambda r: r.pop("game"), None, "bad_record", "game"),
+    (lambda r: r.pop("game"), None, "not_a_record", "game"),
+    (lambda r: r.__setitem__("game", "whist"), None, "unknown_game", "whist"),
+    (lambda r: r.__setitem__("options", {"early_end": 3}), None, "bad_options", "early_end"),
     (lambda r: r["actions"].append({"card": "SK"}), 2, "bad_action", "seat"),
     (lambda r: r["actions"].append({"seat": 3, "bid": "SK"}), 2, "bad_action", "exactly one"),
     (lambda r: r["actions"].append({"seat": 3, "card": "ZZ"}), 2, "bad_action", "'ZZ'"),
@@ -200,13 +205,29 @@ def _base() -> dict[str, Any]:
     (lambda r: r["actions"].insert(0, {"seat": 1, "card": "HO"}), 1, "not_your_turn", "seat 1"),
 ])
 def test_bad_records_name_what_is_wrong(change, action, reason, words) -> None:
+    """Issue 44: an error had a message but no machine-readable reason; each refusal now
+    carries its reason key and the params that fill it."""
     rec = _base()
     change(rec)
     with pytest.raises(ReplayError) as e:
         replay(rec)
     assert (e.value.action, e.value.reason) == (action, reason)
     assert words in str(e.value)
-    assert e.value.to_json() == {"error": {"action": action, "message": str(e.value)}}
+    assert e.value.to_json() == {"error": {"action": action, "reason": reason,
+                                           "params": e.value.params, "message": str(e.value)}}
+
+
+def test_a_refusal_s_params_are_in_its_json() -> None:
+    rec = _base()
+    rec["actions"].append({"seat": 3, "card": "EA"})
+    with pytest.raises(ReplayError) as e:
+        replay(rec)
+    assert e.value.to_json()["error"]["params"] == {"seat": 3, "card": "EA"}
+    rec = {**_base(), "options": {"top_trumps": "nope"}, "game": "filko"}
+    with pytest.raises(ReplayError) as e:
+        replay(rec)
+    assert e.value.to_json()["error"]["params"] == {
+        "option": "top_trumps", "value": "nope", "problem": "literal_error"}
 
 
 def test_a_record_round_trips() -> None:
@@ -214,3 +235,45 @@ def test_a_record_round_trips() -> None:
     assert to_record(replay(rec)) == rec
     assert rec["options"] == {"early_end": True}
     assert rec["actions"] == [{"seat": 1, "card": "EO"}, {"seat": 2, "card": "G9"}]
+
+
+# -- what docs/record-format.md says a status check refuses (issue 44) -----------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+#: A row of the format's status tables: the game (the first key in its cell), then the
+#: example's options, dealer and status.
+_STATUS_ROW = re.compile(r"^\| [^|`]*`(\w+)`[^|]*\|(?:[^|]*\|)? (?:options `(\{[^`]*\})` )?"
+                         r"dealer (\d+) `(\{[^`]*\})` \|", re.M)
+
+
+def _status_rows(title: str) -> list[tuple[str, dict[str, Any], int, dict[str, Any]]]:
+    text = (ROOT / "docs" / "record-format.md").read_text(encoding="utf-8")
+    start = text.index(title)
+    table = text[start:text.index("\n\n", start)]
+    return [(game, json.loads(options or "{}"), int(dealer), json.loads(status))
+            for game, options, dealer, status in _STATUS_ROW.findall(table)]
+
+
+def _status_record(game: str, options: dict[str, Any], dealer: int,
+                   status: dict[str, Any]) -> dict[str, Any]:
+    return {"game": game, "options": options, "dealer": dealer, "status": status,
+            "pack": codes(make_rules(game, options).pack), "actions": []}
+
+
+def test_the_status_checks_are_the_ones_the_record_format_names() -> None:
+    """Issue 44: docs/record-format.md promised to refuse "a status that no play can reach",
+    but the engine checks necessary conditions only. The format now names each condition
+    with an example that breaks it alone, and statuses that meet them all although no play
+    reaches them: the first are refused as the record's fault, the others replayed."""
+    refused = _status_rows("| game | the status is refused when |")
+    assert len(refused) >= 30
+    for game, options, dealer, status in refused:
+        with pytest.raises(ReplayError) as e:
+            replay(_status_record(game, options, dealer, status))
+        assert e.value.action is None and e.value.reason in ("bad_status", "bad_dealer"), (
+            game, status, str(e.value))
+    accepted = _status_rows("| game | status | why no play reaches it |")
+    assert len(accepted) >= 2
+    for game, options, dealer, status in accepted:
+        hand = replay(_status_record(game, options, dealer, status))
+        assert hand.status.score == tuple(status["score"])

@@ -1,7 +1,8 @@
 """Card pictures in the bot: the hand (ephemeral) and the table (public), per server.
 
 Text only is the default; a server manager turns pictures on (``/admin pictures on``) and picks
-the theme (``/admin theme light|dark|fourcolour``), stored per server. The harness notes every
+the theme (``/admin theme light|dark|fourcolour``) and the faces (``/admin faces``: each game's
+own, German or French), stored per server. The harness notes every
 picture the bot draws with the cards on it, and counts a message's files as part of what its
 audience sees: the hidden-card check covers pictures, and a hand picture in a public message is
 a leak.
@@ -212,6 +213,57 @@ async def test_the_four_colour_theme_is_chosen_like_the_others(h: Harness) -> No
     assert {p.theme for p in h.pictures.values()} == {"fourcolour"}
     await h.restart()
     assert h.bot is not None and h.bot.config(GUILD_ID).theme == "fourcolour"
+
+
+async def test_a_server_picks_french_or_german_faces(h: Harness) -> None:
+    """By default the cards have the faces the game is played with (German for Filicău);
+    ``/admin faces`` draws every game's pictures with French (or German) faces, from the next
+    picture on, and the choice survives a restart."""
+    ana, mia = h.user("ana"), h.user("mia", manager=True)
+    await pictures_on(h, mia)
+    await start(h, ana)
+    await h.press(ana, t("btn.my_hand"))
+    assert {p.faces for p in h.pictures.values()} == {"german"}
+    r = await h.command(mia, "admin faces", faces="french")
+    assert r.ephemeral and r.message.content == t("ok.faces", faces=t("choice.french"))
+    h.pictures.clear()
+    view = (await h.press(ana, t("btn.my_hand"))).message
+    assert picture(h, view, HAND_FILE)[1] == "hand"
+    await h.click(ana, view.enabled("card")[0], message=view)
+    assert {p.kind for p in h.pictures.values()} == {"hand", "table"}
+    assert {p.faces for p in h.pictures.values()} == {"french"}
+    await h.restart()
+    assert h.bot is not None and h.bot.config(GUILD_ID).faces == "french"
+    r = await h.command(mia, "admin faces", faces="game")
+    assert r.ephemeral and r.message.content == t("ok.faces", faces=t("choice.as_played"))
+    assert h.bot.config(GUILD_ID).faces == "game"
+
+
+async def test_a_game_played_with_french_faces_is_drawn_with_them(h: Harness,
+                                                                  monkeypatch: Any) -> None:
+    """A game whose rules say it is played with French faces (``Rules.faces``, Doppelkopf's)
+    is drawn with them unless the server chose German faces for every game."""
+    monkeypatch.setattr(type(make_rules("filicau")), "faces", "french")
+    ana, mia = h.user("ana"), h.user("mia", manager=True)
+    await pictures_on(h, mia)
+    await start(h, ana)
+    await h.press(ana, t("btn.my_hand"))
+    assert {p.faces for p in h.pictures.values()} == {"french"}
+    r = await h.command(mia, "admin faces", faces="german")
+    assert r.ephemeral and r.message.content == t("ok.faces", faces=t("choice.german"))
+    h.pictures.clear()
+    await h.press(ana, t("btn.my_hand"))
+    assert h.pictures and {p.faces for p in h.pictures.values()} == {"german"}
+
+
+def test_the_faces_follow_the_game_unless_the_server_chose() -> None:
+    french = type("Played", (), {"faces": "french"})
+    assert cardart.faces_for(make_rules("filicau")) == "german"
+    assert cardart.faces_for(french) == "french"
+    assert cardart.faces_for(french, "german") == "german"
+    assert cardart.faces_for(make_rules("schafkopf"), "french") == "french"
+    with pytest.raises(ValueError):
+        cardart.faces_for(french, "swiss")
 
 
 @pytest.mark.parametrize("game", ["filicau", "filko", "schafkopf3", "officers"])

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.rules import GAMES
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 DOCUMENTS = [README, *sorted((ROOT / "docs").rglob("*.md"))]
@@ -49,8 +51,14 @@ NOT_RUN = {
     ".venv/bin/python -m engine bench --game filicau --hands 5000 --compare-openspiel":
         "needs the openspiel extra (a large wheel, kept out of the dev install)",
     ".venv/bin/python -m bot.migrate": "needs a PostgreSQL server to copy into "
-                                        "(tests/test_migrate.py runs it against one)",
+                                        "(tests/test_migrate.py runs it against one; "
+                                        "tests/test_upgrade.py the upgrade's, as documented)",
     "--to postgresql": "the second line of the migrate command above",
+    ".venv/bin/python -m bot.backup": "copies a running bot's database (tests/test_backup.py "
+                                      "runs each documented line, on SQLite and PostgreSQL)",
+    "createdb ": "makes a PostgreSQL database (tests/test_backup.py makes the scratch one)",
+    "pg_restore ": "reads a backup (tests/test_backup.py runs it on the copy it made)",
+    "systemctl list-timers": "reads systemd's timers (needs systemd)",
     "sudo ": "installs a system service (needs root and systemd; the units are checked by "
              "systemd-analyze where systemd runs)",
     "journalctl ": "reads a system service's log",
@@ -159,3 +167,30 @@ def test_documented_command_runs(line: str, tmp_path: Path) -> None:
         assert "Points: your team" in done.stdout
     if " tools/card_pictures.py " in line and " --out " in line:
         assert any(p.suffix == ".png" for p in (tmp_path / "out").iterdir())
+
+
+#: Counts as the README may write them in words.
+_COUNT_WORDS = {w: n for n, w in enumerate((
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty"))}
+
+
+def test_the_readme_counts_no_other_number_of_games_than_the_engine_has() -> None:
+    """Issue 44: the README said "twelve games" where ``python -m engine play --help`` lists
+    thirteen. A count of games, in words or digits, is the engine's."""
+    text = README.read_text(encoding="utf-8")
+    for word in re.findall(r"\b(\w+) (?:card )?games\b", text):
+        count = int(word) if word.isdigit() else _COUNT_WORDS.get(word.lower())
+        assert count is None or count == len(GAMES), word
+
+
+def test_the_readme_installs_system_packages_without_assuming_sudo() -> None:
+    """Issue 44: ``sudo apt-get`` fails where there is no sudo (a container run as root)."""
+    lines = commands_in(README)
+    assert not [line for line in lines if line.startswith("sudo apt-get")]
+    for line in lines:
+        if line.startswith("apt-get install"):
+            full = next(raw for raw in README.read_text(encoding="utf-8").splitlines()
+                        if raw.startswith(line))
+            assert "as root, or with sudo" in full, full

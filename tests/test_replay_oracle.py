@@ -307,7 +307,8 @@ def run_engine(records: list[dict[str, Any]]) -> tuple[int, list[dict[str, Any]]
 
 
 def normalize(out: Any) -> Any:
-    """Errors compare by action index only; "legal" compares as a set."""
+    """Errors compare by action index only; "legal" (and each seat's in "may_act") compares
+    as a set."""
     if not isinstance(out, dict):
         return out
     if "error" in out:
@@ -318,6 +319,10 @@ def normalize(out: Any) -> Any:
     out = dict(out)
     if isinstance(out.get("legal"), list):
         out["legal"] = sorted(out["legal"], key=lambda a: json.dumps(a, sort_keys=True))
+    if isinstance(out.get("may_act"), list):
+        out["may_act"] = [dict(entry, legal=sorted(entry["legal"], key=lambda a: json.dumps(
+            a, sort_keys=True))) if isinstance(entry, dict) and isinstance(entry.get("legal"),
+                                               list) else entry for entry in out["may_act"]]
     return out
 
 
@@ -653,6 +658,10 @@ def _sk_actors(hand: sk_model.Hand) -> list[int]:
 
 
 def _sk_move(rng: random.Random, hand: sk_model.Hand) -> dict[str, Any]:
+    free = [(s, a) for s in range(4) for a in hand.free_for(s)]
+    if free and rng.random() < 0.1:  # a claim, or a Kontra before forehand's card
+        seat, action = rng.choice(free)
+        return {"seat": seat, **action}
     seat = rng.choice(_sk_actors(hand))
     legal = hand.legal_for(seat)
     if hand.phase == "announce":

@@ -101,9 +101,13 @@ def cs(text: str) -> list[int]:
 
 
 def refused(hand: Hand, seat: int, action: Action) -> str:
+    return refusal(hand, seat, action).reason
+
+
+def refusal(hand: Hand, seat: int, action: Action) -> IllegalAction:
     with pytest.raises(IllegalAction) as e:
         hand.apply(seat, action)
-    return e.value.reason
+    return e.value
 
 
 # -- B1, B3: cards and the deal ---------------------------------------------------------------
@@ -366,12 +370,12 @@ def test_doubling_window_closes_with_the_first_card() -> None:
     assert refused(hand, 1, stoss(1)) == "stoss_late"
 
 
-def test_second_card_window_opens_after_forehands_card() -> None:
+def test_second_card_window_asks_after_forehands_card() -> None:
     hand = deal(stoss_window="second_card")
     for seat in range(4):
         hand.apply(seat, DAD if seat == 0 else W)
     hand.apply(0, game("solo_H"))
-    assert hand.phase == "lead" and refused(hand, 1, stoss(1)) == "stoss_early"
+    assert hand.phase == "lead" and hand.actors() == [0]
     play(hand, "EA")
     assert hand.phase == "kontra" and hand.actors() == [1, 2, 3]
     hand.apply(3, stoss(1))
@@ -380,6 +384,73 @@ def test_second_card_window_opens_after_forehands_card() -> None:
     assert hand.phase == "play" and hand.to_move == 1 and hand.trick == [card("EA")]
     play(hand, "E10")
     assert refused(hand, 2, stoss(1)) == "stoss_late"
+
+
+def test_second_card_window_runs_from_the_declaration() -> None:
+    """B10.3, B10.5: with ``second_card`` the window opens at the declaration, so Kontra and
+    Re may be given before forehand's first card, out of turn (issue 44: refused as
+    ``stoss_early``, "doubling starts once a game is declared")."""
+    hand = deal(stoss_window="second_card")
+    for seat in range(4):
+        hand.apply(seat, DAD if seat == 0 else W)
+    hand.apply(0, game("solo_H"))
+    assert hand.phase == "lead"
+    assert [hand.free_actions(s) for s in range(4)] == [(), (stoss(1),), (stoss(1),),
+                                                        (stoss(1),)]
+    assert refused(hand, 0, stoss(1)) == "stoss_party"
+    hand.apply(2, stoss(1))
+    assert refused(hand, 1, stoss(1)) == "stoss_level"
+    assert [hand.free_actions(s) for s in range(4)] == [(stoss(2),), (), (), ()]
+    hand.apply(0, stoss(2))
+    assert public_view(hand).public["doubles"] == [
+        {"seat": 2, "stoss": "kontra"}, {"seat": 0, "stoss": "re"}]
+    e = refusal(hand, 3, stoss(3))
+    assert e.reason == "stoss_late" and e.params["closed"] == "max"
+    assert "allows two doublings, and both were given" in str(e)
+    # Both doublings are given: nobody is asked after the card, play goes on.
+    play(hand, "EA")
+    assert hand.phase == "play" and hand.to_move == 1
+
+
+def test_a_kontra_before_the_card_leaves_re_to_ask_after_it() -> None:
+    hand = deal(stoss_window="second_card")
+    for seat in range(4):
+        hand.apply(seat, DAD if seat == 0 else W)
+    hand.apply(0, game("sauspiel_G"))  # seat 1 holds GA: the hidden partner
+    assert [hand.free_actions(s) for s in range(4)] == [(), (), (stoss(1),), (stoss(1),)]
+    assert refused(hand, 1, stoss(1)) == "stoss_party"
+    hand.apply(3, stoss(1))
+    play(hand, "EO")
+    # Re is asked of the declarer and of anyone who may be his partner.
+    assert hand.phase == "re" and hand.actors() == [0, 1, 2]
+    assert hand.legal_actions(1) == (stoss(2), W) and hand.legal_actions(2) == (W,)
+
+
+def test_no_claim_while_a_doubling_may_come() -> None:
+    """B8.6: in trick 1 the player on lead may claim only once the window has closed; with
+    ``second_card`` that is trick 2 (issue 44: forehand was offered, and allowed, a claim at
+    the start of trick 1)."""
+    claim = Action("claim", True)
+    hand = deal(stoss_window="second_card")
+    for seat in range(4):
+        hand.apply(seat, DAD if seat == 0 else W)
+    hand.apply(0, game("solo_H"))
+    assert hand.phase == "lead" and hand.free_actions(0) == ()
+    e = refusal(hand, 0, claim)
+    assert e.reason == "claim_not_now" and "start of trick 2" in str(e)
+    play(hand, "EA")
+    while hand.phase == "kontra":
+        hand.apply(hand.actors()[0], W)
+    play(hand, "E10 EK E8")
+    assert hand.to_move == 0 and hand.free_actions(0) == (claim,)
+    # The default window: forehand may claim at trick 1 once every seat asked has answered.
+    first = declared("solo_H")
+    assert first.phase == "play" and first.free_actions(0) == (claim,)
+    window = deal()
+    for seat in range(4):
+        window.apply(seat, DAD if seat == 0 else W)
+    window.apply(0, game("solo_H"))
+    assert window.phase == "kontra" and window.free_actions(0) == ()
 
 
 def test_stoss_max_allows_sup_and_zero_allows_none() -> None:
@@ -643,6 +714,28 @@ def test_the_stock_goes_to_the_next_sauspiel() -> None:
     assert result is not None and result.status.pot == 40  # a Wenz leaves it alone
 
 
+def test_the_table_shows_the_pot_the_result_leaves() -> None:
+    """Issue 44: the table said "Stock: 0 in the pot" under a result saying 40 (all passed),
+    and still 40 after a Sauspiel had won the pot: ``public_info["pot"]`` was the pot the deal
+    started with. Once the deal is settled every view shows the pot the result leaves."""
+    hand = deal(all_pass="stock")
+    assert public_view(hand).public["pot"] == 0
+    for seat in range(4):
+        hand.apply(seat, W)
+    result = hand.result
+    assert result is not None and result.status.pot == 40
+    assert public_view(hand).public["pot"] == 40
+    assert all(seat_view(hand, s).public["pot"] == 40 for s in range(4))
+    won = json.loads((GOLDEN / "schafkopf_sauspiel_schneider_3_laufende.json").read_text())
+    record = dict(won["record"], options={"all_pass": "stock"},
+                  status={"score": [-10, -10, -10, -10], "pot": 40})
+    start = replay({**record, "actions": record["actions"][:5]})
+    assert public_view(start).public["pot"] == 40  # during the deal: the pot at stake
+    hand = replay(record)
+    assert hand.result is not None and hand.result.status.pot == 0
+    assert public_view(hand).public["pot"] == 0 == seat_view(hand, 2).public["pot"]
+
+
 def test_the_stock_doubles_when_the_sauspiel_is_lost() -> None:
     # Seat 0 calls Gras with four low trumps; the opponents hold every Ober and Unter.
     weak = ["HK H9 H8 H7 G7 E7 S8 S7", "GA G10 GK G9 G8 E9 E8 S9",
@@ -705,6 +798,16 @@ def test_the_tally_adds_up_to_zero_over_many_random_hands(options: dict[str, Any
         result = match.record_result(hand)
         assert sum(result.extra["scores"]) == (result.status_before.pot or 0) - (
             result.status.pot or 0)
+        extra = result.extra
+        if extra["game"] not in (None, "ramsch"):
+            # The items add up as a player checks them: (base + Laufende + Schneider or
+            # Schwarz) x 2 for a Tout (x 4 Sie), x 2 per knock and doubling = the value.
+            items = {i["key"]: i for i in extra["counted"]}
+            total = sum(i["value"] for k, i in items.items() if k in (
+                "game", "laufende", "schneider", "schwarz"))
+            factor = 2 ** (items.get("knocks", {}).get("count", 0)
+                           + items.get("doubles", {}).get("count", 0))
+            assert total * items["game"]["times"] * factor == extra["value"], extra
         assert sum(match.status.score or ()) + (match.status.pot or 0) == 0
 
 
@@ -724,8 +827,9 @@ def test_records_replay_and_name_what_was_counted() -> None:
     result = hand.result
     assert result is not None
     assert result.extra["counted"] == [
-        {"key": "game", "game": "sauspiel_S"}, {"key": "laufende", "count": 3},
-        {"key": "schneider"}, {"key": "each", "value": 50}]
+        {"key": "game", "game": "sauspiel_S", "value": 10, "times": 1},
+        {"key": "laufende", "count": 3, "value": 30}, {"key": "schneider", "value": 10},
+        {"key": "each", "value": 50}]
     assert result.extra["teams"] == [0, 0, 1, 1] and result.extra["partner"] == 1
 
 

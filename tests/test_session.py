@@ -14,7 +14,7 @@ from bot.seats import is_computer
 from bot.session import (
     DEFAULT_TURN_SECONDS,
     Actor,
-    Outcome,
+    Moves,
     SessionError,
     TableSession,
 )
@@ -320,7 +320,7 @@ async def test_four_humans_play_a_whole_hand(store: SqliteStore, db_path: Path) 
     session = await started_table(store)
     hand = session.hand
     assert hand is not None
-    outcomes: list[Outcome] = []
+    outcomes: list[Moves] = []
     while not hand.finished:
         seat = hand.to_move
         assert seat is not None
@@ -500,8 +500,8 @@ async def test_two_identical_clicks_at_once_apply_once(store: SqliteStore) -> No
         return session.act(101 + seat, action, hand_number=1, trick=0)
 
     results = await asyncio.gather(same_click(), same_click(), return_exceptions=True)
-    applied = [r for r in results if isinstance(r, Outcome)]
-    errors = [r for r in results if not isinstance(r, Outcome)]
+    applied = [r for r in results if isinstance(r, Moves)]
+    errors = [r for r in results if not isinstance(r, Moves)]
     assert len(applied) == 1 and len(errors) == 1
     assert isinstance(errors[0], SessionError) and errors[0].key == "illegal.not_your_turn"
     assert hand.actions == [(seat, action)]
@@ -518,7 +518,7 @@ async def test_two_identical_clicks_closing_a_trick_apply_once(store: SqliteStor
     action = first_legal(hand, seat)
     calls = [session.act(101 + seat, action, hand_number=1, trick=0) for _ in range(2)]
     results = await asyncio.gather(*calls, return_exceptions=True)
-    assert sum(isinstance(r, Outcome) for r in results) == 1
+    assert sum(isinstance(r, Moves) for r in results) == 1
     keys = [r.key for r in results if isinstance(r, SessionError)]
     assert keys == ["err.stale_trick"]
     assert len(hand.actions) == 4 and len(hand.tricks) == 1

@@ -59,11 +59,21 @@ def random_records(game: str, hands: int, seed: int) -> list[dict[str, Any]]:
         out.append({
             "record": to_record(hand),
             "legal_digest": _digest(steps),
-            "report": report(hand),
+            "report": _report(hand),
             "event": hand.result.event,
             "early": hand.result.early,
         })
     return out
+
+
+#: Keys ``report`` gained after the reference was written (issue 44: ``may_act``, every
+#: seat that may act with its actions, which the legal digests above already cover).
+NEWER_KEYS = frozenset({"may_act"})
+
+
+def _report(hand: Hand) -> dict[str, Any]:
+    """``report`` as the reference has it."""
+    return {k: v for k, v in report(hand).items() if k not in NEWER_KEYS}
 
 
 def _reference() -> list[dict[str, Any]]:
@@ -88,11 +98,11 @@ def test_same_legal_actions_and_results_as_before(game: str) -> None:
             hand.apply(obj["seat"], action_from_json(obj))
         assert hand.finished
         assert _digest(steps) == ref["legal_digest"], record
-        assert report(hand) == ref["report"]
+        assert _report(hand) == ref["report"]
         assert hand.result is not None
         assert (hand.result.event, hand.result.early) == (ref["event"], ref["early"])
         # And the record replays to the same report through the public replay too.
-        assert report(replay(record)) == ref["report"]
+        assert _report(replay(record)) == ref["report"]
 
 
 @pytest.mark.slow

@@ -789,3 +789,15 @@ def test_a_table_row_from_before_keeps_its_runtime_state_apart_from_its_settings
                              "thread_id": 9})
     assert row.settings == {"turn_seconds": 60}
     assert row.runtime == {"names": {"4": "Ana"}, "leaving": [0], "thread_id": 9}
+
+
+async def test_a_servers_card_faces_are_kept(store: Store) -> None:
+    """Each server's faces setting (``/admin faces``) is stored beside its theme: a server that
+    never chose keeps each game's own faces; a choice is read back as made."""
+    await store.put_guild_settings(model.GuildSettings(guild_id=1, pictures=True))
+    await store.put_guild_settings(model.GuildSettings(guild_id=2, theme="light",
+                                                       faces="french"))
+    kept = {g.guild_id: g for g in await store.guild_settings()}
+    assert kept[1].faces == "game" and kept[2].faces == "french" and kept[2].theme == "light"
+    await store.put_guild_settings(kept[2].model_copy(update={"faces": "german"}))
+    assert [g.faces for g in await store.guild_settings()] == ["game", "german"]

@@ -588,3 +588,148 @@ def test_a_doubling_out_of_turn_is_recorded() -> None:
             return
     pytest.fail("no seed offered the doubling out of turn")
 
+
+
+# -- what issue 44 found a player stumbling on ----------------------------------------------
+
+
+def test_a_single_legal_card_is_played_for_the_player_and_said() -> None:
+    """Issue 44: a forced single legal card still had to be typed ("You may play: 1) S7").
+    It is played, with the reason (the last card, or the only one that follows suit)."""
+    said: list[str] = []
+    for game in ("filicau", "schafkopf", "filko", "officers"):
+        for seed in range(5):
+            _, out = play_in_process(game, seed, first_legal)
+            assert not re.search(r"^You may play: 1\) \S+$", out, re.M), (game, seed)
+            for m in re.finditer(r"^You play (\S+): your (last card|only legal card.*)\.\n"
+                                 r"(?:.*\n)*?Trick \d+: (.*)$", out, re.M):
+                # The card named is the one the trick shows the player playing.
+                assert f"you {m[1]}" in m[3], m[0]
+                said.append(m[2])
+    assert "last card" in said
+    assert any(re.fullmatch(r"only legal card \(you must follow \w+\)", s) for s in said)
+
+
+def test_the_doubling_window_says_what_it_asks_and_what_each_said() -> None:
+    """Issue 44: "Seat 2 says Weiter" three times after a declaration, without saying that
+    Kontra was asked. The window's opening names the doubling and the seats asked; each
+    pass reads as what it declined."""
+    windows = 0
+    for seed in range(1, 13):
+        g, out = play_in_process("schafkopf", seed, first_legal, seat=seed % 4)
+        if public_info(g).get("contract") in (None, "ramsch", "sie"):
+            continue  # thrown in, or no doubling
+        play = out[:out.index("Trick 1")]
+        asked = re.search(r"^Kontra\? (.*) may double the game's value \(Kontra\) or say "
+                          r"Weiter; play goes on once each has answered\.$", play, re.M)
+        assert asked, play
+        window = play[asked.start():]
+        windows += 1
+        passes = re.findall(r"^.* says Weiter(.*)$", window, re.M)
+        assert all(p in (": no Kontra.", ": no Re.") for p in passes), window
+        # Each seat named as asked answers, unless a Kontra closed the question first.
+        if not re.search(r"^(Seat \d says|You say) Kontra\.$", window, re.M):
+            for seat in re.findall(r"\d", asked[1]):
+                assert f"Seat {seat} says Weiter: no Kontra." in window, window
+    assert windows >= 8
+
+
+def public_info(g: TerminalGame) -> dict[str, Any]:
+    return g.hand.rules.public_info(g.hand)
+
+
+def _check_counted(line: str, value: int, extra_rate: int = 10) -> None:
+    """A ``Counted:`` line adds up as a player checks it: each item's amount, their sum, a
+    Tout's factor, the doublings' factor, and the game's value at the end."""
+    body = line.removeprefix("Counted: ").removesuffix(".")
+    base, _, factors = body.partition("; ")
+    items_text, times = base, 1
+    m = re.fullmatch(r"\(?(.*?)\)? × (\d) \(.*\) = (\d+)", base)
+    if m:
+        items_text, times = m[1], int(m[2])
+    items, _, total = items_text.partition(" = ")
+    amounts = [int(re.findall(r"\d+", item)[-1]) for item in items.split(" + ")]
+    for item in items.split(" + "):
+        count = re.fullmatch(r"(\d) Laufende (\d+)", item)
+        if count:
+            assert int(count[2]) == extra_rate * int(count[1]), line
+    subtotal = sum(amounts)
+    if total:
+        assert int(total) == subtotal, line
+    if m:
+        assert int(m[3]) == subtotal * times, line
+    end = subtotal * times
+    if factors:
+        f = re.fullmatch(r"× (\d+) for .* = (\d+)", factors)
+        assert f, line
+        assert int(f[2]) == end * int(f[1]), line
+        end = int(f[2])
+    assert end == value, (line, value)
+
+
+@pytest.mark.parametrize("options", [{}, {"klopfen": True, "all_pass": "ramsch"},
+                                     {"all_pass": "stock"}])
+def test_a_schafkopf_result_is_counted_as_a_player_checks_it(options: dict[str, Any]) -> None:
+    """Issue 44: "Scores: you +10" with no breakdown. The result says base + Laufende +
+    Schneider or Schwarz (x 2 for a Tout), x 2 per knock and doubling = the value, and who
+    pays whom; each figure is the engine's."""
+    counted = 0
+    for seed in range(1, 11):
+        g, out = play_in_process(make_rules("schafkopf", options), seed, first_legal)
+        result = g.hand.result
+        assert result is not None
+        extra = result.extra
+        paid = re.search(r"^Paid: (.*)\.$", out, re.M)
+        if extra["game"] is None:
+            if options.get("all_pass") == "stock":
+                assert paid and paid[1] == f"each player pays 10 into the pot " \
+                    f"({result.status.pot} in it now)"
+            continue
+        if extra["game"] == "ramsch":
+            if any(extra["scores"]):
+                assert paid, out[-800:]
+            continue
+        line = re.search(r"^Counted: .*$", out, re.M)
+        assert line, out[-1500:]
+        _check_counted(line[0], extra["value"])
+        counted += 1
+        assert paid, out[-800:]
+        v = extra["value"]
+        if "(" in paid[1]:  # alone: each of the three, and the whole
+            assert f" {v} to " in paid[1] and f"({3 * v} in all)" in paid[1], paid[1]
+        else:
+            assert f"pay {v} each" in paid[1] and f"get {v} each" in paid[1], paid[1]
+    assert counted >= 3
+
+
+def test_the_other_games_count_their_own_items() -> None:
+    """Officers and Wendish: the game 1, Schneider 1, Schwarz 1 = the value; the three-hand
+    games: what the declarer's card points make; every game: who pays whom."""
+    for game in ("officers", "wendish", "dreiwendsch", "schafkopf3"):
+        for seed in range(1, 5):
+            g, out = play_in_process(game, seed, first_legal)
+            result = g.hand.result
+            assert result is not None
+            extra = result.extra
+            line = re.search(r"^Counted: (.*)\.$", out, re.M)
+            if game in ("officers", "wendish") and extra.get("value"):
+                assert line, out[-800:]
+                parts = line[1].split(" = ")[0].split(" + ")
+                assert sum(int(p.split()[-1]) for p in parts) == extra["value"]
+            if "declarer_points" in extra:
+                assert line and f"the declarer's {extra['declarer_points']} card points" in line[1]
+            if any(extra.get("scores", [])) and game != "schafkopf3":
+                # Every payment of these games is one amount between the sides.
+                assert re.search(r"^Paid: .* \d+.*\.$", out, re.M), out[-800:]
+
+
+def test_the_command_through_a_pipe_says_the_window_the_forced_card_and_the_count() -> None:
+    run = engine_play("--game", "schafkopf", "--seed", "1", "--seat", "2", "--hands", "1",
+                      "--level", "random", stdin="1\n" * 40)
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert re.search(r"^Kontra\? .* may double the game's value \(Kontra\)", out, re.M)
+    assert re.search(r"^Seat \d says Weiter: no (Kontra|Re)\.$", out, re.M)
+    assert re.search(r"^You play \S+: your last card\.$", out, re.M)
+    assert not re.search(r"^You may play: 1\) \S+$", out, re.M)
+    assert re.search(r"^Counted: .* = \d+\.$", out, re.M) and re.search(r"^Paid: ", out, re.M)

@@ -1,6 +1,6 @@
-"""A tournament's pure logic (``bot.tournaments.pairing``, ``scoring``; ``bot.boards``;
-``bot.holds``): who sits where each round, how hands score, how standings and tie-breaks fall,
-what a duplicate board is — checked against examples worked by hand."""
+"""A tournament's pure logic (``bot.tournaments.scoring``; ``bot.boards``; ``bot.holds``):
+how hands score, how standings and tie-breaks fall, what a duplicate board is — checked
+against examples worked by hand (the draw: ``tests/test_pairing.py``)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,10 @@ import pytest
 
 from bot import boards, holds
 from bot.direct import Budget
-from bot.tournaments import pairing, scoring
-from bot.tournaments.results import seat_values
+from bot.tournaments import scoring
+from bot.tournaments.round_scores import seat_values
 from bot.tournaments.scoring import HandScore, TableRound
 from engine import Hand, make_rules
-from engine.rules import GAMES
 
 FILICAU = (0, 1, 0, 1)
 
@@ -155,61 +154,6 @@ def test_fillers_are_ranked_nowhere_and_met_by_nobody() -> None:
     assert [s.entrant for s in standings] == ["a", "c", "b"]
     # a's Buchholz is the mean of b and c only.
     assert standings[0].tiebreaks[0] == pytest.approx((0 + 1) / 2)
-
-
-# -- pairing ---------------------------------------------------------------------------------
-
-
-def test_twelve_entrants_make_three_tables_of_like_scores() -> None:
-    ranked = [f"p{i}" for i in range(12)]
-    tables = pairing.draw(ranked, 4, fill="cpu:easy")
-    assert tables == [ranked[0:4], ranked[4:8], ranked[8:12]]
-
-
-def test_computers_fill_the_seats_left_over_at_the_bottom() -> None:
-    ranked = [f"p{i}" for i in range(10)]
-    tables = pairing.draw(ranked, 4, fill="cpu:easy")
-    assert [sum(1 for e in t if e == "cpu:easy") for t in tables] == [0, 1, 1]
-    assert sorted(e for t in tables for e in t if e != "cpu:easy") == sorted(ranked)
-
-
-def test_every_table_gets_a_person() -> None:
-    ranked = [*(f"cpu:easy#{i}" for i in range(1, 6)), "ana", "bo"]
-    tables = pairing.draw(ranked, 4, fill="cpu:easy")
-    assert all(any(pairing.is_person(e) for e in t) for t in tables)
-
-
-def test_a_rematch_is_avoided_when_a_swap_at_the_border_avoids_it() -> None:
-    ranked = ["a", "b", "c", "d", "e", "f"]
-    met = pairing.meetings([("a", "b", "c"), ("d", "e", "f")])
-    # Without history: a b c | d e f again. With it, c and d change places.
-    assert pairing.draw(ranked, 3, fill="cpu:easy") == [["a", "b", "c"], ["d", "e", "f"]]
-    assert pairing.draw(ranked, 3, fill="cpu:easy", met=met) == [["a", "b", "d"],
-                                                                 ["c", "e", "f"]]
-
-
-def test_seats_split_the_group_fairly_between_fixed_sides() -> None:
-    # Best and worst against the middle two: 1 and 4 in seats 0 and 2.
-    assert pairing.seat(["1", "2", "3", "4"], FILICAU) == ["1", "2", "4", "3"]
-    # Six seats in two sides of three: a snake draft (1, 4, 5 against 2, 3, 6).
-    seated = pairing.seat(["1", "2", "3", "4", "5", "6"], (0, 1, 0, 1, 0, 1))
-    assert sorted(seated[0::2]) == ["1", "4", "5"] and sorted(seated[1::2]) == ["2", "3", "6"]
-    # Sides formed in the deal: the ranking's order.
-    assert pairing.seat(["1", "2", "3"], None) == ["1", "2", "3"]
-
-
-def test_every_game_can_be_seated() -> None:
-    for game in GAMES:
-        rules = make_rules(game)
-        sides = tuple(rules.seat_teams) if rules.fixed_teams else None
-        group = [str(i) for i in range(rules.players)]
-        assert sorted(pairing.seat(group, sides)) == sorted(group)
-
-
-def test_the_first_round_is_a_shuffle_fixed_by_the_seed() -> None:
-    entrants = [str(i) for i in range(12)]
-    assert pairing.shuffled(entrants, "s") == pairing.shuffled(entrants, "s")
-    assert pairing.shuffled(entrants, "s") != pairing.shuffled(entrants, "t")
 
 
 # -- boards, holds, the direct messages' budget ------------------------------------------------

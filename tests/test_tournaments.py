@@ -20,9 +20,9 @@ from fake_discord import (
 )
 
 from bot.boards import plan_of
+from bot.open_tables import OpenTable
 from bot.seats import is_computer
 from bot.store import TournamentRow
-from bot.tables import OpenTable
 from bot.texts import t
 from bot.tournaments import events
 from bot.tournaments.manager import TABLE_DONE

@@ -5,18 +5,23 @@ served by another process on PostgreSQL (``LISTEN``/``NOTIFY``)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import math
 import re
 from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import pytest
+from pydantic import TypeAdapter
 from web_helpers import hidden_cards_in, path_of, serve, steps_of
 
-from bot.store import SqliteStore, Store
-from bot.web import demo
+from bot.store import GuildSettings, SqliteStore, Store
+from bot.texts import LANGUAGES
+from bot.web import cards, demo, protocol
 from bot.web.bus import PgBus
+from bot.web.cards import FACES
 from bot.web.keys import Kind, sign
 from bot.web.server import WebServer
 from bot.web.views import delayed_count
@@ -54,8 +59,10 @@ async def get(client: aiohttp.ClientSession, path: str) -> tuple[int, str]:
 
 
 async def receive(ws: aiohttp.ClientWebSocketResponse, timeout: float = 10.0) -> dict[str, Any]:
+    """The next message, which must be one the protocol's models describe."""
     msg = await ws.receive(timeout=timeout)
     assert msg.type is aiohttp.WSMsgType.TEXT, msg
+    protocol.OUTGOING.validate_json(msg.data)
     data: dict[str, Any] = json.loads(msg.data)
     return data
 
@@ -184,6 +191,7 @@ async def test_a_delayed_table_shows_no_card_of_the_trick_in_progress(sqlite: Sq
                     first = json.loads(re.search(
                         r'<script type="application/json" id="first">(.*?)</script>',
                         html, re.S).group(1))  # type: ignore[union-attr]
+                    protocol.Step.model_validate(first)
                     assert first["at"] == shown and first["state"]["trick"] == []
                     assert received[-1]["at"] == shown
                     assert received[-1]["state"]["trick"] == [] and received[-1]["delayed"]
@@ -260,6 +268,7 @@ async def test_a_replay_opens_only_once_the_hand_is_over(site: Any, store: Store
     assert status == 200
     steps = json.loads(re.search(r'<script type="application/json" id="steps">(.*?)</script>',
                                  html, re.S).group(1))  # type: ignore[union-attr]
+    TypeAdapter(list[protocol.ReplayState]).validate_python(steps)
     row = await store.hand(session.hand_id)
     assert row is not None
     replayed = replay(row.record())
@@ -271,6 +280,83 @@ async def test_a_replay_opens_only_once_the_hand_is_over(site: Any, store: Store
     assert steps[0]["hands"] == [[code(c) for c in dealt.sort_hand(h)] for h in dealt.hands]
     assert steps[-1]["result"] and steps[-1]["hands"] == [
         [code(c) for c in replayed.sort_hand(h)] for h in replayed.hands]  # unplayed, if any
+
+
+# -- card faces -------------------------------------------------------------------------------
+
+
+def case_variants(word: str) -> set[str]:
+    """Every spelling of ``word`` in upper and lower case ("eo", "eO", "Eo", "EO")."""
+    return {"".join(p) for p in itertools.product(*({ch.lower(), ch.upper()} for ch in word))}
+
+
+async def test_a_card_face_has_one_address(site: Any, store: Store) -> None:
+    """Each face is at /cards/FACES/THEME/LANG/CODE.png as the engine spells it, and nowhere
+    else: another case, the old address without the faces, a space, an unknown deck are
+    404s, so requests cannot make the server draw more faces than its cache keeps (issue 44:
+    any case was served, 1,152 spellings against a cache of 384)."""
+    _, _, client = site
+    bodies = {}
+    for faces in FACES:
+        async with client.get(f"/cards/{faces}/dark/en/EO.png") as r:
+            assert r.status == 200 and r.content_type == "image/png"
+            assert "immutable" in r.headers["Cache-Control"]
+            bodies[faces] = await r.read()
+    assert bodies["german"] != bodies["french"]  # the Ober of acorns, the Queen of clubs
+    wrong = ["/cards/german/dark/en/eo.png", "/cards/german/dark/en/Eo.png",
+             "/cards/french/dark/en/h10.png", "/cards/German/dark/en/EO.png",
+             "/cards/FRENCH/dark/en/EO.png", "/cards/german/Dark/en/EO.png",
+             "/cards/german/dark/EN/EO.png", "/cards/german/dark/xx/EO.png",
+             "/cards/dark/en/EO.png", "/cards/german/dark/en/%20EO.png",
+             "/cards/german/dark/en/EO%20.png", "/cards/swiss/dark/en/EO.png",
+             "/cards/french/dark/en/E1.png", "/cards/french/blue/en/EO.png"]
+    for path in wrong:
+        assert (await get(client, path)) == (404, "404: Not Found"), path
+    # Every case spelling of each part of one face's address (the others spelled right)
+    # draws it at most once: one entry in the cache.
+    cards.card_png.cache_clear()
+    right = ("french", "dark", "en", "SK")
+    for part in range(4):
+        for variant in case_variants(right[part]):
+            parts = (*right[:part], variant, *right[part + 1:])
+            async with client.get("/cards/{}/{}/{}/{}.png".format(*parts)) as r:
+                assert r.status == (200 if parts == right else 404), parts
+    assert cards.card_png.cache_info().currsize == 1
+
+
+def test_the_addresses_of_the_faces_are_as_many_as_the_cache_keeps() -> None:
+    """Of every case spelling of each part of the address (deck, theme, language, code), one
+    is served: 2 decks x 3 themes x 4 languages x 32 cards, the size of the cache. (The parts
+    are checked one at a time, the others spelled right: the address is served only when each
+    part is.)"""
+    counts = [sum(ok(v) for word in words for v in case_variants(word))
+              for words, ok in ((FACES, lambda v: cards.known(v, "dark", "en", "EO")),
+                                (cards.THEMES, lambda v: cards.known("german", v, "en", "EO")),
+                                (LANGUAGES, lambda v: cards.known("german", "dark", v, "EO")),
+                                (cards.CODES, lambda v: cards.known("german", "dark", "en", v)))]
+    assert counts == [2, 3, 4, 32]
+    assert cards.card_png.cache_info().maxsize == math.prod(counts)
+
+
+async def test_the_pages_draw_the_cards_with_the_servers_faces(store: Store) -> None:
+    """A table page's card faces are the game's own (German for Filicău) until the server
+    picks French suits (``/admin faces``); the page's pictures then come from the French
+    address."""
+    session = await demo.open_table(store, guild_id=GUILD, watch="public")
+    for chosen, expected in (("game", "/cards/german/dark/en/"),
+                             ("french", "/cards/french/dark/en/")):
+        await store.put_guild_settings(GuildSettings(guild_id=GUILD, faces=chosen))
+        server, base = await serve(store)  # a new process reads the setting at once
+        try:
+            async with aiohttp.ClientSession(base) as client:
+                link = path_of(await server.table_link(GUILD, session.id))
+                status, html = await get(client, link)
+                assert status == 200
+                assert re.findall(r'data-cards="([^"]*)"', html) == [expected]
+                async with client.get(expected + "EO.png") as r:
+                    assert r.status == 200 and r.content_type == "image/png"
+        finally:
+            await server.stop()
 
 
 # -- leaderboard and profile -----------------------------------------------------------------

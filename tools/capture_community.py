@@ -68,7 +68,8 @@ async def play(h: Harness, capture: Capture) -> None:
     r = await h.command(eve, "tables")
     capture.keep("tables", r.message)
     for table in list(h.tables):
-        await h.tables.close(table, "ok.ended")
+        assert h.bot is not None
+        await h.bot.service.end(table, "ok.ended")
 
     # Di asked for reminders; her turn at a table with computers waits two thirds of its
     # time (the runner's warning).
@@ -83,7 +84,8 @@ async def play(h: Harness, capture: Capture) -> None:
     assert session.waiting_for_human() == [0]
     await h.runner(session).courier.signal(Signal.WARNING, 30)
     capture.keep("reminder", h.dms(di)[-1])
-    await h.tables.close(h.table(session), "ok.ended")
+    assert h.bot is not None
+    await h.bot.service.end(h.table(session), "ok.ended")
 
     # A Swiss tournament: six people, two computers, two rounds of one hand.
     r = await h.command(mia, "tournament new", game="filicau", format="swiss", rounds=2,

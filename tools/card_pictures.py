@@ -1,23 +1,25 @@
 """Card pictures without Discord: sample pictures, the pictures of docs/pictures.md, timing.
 
-A developer's tool (``bot/cardart.py`` draws; this only calls it):
+A developer's tool (``bot/cardart`` draws; this only calls it):
 
     .venv/bin/python tools/card_pictures.py --out /tmp/card-pictures   # sample pictures
     .venv/bin/python tools/card_pictures.py --docs docs/pictures       # docs/pictures.md's
     .venv/bin/python tools/card_pictures.py --bench                    # render time per image
 
 ``--out`` (the default, into ``/tmp/card-pictures`` or the system's temporary folder) writes
-every card of the pack in each theme, a hand with playable cards, and a table of 2 to 6 seats
-with emoji and accents in the names. ``--docs`` writes the pictures of ``docs/pictures.md``
-scaled down as Discord shows them, on a desktop and on a phone. ``--bench`` prints the CPU time
-per image (median of ``--runs``): cold (every card face drawn), with the faces known, and the
-same picture again. Each option says what it wrote.
+every card of the pack in each theme with German and with French faces, a hand with playable
+cards, and a table of 2 to 6 seats with emoji and accents in the names. ``--docs`` writes the
+pictures of ``docs/pictures.md`` scaled down as Discord shows them, on a desktop and on a
+phone. ``--bench`` prints the CPU time per image and faces (median of ``--runs``): cold (every
+card face drawn), with the faces known, and the same picture again. Each option says what it
+wrote.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import random
 import statistics
 import sys
@@ -36,6 +38,7 @@ from PIL import Image  # noqa: E402
 
 from bot import texts  # noqa: E402
 from bot.cardart import (  # noqa: E402
+    FACES,
     THEMES,
     card_image,
     clear_caches,
@@ -90,17 +93,20 @@ SAMPLE_NAMES = ("Ana 🌻", "Béla", "Ștefan", "Jürgen ⚽", "Zsófia Kovács-
 
 
 def samples(out: Writer) -> None:
-    """Every card in each theme, a hand, and tables of 2 to 6 seats."""
+    """Every card in each theme with both faces, a hand, and tables of 2 to 6 seats (with
+    French faces: the 4-seat table)."""
     for th in THEMES:
-        out.write(f"pack_{th}.png", hand_png(PACK_32, theme=th))
-        out.write(f"hand_{th}.png", hand_png(PACK_32[3:32:4], theme=th,
-                                             playable=PACK_32[3:16:4]))
-        for n in range(2, 7):
-            # Not real tricks, so no card is marked as taking it.
-            trick = [(s, PACK_32[5 * s + 3]) for s in range(1, n)]
-            out.write(f"table{n}_{th}.png", table_png(
-                seats=SAMPLE_NAMES[:n], trick=trick, trump=HEARTS if n % 2 else None,
-                shown=PACK_32[20:20 + n - 1], theme=th, to_move=0))
+        for faces in FACES:
+            deck = "" if faces == "german" else "_french"
+            out.write(f"pack{deck}_{th}.png", hand_png(PACK_32, theme=th, faces=faces))
+            out.write(f"hand{deck}_{th}.png", hand_png(PACK_32[3:32:4], theme=th,
+                                                       playable=PACK_32[3:16:4], faces=faces))
+            for n in range(2, 7) if faces == "german" else (4,):
+                # Not real tricks, so no card is marked as taking it.
+                trick = [(s, PACK_32[5 * s + 3]) for s in range(1, n)]
+                out.write(f"table{n}{deck}_{th}.png", table_png(
+                    seats=SAMPLE_NAMES[:n], trick=trick, trump=HEARTS if n % 2 else None,
+                    shown=PACK_32[20:20 + n - 1], theme=th, to_move=0, faces=faces))
 
 
 def docs(out: Writer) -> None:
@@ -111,6 +117,14 @@ def docs(out: Writer) -> None:
         out.at_display_sizes(f"hand_{th}", hand_png(hand, theme=th, playable=ok, labels=False))
     out.at_display_sizes("hand_hu_dark", hand_png(hand, theme="dark", playable=ok,
                                                   labels=False, lang="hu"))
+    # The same hand with French faces (the Queens of clubs and spades, the Jack of hearts
+    # playable), in each theme, and for a German reader (D for Dame, B for Bube).
+    for th in THEMES:
+        out.at_display_sizes(f"hand_french_{th}", hand_png(hand, theme=th, playable=ok,
+                                                           labels=False, faces="french"))
+    out.at_display_sizes("hand_french_de_dark", hand_png(hand, theme="dark", playable=ok,
+                                                         labels=False, lang="de",
+                                                         faces="french"))
     # A table from a real deal: trump known, cards shown, a trick two cards in.
     for players, game, names in ((4, "filicau", ["Ana", "Béla 🌻", "Ștefan", "Őrs"]),
                                  (6, "filko6", ["Ana", "Béla 🌻", "Ștefan", "Őrs",
@@ -124,17 +138,24 @@ def docs(out: Writer) -> None:
             out.at_display_sizes(name, table_png(
                 seats=names, trick=table_trick(view), trump=view.trump, shown=view.shown,
                 theme=th, to_move=view.to_move, winner=trick_winner(view), lang=lang))
+        if players == 4:  # the same table with French faces, for a German reader
+            out.at_display_sizes("table_french_de_dark", table_png(
+                seats=names, trick=table_trick(view), trump=view.trump, shown=view.shown,
+                theme="dark", to_move=view.to_move, winner=trick_winner(view), lang="de",
+                faces="french"))
     # The four Aces in each theme as colour-blind players see them (simulated), top to
     # bottom: normal vision, protanopia, deuteranopia, tritanopia, no colour at all.
     aces = cards(["EA", "GA", "HA", "SA"])
-    for th in THEMES:
-        row = Image.open(io.BytesIO(hand_png(aces, theme=th, labels=False))).convert("RGB")
+    for th, faces in itertools.product(THEMES, FACES):
+        row = Image.open(io.BytesIO(hand_png(aces, theme=th, labels=False, faces=faces)))
+        row = row.convert("RGB")
         column = Image.new("RGB", (row.width, row.height * len(VISIONS)))
         for i, vision in enumerate(VISIONS):
             column.paste(simulate(row, vision), (0, i * row.height))
         png = io.BytesIO()
         column.save(png, "PNG")
-        out.at_display_sizes(f"suits_seen_{th}", png.getvalue(), where=["phone"])
+        deck = "" if faces == "german" else "_french"
+        out.at_display_sizes(f"suits_seen{deck}_{th}", png.getvalue(), where=["phone"])
     # The card ranking of /rules and /help game: for two games (one tall column: the page
     # shows it as a phone does).
     for game, lang in (("filicau", "ro"), ("schafkopf3", "en")):
@@ -156,28 +177,32 @@ def _two_cards_in(game: str, seed: int) -> PublicView:
 
 
 def bench(runs: int) -> None:
-    """CPU time per image, median of ``runs``: cold, with the card faces known, cached."""
+    """CPU time per image and faces, median of ``runs``: cold, with the card faces known,
+    cached."""
     rng = random.Random(1)
 
-    def hand_call(k: int) -> Callable[[], bytes]:
-        dealt = tuple(rng.sample(PACK_32, k))
-        return lambda: hand_png(dealt, playable=dealt[::2])
+    def hand_call(k: int, faces: str) -> Callable[[], Callable[[], bytes]]:
+        def make() -> Callable[[], bytes]:
+            dealt = tuple(rng.sample(PACK_32, k))
+            return lambda: hand_png(dealt, playable=dealt[::2], faces=faces)
+        return make
 
-    def table_call(n: int) -> Callable[[], Callable[[], bytes]]:
+    def table_call(n: int, faces: str) -> Callable[[], Callable[[], bytes]]:
         def make() -> Callable[[], bytes]:
             c = rng.sample(PACK_32, n)
             trump = rng.randrange(4)
             trick = [(s, c[s]) for s in range(n - 1)]
             return lambda: table_png(seats=SAMPLE_NAMES[:n], trick=trick, trump=trump,
-                                     shown=[c[n - 1]])
+                                     shown=[c[n - 1]], faces=faces)
         return make
 
-    cases: Sequence[tuple[str, Callable[[], Callable[[], bytes]]]] = [
-        ("hand_png, 8 cards", lambda: hand_call(8)),
-        ("hand_png, 16 cards", lambda: hand_call(16)),
-        ("table_png, 4 seats", table_call(4)),
-        ("table_png, 6 seats", table_call(6)),
-    ]
+    cases: Sequence[tuple[str, str, Callable[[], Callable[[], bytes]]]] = [
+        (name, faces, make(k, faces))
+        for name, make, k in (("hand_png, 8 cards", hand_call, 8),
+                              ("hand_png, 16 cards", hand_call, 16),
+                              ("table_png, 4 seats", table_call, 4),
+                              ("table_png, 6 seats", table_call, 6))
+        for faces in FACES]
 
     def ms(call: Callable[[], object]) -> float:
         start = time.process_time()
@@ -185,26 +210,27 @@ def bench(runs: int) -> None:
         return (time.process_time() - start) * 1000
 
     print(f"CPU ms per image, median of {runs}")
-    print(f"{'image':<20} {'cold':>8} {'cards known':>12} {'cached':>8}")
-    for name, make in cases:
+    print(f"{'image':<20} {'faces':<7} {'cold':>8} {'cards known':>12} {'cached':>8}")
+    for name, faces, make in cases:
         cold, known, cached = [], [], []
         for _ in range(runs):
             call = make()
             clear_caches()
             cold.append(ms(call))
-            clear_caches(faces=False)
+            clear_caches(cards=False)
             known.append(ms(call))
             cached.append(ms(call))
-        print(f"{name:<20} {statistics.median(cold):8.1f} {statistics.median(known):12.1f}"
-              f" {statistics.median(cached):8.3f}")
-    faces = []
-    for _ in range(max(1, runs // 3)):
-        clear_caches()
-        start = time.process_time()
-        for c in PACK_32:
-            card_image(c, "dark", lang="en")
-        faces.append((time.process_time() - start) * 1000 / len(PACK_32))
-    print(f"{'card_image':<20} {statistics.median(faces):8.1f}")
+        print(f"{name:<20} {faces:<7} {statistics.median(cold):8.1f}"
+              f" {statistics.median(known):12.1f} {statistics.median(cached):8.3f}")
+    for faces in FACES:
+        each = []
+        for _ in range(max(1, runs // 3)):
+            clear_caches()
+            start = time.process_time()
+            for c in PACK_32:
+                card_image(c, "dark", lang="en", faces=faces)
+            each.append((time.process_time() - start) * 1000 / len(PACK_32))
+        print(f"{'card_image':<20} {faces:<7} {statistics.median(each):8.1f}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,7 +4,7 @@
 // SDK's `authenticate` with the token the bot got. The page claims nothing the bot believes.
 
 import { DiscordSDK } from "@discord/embedded-app-sdk";
-import type { Texts } from "./types";
+import type { Texts } from "./draw";
 
 export interface Session {
   ticket: string;

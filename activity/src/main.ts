@@ -3,7 +3,9 @@
 
 import { Refused, inDiscord, session } from "./identity";
 import { TableSocket } from "./socket";
-import type { Incoming, Texts } from "./types";
+import type { Texts } from "./draw";
+import type { ServerMessage } from "./protocol";
+import type { Request } from "./socket";
 import { TableView } from "./view";
 
 const app = document.getElementById("app") as HTMLElement;
@@ -30,7 +32,7 @@ function say(text: string, retry?: () => void): void {
 let socket: TableSocket | null = null;
 let view: TableView | null = null;
 
-function send(message: Record<string, unknown>): void {
+function send(message: Request): void {
   if (socket === null || !socket.send(message)) {
     view?.refused(texts["web.reconnecting"] ?? "…");
   }
@@ -41,7 +43,7 @@ function stamp(): { hand: number; at: number } {
   return { hand: step?.hand ?? 0, at: step?.at ?? 0 };
 }
 
-function received(m: Incoming): void {
+function received(m: ServerMessage): void {
   if (view === null) return;
   switch (m.type) {
     case "hello":
@@ -77,7 +79,7 @@ async function start(): Promise<void> {
     document.documentElement.lang = s.lang;
     if (view === null) {
       view = new TableView(texts, {
-        act: (action) => send({ type: "act", ...stamp(), seat: view?.step?.mine?.seat, action }),
+        act: (action) => send({ type: "act", ...stamp(), seat: view?.step?.mine?.seat ?? null, action }),
         seat: (op, team) => send({ type: "seat", op, team: team ?? null, hand: stamp().hand }),
         hint: () => send({ type: "hint", ...stamp() }),
       });
@@ -85,14 +87,14 @@ async function start(): Promise<void> {
       view.setTexts(texts);
     }
     if (socket === null) {
-      socket = new TableSocket(s.ticket, {
+      socket = new TableSocket("ws/" + s.ticket, {
         message: received,
         connected: (up) => view?.connected(up),
         expired: () => void start(),
       });
       socket.open();
     } else {
-      socket.renew(s.ticket);
+      socket.renew("ws/" + s.ticket);
     }
   } catch (e) {
     const text = e instanceof Refused ? e.message : String((e as Error)?.message ?? e);

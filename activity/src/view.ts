@@ -2,7 +2,9 @@
 // bottom (legal cards raised, trumps marked), every choice the engine offers as a button,
 // the countdown. Only what the socket sent is drawn: the page knows nothing else.
 
-import type { Choice, Hello, Mine, Step, TableState, Texts } from "./types";
+import { byId, Cards, Countdown, el, fillTrick, items, say, trumpLine, words } from "./draw";
+import type { Spans, Texts } from "./draw";
+import type { Choice, Hello, Mine, Step, TableState } from "./protocol";
 
 /** What the view asks of the socket (main.ts sends it). */
 export interface Requests {
@@ -10,23 +12,6 @@ export interface Requests {
   seat(op: "leave" | "sit" | "back" | "next", team?: 0 | 1): void;
   hint(): void;
 }
-
-const el = <K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  cls?: string,
-  text?: string | null,
-): HTMLElementTagNameMap[K] => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-};
-
-const byId = (id: string): HTMLElement => {
-  const e = document.getElementById(id);
-  if (e === null) throw new Error(`#${id} is missing`);
-  return e;
-};
 
 /** Where seat ``rel`` places of the viewer's sits, around an ellipse (0: the bottom; the
  * next to play on the left, as at a real table). Percent of the box. */
@@ -37,12 +22,11 @@ function place(rel: number, n: number, rx: number, ry: number): [number, number]
 
 export class TableView {
   private texts: Texts;
-  private cards = "cards/dark/en/";
+  private cards = new Cards("cards/dark/en/");
   private confirm = false;
   private viewerSeat: number | null = null;
   step: Step | null = null;
-  private offset = 0;
-  private deadline: number | null = null;
+  private readonly clock_ = new Countdown();
   /** A card tapped once, waiting for the second tap (the table's confirm setting). */
   private armed: string | null = null;
   /** Cards picked to be chosen together (burying). */
@@ -143,7 +127,7 @@ export class TableView {
   hello(m: Hello): void {
     this.viewerSeat = m.viewer.seat;
     if (m.table) {
-      this.cards = m.table.cards;
+      this.cards = new Cards(m.table.cards);
       this.confirm = m.table.confirm;
     }
     this.root.dataset.role = m.viewer.role;
@@ -156,8 +140,7 @@ export class TableView {
   }
 
   clock(deadline: number | null, now: number): void {
-    this.offset = now - Date.now() / 1000;
-    this.deadline = deadline;
+    this.clock_.set(deadline, now);
     this.tick();
   }
 
@@ -179,25 +162,26 @@ export class TableView {
     const s = step.state;
     this.root.dataset.hand = String(step.hand);
     this.root.dataset.at = String(step.at);
-    byId("heading").textContent = s.heading || s.title;
+    say(byId("heading"), s.heading.length ? s.heading : [s.title]);
     const trump = byId("trump");
     trump.hidden = !s.trump;
-    trump.textContent = s.trump ? `${this.w("web.trump")}: ${s.trump.label}` : "";
+    trump.replaceChildren(...trumpLine(s, this.texts));
     const points = byId("points");
     points.hidden = !s.points;
-    points.textContent = s.points ?? "";
+    say(points, s.points);
     this.drawSeats(s);
     this.drawTrick(s);
     this.drawShown(s);
     const result = byId("result");
     result.hidden = !s.result;
-    result.replaceChildren(...(s.result ?? []).map((line) => el("p", "", line)));
-    if (s.lobby && s.note) result.replaceChildren(el("p", "", s.note));
+    const lines: Spans[] = s.lobby && s.note ? [s.note] : (s.result ?? []);
+    result.replaceChildren(...lines.map((line) => {
+      const p = el("p");
+      p.append(...words(line));
+      return p;
+    }));
     result.hidden = !(s.result || (s.lobby && s.note));
-    const facts = byId("facts");
-    facts.replaceChildren(
-      ...[...(s.facts ?? []), ...(s.match ? [s.match] : [])].map((f) => el("li", "", f)),
-    );
+    items(byId("facts"), [...(s.facts ?? []), ...(s.match ? [s.match] : [])]);
     this.drawMoves(step, first);
     this.drawMine(step);
     this.drawActions(step);
@@ -232,8 +216,10 @@ export class TableView {
       li.classList.toggle("me", rel === 0 && this.step?.mine != null);
       li.classList.toggle("turn", turn.has(i));
       (li.children[0] as HTMLElement).textContent = seat.name;
-      const meta = [seat.team, seat.badges].filter(Boolean).join(" · ");
-      (li.children[1] as HTMLElement).textContent = meta;
+      const meta: Node[] = seat.team ? [document.createTextNode(seat.team)] : [];
+      const badges = words(seat.badges);
+      if (meta.length && badges.length) meta.push(document.createTextNode(" · "));
+      (li.children[1] as HTMLElement).replaceChildren(...meta, ...badges);
       const taken = seat.taken !== null && seat.taken !== undefined
         ? ` · ${this.w("web.taken")} ${seat.taken}` : "";
       (li.children[2] as HTMLElement).textContent = seat.cards ? `🂠 ${seat.cards}${taken}` : taken;
@@ -241,41 +227,17 @@ export class TableView {
   }
 
   private cardImg(code: string): HTMLImageElement {
-    const img = el("img");
-    img.src = this.cards + code + ".png";
-    img.alt = code;
-    img.dataset.card = code;
-    img.width = 60;
-    img.height = 90;
-    img.draggable = false;
-    img.decoding = "async";
-    return img;
+    return this.cards.img(code);
   }
 
   private drawTrick(s: TableState): void {
-    const box = byId("trick");
     const n = s.seats.length;
     const me = this.me();
-    if (box.children.length !== n) {
-      box.replaceChildren();
-      for (let i = 0; i < n; i++) {
-        const slot = el("div", "slot");
-        slot.dataset.seat = String(i);
-        box.append(slot);
-      }
-    }
-    const bySeat = new Map((s.trick ?? []).map((p) => [p.seat, p.card]));
-    for (let i = 0; i < n; i++) {
-      const slot = box.children[i] as HTMLElement;
-      const rel = (i - me + n) % n;
-      const [x, y] = place(rel, n, 24, 22);
+    fillTrick(byId("trick"), s, this.cards, s.trick ?? [], s.winner, (slot, i) => {
+      const [x, y] = place((i - me + n) % n, n, 24, 22);
       slot.style.setProperty("--x", `${x}%`);
       slot.style.setProperty("--y", `${y}%`);
-      const code = bySeat.get(i);
-      const shown = (slot.firstChild as HTMLElement | null)?.dataset.card;
-      if (code !== shown) slot.replaceChildren(...(code ? [this.cardImg(code)] : []));
-      slot.classList.toggle("wins", s.winner === i && bySeat.has(i));
-    }
+    });
   }
 
   private drawShown(s: TableState): void {
@@ -289,7 +251,8 @@ export class TableView {
     const list = byId("moves");
     if (first) list.replaceChildren();
     if (step.move) {
-      const li = el("li", "", step.move.text);
+      const li = el("li");
+      li.append(...words(step.move.text));
       li.dataset.at = String(step.at);
       list.append(li);
       while (list.children.length > 80) list.firstChild?.remove();
@@ -311,13 +274,16 @@ export class TableView {
       byId("hand").replaceChildren();
       return;
     }
-    prompt.textContent = mine.status.autoplay ? this.w("activity.autoplay")
-      : mine.status.left ? this.w("hand.left") : mine.prompt;
-    priv.replaceChildren(...mine.private.map((line) => el("li", "", line)));
+    const status = mine.status ?? {};
+    if (status.autoplay) prompt.textContent = this.w("activity.autoplay");
+    else if (status.left) prompt.textContent = this.w("hand.left");
+    else say(prompt, mine.prompt);
+    items(priv, [...mine.private, ...(mine.notes ?? [])]);
     const buttons: HTMLElement[] = [];
-    const usable = (c: Choice) => c.free || (mine.my_turn && !mine.status.left);
+    const usable = (c: Choice) => c.free || (mine.my_turn && !status.left);
     for (const c of mine.choices.filter(usable)) {
-      const b = el("button", c.free ? "choice free" : "choice", c.label);
+      const b = el("button", c.free ? "choice free" : "choice");
+      b.append(...words(c.label));
       b.type = "button";
       b.dataset.kind = c.kind;
       b.dataset.value = JSON.stringify(c.value);
@@ -326,7 +292,8 @@ export class TableView {
     }
     const together = mine.together;
     if (together && mine.my_turn) {
-      const label = el("p", "together", `${together.label} (${this.picked.size}/${together.size})`);
+      const label = el("p", "together");
+      label.append(...words(together.label), ` (${this.picked.size}/${together.size})`);
       label.id = "together";
       const done = el("button", "choice primary", this.w("activity.done"));
       done.type = "button";
@@ -362,7 +329,7 @@ export class TableView {
     }
     for (const b of box.children as HTMLCollectionOf<HTMLElement>) {
       const code = b.dataset.card ?? "";
-      const playable = mine.my_turn && !mine.status.left && legal.has(code);
+      const playable = mine.my_turn && !mine.status?.left && legal.has(code);
       b.classList.toggle("legal", playable);
       b.classList.toggle("trump", trumps.has(code));
       b.classList.toggle("pickable", pickable.has(code));
@@ -411,7 +378,7 @@ export class TableView {
       this.drawMine(this.step as Step);
       return;
     }
-    if (!mine.my_turn || mine.status.left || !mine.legal.includes(code)) return;
+    if (!mine.my_turn || mine.status?.left || !mine.legal.includes(code)) return;
     if (this.confirm && this.armed !== code) {
       this.armed = code;
       this.drawHand(mine);
@@ -443,12 +410,13 @@ export class TableView {
       buttons.push(b);
     };
     if (mine !== null) {
-      if (mine.status.autoplay) button("primary", this.w("activity.back"), () => this.ask.seat("back"), "back");
+      const status = mine.status ?? {};
+      if (status.autoplay) button("primary", this.w("activity.back"), () => this.ask.seat("back"), "back");
       if (mine.hints) button("ghost", this.w("btn.hint"), () => this.ask.hint(), "hint");
-      if (over && !mine.status.left) {
+      if (over && !status.left) {
         button("primary", this.w("btn.next_hand"), () => this.ask.seat("next"), "next");
       }
-      if (!over && !mine.status.left) {
+      if (!over && !status.left) {
         button("danger small", this.w("btn.leave_hand"), () => this.askLeave(), "leave");
       }
     } else if (over) {
@@ -478,7 +446,11 @@ export class TableView {
       const row = el("div", "last-trick");
       for (const p of last.cards) {
         const cell = el("figure", p.seat === last.winner ? "wins" : "");
-        cell.append(this.cardImg(p.card), el("figcaption", "", s.seats[p.seat]?.name ?? ""));
+        const who = el("bdi", "person", s.seats[p.seat]?.name ?? "");
+        who.dir = "auto";
+        const caption = el("figcaption");
+        caption.append(who);
+        cell.append(this.cardImg(p.card), caption);
         row.append(cell);
       }
       body.push(row);
@@ -488,9 +460,13 @@ export class TableView {
     this.sheet(body, [[this.w("activity.close"), "ghost", () => undefined]]);
   }
 
-  answer(text: string): void {
-    const p = el("p", "hint-text", text);
-    this.sheet([p], [[this.w("activity.close"), "ghost", () => undefined]]);
+  answer(lines: Spans[]): void {
+    const body = lines.map((line) => {
+      const p = el("p", "hint-text");
+      p.append(...words(line));
+      return p;
+    });
+    this.sheet(body, [[this.w("activity.close"), "ghost", () => undefined]]);
   }
 
   private sheet(body: HTMLElement[], buttons: [string, string, () => void][]): void {
@@ -522,9 +498,10 @@ export class TableView {
     this.toast(text, true);
   }
 
-  notice(text: string): void {
-    this.toast(text);
-    const li = el("li", "notice", text);
+  notice(text: Spans): void {
+    this.toast(text.map((s) => (typeof s === "string" ? s : s.text)).join(""));
+    const li = el("li", "notice");
+    li.append(...words(text));
     byId("moves").append(li);
   }
 
@@ -547,8 +524,7 @@ export class TableView {
   private tick(): void {
     const clock = document.getElementById("clock");
     if (clock === null) return;
-    const now = Date.now() / 1000 + this.offset;
-    const left = this.deadline === null ? null : Math.max(0, Math.ceil(this.deadline - now));
+    const left = this.clock_.left();
     clock.hidden = left === null;
     clock.textContent = left === null ? "" : `⏳ ${left} ${this.w("web.seconds_left")}`;
     clock.classList.toggle("low", left !== null && left <= 10);

@@ -18,19 +18,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot import holds, render
+from bot import render
 from bot.community.quickplay import table_link
+from bot.delivery import only_users
 from bot.direct import DirectMessages
-from bot.discord_surface import only_users
-from bot.tables import OpenTable
+from bot.open_tables import OpenTable
+from bot.servers import Servers
+from bot.service import TableService
+from bot.store import Store
 from bot.texts import language_of, speaking, t
-
-if TYPE_CHECKING:
-    from bot.client import FilicauBot
 
 
 def invited(users: Sequence[discord.abc.User | None], opener_id: int,
@@ -46,34 +46,42 @@ def invited(users: Sequence[discord.abc.User | None], opener_id: int,
     return out[:max(0, seats - 1)]
 
 
-async def invite(bot: FilicauBot, dms: DirectMessages, table: OpenTable,
-                 interaction: discord.Interaction[Any],
-                 users: Sequence[discord.abc.User]) -> None:
-    """Hold a seat for each of ``users`` at a table just opened (its lobby posted as the
-    answer to ``interaction``) and tell them."""
-    s = table.session
-    if not users:
-        return
-    settings = await bot.store.community_settings(s.guild_id)
-    now = time.time()
-    until = now + 60 * settings.hold_minutes
-    await s.keep(**{holds.HELD: holds.with_holds(s.row.runtime, [str(u.id) for u in users],
-                                                  until, now)})
-    when = f"<t:{int(until)}:t>"
-    by = f"<@{interaction.user.id}>"
-    mention: list[int] = []
-    for user in users:
-        prefs = await bot.store.player_settings(user.id)
-        if prefs.invites == "dm":
-            with speaking(language_of(prefs.locale)):
-                text = t("invite.dm", user=by, game=render.title(s),
-                         channel=f"<#{s.channel_id}>", until=when, link=table_link(table))
-            if await dms.send(user.id, content=text, what=f"invite {user.id}"):
-                continue
-        mention.append(user.id)
-    if not mention:
-        return
-    with speaking(bot.public_language(s.guild_id)):
-        text = t("invite.mention", users=" ".join(f"<@{u}>" for u in mention), user=by,
-                 game=render.title(s), until=when)
-    await interaction.followup.send(text, allowed_mentions=only_users(mention))
+class Invitations:
+    """Seats held for the invited, and the invited told (see the module docstring)."""
+
+    def __init__(self, store: Store, servers: Servers, dms: DirectMessages,
+                 service: TableService) -> None:
+        self.store = store
+        self.servers = servers
+        self.dms = dms
+        self.service = service
+
+    async def invite(self, table: OpenTable, interaction: discord.Interaction[Any],
+                     users: Sequence[discord.abc.User]) -> None:
+        """Hold a seat for each of ``users`` at a table just opened (its lobby posted as
+        the answer to ``interaction``) and tell them."""
+        s = table.session
+        if not users:
+            return
+        settings = await self.store.community_settings(s.guild_id)
+        now = time.time()
+        until = now + 60 * settings.hold_minutes
+        await self.service.hold(table, [str(u.id) for u in users], until)
+        when = f"<t:{int(until)}:t>"
+        by = f"<@{interaction.user.id}>"
+        mention: list[int] = []
+        for user in users:
+            prefs = await self.store.player_settings(user.id)
+            if prefs.invites == "dm":
+                with speaking(language_of(prefs.locale)):
+                    text = t("invite.dm", user=by, game=render.title(s),
+                             channel=f"<#{s.channel_id}>", until=when, link=table_link(table))
+                if await self.dms.send(user.id, content=text, what=f"invite {user.id}"):
+                    continue
+            mention.append(user.id)
+        if not mention:
+            return
+        with speaking(self.servers.public_language(s.guild_id)):
+            text = t("invite.mention", users=" ".join(f"<@{u}>" for u in mention), user=by,
+                     game=render.title(s), until=when)
+        await interaction.followup.send(text, allowed_mentions=only_users(mention))

@@ -2,8 +2,8 @@
 from anywhere in the server; opening a table when there is none.
 
 A table takes a player now when it is in its lobby with a free seat, or between hands with a
-free seat or a computer's seat to take (``TableSession.join`` decides, under the table's
-lock: this list only points). Its settings are respected: seats held for invited players
+free seat or a computer's seat to take (the table service's ``take_seat`` decides, under the
+table's lock: this list only points). Its settings are respected: seats held for invited players
 count as taken for everyone else (``bot.holds``), a tournament's tables seat nobody, and a
 table in a channel the player cannot see, or the bot cannot post in, is not offered.
 """
@@ -13,26 +13,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot import holds, render
+from bot import holds
+from bot.lobby import DEFAULT_TURN_SECONDS, DEFAULT_WINDOW_SECONDS, SessionError
+from bot.open_tables import OpenTable
 from bot.options import offers
 from bot.seats import is_computer, user_member
-from bot.session import (
-    DEFAULT_TURN_SECONDS,
-    DEFAULT_WINDOW_SECONDS,
-    SessionError,
-    check_settings,
-)
-from bot.tables import OpenTable
-from bot.texts import speaking
+from bot.service import Post, TableService
 from bot.watch import DEFAULT_WATCH
-from engine import make_rules
-
-if TYPE_CHECKING:
-    from bot.client import FilicauBot
 
 #: The game ``/play`` opens when none is named and no table of any game takes a player.
 DEFAULT_GAME = "filicau"
@@ -119,57 +110,23 @@ def table_link(table: OpenTable) -> str:
     return link(s.guild_id, s.channel_id, s.message_id)
 
 
-async def sit(table: OpenTable, user_id: int, name: str | None) -> int:
-    """Seat ``user_id`` at ``table``: in a team with room at a fixed-teams table (the one
-    with more empty seats first), else in the first free seat; returns the seat."""
-    s = table.session
-    if not s.fixed_teams:
-        return await s.join(user_id, None, name)
-    n = s.rules.players
-    order = sorted((0, 1), key=lambda team: -sum(
-        1 for x in range(team, n, 2) if s.seats[x] is None))
-    try:
-        return await s.join(user_id, order[0], name)
-    except SessionError as e:
-        if e.key not in ("err.team_full", "err.seat_held"):
-            raise
-        return await s.join(user_id, order[1], name)
+#: A table opened by ``/play``: the settings ``/table new`` has by default.
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "turn_seconds": DEFAULT_TURN_SECONDS, "window_seconds": DEFAULT_WINDOW_SECONDS,
+    "pings": True, "hints": True, "rated": True, "thread": False, "watch": DEFAULT_WATCH}
 
 
-async def redraw(bot: FilicauBot, table: OpenTable) -> None:
-    """The table's seats changed from elsewhere: its message says so (the lobby redrawn, a
-    table between hands refreshed) and every surface hears of it."""
-    s = table.session
-    if s.state == "lobby" and s.message_id is not None:
-        with speaking(bot.public_language(s.guild_id)):
-            await table.discord.delivery.edit_table(
-                s.message_id, embed=render.lobby_embed(s), view=render.lobby_view(s))
-    await table.runner.after(None)
-
-
-async def open_here(bot: FilicauBot, interaction: discord.Interaction[Any],
-                    game: str) -> OpenTable:
+async def open_here(service: TableService, interaction: discord.Interaction[Any], game: str,
+                    post: Post) -> OpenTable:
     """A new table of ``game`` in the channel asked from, with the asker seated, posted as
-    the answer (its settings the defaults of ``/table new``)."""
+    the answer (``post``)."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise SessionError("err.guild_only")
     options: dict[str, Any] = {"early_end": True} if offers(game, "early_end") else {}
-    rules = make_rules(game, options)
-    settings = check_settings({
-        "turn_seconds": DEFAULT_TURN_SECONDS, "window_seconds": DEFAULT_WINDOW_SECONDS,
-        "pings": True, "hints": True, "rated": True, "thread": False, "watch": DEFAULT_WATCH})
-    table = await bot.tables.create(
+    return await service.open(
         guild_id=interaction.guild_id, channel_id=interaction.channel_id, game=game,
-        options=options, opener_id=interaction.user.id, seats=rules.players, settings=settings,
-        members=None)
-    try:
-        await sit(table, interaction.user.id, interaction.user.display_name)
-        await table.discord.post_again(interaction)
-    except BaseException:
-        await bot.tables.discard(table)
-        raise
-    table.runner.start_lobby_timer()
-    return table
+        options=options, opener_id=interaction.user.id, settings=DEFAULT_SETTINGS,
+        opener_name=interaction.user.display_name, post=post)
 
 
 def member_of(user_id: int) -> str:

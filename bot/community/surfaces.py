@@ -19,22 +19,21 @@ import logging
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import discord
 
 from bot import holds, render
 from bot.community import drawing
 from bot.community.quickplay import table_link
-from bot.courier import QuietSurface, Signal
+from bot.courier import Change, QuietSurface, Signal
+from bot.delivery import Delivery
 from bot.direct import DirectMessages
+from bot.open_tables import OpenTable
 from bot.seats import is_computer
-from bot.session import Outcome
-from bot.tables import OpenTable
+from bot.servers import Servers
+from bot.store import Store
 from bot.texts import language_of, speaking, t
-
-if TYPE_CHECKING:
-    from bot.client import FilicauBot
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +59,8 @@ def only_role(role_id: int) -> discord.AllowedMentions:
 class ReminderSurface(QuietSurface):
     """Direct-message reminders of a turn (see the module docstring)."""
 
-    def __init__(self, bot: FilicauBot, table: OpenTable, dms: DirectMessages) -> None:
-        self.bot = bot
+    def __init__(self, store: Store, table: OpenTable, dms: DirectMessages) -> None:
+        self.store = store
         self.table = table
         self.dms = dms
         #: The turn reminded last: (hand, actions).
@@ -81,7 +80,7 @@ class ReminderSurface(QuietSurface):
         people = [int(m) for seat in s.waiting_for_human()
                   if (m := s.seats[seat]) is not None and not is_computer(m)]
         for user_id in people:
-            prefs = await self.bot.store.player_settings(user_id)
+            prefs = await self.store.player_settings(user_id)
             if prefs.reminders != "dm":
                 continue
             with speaking(language_of(prefs.locale)):
@@ -91,14 +90,19 @@ class ReminderSurface(QuietSurface):
 
 
 class CallSurface(QuietSurface):
-    """A call of the server's role for one more player (see the module docstring)."""
+    """A call of the server's role for one more player (see the module docstring), posted
+    through the table's own routes (``delivery``: a follow-up of its token while it
+    lives), in the server's language."""
 
-    def __init__(self, bot: FilicauBot, table: OpenTable) -> None:
-        self.bot = bot
+    def __init__(self, store: Store, servers: Servers, table: OpenTable,
+                 delivery: Delivery) -> None:
+        self.store = store
+        self.servers = servers
         self.table = table
+        self.delivery = delivery
         self.called = False
 
-    async def changed(self, outcome: Outcome | None) -> None:
+    async def changed(self, change: Change) -> None:
         s = self.table.session
         if self.called or s.state != "lobby" or s.message_id is None:
             return
@@ -108,20 +112,19 @@ class CallSurface(QuietSurface):
                                         now=time.time()) != 1:
             return
         self.called = True
-        settings = await self.bot.store.community_settings(s.guild_id)
+        settings = await self.store.community_settings(s.guild_id)
         role = settings.call_role_id
         if role is None:
             return
         now = datetime.now(UTC)
         since = (now - timedelta(seconds=CALL_SECONDS)).isoformat(timespec="seconds")
-        if not await self.bot.store.take_call(s.guild_id, now.isoformat(timespec="seconds"),
+        if not await self.store.take_call(s.guild_id, now.isoformat(timespec="seconds"),
                                               since):
             log.info("table %s: the call for one more waits (one a while per server)", s.id)
             return
-        with speaking(self.bot.public_language(s.guild_id)):
+        with speaking(self.servers.public_language(s.guild_id)):
             content = f"<@&{role}> " + t("call.one_more", game=render.title(s),
                                           channel=f"<#{s.channel_id}>")
             view = drawing.take_view([s.id], label=t("btn.take_seat"))
-        await self.table.discord.delivery.post(content=content, view=view,
-                                               allowed_mentions=only_role(role),
-                                               what="call for one more player")
+        await self.delivery.post(content=content, view=view, allowed_mentions=only_role(role),
+                                 what="call for one more player")

@@ -245,6 +245,12 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (tournament_id, round, number)
     );
     """,
+    # 11: each server's card faces in its pictures (each game's own, or German or French for
+    # every game: bot.cardart.faces_for).
+    """
+    ALTER TABLE guild_settings ADD COLUMN faces TEXT NOT NULL DEFAULT 'game'
+        CHECK (faces IN ('game', 'german', 'french'));
+    """,
 ]
 #: The step that added the ratings.
 RATINGS_VERSION = 5

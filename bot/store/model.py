@@ -178,7 +178,7 @@ def with_hand_winners(row: ResultRow, hand_result: str | None) -> ResultRow:
 class GuildSettings(BaseModel):
     """A server's own settings: the language of its public messages (its Discord locale, as
     last seen in an interaction), and how cards are shown (pictures or text only, the
-    pictures' theme)."""
+    pictures' theme and card faces)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -188,6 +188,9 @@ class GuildSettings(BaseModel):
     #: Card pictures at this server's tables; off (text only) by default.
     pictures: bool = False
     theme: Literal["light", "dark", "fourcolour"] = "dark"
+    #: The pictures' card faces: each game's own (``Rules.faces``), or German or French
+    #: faces for every game (``bot.cardart.faces_for``).
+    faces: Literal["game", "german", "french"] = "game"
 
 
 class WebKey(BaseModel):

@@ -13,15 +13,17 @@ class ServerSql:
     async def guild_settings(self) -> list[GuildSettings]:
         rows = await self.db.fetch("SELECT * FROM guild_settings ORDER BY guild_id")
         return [GuildSettings(guild_id=r["guild_id"], locale=r["locale"],
-                              pictures=bool(r["pictures"]), theme=r["theme"]) for r in rows]
+                              pictures=bool(r["pictures"]), theme=r["theme"], faces=r["faces"])
+                for r in rows]
 
     async def put_guild_settings(self, settings: GuildSettings) -> None:
         await self.db.execute(
-            "INSERT INTO guild_settings (guild_id, locale, pictures, theme, updated_at) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "INSERT INTO guild_settings (guild_id, locale, pictures, theme, faces, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
             "locale = excluded.locale, pictures = excluded.pictures, theme = excluded.theme, "
-            "updated_at = excluded.updated_at",
-            settings.guild_id, settings.locale, settings.pictures, settings.theme, now())
+            "faces = excluded.faces, updated_at = excluded.updated_at",
+            settings.guild_id, settings.locale, settings.pictures, settings.theme,
+            settings.faces, now())
 
     async def web_key(self, guild_id: int) -> WebKey | None:
         row = await self.db.fetchrow("SELECT * FROM web_keys WHERE guild_id = ?", guild_id)

@@ -12,7 +12,7 @@ from bot.store.results import ResultSql
 from bot.store.servers import ServerSql
 from bot.store.sql import Database
 from bot.store.statuses import StatusSql
-from bot.store.tables import TableSql
+from bot.store.table_rows import TableSql
 
 
 class SqlStore(TableSql, HandSql, StatusSql, ResultSql, RatingSql, ServerSql, CommunitySql,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from bot.delivery import FAILURES, describe
 
 if TYPE_CHECKING:
-    from discord.ext import commands
+    from discord.http import HTTPClient
 
     from bot.store import TournamentRow
 
@@ -33,11 +33,11 @@ def channel_link(row: TournamentRow) -> str:
     return f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
 
 
-async def create(bot: commands.Bot, guild_id: int, *, start: str, end: str,
+async def create(http: HTTPClient, guild_id: int, *, start: str, end: str,
                  **fields: Any) -> int | None:
     """Make the event; its id, or None when Discord refused."""
     try:
-        data = await bot.http.create_guild_scheduled_event(
+        data = await http.create_guild_scheduled_event(
             guild_id, privacy_level=GUILD_ONLY, entity_type=EXTERNAL,
             scheduled_start_time=start, scheduled_end_time=end, **fields)
     except FAILURES as e:
@@ -47,13 +47,13 @@ async def create(bot: commands.Bot, guild_id: int, *, start: str, end: str,
     return int(data["id"])
 
 
-async def set_status(bot: commands.Bot, guild_id: int, event_id: int | None,
+async def set_status(http: HTTPClient, guild_id: int, event_id: int | None,
                      status: int) -> None:
     """Move the event on (active, completed, cancelled); nothing without one."""
     if event_id is None:
         return
     try:
-        await bot.http.edit_scheduled_event(guild_id, event_id, status=status)
+        await http.edit_scheduled_event(guild_id, event_id, status=status)
     except FAILURES as e:
         log.info("server %s: scheduled event %s not moved to %s (%s)", guild_id, event_id,
                  status, describe(e))

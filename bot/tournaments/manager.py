@@ -11,8 +11,9 @@ killed at any point, goes on from where the store is:
   in play, in one transaction (``start_round``: a round is drawn once, whoever asks twice);
 - each table of a round gets its own thread in the tournament's channel (kept with the table
   of the round before the table is made there, so a second try finds it) and an ordinary
-  table in it (``bot.tables``), seated by the draw and started at once, whose settings carry
-  the tournament's plan (``bot.boards``: its hands, and in duplicate the round's boards);
+  table in it (opened and started by the table service, ``bot.service``), seated by the draw,
+  whose settings carry the tournament's plan (``bot.boards``: its hands, and in duplicate
+  the round's boards);
 - a table's ``TournamentSurface`` closes it once its round's hands are played; a table that
   closes (so, or because nobody played at it) leaves its result (``results``), read from
   its stored hands; when every table of the round has one, the next round is drawn by the
@@ -32,28 +33,27 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot import boards, names, present
-from bot.delivery import FAILURES, describe
-from bot.discord_surface import only_users
+from bot import boards, names
+from bot.courier import Via
+from bot.delivery import FAILURES, Sender, describe, only_users
+from bot.lobby import DEFAULT_TURN_SECONDS, DEFAULT_WINDOW_SECONDS, Actor, SessionError
+from bot.open_tables import OpenTable, OpenTables
 from bot.seats import computer, is_computer, parse_member
-from bot.session import DEFAULT_TURN_SECONDS, DEFAULT_WINDOW_SECONDS, SessionError
+from bot.servers import Servers
+from bot.service import Outcome, TableService
 from bot.store import Entrant, Store, TournamentRow, TournamentTable
 from bot.store.model import TournamentFormat
-from bot.tables import OpenTable
 from bot.texts import speaking, t
 from bot.tournaments import drawing, events, pairing, scoring
-from bot.tournaments.results import round_result, table_rounds
+from bot.tournaments.round_scores import round_result, table_rounds
 from bot.watch import DEFAULT_WATCH
-from engine import make_rules, public_view
-
-if TYPE_CHECKING:
-    from bot.client import FilicauBot
+from engine import make_rules
 
 log = logging.getLogger(__name__)
 
@@ -76,19 +76,24 @@ def member_of(entrant: str, level: str) -> str:
 
 
 class Tournaments:
-    """The tournaments of this process (see the module docstring)."""
+    """The tournaments of this process (see the module docstring): kept in ``store``,
+    announced through ``sender`` in each server's language (``servers``), their tables
+    opened and ended by the table service over the registry of open tables; ``ready``
+    returns once the bot is connected."""
 
-    def __init__(self, bot: FilicauBot) -> None:
-        self.bot = bot
+    def __init__(self, *, store: Store, servers: Servers, sender: Sender, tables: OpenTables,
+                 service: TableService, ready: Callable[[], Awaitable[Any]]) -> None:
+        self.store = store
+        self.servers = servers
+        self.sender = sender
+        self.tables = tables
+        self.service = service
+        self._ready = ready
         self._locks: dict[int, asyncio.Lock] = {}
         #: The end of each sign-up, by tournament.
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.stopping = False
-
-    @property
-    def store(self) -> Store:
-        return self.bot.store
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -121,10 +126,10 @@ class Tournaments:
         """After the tables are restored: close the tables whose round is played out (a
         process stopped between the last hand and the close), set the sign-ups' timers
         again, and go on with the tournaments in play once connected."""
-        for table in list(self.bot.tables):
+        for table in list(self.tables):
             plan = table.session.plan
             if plan is not None and self.played_out(table):
-                await table.runner.close(TABLE_DONE)
+                await self.service.end(table, TABLE_DONE)
         for row in await self.store.owned_tournaments():
             if row.state == "signup":
                 self.arm(row)
@@ -140,7 +145,7 @@ class Tournaments:
         return tasks
 
     async def _resume(self, tournament_id: int) -> None:
-        await self.bot.wait_until_ready()
+        await self._ready()
         async with self.lock(tournament_id):
             row = await self.store.get_tournament(tournament_id)
             if row is None or row.state != "running":
@@ -148,7 +153,7 @@ class Tournaments:
             for table in await self.store.tournament_tables(row.id, row.round):
                 if table.result is not None:
                     continue
-                open_table = None if table.table_id is None else self.bot.tables.get(
+                open_table = None if table.table_id is None else self.tables.get(
                     table.table_id)
                 if table.table_id is not None and open_table is None:
                     # Closed (or lost) while no process watched it: what it played counts.
@@ -178,11 +183,11 @@ class Tournaments:
 
     async def announce(self, row: TournamentRow) -> None:
         """The announcement was posted: the server's scheduled event."""
-        with speaking(self.bot.public_language(row.guild_id)):
+        with speaking(self.servers.public_language(row.guild_id)):
             fields = drawing.event_fields(row, events.channel_link(row))
         end = (datetime.fromisoformat(row.starts_at)
                + timedelta(minutes=MINUTES_PER_HAND * row.rounds * row.hands + 30))
-        event_id = await events.create(self.bot, row.guild_id, start=row.starts_at,
+        event_id = await events.create(self.sender.http, row.guild_id, start=row.starts_at,
                                        end=end.isoformat(timespec="seconds"), **fields)
         if event_id is not None:
             await self.store.update_tournament(row.id, event_id=event_id)
@@ -222,7 +227,7 @@ class Tournaments:
 
     async def _start_at(self, tournament_id: int, delay: float) -> None:
         await asyncio.sleep(delay)
-        await self.bot.wait_until_ready()
+        await self._ready()
         self._timers.pop(tournament_id, None)
         try:
             await self.start(tournament_id, by=None)
@@ -258,12 +263,12 @@ class Tournaments:
             if timer is not None and timer is not asyncio.current_task():
                 timer.cancel()
             ranked = pairing.shuffled([e.entrant for e in entrants], str(row.settings["seed"]))
-            draw = self._draw(row, ranked, met={})
+            draw = self._draw(row, 1, ranked, None, [])
             if not await self.store.start_round(row.id, 1, draw):
                 return
             row = row.model_copy(update={"state": "running", "round": 1})
             await self._redraw_announcement(row, entrants)
-            await events.set_status(self.bot, row.guild_id, await self._event_of(row.id),
+            await events.set_status(self.sender.http, row.guild_id, await self._event_of(row.id),
                                     events.ACTIVE)
             for table in await self.store.tournament_tables(row.id, 1):
                 await self._open_table(row, table)
@@ -284,8 +289,8 @@ class Tournaments:
             timer.cancel()
         row = row.model_copy(update={"state": "cancelled"})
         await self._redraw_announcement(row, await self.store.entrants(row.id))
-        await events.set_status(self.bot, row.guild_id, row.event_id, events.CANCELED)
-        with speaking(self.bot.public_language(row.guild_id)):
+        await events.set_status(self.sender.http, row.guild_id, row.event_id, events.CANCELED)
+        with speaking(self.servers.public_language(row.guild_id)):
             await self._post(row.channel_id, content=t(key, title=drawing.title(row)))
         self._forget(row.id)
 
@@ -297,12 +302,18 @@ class Tournaments:
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
 
-    def _draw(self, row: TournamentRow, ranked: Sequence[str],
-              met: pairing.Met) -> list[list[str]]:
+    def _draw(self, row: TournamentRow, round_number: int, ranked: Sequence[str],
+              scores: dict[str, float] | None, played: Sequence[TournamentTable]
+              ) -> list[list[str]]:
+        """The round's tables, seated: the same from the same store (its seed is the
+        tournament's and the round's)."""
         size, sides = self.size(row)
-        fill = computer(str(row.settings.get("level", "easy")))
-        return [pairing.seat(group, sides)
-                for group in pairing.draw(ranked, size, fill=fill, met=met)]
+        layout = pairing.Layout(size, sides)
+        return pairing.draw(
+            ranked, layout, fill=computer(str(row.settings.get("level", "easy"))),
+            history=pairing.History.of([(t.round, t.seats) for t in played], layout),
+            scores=scores if row.format == "swiss" else None,
+            seed=f"{row.settings['seed']}:{round_number}")
 
     async def _event_of(self, tournament_id: int) -> int | None:
         row = await self.store.get_tournament(tournament_id)
@@ -313,22 +324,20 @@ class Tournaments:
     async def _open_table(self, row: TournamentRow, table: TournamentTable) -> None:
         """The round's table ``table`` in its own thread, seated and dealt; every step taken
         only if it was not taken before (``_resume`` calls this again after a restart)."""
-        bot = self.bot
-        language = bot.public_language(row.guild_id)
+        language = self.servers.public_language(row.guild_id)
         thread_id = table.thread_id
         if thread_id is None:
             with speaking(language):
                 name = t("tour.thread", number=row.id, round=table.round, table=table.number)
-            data = await bot.http.start_thread_without_message(
+            data = await self.sender.http.start_thread_without_message(
                 row.channel_id, name=name[:100], auto_archive_duration=1440,
                 type=discord.ChannelType.public_thread.value)
             thread_id = int(data["id"])
             await self.store.update_tournament_table(row.id, table.round, table.number,
                                                      thread_id=thread_id)
         level = str(row.settings.get("level", "easy"))
-        open_table = bot.tables.in_channel(thread_id)
+        open_table = self.tables.in_channel(thread_id)
         if open_table is None:
-            rules = make_rules(row.game)
             plan = boards.Plan(row.id, table.round, table.number, row.hands,
                                f"{row.settings['seed']}:{table.round}"
                                if row.format == "duplicate" else None)
@@ -336,41 +345,34 @@ class Tournaments:
                                                              DEFAULT_TURN_SECONDS)),
                         "window_seconds": DEFAULT_WINDOW_SECONDS, "pings": True,
                         "hints": False, "rated": True, "thread": False,
-                        "watch": DEFAULT_WATCH, **boards.plan_settings(plan)}
-            open_table = await bot.tables.create(
+                        "watch": DEFAULT_WATCH}
+            entrants = {e.entrant: e.name for e in await self.store.entrants(row.id)}
+            open_table = await self.service.open(
                 guild_id=row.guild_id, channel_id=thread_id, game=row.game, options={},
-                opener_id=row.organizer_id, seats=rules.players, settings=settings,
-                members=[member_of(e, level) for e in table.seats])
+                opener_id=row.organizer_id, settings=settings, plan=plan,
+                members=[member_of(e, level) for e in table.seats],
+                names={e: entrants[e] for e in table.seats if e in entrants
+                       and not e.startswith("cpu:")}, post=None)
         await self.store.update_tournament_table(row.id, table.round, table.number,
                                                  table_id=open_table.id)
-        s = open_table.session
-        if s.state == "lobby":
-            entrants = {e.entrant: e.name for e in await self.store.entrants(row.id)}
-            await s.keep(names={e: entrants[e] for e in table.seats if e in entrants
-                                and not e.startswith("cpu:")})
-            s.names.update(s.row.runtime.get("names", {}))
-            await s.start(row.organizer_id, is_admin=True)
-        if s.message_id is None:
-            await self._post_table(row, table, open_table)
-        open_table.runner.kick()
+        opened = open_table
 
-    async def _post_table(self, row: TournamentRow, table: TournamentTable,
-                          open_table: OpenTable) -> None:
+        async def post(_: Outcome | None = None) -> None:
+            if opened.session.message_id is None:
+                await self._post_table(table, opened)
+
+        if opened.session.state == "lobby":
+            await self.service.start(opened, Actor(row.organizer_id, manager=True),
+                                     via=Via.TABLE, reply=post)
+        else:
+            await post()
+
+    async def _post_table(self, table: TournamentTable, open_table: OpenTable) -> None:
         """The table message in the table's thread, and who sits there (a mention adds
         each person to the thread)."""
         s = open_table.session
-        assert s.hand is not None
-        with speaking(self.bot.public_language(s.guild_id)):
-            message = await present.table_message(
-                s, public_view(s.hand), open_table.runner.deadline(),
-                self.bot.config(s.guild_id), await open_table.discord.watch_url())
-            sent = await open_table.discord.delivery.send(
-                s.channel_id, content=message.content or None, embed=message.embed,
-                view=message.view, file=message.picture[1] if message.picture else None,
-                what="post a tournament table")
-            if sent is not None:
-                s.message_id = sent.id
-                await self.store.update_table(s.id, message_id=sent.id)
+        await open_table.discord.post_in_channel()
+        with speaking(self.servers.public_language(s.guild_id)):
             people = [int(m) for m in s.seats if m is not None and not is_computer(m)]
             seated = ", ".join(names.seat_mention(s, seat) for seat in range(len(s.seats)))
             await open_table.discord.delivery.send(
@@ -405,7 +407,8 @@ class Tournaments:
             row.id, table.round, table.number, result=round_result(hands, row.hands))
         if table.thread_id is not None:
             try:
-                await self.bot.http.edit_channel(table.thread_id, archived=True, locked=True)
+                await self.sender.http.edit_channel(table.thread_id, archived=True,
+                                                    locked=True)
             except FAILURES as e:
                 log.info("tournament %s: a table's thread was not archived (%s)", row.id,
                          describe(e))
@@ -434,16 +437,15 @@ class Tournaments:
                 await self.store.update_tournament(row.id, state="finished", shown=row.rounds)
                 row = row.model_copy(update={"state": "finished", "shown": row.rounds})
                 await self._redraw_announcement(row, await self.store.entrants(row.id))
-                await events.set_status(self.bot, row.guild_id, row.event_id,
+                await events.set_status(self.sender.http, row.guild_id, row.event_id,
                                         events.COMPLETED)
                 self._forget(row.id)
                 return
             standings = await self.standings(row)
-            ranked = [s.entrant for s in standings]
             every = await self.store.tournament_tables(row.id)
-            met = pairing.meetings([t.seats for t in every])
-            await self.store.start_round(row.id, row.round + 1,
-                                         self._draw(row, ranked, met))
+            draw = self._draw(row, row.round + 1, [s.entrant for s in standings],
+                              {s.entrant: s.score for s in standings}, every)
+            await self.store.start_round(row.id, row.round + 1, draw)
             if row.shown < row.round:
                 await self._post_standings(row, row.round)
             row = row.model_copy(update={"round": row.round + 1})
@@ -454,14 +456,14 @@ class Tournaments:
     async def _post_standings(self, row: TournamentRow, after: int, *,
                               final: bool = False) -> None:
         standings = await self.standings(row, after)
-        with speaking(self.bot.public_language(row.guild_id)):
+        with speaking(self.servers.public_language(row.guild_id)):
             embed = drawing.standings_embed(row, standings, after, final=final)
         if await self._post(row.channel_id, embed=embed):
             await self.store.update_tournament(row.id, shown=after)
 
     async def _post(self, channel_id: int, **fields: Any) -> bool:
         try:
-            await self.bot.get_partial_messageable(channel_id).send(**fields)
+            await self.sender.channel(channel_id).send(**fields)
         except FAILURES as e:
             log.warning("could not post in channel %s (%s)", channel_id, describe(e))
             return False
@@ -472,9 +474,9 @@ class Tournaments:
         fresh = await self.store.get_tournament(row.id)
         if fresh is None or fresh.message_id is None:
             return
-        with speaking(self.bot.public_language(row.guild_id)):
+        with speaking(self.servers.public_language(row.guild_id)):
             embed = drawing.announcement(row, entrants)
             view = drawing.announcement_view(row)
         with contextlib.suppress(*FAILURES):
-            await self.bot.get_partial_messageable(row.channel_id).get_partial_message(
+            await self.sender.channel(row.channel_id).get_partial_message(
                 fresh.message_id).edit(embed=embed, view=view)

@@ -1,39 +1,79 @@
-"""Who sits at which table each round: Swiss pairing for tables of any size. Pure.
+"""Who sits where each round of a tournament: the draw. Pure (no I/O), and reproducible: the
+same standings, history and seed give the same tables (``docs/community.md``, *The draw*).
 
-The entrants come ranked, best first (the standings after the last round; for the first
-round a seeded shuffle of the sign-ups). Swiss pairing by score, for tables of ``size``:
+The entrants come ranked, best first (the standings; the first round: a seeded shuffle of the
+sign-ups). The tables are as few as the seats allow (``table_count``), their people as even
+as can be; a computer fills each seat left over (``fill``: ranked nowhere, met by nobody),
+and that seat is the bot's *bye*. Every entrant is seated once, and every table has a
+person. Then the draw weighs, each strictly before all that follow it:
 
-1. The ranked entrants are cut into consecutive groups, one per table: the players of like
-   score meet. The tables are as few as the seats allow (``ceil(n / size)``); where the seats
-   outnumber the entrants the groups at the bottom are one short, and a computer fills each
-   seat left over (``fill``, marked as such and ranked nowhere).
-2. Every table needs a person (the bot plays no table of computers only): a group of
-   computer entrants alone takes the nearest person below (or above) it in the ranking.
-3. Rematches are avoided where that costs little: for each two neighbouring tables, the last
-   of the upper and the first of the lower swap places if that makes fewer pairs who met
-   before sit together (one pass, top to bottom; a person never leaves the only table they
-   would keep a person at).
-4. Seats: where partners are fixed (Filicău: seats 0 and 2 against 1 and 3) the group's best
-   and worst make one side and the middle two the other (in general: a snake draft over the
-   sides, best first), so that no side stacks the table's best players; otherwise the
-   seats follow the ranking.
+- **Meeting again** (``History.repeats``): ``TABLE_AGAIN`` for each time two at a table sat
+  at one table before, ``PARTNER_AGAIN`` more for each time two partners (where partners
+  are fixed) were partners before: none where that can be, else as few as can be.
+- At tables of two (the Swiss system's rules, exactly): no second bye while someone has had
+  none; the bye to the lowest-ranked; no two who must both have one colour (``must_have``);
+  the score groups (``scores``; a player floats to the nearest group where they must);
+  the colours each would like (``colour_cost``); neighbours in the ranking.
+- At bigger tables, as one weighed sum below the meetings: the score groups (each pair of
+  table-mates, how many places apart their scores put them), the short tables to those
+  who sat at one least and then to the bottom, the two sides' strength (no side stacks
+  the table's best), colours and seats.
 
->>> draw(["a", "b", "c", "d", "e", "f", "g"], 4, fill="cpu:easy")
+In duplicate (``scores`` None) there are no score groups: the tables mix freely, as a
+player is compared with the same seat at the other tables. A *colour* is a side where
+partners are fixed, the seat at a table of two (``Layout.colour``).
+
+Tables of two are paired by a minimum-cost perfect matching (the blossom algorithm,
+``networkx``): exact. Bigger tables are drawn by simulated annealing over seat swaps from two
+starts, a tabu search while people still meet again, and a descent to a local minimum; the
+moves are counted, not timed, and every random number comes from ``seed``: the same input,
+the same draw, in any process (``benchmarks/pairing.py`` sets it against the minimum).
+
+>>> draw(list("abcdefg"), Layout(4), fill="cpu:easy")
 [['a', 'b', 'c', 'd'], ['e', 'f', 'g', 'cpu:easy']]
->>> seat(["a", "b", "c", "d"], (0, 1, 0, 1))
-['a', 'b', 'd', 'c']
->>> draw(["cpu:easy#1", "cpu:easy#2", "x", "y"], 2, fill="cpu:easy",
-...      person=lambda e: not e.startswith("cpu:"))
-[['cpu:easy#1', 'x'], ['cpu:easy#2', 'y']]
+
+a and b, c and d met in round 1, a and c in seat 0: round 2 has no rematch, everyone
+changes colour, and the bye of the odd field goes to the lowest-ranked:
+
+>>> before = History.of([(1, ["a", "b"]), (1, ["c", "d"])], Layout(2))
+>>> draw(list("abcde"), Layout(2), fill="cpu:easy", history=before)
+[['d', 'a'], ['b', 'c'], ['e', 'cpu:easy']]
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
 
-Met = Mapping[frozenset[str], int]
+import networkx as nx
+
+from bot.tournaments.scoring import is_filler
+
+#: The cost of two people at one table again, for each time they sat at one before.
+TABLE_AGAIN = 1
+#: What two partners add for each time they were partners before (so partners again cost 3,
+#: three times sitting at one table again: choosing whom you play *with* decides more).
+PARTNER_AGAIN = 2
+#: Annealing moves per seat of the round, for each start (``effort`` multiplies it).
+MOVES_PER_SEAT = 80
+#: Starts of the annealing: the ranked draw, then a seeded shuffle.
+STARTS = 2
+#: The tabu search's budget where people still meet again: swaps weighed (``effort``
+#: multiplies it), and the steps for which a swap taken may not be undone.
+TABU_SWAPS = 120_000
+TABU_TENURE = 8
+#: A bigger table's bye weighs, for each time before, like floating this many places.
+SHORT_AGAIN_PLACES = 2
+
+#: Two entrants, the lesser first.
+Pair = tuple[str, str]
+
+
+def pair(a: str, b: str) -> Pair:
+    return (a, b) if a < b else (b, a)
 
 
 def is_person(entrant: str) -> bool:
@@ -57,95 +97,540 @@ def _group_sizes(n: int, tables: int) -> list[int]:
     return [n // tables + (1 if i < n % tables else 0) for i in range(tables)]
 
 
-def _meetings(group: Sequence[str], met: Met) -> int:
-    return sum(met.get(frozenset((a, b)), 0)
-               for i, a in enumerate(group) for b in group[i + 1:])
+@dataclass(frozen=True)
+class Layout:
+    """A table's seats: how many, and each seat's side where partners are fixed (Filicău:
+    ``(0, 1, 0, 1)``, seats 0 and 2 against 1 and 3); None where sides form in the deal.
+
+    >>> Layout(4, (0, 1, 0, 1)).colour(2), Layout(2).colour(1), Layout(3).colour(1)
+    (0, 1, None)
+    """
+
+    size: int
+    sides: tuple[int, ...] | None = None
+
+    def colour(self, seat: int) -> int | None:
+        """A seat's *colour*: its side where partners are fixed, the seat itself at a table
+        of two, else none (no seat of a table moves first by right: the first dealer is
+        drawn by chance)."""
+        if self.sides is not None:
+            return self.sides[seat]
+        return seat if self.size == 2 else None
+
+    def partners(self, a: int, b: int) -> bool:
+        return self.sides is not None and a != b and self.sides[a] == self.sides[b]
 
 
-def _persons(group: Sequence[str], person: Callable[[str], bool]) -> int:
-    return sum(1 for e in group if person(e))
+@dataclass(frozen=True)
+class History:
+    """What the rounds so far leave the next draw: who sat together and who were partners
+    (how often), who sat at a table a computer filled, and each one's seats and colours by
+    round.
+
+    >>> h = History.of([(1, ["a", "b", "c", "cpu:easy"])], Layout(4, (0, 1, 0, 1)))
+    >>> h.together[("a", "b")], h.partners.get(("a", "c")), h.short["a"], h.colours["b"]
+    (1, 1, 1, (1,))
+    >>> h.repeats([["a", "b", "c", "d"]], Layout(4, (0, 1, 0, 1)))  # a and c partners again
+    5
+    """
+
+    together: Mapping[Pair, int] = field(default_factory=dict)
+    partners: Mapping[Pair, int] = field(default_factory=dict)
+    #: Rounds each sat at a table a computer filled (the bye, ``draw``).
+    short: Mapping[str, int] = field(default_factory=dict)
+    seats: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    colours: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, tables: Iterable[tuple[int, Sequence[str]]], layout: Layout | None = None
+           ) -> History:
+        """From the tables played, each with its round (seats in order, fillers too)."""
+        layout = layout or Layout(0)
+        together: dict[Pair, int] = {}
+        partners: dict[Pair, int] = {}
+        short: dict[str, int] = {}
+        seats: dict[str, list[int]] = {}
+        colours: dict[str, list[int]] = {}
+        for _, table in sorted(tables, key=lambda rt: rt[0]):
+            people = [(s, e) for s, e in enumerate(table) if not is_filler(e)]
+            for (s, a), (u, b) in combinations(people, 2):
+                key = pair(a, b)
+                together[key] = together.get(key, 0) + 1
+                if len(table) == layout.size and layout.partners(s, u):
+                    partners[key] = partners.get(key, 0) + 1
+            alone = len(people) == 1  # a bye at a table of two: no colour
+            for s, e in people:
+                if len(people) < len(table):
+                    short[e] = short.get(e, 0) + 1
+                seats.setdefault(e, []).append(s)
+                colour = layout.colour(s) if len(table) == layout.size else None
+                if colour is not None and not alone:
+                    colours.setdefault(e, []).append(colour)
+        return cls(together, partners, short, {e: tuple(s) for e, s in seats.items()},
+                   {e: tuple(c) for e, c in colours.items()})
+
+    def repeats(self, tables: Iterable[Sequence[str]], layout: Layout) -> int:
+        """What these tables cost in meetings again (``TABLE_AGAIN``, ``PARTNER_AGAIN``)."""
+        cost = 0
+        for table in tables:
+            people = [(s, e) for s, e in enumerate(table) if not is_filler(e)]
+            for (s, a), (u, b) in combinations(people, 2):
+                key = pair(a, b)
+                cost += TABLE_AGAIN * self.together.get(key, 0)
+                if layout.partners(s, u):
+                    cost += PARTNER_AGAIN * self.partners.get(key, 0)
+        return cost
+
+    def rematches(self, tables: Iterable[Sequence[str]]) -> int:
+        """How many pairs at these tables sat at one table before."""
+        return sum(1 for table in tables
+                   for a, b in combinations([e for e in table if not is_filler(e)], 2)
+                   if self.together.get(pair(a, b), 0))
 
 
-def draw(ranked: Sequence[str], size: int, *, fill: str, met: Met | None = None,
-         person: Callable[[str], bool] = is_person) -> list[list[str]]:
-    """The round's tables, each a list of ``size`` entrants (``fill`` for a computer that
-    fills a seat), best-ranked group first. The seats are not yet assigned (``seat``)."""
-    met = met or {}
-    tables = table_count(len(ranked), size)
-    groups: list[list[str]] = []
+def colour_cost(past: Sequence[int], colour: int) -> int:
+    """What giving ``colour`` to a player whose colours were ``past`` costs: how many more
+    of it than of the other they would have had (none if fewer), and 2 more for a third
+    time running.
+
+    >>> colour_cost((), 0), colour_cost((0,), 0), colour_cost((0,), 1), colour_cost((1, 1), 1)
+    (1, 2, 0, 5)
+    """
+    same = sum(1 for c in past if c == colour)
+    cost = max(0, 2 * same - len(past) + 1)
+    if len(past) >= 2 and past[-1] == past[-2] == colour:
+        cost += 2
+    return cost
+
+
+def draw(ranked: Sequence[str], layout: Layout, *, fill: str,
+         history: History | None = None, scores: Mapping[str, float] | None = None,
+         seed: str = "", person: Callable[[str], bool] = is_person,
+         effort: float = 1.0) -> list[list[str]]:
+    """The round's tables, seated (``fill`` for a computer filling a seat), best-ranked
+    table first. ``scores``: the Swiss standings' scores (score groups); None: no score
+    groups (duplicate, or a first round). ``effort`` scales the search at bigger tables."""
+    costs = _Field(ranked, layout, history or History(), scores, person)
+    if layout.size == 2:
+        tables = _matched(costs, random.Random(f"{seed}/colours"))
+    else:
+        tables = _annealed(costs, seed, effort)
+    n = len(ranked)
+    tables.sort(key=lambda seats: min(seats))
+    return [[fill if e == n else ranked[e] for e in seats] for seats in tables]
+
+
+# -- the costs -------------------------------------------------------------------------------
+
+class _Field:
+    """The round's entrants by rank (0 the best) and every cost of the draw as integers."""
+
+    def __init__(self, ranked: Sequence[str], layout: Layout, history: History,
+                 scores: Mapping[str, float] | None, person: Callable[[str], bool]) -> None:
+        n = self.n = len(ranked)
+        k = self.k = layout.size
+        self.layout = layout
+        self.people = _group_sizes(n, table_count(n, k))
+        self.person = [person(e) for e in ranked]
+        rounds = 1 + max((len(s) for s in history.seats.values()), default=0)
+        self.rounds = rounds
+        # Score groups: a player's level is how many score more (equal scores, one level).
+        if scores is None:
+            self.swiss = False
+            self.level = [0] * n
+        else:
+            self.swiss = True
+            values = [round(float(scores.get(e, 0.0)), 9) for e in ranked]
+            self.level = [sum(1 for v in values if v > mine) for mine in values]
+        # Strength for the tables: the score group first, then the rank within it.
+        self.strength = [(n + 1) * lvl + i for i, lvl in enumerate(self.level)] \
+            if self.swiss else [0] * n
+        self.again = [[TABLE_AGAIN * history.together.get(pair(a, b), 0) for b in ranked]
+                      for a in ranked]
+        self.partner_again = [[PARTNER_AGAIN * history.partners.get(pair(a, b), 0)
+                               for b in ranked] for a in ranked]
+        self.short_before = [history.short.get(e, 0) for e in ranked]
+        self.past_colours = [history.colours.get(e, ()) for e in ranked]
+        self.past_seats = [history.seats.get(e, ()) for e in ranked]
+
+    def colour(self, entrant: int, seat: int) -> int:
+        colour = self.layout.colour(seat)
+        return 0 if colour is None else colour_cost(self.past_colours[entrant], colour)
+
+    def seat(self, entrant: int, seat: int) -> int:
+        return sum(1 for s in self.past_seats[entrant] if s == seat)
+
+
+# -- tables of two: a matching ---------------------------------------------------------------
+
+
+def must_have(past: Sequence[int]) -> int | None:
+    """The colour a player must have next where it can be: the other one after the same
+    twice running, or after two more of one than of the other.
+
+    >>> must_have((0, 0)), must_have((0, 1, 0)), must_have((1, 0, 1, 1)), must_have((0, 1))
+    (1, None, 0, None)
+    """
+    if len(past) >= 2 and past[-1] == past[-2]:
+        return 1 - past[-1]
+    ones = sum(past)
+    if abs(2 * ones - len(past)) >= 2:
+        return 0 if 2 * ones > len(past) else 1
+    return None
+
+
+def _weights(parts: Sequence[Sequence[int]], pairs: int) -> list[int]:
+    """Weights that order the parts of a cost strictly, the first outweighing all the rest
+    of any ``pairs`` tables together (``parts``: each table's parts, most important first).
+
+    >>> _weights([(1, 3), (0, 1)], 2)
+    [7, 1]
+    """
+    tops = [max((p[i] for p in parts), default=0) for i in range(len(parts[0]))] \
+        if parts else []
+    weights = [0] * len(tops)
+    below = 0
+    for i in range(len(tops) - 1, -1, -1):
+        weights[i] = below + 1
+        below += weights[i] * pairs * tops[i]
+    return weights
+
+
+def _matched(f: _Field, coin: random.Random) -> list[list[int]]:
+    """Pairs of a minimum-cost perfect matching; an odd field pairs one entrant with the
+    filler (node ``n``: the bye). The cost of a pair has parts in the order of the module
+    docstring, weighed so that each outranks all the later ones together (``_weights``):
+    meeting again, a second bye, the bye above the lowest-ranked, two who must both have
+    the same colour, the score groups apart, the colours' costs, the ranks apart."""
+    n = f.n
+    ends = n + n % 2
+    must = [must_have(f.past_colours[e]) for e in range(n)]
+    parts: dict[tuple[int, int], tuple[int, ...]] = {}
+    straight: dict[tuple[int, int], bool] = {}
+    for a in range(n):
+        for b in range(a + 1, n):
+            if not (f.person[a] or f.person[b]):
+                continue  # a table of computers only
+            ways = (f.colour(a, 0) + f.colour(b, 1), f.colour(a, 1) + f.colour(b, 0))
+            straight[(a, b)] = ways[0] < ways[1] or (ways[0] == ways[1] and coin.random() < .5)
+            clash = must[a] is not None and must[a] == must[b]
+            parts[(a, b)] = (f.again[a][b], 0, 0, int(clash),
+                             abs(f.level[a] - f.level[b]) if f.swiss else 0, min(ways),
+                             b - a if f.swiss else 0)
+        if ends > n and f.person[a]:
+            straight[(a, n)] = True
+            parts[(a, n)] = (0, f.short_before[a], n - 1 - a, 0, 0, 0, 0)
+    weights = _weights(list(parts.values()), ends // 2)
+    costs = {edge: sum(w * p for w, p in zip(weights, part, strict=True))
+             for edge, part in parts.items()}
+    top = max(costs.values(), default=0) + 1
+    graph: nx.Graph[int] = nx.Graph()
+    graph.add_nodes_from(range(ends))
+    for (a, b), cost in costs.items():
+        graph.add_edge(a, b, weight=top - cost)
+    tables = []
+    for a, b in sorted(tuple(sorted(e)) for e in nx.max_weight_matching(graph,
+                                                                        maxcardinality=True)):
+        if b == n:  # the bye: the seat the player's colours ask for (a bye counts none)
+            tables.append([a, b] if f.colour(a, 0) <= f.colour(a, 1) else [b, a])
+        else:
+            tables.append([a, b] if straight[(a, b)] else [b, a])
+    return tables
+
+
+# -- bigger tables: annealing ----------------------------------------------------------------
+
+
+class _Tables:
+    """One draw of bigger tables being improved: each table's seats and cost. The filler is
+    entrant ``n`` (a zero row in every cost)."""
+
+    def __init__(self, f: _Field) -> None:
+        self.f = f
+        k = f.k
+        n = self.filler = f.n
+        # The costs below the meetings, as integers: score groups (pairs' strength apart),
+        # the short tables (to those who had fewest, then the lowest-ranked), the sides'
+        # balance, colours and seats.
+        self.short = [SHORT_AGAIN_PLACES * (n + 1) * f.short_before[i] + (n - 1 - i)
+                      for i in range(n)] + [0]
+        self.seat_cost = [[4 * f.colour(i, s) + f.seat(i, s) for s in range(k)]
+                          for i in range(n)] + [[0] * k]
+        big = (n + 1) * (n + 1)
+        secondary = (len(f.people) * (k * (k - 1) // 2 + k) * big
+                     + n * (SHORT_AGAIN_PLACES * (n + 1) * f.rounds + n)
+                     + n * (4 * (f.rounds + 3) + f.rounds) + 1)
+        #: One meeting again outweighs everything else the draw weighs.
+        self.unit = secondary
+        strength = f.strength
+        apart = [[self.unit * f.again[a][b] + abs(strength[a] - strength[b])
+                  for b in range(n)] + [0] for a in range(n)] + [[0] * (n + 1)]
+        partners = [[apart[a][b] + self.unit * f.partner_again[a][b] for b in range(n)]
+                    + [0] for a in range(n)] + [[0] * (n + 1)]
+        layout = f.layout
+        #: Each two seats of a table, with what two entrants there cost.
+        self.seat_pairs = [(s, u, partners if layout.partners(s, u) else apart)
+                           for s, u in combinations(range(k), 2)]
+        #: For each seat, the others with what an entrant there and one here cost.
+        self.around = [[(u, partners if layout.partners(s, u) else apart)
+                        for u in range(k) if u != s] for s in range(k)]
+        self.sides = list(layout.sides) if layout.sides is not None and f.swiss else None
+        self.strength = [*strength, 0]
+        self.is_person = [*f.person, False]
+        self.seats: list[list[int]] = []
+        self.cost: list[int] = []
+        self.total = 0
+
+    def table_cost(self, seats: list[int]) -> int:
+        cost = 0
+        for s, u, between in self.seat_pairs:
+            cost += between[seats[s]][seats[u]]
+        seat_cost = self.seat_cost
+        for s, a in enumerate(seats):
+            cost += seat_cost[a][s]
+        filler = self.filler
+        if filler in seats:
+            short = self.short
+            cost += sum(short[a] for a in seats)
+        if self.sides is not None and seats.count(filler) % 2 == 0:
+            strength = self.strength
+            sums = [0, 0]
+            counts = [0, 0]
+            for side, a in zip(self.sides, seats, strict=True):
+                if a != filler:
+                    sums[side] += strength[a]
+                    counts[side] += 1
+            if counts[0] == counts[1]:
+                cost += abs(sums[0] - sums[1])
+        return cost
+
+    def start(self, seats: list[list[int]]) -> None:
+        self.seats = [list(t) for t in seats]
+        self.cost = [self.table_cost(t) for t in self.seats]
+        self.total = sum(self.cost)
+
+    def try_swap(self, t: int, s: int, u: int, v: int) -> int | None:
+        """Swap seat s of table t with seat v of table u: the change of cost, or None where
+        it is not allowed (the even spread of people, a person at every table)."""
+        seats = self.seats
+        here, there = seats[t], seats[u]
+        a, b = here[s], there[v]
+        if a == b:  # two fillers
+            return None
+        if t == u:
+            here[s], here[v] = b, a
+            new = self.table_cost(here)
+            here[s], here[v] = a, b
+            return new - self.cost[t]
+        filler = self.filler
+        # A person may take a filler's seat only from a table of one more person: the
+        # people per table stay as even as can be.
+        if a == filler and here.count(filler) != there.count(filler) + 1:
+            return None
+        if b == filler and there.count(filler) != here.count(filler) + 1:
+            return None
+        is_person = self.is_person
+        if (is_person[a] != is_person[b]
+                and not any(is_person[e] for e in (here if is_person[a] else there)
+                            if e != a and e != b)):
+            return None  # it would leave a table without a person
+        if a == filler or b == filler:
+            here[s], there[v] = b, a
+            delta = (self.table_cost(here) + self.table_cost(there)
+                     - self.cost[t] - self.cost[u])
+            here[s], there[v] = a, b
+            return delta
+        # Two entrants change tables: only what each costs with its table-mates changes.
+        seat_cost = self.seat_cost
+        delta = seat_cost[b][s] - seat_cost[a][s] + seat_cost[a][v] - seat_cost[b][v]
+        for w, between in self.around[s]:
+            x = here[w]
+            delta += between[b][x] - between[a][x]
+        for w, between in self.around[v]:
+            x = there[w]
+            delta += between[a][x] - between[b][x]
+        if filler in here:
+            delta += self.short[b] - self.short[a]
+        if filler in there:
+            delta += self.short[a] - self.short[b]
+        if self.sides is not None:
+            delta += self._rebalanced(here, s, b) + self._rebalanced(there, v, a)
+        return delta
+
+    def _rebalanced(self, seats: list[int], s: int, new: int) -> int:
+        """What the sides' balance of a table changes by if ``new`` takes seat ``s``."""
+        assert self.sides is not None
+        strength = self.strength
+        filler = self.filler
+        sums = [0, 0]
+        counts = [0, 0]
+        for side, a in zip(self.sides, seats, strict=True):
+            if a != filler:
+                sums[side] += strength[a]
+                counts[side] += 1
+        if counts[0] != counts[1]:
+            return 0
+        before = abs(sums[0] - sums[1])
+        sums[self.sides[s]] += strength[new] - strength[seats[s]]
+        return abs(sums[0] - sums[1]) - before
+
+    def swap(self, t: int, s: int, u: int, v: int) -> None:
+        seats = self.seats
+        seats[t][s], seats[u][v] = seats[u][v], seats[t][s]
+        old = self.cost[t] + (self.cost[u] if u != t else 0)
+        self.cost[t] = self.table_cost(seats[t])
+        if u != t:
+            self.cost[u] = self.table_cost(seats[u])
+        self.total += self.cost[t] + (self.cost[u] if u != t else 0) - old
+
+
+def _ranked_start(f: _Field, order: Sequence[int]) -> list[list[int]]:
+    """Tables cut from ``order`` in turn (fuller tables first), fillers in the last seats,
+    then every table given a person (a table of computers takes the nearest person of a
+    table that has two)."""
+    groups: list[list[int]] = []
     at = 0
-    for count in _group_sizes(len(ranked), tables):
-        groups.append(list(ranked[at:at + count]))
+    for count in f.people:
+        groups.append(list(order[at:at + count]))
         at += count
-    _give_each_a_person(groups, person)
-    for i in range(len(groups) - 1):
-        upper, lower = groups[i], groups[i + 1]
-        if not upper or not lower:
-            continue
-        a, b = upper[-1], lower[0]
-        swapped_upper, swapped_lower = [*upper[:-1], b], [a, *lower[1:]]
-        if (_persons(swapped_upper, person) == 0 or _persons(swapped_lower, person) == 0):
-            continue
-        if (_meetings(swapped_upper, met) + _meetings(swapped_lower, met)
-                < _meetings(upper, met) + _meetings(lower, met)):
-            groups[i], groups[i + 1] = swapped_upper, swapped_lower
-    return [group + [fill] * (size - len(group)) for group in groups]
-
-
-def _give_each_a_person(groups: list[list[str]], person: Callable[[str], bool]) -> None:
-    """A group without a person swaps its last entrant for the nearest person of a group
-    that has two or more (below first, then above)."""
     for i, group in enumerate(groups):
-        if _persons(group, person) or not group:
+        if any(f.person[e] for e in group):
             continue
-        order = list(range(i + 1, len(groups))) + list(range(i - 1, -1, -1))
-        for j in order:
-            other = groups[j]
-            if _persons(other, person) < 2:
+        for j in [*range(i + 1, len(groups)), *range(i - 1, -1, -1)]:
+            others = [k for k, e in enumerate(groups[j]) if f.person[e]]
+            if len(others) >= 2:
+                k = others[0] if j > i else others[-1]
+                group[-1], groups[j][k] = groups[j][k], group[-1]
+                break
+    return [group + [f.n] * (f.k - len(group)) for group in groups]
+
+
+def _anneal(tables: _Tables, rng: random.Random, moves: int) -> None:
+    """Simulated annealing over seat swaps: half the moves cool from well above one meeting
+    again to well below it, the other half over the smaller costs."""
+    f = tables.f
+    k = f.k
+    seats = len(tables.seats) * k
+    unit = tables.unit
+    # Hot enough to take a meeting again often, cold enough to take none; then from about
+    # a float of one place per seat to nothing.
+    half = moves // 2
+    phases = ((2.0 * unit, unit / 30.0, half), (float((f.n + 1) * k), 0.5, moves - half))
+    best_cost = tables.total
+    best = [list(t) for t in tables.seats]
+    draw = rng.random
+    exp = math.exp
+    cost = tables.cost
+    for phase, (high, low, count) in enumerate(phases):
+        ratio = (low / high) ** (1.0 / max(1, count))
+        heat = high
+        for _ in range(count):
+            heat *= ratio
+            t, s = divmod(int(draw() * seats), k)
+            if not phase and draw() < 0.5:
+                # Half the moves of the first phase start at a table where people meet
+                # again: that is where the draw can still get better.
+                again = [x for x, c in enumerate(cost) if c >= unit]
+                if again:
+                    t = again[int(draw() * len(again))]
+            u, v = divmod(int(draw() * seats), k)
+            if t == u and s == v:
                 continue
-            # The person of that group nearest in rank to this one.
-            candidates = [k for k, e in enumerate(other) if person(e)]
-            k = candidates[0] if j > i else candidates[-1]
-            group[-1], other[k] = other[k], group[-1]
+            delta = tables.try_swap(t, s, u, v)
+            if delta is None or (delta > 0 and draw() >= exp(-delta / heat)):
+                continue
+            tables.swap(t, s, u, v)
+            if tables.total < best_cost:
+                best_cost = tables.total
+                best = [list(x) for x in tables.seats]
+    tables.start(best)
+
+
+def _descend(tables: _Tables) -> None:
+    """Take any swap that lowers the cost until none does: a local minimum."""
+    count = len(tables.seats)
+    k = tables.f.k
+    seats = [(t, s) for t in range(count) for s in range(k)]
+    better = True
+    while better:
+        better = False
+        for i, (t, s) in enumerate(seats):
+            for u, v in seats[i + 1:]:
+                delta = tables.try_swap(t, s, u, v)
+                if delta is not None and delta < 0:
+                    tables.swap(t, s, u, v)
+                    better = True
+
+
+def _tabu(tables: _Tables, rng: random.Random, swaps: int) -> None:
+    """Conflict-directed tabu search: at a table where people meet again, take the best
+    swap of one of its seats with a seat of another table, even a worse one, but not one
+    that undoes a recent swap unless it beats the best so far."""
+    k = tables.f.k
+    unit = tables.unit
+    count = len(tables.seats)
+    best_cost = tables.total
+    best = [list(t) for t in tables.seats]
+    tabu: dict[tuple[int, int], int] = {}
+    draw = rng.random
+    filler = tables.filler
+    met = tables.f.again
+    step = 0
+    while swaps > 0:
+        step += 1
+        again = [x for x, c in enumerate(tables.cost) if c >= unit]
+        if not again:
             break
+        t = again[int(draw() * len(again))]
+        here = tables.seats[t]
+        choice = None
+        for s in range(k):
+            a = here[s]
+            if a == filler or not any(b != filler and met[a][b] for b in here):
+                continue  # only those who meet someone again move
+            for u in range(count):
+                if u == t:
+                    continue
+                swaps -= k
+                for v in range(k):
+                    delta = tables.try_swap(t, s, u, v)
+                    if delta is None:
+                        continue
+                    b = tables.seats[u][v]
+                    key = (a, b) if a < b else (b, a)
+                    if tabu.get(key, -1) >= step and tables.total + delta >= best_cost:
+                        continue
+                    rank = (delta, draw())
+                    if choice is None or rank < choice[0]:
+                        choice = (rank, s, u, v, key)
+        if choice is None:
+            continue
+        _, s, u, v, key = choice
+        tables.swap(t, s, u, v)
+        tabu[key] = step + TABU_TENURE
+        if tables.total < best_cost:
+            best_cost = tables.total
+            best = [list(x) for x in tables.seats]
+    tables.start(best)
 
 
-def seat(group: Sequence[str], seat_teams: Sequence[int] | None) -> list[str]:
-    """One table's seats from its group (best first): a snake draft over the fixed sides,
-    or the ranking's order where sides form in the deal (``seat_teams`` None)."""
-    if seat_teams is None:
-        return list(group)
-    sides = sorted(set(seat_teams))
-    room = {side: list(seat_teams).count(side) for side in sides}
-    picks: dict[int, list[str]] = {side: [] for side in sides}
-    forward = True
-    queue: list[int] = []
-    for entrant in group:
-        if not queue:
-            queue = sides[:] if forward else sides[::-1]
-            forward = not forward
-        while room[queue[0]] == len(picks[queue[0]]):
-            queue.pop(0)
-            if not queue:
-                queue = sides[:] if forward else sides[::-1]
-                forward = not forward
-        picks[queue.pop(0)].append(entrant)
-    out: list[str] = []
-    taken = {side: 0 for side in sides}
-    for side in seat_teams:
-        out.append(picks[side][taken[side]])
-        taken[side] += 1
-    return out
-
-
-def meetings(tables: Collection[Sequence[str]], fill_prefix: str = "cpu:") -> dict[
-        frozenset[str], int]:
-    """How often each two entrants sat together in these tables (fillers are nobody)."""
-    out: dict[frozenset[str], int] = {}
-    for table in tables:
-        people = [e for e in table if not (e.startswith(fill_prefix) and "#" not in e)]
-        for i, a in enumerate(people):
-            for b in people[i + 1:]:
-                key = frozenset((a, b))
-                out[key] = out.get(key, 0) + 1
-    return out
+def _annealed(f: _Field, seed: str, effort: float) -> list[list[int]]:
+    moves = max(1, int(MOVES_PER_SEAT * effort * len(f.people) * f.k))
+    best: list[list[int]] | None = None
+    best_cost = 0
+    tables = _Tables(f)
+    for start in range(STARTS):
+        rng = random.Random(f"{seed}/{start}")
+        order = list(range(f.n))
+        if start:
+            rng.shuffle(order)
+        tables.start(_ranked_start(f, order))
+        _anneal(tables, rng, moves)
+        if best is None or tables.total < best_cost:
+            best, best_cost = [list(t) for t in tables.seats], tables.total
+    assert best is not None
+    tables.start(best)
+    if tables.total >= tables.unit and len(f.people) > 1:
+        _tabu(tables, random.Random(f"{seed}/tabu"), int(effort * TABU_SWAPS))
+    _descend(tables)
+    return tables.seats

@@ -2,7 +2,7 @@
 
 Every finished hand leaves, for each seat, a *value* (higher is better: what the hand was
 worth to the seat's side as the engine counts it, then that side's card points as the side
-wanted them, ``bot.tournaments.results``) and the seat's *side* in that hand (partners share
+wanted them, ``bot.tournaments.round_scores``) and the seat's *side* in that hand (partners share
 one).
 
 **Swiss.** A hand gives each seat *hand points*: 1 for every other side that did worse, ½ for

@@ -49,7 +49,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bot.session import SessionError
 from bot.store import WebKey
 from bot.texts import EN, LANGUAGES, language_of, refusal, speaking, t
-from bot.web import protocol
+from bot.voice import Text
+from bot.voice.wire import SpanData, spans
+from bot.web import cards, protocol
 from bot.web.assets import Assets
 from bot.web.keys import Keys
 from bot.web.live import Subscriber
@@ -224,8 +226,10 @@ class Play(Protocol):
                    hand_id: int | None) -> None:
         """Leave, sit down, come back from the computer, or deal the next hand."""
 
-    async def hint(self, table_id: int, user_id: int, *, hand_id: int, at: int) -> str:
-        """What the computer would play, worded for the user (plain text)."""
+    async def hint(self, table_id: int, user_id: int, *, hand_id: int, at: int
+                   ) -> str | list[Text]:
+        """What the computer would play, worded for the user: its lines
+        (``bot.voice.words.hint``), or plain text."""
 
     def status(self, table_id: int, seat: int) -> dict[str, Any]:
         """What the live side says of a seat: ``autoplay`` (the computer plays it after its
@@ -356,7 +360,7 @@ class Activity:
             web.get("/activity/", self.page),
             web.get("/activity", self.to_page),
             web.get("/activity/static/{name}", self.static.serve),
-            web.get("/activity/cards/{theme}/{lang}/{code}.png", server.card),
+            web.get("/activity/cards/{faces}/{theme}/{lang}/{code}.png", server.card),
             web.post("/activity/api/session", self.session),
             web.get("/activity/ws/{ticket}", self.socket),
         ]
@@ -482,10 +486,13 @@ class Activity:
         async def answer(message: protocol.Message) -> None:
             await self._answer(sub, ticket, message)
 
-        return await server.run_socket(request, sub, protocol.hello(viewer, "public", {
-            "confirm": bool(table.settings.get("confirm", False)),
-            "cards": f"cards/{config.theme}/{cards_lang}/",
-            "user": str(ticket.user_id)}), answer)
+        return await server.run_socket(request, sub, protocol.hello(
+            viewer, "public", protocol.TableInfo(
+                confirm=bool(table.settings.get("confirm", False)),
+                cards=cards.base(cards.faces_of(table.game, config.faces), config.theme,
+                                 cards_lang, prefix="cards/"),
+                user=str(ticket.user_id))),
+            answer)
 
     async def _answer(self, sub: Subscriber, ticket: Ticket, message: protocol.Message) -> None:
         """A player's request, through the table's live side; a refusal answered in their
@@ -496,14 +503,15 @@ class Activity:
         except SessionError as e:
             with speaking(ticket.lang):
                 text = (refusal(e.key, e.params) if e.key in EN else t("err.not_allowed"))
-            sub.send(protocol.dump(protocol.Error(e.key, text)))
+            sub.send(protocol.dump(protocol.Refusal(reason=e.key, text=text)))
         except Exception:
             # The bot's own failure (the store, say): nothing was changed that was not
             # stored; the player may try again.
             log.exception("activity: table %s: a request of user %s failed", sub.table_id,
                           ticket.user_id)
             with speaking(ticket.lang):
-                sub.send(protocol.dump(protocol.Error("err.internal", t("err.internal"))))
+                sub.send(protocol.dump(protocol.Refusal(reason="err.internal",
+                                                      text=t("err.internal"))))
 
     async def _do(self, sub: Subscriber, ticket: Ticket, message: protocol.Message) -> None:
         play = self.play
@@ -522,7 +530,15 @@ class Activity:
         elif isinstance(message, protocol.Hint):
             text = await play.hint(sub.table_id, ticket.user_id, hand_id=message.hand,
                                    at=message.at)
-            sub.send(protocol.dump(protocol.Answer(text, message.hand)))
+            sub.send(protocol.dump(protocol.Answer.model_validate(
+                {"text": answer_lines(text), "hand": message.hand})))
+
+
+def answer_lines(text: str | list[Text]) -> list[list[SpanData]]:
+    """An answer's lines as the socket carries them."""
+    if isinstance(text, str):
+        return [[line] for line in text.splitlines()]
+    return [spans(line) for line in text]
 
 
 def activity_texts() -> dict[str, str]:

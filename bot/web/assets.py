@@ -2,7 +2,7 @@
 cache life: a file's address carries its content's digest (``?v=…``), so a new build is a
 new address.
 
->>> assets = Assets("static", ("table.js",))
+>>> assets = Assets("static/pages", ("table.js",))
 >>> assets.addresses("static/")["table.js"].startswith("static/table.js?v=")
 True
 """

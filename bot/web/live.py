@@ -26,21 +26,24 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.seats import user_member
 from bot.store import HandRow, Store, TableRow
-from bot.texts import game_title, speaking, t
+from bot.texts import speaking
+from bot.voice import say
+from bot.voice.table import Table
+from bot.voice.wire import spans
 from bot.watch import WATCH_DELAYED, WATCH_OFF, WATCH_PUBLIC, watch_of
 from bot.web import protocol
 from bot.web.bus import Bus
 from bot.web.guilds import GuildConfigs
 from bot.web.keys import Keys, Kind
-from bot.web.protocol import Viewer
+from bot.web.protocol import Mine, SeatStatus, TableState, Viewer
 from bot.web.seatview import seat_state
-from bot.web.views import PageNames, Step, seating, step
-from engine import Hand, action_from_json, make_rules
+from bot.web.views import Step, lobby_state, step
+from engine import Hand, action_from_json
 from engine.hand import PLAYING
 from engine.record import start
 
@@ -90,15 +93,15 @@ class Subscriber:
 class HandSteps:
     """The steps of one hand as this process has built them (index: number of actions)."""
 
-    def __init__(self, row: HandRow, table: TableRow, store: Store, lang: str) -> None:
+    def __init__(self, row: HandRow, table: TableRow, lang: str) -> None:
         self.id = row.id
         self.number = row.number
         self.lang = lang
+        #: Who sat where in the hand, and their names (the voice's ``Table``).
+        self.table = Table.from_rows(table, row)
         with speaking(lang):
-            self.seating: PageNames = seating(table, row, store)
-            self.title = game_title(table.game, make_rules(table.game, table.options).title)
             self.hand: Hand = start(row.record())
-            self.steps: list[Step] = [step(self.seating, self.hand, title=self.title)]
+            self.steps: list[Step] = [step(self.table, self.hand)]
         #: Actions a delayed spectator sees (``bot.web.views.trick_ends``).
         self.boundary = 0
         self._tricks, self._phase = 0, self.hand.phase
@@ -106,26 +109,26 @@ class HandSteps:
         self._applied: list[dict[str, Any]] = []
         #: Each watched seat's own part after each action (built once a player of the seat
         #: is watching: ``mine``).
-        self._mine: dict[int, list[dict[str, Any]]] = {}
+        self._mine: dict[int, list[Mine]] = {}
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The seat ``user_id`` holds in this hand (as dealt), if any."""
         if user_id is None:
             return None
-        seats = self.seating.session.seats
+        seats = self.table.seats
         member = user_member(user_id)
         return seats.index(member) if member in seats else None
 
-    def mine(self, seat: int, at: int) -> dict[str, Any]:
+    def mine(self, seat: int, at: int) -> Mine:
         """Seat ``seat``'s own part after ``at`` actions (the hand replayed once for a seat
         first watched in the middle of it)."""
         if seat not in self._mine:
             with speaking(self.lang):
                 hand = start(self._record)
-                built = [seat_state(self.seating, hand, seat)]
+                built = [seat_state(self.table, hand, seat)]
                 for obj in self._applied:
                     hand.apply(obj["seat"], action_from_json(obj))
-                    built.append(seat_state(self.seating, hand, seat))
+                    built.append(seat_state(self.table, hand, seat))
             self._mine[seat] = built
         return self._mine[seat][at]
 
@@ -135,9 +138,9 @@ class HandSteps:
             for obj in actions[len(self.steps) - 1:]:
                 self.hand.apply(obj["seat"], action_from_json(obj))
                 self._applied.append(obj)
-                self.steps.append(step(self.seating, self.hand, title=self.title))
+                self.steps.append(step(self.table, self.hand))
                 for seat, built in self._mine.items():
-                    built.append(seat_state(self.seating, self.hand, seat))
+                    built.append(seat_state(self.table, self.hand, seat))
                 hand = self.hand
                 if len(hand.tricks) != self._tricks or hand.finished or (
                         hand.phase == PLAYING and self._phase != PLAYING):
@@ -152,36 +155,23 @@ class HandSteps:
         return self.boundary if watch == WATCH_DELAYED else self.at
 
 
-def lobby_state(table: TableRow, store: Store, lang: str) -> dict[str, Any]:
-    """A table before its first deal: its game and who sits where."""
-    with speaking(lang):
-        seats = seating(table, None, store)
-        return {
-            "title": game_title(table.game, make_rules(table.game, table.options).title),
-            "lobby": True, "number": 0, "players": len(table.seats),
-            "heading": game_title(table.game, make_rules(table.game, table.options).title),
-            "seats": [{"name": seats.name(x), "badges": "", "team": None, "cards": 0,
-                       "taken": None} for x in range(len(table.seats))],
-            "note": t("web.lobby"),
-        }
-
-
 async def snapshot(store: Store, table: TableRow, lang: str,
-                   deadline: float | None = None) -> dict[str, Any]:
-    """The step a page opens with (a ``step`` message's data, with no move): the table as
-    its spectators may see it now."""
+                   deadline: float | None = None) -> protocol.Step:
+    """The step a page opens with (a ``step`` message, with no move): the table as its
+    spectators may see it now."""
     watch = watch_of(table.settings)
     row = await store.current_hand(table.id)
     if row is None:
-        return asdict(protocol.StepMessage(hand=0, number=0, at=0, deadline=None, move=None,
-                                           state=lobby_state(table, store, lang)))
-    hs = HandSteps(row, table, store, lang)
+        with speaking(lang):
+            lobby = lobby_state(Table.from_rows(table))
+        return protocol.Step(hand=0, number=0, at=0, deadline=None, move=None, state=lobby)
+    hs = HandSteps(row, table, lang)
     hs.extend(row.actions)
     at = hs.visible(watch)
     delayed = watch == WATCH_DELAYED
-    return asdict(protocol.StepMessage(
+    return protocol.Step(
         hand=hs.id, number=hs.number, at=at, state=hs.steps[at].state, move=None,
-        delayed=delayed, now=time.time(), deadline=None if delayed or at != hs.at else deadline))
+        delayed=delayed, now=time.time(), deadline=None if delayed or at != hs.at else deadline)
 
 
 class TableFeed:
@@ -195,7 +185,7 @@ class TableFeed:
         self.guild_id = guild_id
         self.subscribers: set[Subscriber] = set()
         self.current: HandSteps | None = None
-        self.lobby: dict[str, Any] | None = None
+        self.lobby: TableState | None = None
         self.watch = WATCH_DELAYED
         self.deadline: float | None = None
         self.wake = asyncio.Event()
@@ -246,13 +236,14 @@ class TableFeed:
         row = await store.current_hand(self.table_id)
         if row is None:
             self.current = None
-            self.lobby = lobby_state(table, store, lang)
+            with speaking(lang):
+                self.lobby = lobby_state(Table.from_rows(table))
         else:
             self.lobby = None
             if self.current is not None and self.current.id != row.id:
                 await self._finish_old(self.current)
             if self.current is None or self.current.id != row.id or self.current.lang != lang:
-                self.current = HandSteps(row, table, store, lang)
+                self.current = HandSteps(row, table, lang)
             self.current.extend(row.actions)
         self.push()
         if table.state == "closed":
@@ -280,7 +271,7 @@ class TableFeed:
             else:
                 good = await keys.verify(Kind.TABLE, sub.token, self.table_id) is not None
             if not good:
-                sub.send(protocol.dump(protocol.Gone("revoked")))
+                sub.send(protocol.dump(protocol.Gone(reason="revoked")))
                 sub.send(None)
                 self.subscribers.discard(sub)
 
@@ -288,7 +279,7 @@ class TableFeed:
         for sub in list(self.subscribers):
             if pages_only and sub.activity:
                 continue
-            sub.send(protocol.dump(protocol.Gone(reason)))
+            sub.send(protocol.dump(protocol.Gone(reason=reason)))
             sub.send(None)
             self.subscribers.discard(sub)
 
@@ -299,11 +290,12 @@ class TableFeed:
     def notice(self, key: str, seat: int) -> None:
         """A public notice of the table, to its Activity's sockets (the pages show none)."""
         hs = self.current
-        if hs is None or not 0 <= seat < len(hs.seating.session.seats):
+        if hs is None or not 0 <= seat < len(hs.table.seats):
             return
         with speaking(hs.lang):
-            text = hs.seating.text(t(key, user=hs.seating.name(seat)))
-        message = protocol.dump(protocol.Notice(key, seat, text))
+            text = spans(say(key, user=hs.table.player(seat)))
+        message = protocol.dump(protocol.Notice.model_validate(
+            {"key": key, "seat": seat, "text": text}))
         for sub in self.subscribers:
             if sub.activity and sub.ready:
                 sub.send(message)
@@ -327,6 +319,10 @@ class TableFeed:
     def _status(self, seat: int) -> dict[str, Any]:
         return {} if self.feed.status is None else self.feed.status(self.table_id, seat)
 
+    def _seat_status(self, seat: int) -> SeatStatus:
+        said = self._status(seat)
+        return SeatStatus(autoplay=said.get("autoplay"), left=said.get("left"))
+
     def _message(self, hs: HandSteps, at: int, *, snapshot: bool, watch: str,
                  seat: int | None) -> str:
         s = hs.steps[at]
@@ -334,18 +330,19 @@ class TableFeed:
         deadline = None if delayed or at != hs.at else self.deadline
         move = None if snapshot else s.move
         if seat is None:
-            return protocol.dump(protocol.StepMessage(
+            return protocol.dump(protocol.Step(
                 hand=hs.id, number=hs.number, at=at, state=s.state, move=move,
                 delayed=delayed, now=time.time(), deadline=deadline))
-        mine = {**hs.mine(seat, at), "status": self._status(seat) if at == hs.at else {}}
-        return protocol.dump(protocol.SeatStep(
+        mine = hs.mine(seat, at).model_copy(update={
+            "status": self._seat_status(seat) if at == hs.at else SeatStatus()})
+        return protocol.dump(protocol.Step(
             hand=hs.id, number=hs.number, at=at, state=s.state, move=move, now=time.time(),
             deadline=deadline, mine=mine))
 
     def lobby_message(self) -> str:
         assert self.lobby is not None
-        return protocol.dump(protocol.StepMessage(hand=0, number=0, at=0, state=self.lobby,
-                                                  move=None, deadline=None))
+        return protocol.dump(protocol.Step(hand=0, number=0, at=0, state=self.lobby,
+                                           move=None, deadline=None))
 
     def _send_steps(self, sub: Subscriber, hs: HandSteps, upto: int) -> None:
         if sub.hand != hs.id or sub.at < 0:
@@ -377,7 +374,8 @@ class TableFeed:
                     sub.send(self.message(hs, hs.at, snapshot=True, sub=sub))
                 elif only is None and sub.at == hs.at and (
                         sub.activity or self.watch != WATCH_DELAYED):
-                    sub.send(protocol.dump(protocol.Clock(self.deadline, time.time())))
+                    sub.send(protocol.dump(protocol.Clock(deadline=self.deadline,
+                                                          now=time.time())))
                 continue
             self._send_steps(sub, hs, upto)
 
@@ -403,8 +401,7 @@ class TableFeed:
         table = await self.feed.store.get_table(self.table_id)
         if table is None:
             return
-        old = HandSteps(row, table, self.feed.store,
-                        await self.feed.guilds.language(self.guild_id))
+        old = HandSteps(row, table, await self.feed.guilds.language(self.guild_id))
         old.extend(row.actions)
         sub.hand, sub.at = old.id, min(at, old.at)
         self._send_steps(sub, old, old.at)

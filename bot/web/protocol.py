@@ -42,12 +42,14 @@ True
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, ValidationError
 
-VERSION = 1
+from bot.voice.wire import Span, Spans
+
+VERSION: Literal[1] = 1
 
 #: A socket message a page may send at most (bytes): anything longer is refused unread.
 MAX_MESSAGE = 4096
@@ -120,108 +122,259 @@ class Viewer:
 SPECTATOR = Viewer()
 
 
-@dataclass(frozen=True)
-class Hello:
-    viewer: dict[str, Any]
+# -- server to page ------------------------------------------------------------------------------
+#
+# Every message a page receives, described once: these models are what the server sends
+# (built with them, dumped by them), and the Activity's TypeScript types are generated from
+# their JSON Schema (``python -m bot.web.schema``; CI checks that the generated file is
+# current). A field left out of a message while it holds its default says so
+# (``exclude_if``): the messages keep the shape the pages have always read.
+
+
+def _none(value: object) -> bool:
+    return value is None
+
+
+def _false(value: object) -> bool:
+    return value is False
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SeatState(_Out):
+    """A seat as the table shows it: who sits there, their team letter (where teams have
+    letters), their side's role once public (``declarer``, ``defenders``, ``old_man``...),
+    their badges worded, the cards they hold and the card points they took (where each
+    seat counts its own)."""
+
+    name: str
+    team: str | None = None
+    role: str | None = Field(default=None, exclude_if=_none)
+    badges: Spans = []
+    cards: int = 0
+    taken: int | None = None
+
+
+class Played(_Out):
+    seat: int
+    card: str
+
+
+class TrickState(_Out):
+    cards: list[Played]
+    winner: int
+
+
+class Trump(_Out):
+    """Trump as the game defines it: the suit (None: a game of permanent trumps alone, or
+    of none) and the words (the permanent trumps, the suit, the cards shown for it)."""
+
+    suit: str | None
+    text: Spans
+
+
+class TableState(_Out):
+    """The table at one moment, as everybody may see it (``bot.web.views.table_state``)."""
+
+    title: str
+    heading: Spans
+    number: int
+    players: int
+    seats: list[SeatState]
+    #: The seats to act now.
+    turn: list[int] = []
+    #: The phase when it is not play (a choice, an open window).
+    phase: Spans = []
+    trump: Trump | None = None
+    #: Cards shown to fix trump.
+    shown: list[str] = []
+    trick: list[Played] = []
+    #: Who wins the trick so far.
+    winner: int | None = None
+    last: TrickState | None = None
+    #: Each partnership's points, at a fixed-teams table.
+    points: Spans | None = None
+    #: The game's own facts (the called card, bids, the contract), one line each.
+    facts: list[Spans] = []
+    #: The match score or the balances.
+    match: Spans | None = None
+    unplayed: list[list[str]] | None = None
+    result: list[Spans] | None = None
+    lobby: bool = Field(default=False, exclude_if=_false)
+    note: Spans | None = Field(default=None, exclude_if=_none)
+
+
+class ReplayState(TableState):
+    """A replay's step: every hand face up (the hand is over), the trick it shows, its moves,
+    and the review's notes at this trick."""
+
+    hands: list[list[str]] = []
+    trick_shown: TrickState | None = None
+    moves: list[Spans] = []
+    notes: list[Spans] = []
+
+
+class Move(_Out):
+    seat: int
+    text: Spans
+    card: str | None = None
+
+
+class Choice(_Out):
+    """One choice the engine offers, sent back as ``{kind: value}``."""
+
+    kind: str
+    value: JsonValue
+    free: bool
+    label: Spans
+
+
+class Together(_Out):
+    """Cards chosen together (burying): ``size`` of ``cards``, sent as ``{kind: [codes]}``;
+    ``widow``: those just taken."""
+
+    kind: str
+    size: int
+    cards: list[str]
+    label: Spans
+    widow: list[str]
+
+
+class SeatStatus(_Out):
+    """What the table's live side says of the seat: the computer plays it after its turns
+    ran out (``autoplay``), its player left during the hand (``left``)."""
+
+    autoplay: bool | None = Field(default=None, exclude_if=_none)
+    left: bool | None = Field(default=None, exclude_if=_none)
+
+
+class Mine(_Out):
+    """The player's own seat (``bot.web.seatview.seat_state``): sent to them only."""
+
+    seat: int
+    cards: list[str]
+    legal: list[str]
+    trumps: list[str]
+    choices: list[Choice]
+    together: Together | None
+    private: list[Spans]
+    prompt: Spans
+    #: What a choice offered now does beyond the player's own hand, said once.
+    notes: list[Spans] = []
+    my_turn: bool
+    hints: bool
+    #: The seat's side's role as its player knows it (a secret partner knows theirs).
+    role: str | None = Field(default=None, exclude_if=_none)
+    status: SeatStatus = SeatStatus()
+
+
+class ViewerInfo(_Out):
+    role: Role
+    seat: int | None
+
+
+class TableInfo(_Out):
+    """For the Activity: the table's settings its page follows (``confirm``: a card is
+    played with a second tap), where its card pictures are, and who the user is."""
+
+    confirm: bool
+    cards: str
+    user: str
+
+
+class Hello(_Out):
+    viewer: ViewerInfo
     watch: str
-    #: For the Activity: the table's settings its page follows (``confirm``: a card is
-    #: played with a second tap) and where its card pictures are.
-    table: dict[str, Any] | None = None
-    v: int = VERSION
-    type: str = "hello"
+    table: TableInfo | None = Field(default=None, exclude_if=_none)
+    v: Literal[1] = VERSION
+    type: Literal["hello"] = "hello"
 
 
-@dataclass(frozen=True)
-class StepMessage:
+class Step(_Out):
+    """The table after ``at`` actions of stored hand ``hand`` (0: the lobby)."""
+
     hand: int
     number: int
     at: int
-    state: dict[str, Any]
-    move: dict[str, Any] | None
+    state: TableState
+    move: Move | None
     deadline: float | None
     #: True when the page sees the table one trick behind.
     delayed: bool = False
     #: The server's clock when the message was made: a page counts the deadline down by
     #: the server's clock, not by its own (a phone's may be off by minutes).
     now: float = 0.0
-    v: int = VERSION
-    type: str = "step"
+    #: The player's own seat, for an Activity socket whose user holds one.
+    mine: Mine | None = Field(default=None, exclude_if=_none)
+    v: Literal[1] = VERSION
+    type: Literal["step"] = "step"
 
 
-@dataclass(frozen=True)
-class SeatStep(StepMessage):
-    """A step as the player of a seat sees it: the table, and their own part of it."""
-
-    #: ``bot.web.seatview.seat_state`` of the player's seat in this hand (None: they hold no
-    #: seat in it), with ``status``: what the table's live side says of the seat.
-    mine: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True)
-class Notice:
+class Notice(_Out):
     """A public notice of the table (``key``: a sentence of the catalogs), worded."""
 
     key: str
     seat: int
-    text: str
-    v: int = VERSION
-    type: str = "notice"
+    text: Spans
+    v: Literal[1] = VERSION
+    type: Literal["notice"] = "notice"
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(_Out):
     """An answer to one player's question (a hint about stored hand ``hand``), for them
-    only."""
+    only: its lines."""
 
-    text: str
+    text: list[Spans]
     hand: int
-    v: int = VERSION
-    type: str = "answer"
+    v: Literal[1] = VERSION
+    type: Literal["answer"] = "answer"
 
 
-@dataclass(frozen=True)
-class Clock:
+class Clock(_Out):
     deadline: float | None
     now: float = 0.0
-    v: int = VERSION
-    type: str = "clock"
+    v: Literal[1] = VERSION
+    type: Literal["clock"] = "clock"
 
 
 GoneReason = Literal["closed", "off", "revoked"]
 
 
-@dataclass(frozen=True)
-class Gone:
+class Gone(_Out):
     reason: GoneReason
-    v: int = VERSION
-    type: str = "gone"
+    v: Literal[1] = VERSION
+    type: Literal["gone"] = "gone"
 
 
-@dataclass(frozen=True)
-class Error:
+class Refusal(_Out):
+    """A message of the page was refused (``reason``), nothing changed."""
+
     reason: str
     #: The refusal in the asker's language (the Activity shows it).
-    text: str | None = None
-    v: int = VERSION
-    type: str = "error"
+    text: str | None = Field(default=None, exclude_if=_none)
+    v: Literal[1] = VERSION
+    type: Literal["error"] = "error"
 
 
-Outgoing = Hello | StepMessage | Clock | Gone | Error | Notice | Answer
+Outgoing = Annotated[Hello | Step | Clock | Gone | Refusal | Notice | Answer,
+                     Field(discriminator="type")]
+OUTGOING: TypeAdapter[Hello | Step | Clock | Gone | Refusal | Notice | Answer] = TypeAdapter(
+    Outgoing)
 
 
-#: Fields left out of a message while they are None (the pages' messages stay as they were).
-_OPTIONAL = frozenset({"text", "table"})
+def dump(message: _Out) -> str:
+    """A message as the socket sends it."""
+    return message.model_dump_json()
 
 
-def dump(message: Outgoing) -> str:
-    data = {k: v for k, v in asdict(message).items() if v is not None or k not in _OPTIONAL}
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+def hello(viewer: Viewer, watch: str, table: TableInfo | None = None) -> Hello:
+    return Hello(viewer=ViewerInfo(role=viewer.role, seat=viewer.seat), watch=watch,
+                 table=table)
 
 
-def hello(viewer: Viewer, watch: str, table: dict[str, Any] | None = None) -> Hello:
-    return Hello(viewer={"role": viewer.role, "seat": viewer.seat}, watch=watch, table=table)
-
-
-__all__ = ["VERSION", "Act", "Answer", "Clock", "Error", "Gone", "Hello", "Hint", "Notice",
-           "Resume", "SeatChange", "SeatStep", "StepMessage", "Viewer", "dump", "hello",
-           "read"]
+__all__ = ["OUTGOING", "VERSION", "Act", "Answer", "Choice", "Clock", "Gone",
+           "Hello", "Hint", "Mine", "Move", "Notice", "Played", "Refusal", "ReplayState", "Resume",
+           "SeatChange", "SeatState", "SeatStatus", "Span", "Spans", "Step", "TableInfo",
+           "TableState", "Together", "TrickState", "Trump", "Viewer", "dump", "hello", "read"]

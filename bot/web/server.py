@@ -12,8 +12,9 @@ Routes (``TOKEN``: ``bot.web.keys``; a bad, rotated or switched-off token is a b
 - ``/hand/TOKEN``: a finished hand, replayed;
 - ``/board/TOKEN?game=G&season=N``: a server's leaderboard; ``/player/TOKEN?game=G&season=N``:
   a player's profile;
-- ``/static/NAME``, ``/cards/THEME/LANG/CODE.png``: the pages' CSS, scripts and card faces
-  (nothing secret);
+- ``/static/NAME``, ``/static/pages/NAME``, ``/cards/FACES/THEME/LANG/CODE.png``: the pages'
+  CSS, scripts (built from ``activity/``, the one browser client) and card faces (nothing
+  secret; each face at one spelling only, ``bot.web.cards``);
 - ``/health``: ``ok``, for a load balancer.
 """
 
@@ -33,16 +34,16 @@ from aiohttp import WSMsgType, web
 
 from bot.store import Store, is_postgres_url
 from bot.texts import speaking, t
+from bot.voice.table import Table
 from bot.watch import WATCH_OFF, watch_of
-from bot.web import protocol
+from bot.web import cards, protocol
 from bot.web.assets import Assets
 from bot.web.bus import Bus, LocalBus, PgBus
-from bot.web.cards import card_png, known
 from bot.web.guilds import GuildConfigs
 from bot.web.keys import Keys, Kind, sign
 from bot.web.live import Feed, Subscriber, snapshot
-from bot.web.standings import board_lines, current_season, game_name, games, profile
-from bot.web.views import replay_steps, seating
+from bot.web.rankings import board_lines, current_season, game_name, games, profile
+from bot.web.views import replay_steps
 from engine.ai.analysis import review_from_json
 from engine.rules import GAMES
 
@@ -70,7 +71,10 @@ class WebSettings(Protocol):
 #: own lookup; without it, the names the tables keep are used).
 Names = Callable[[int, str], Awaitable[str | None]]
 
-STATIC = ("web.css", "common.js", "table.js", "replay.js")
+STATIC = ("web.css",)
+#: The pages' scripts, built from the one browser client (``activity/``: ``npm run build``,
+#: sharing the Activity's socket and drawing).
+SCRIPTS = ("table.js", "replay.js")
 #: Names kept from the tables' settings for the leaderboard (memory stays flat).
 NAMES_KEPT = 5000
 
@@ -118,6 +122,7 @@ class WebServer:
         #: The Discord Activity's routes (``bot.web.activity``), when it is on.
         self.activity = activity
         self.static = Assets("static", STATIC)
+        self.scripts = Assets("static/pages", SCRIPTS)
         self.app = self._app()
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
@@ -133,7 +138,8 @@ class WebServer:
             web.get("/board/{token}", self.board_page),
             web.get("/player/{token}", self.player_page),
             web.get("/static/{name}", self.static.serve),
-            web.get("/cards/{theme}/{lang}/{code}.png", self.card),
+            web.get("/static/pages/{name}", self.scripts.serve),
+            web.get("/cards/{faces}/{theme}/{lang}/{code}.png", self.card),
             web.get("/health", self.health),
         ])
         if self.activity is not None:
@@ -224,17 +230,18 @@ class WebServer:
 
     async def card(self, request: web.Request) -> web.Response:
         info = request.match_info
-        theme, lang, code = info["theme"], info["lang"], info["code"]
-        if not known(code, theme, lang):
+        faces, theme, lang, code = info["faces"], info["theme"], info["lang"], info["code"]
+        if not cards.known(faces, theme, lang, code):
             raise web.HTTPNotFound()
-        data = await asyncio.to_thread(card_png, code, theme, lang)
+        data = await asyncio.to_thread(cards.card_png, faces, theme, lang, code)
         return web.Response(body=data, content_type="image/png", headers={
             "Cache-Control": "public, max-age=31536000, immutable"})
 
     def _page(self, template: str, lang: str, **context: Any) -> web.Response:
         with speaking(lang):
             html = self.env.get_template(template).render(
-                t=t, lang=lang, static=self.static.addresses("/static/"), **context)
+                t=t, lang=lang, static=self.static.addresses("/static/")
+                | self.scripts.addresses("/static/pages/"), **context)
         return web.Response(text=html, content_type="text/html", charset="utf-8",
                             headers={"Cache-Control": "no-store"})
 
@@ -256,14 +263,15 @@ class WebServer:
         first = None
         if watch != WATCH_OFF:
             tf = self.feed.tables.get(table_id)
-            first = await snapshot(self.store, table, lang,
-                                   deadline=tf.deadline if tf is not None else None)
+            first = (await snapshot(self.store, table, lang, deadline=tf.deadline if tf
+                                    is not None else None)).model_dump(mode="json")
         with speaking(lang):
             texts = _page_texts()
         return self._page("table.html", lang, watch=watch, theme=config.theme,
                           first=_json_script(first) if first else None,
                           texts=_json_script(texts), socket=f"/ws/table/{token}",
-                          cards=f"/cards/{config.theme}/{lang}/")
+                          cards=cards.base(cards.faces_of(table.game, config.faces), config.theme,
+                                           lang))
 
     async def table_socket(self, request: web.Request) -> web.StreamResponse:
         token = request.match_info["token"]
@@ -279,7 +287,7 @@ class WebServer:
         async def answer(message: protocol.Message) -> None:
             # A page's viewer is nobody in particular: only the Activity's players act
             # (bot.web.activity).
-            sub.send(protocol.dump(protocol.Error("not_seated")))
+            sub.send(protocol.dump(protocol.Refusal(reason="not_seated")))
 
         return await self.run_socket(request, sub, protocol.hello(
             sub.viewer, watch_of(table.settings)), answer)
@@ -305,7 +313,7 @@ class WebServer:
                 elif message is not None:
                     await answer(message)
                 else:
-                    sub.send(protocol.dump(protocol.Error("bad_message")))
+                    sub.send(protocol.dump(protocol.Refusal(reason="bad_message")))
         finally:
             self.feed.leave(sub)
             sub.send(None)
@@ -344,13 +352,14 @@ class WebServer:
                 decisions = review_from_json(stored) if stored else None
                 if decisions:
                     reviews[seat] = decisions
-            steps = replay_steps(seating(table, row, self.store), row.record(), title=title,
-                                 reviews=reviews)
+            steps = [s.model_dump(mode="json") for s in replay_steps(
+                Table.from_rows(table, row), row.record(), reviews=reviews)]
             texts = _page_texts()
             heading = t("table.title", game=title, number=row.number)
         return self._page("replay.html", lang, steps=_json_script(steps), theme=config.theme,
                           heading=heading, texts=_json_script(texts),
-                          cards=f"/cards/{config.theme}/{lang}/")
+                          cards=cards.base(cards.faces_of(table.game, config.faces), config.theme,
+                                           lang))
 
     # -- standings -----------------------------------------------------------------------
 
@@ -468,6 +477,6 @@ def not_found() -> web.Response:
 
 def _page_texts() -> dict[str, str]:
     """The words the pages' scripts show, in the current language."""
-    return {key: t(f"web.{key}") for key in (
+    return {f"web.{key}": t(f"web.{key}") for key in (
         "trick", "trump", "reconnecting", "gone_closed", "gone_off", "gone_revoked", "taken",
         "seconds_left", "deal", "result")}

@@ -29,7 +29,7 @@ class WebSurface:
     async def changed(self, outcome: Any = None) -> None:
         await self._changed()
 
-    async def dealt(self) -> None:
+    async def dealt(self, change: Any = None) -> None:
         await self._changed()
 
     async def signal(self, signal: Any, seconds: int) -> None:

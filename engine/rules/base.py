@@ -62,6 +62,11 @@ class Rules:
     #: The game's key in records and commands.
     game: ClassVar[str]
     title: ClassVar[str]
+    #: The faces the game's cards are drawn with where it is usually played: ``"german"``
+    #: (acorns, leaves, hearts, bells) or ``"french"`` (clubs, spades, hearts, diamonds; the
+    #: same codes: E clubs, G spades, S diamonds, the Ober the Queen, the Unter the Jack).
+    #: Only the pictures read it (``bot.cardart``).
+    faces: ClassVar[str] = "german"
     options_model: ClassVar[type[Options]] = Options
     #: Rulings the bot's rules summary lists (RULINGS.md's wording, shortened).
     rulings: ClassVar[tuple[str, ...]] = ()

@@ -246,6 +246,16 @@ class Hand:
             return [{"servant": s} for s in range(4) if team_of(s) != self.choosing]
         return []
 
+    def may_act(self) -> list[dict[str, Any]]:
+        """Every seat that may act, with its actions: the seat to play, or both masters
+        choosing a Servant (either may)."""
+        if self.playing:
+            return [{"seat": self.to_move(), "legal": self.legal()}]
+        if self.choosing is not None:
+            return [{"seat": s, "legal": self.legal()} for s in range(4)
+                    if team_of(s) == self.choosing]
+        return []
+
     def next_dealer(self) -> int | None:
         if not self.finished:
             return None
@@ -341,6 +351,7 @@ class Hand:
             "finished": self.finished,
             "to_move": self.to_move(),
             "legal": self.legal(),
+            "may_act": self.may_act(),
             "status": dict(self.final_status if self.finished else self.status),
             "next_dealer": self.next_dealer(),
         }

@@ -3,8 +3,13 @@
 
 Written from RULINGS.md and the replay contract (docs/record-format.md), not from the engine,
 in plain strings. It covers the default game and the options ``short_pack``, ``klopfen``,
-``all_pass`` (redeal, ramsch, stock), ``stoss_max`` and ``stoss_window``; claims and the
-Hochzeit, Bettel, Geier, Farbwenz and Farbgeier options are left to the engine's own tests.
+``all_pass`` (redeal, ramsch, stock), ``stoss_max`` and ``stoss_window``, and claims (B8.3,
+B8.4, B8.6); the Hochzeit, Bettel, Geier, Farbwenz and Farbgeier options are left to the
+engine's own tests.
+
+``legal_for(seat)`` is what a seat may do in turn (or, in a window, as one asked),
+``free_for(seat)`` what it may do out of turn: a doubling before forehand's first card with
+``stoss_window = second_card`` (B10.3, B10.5), and a claim (B8.3).
 
 ``replay(record) -> dict`` is the expected output of ``python -m engine replay``, or
 ``{"error": {"action": index|None, "message": ...}}``.
@@ -121,6 +126,8 @@ class Hand:
         self.named: str | None = None
         self.limit: str | None = None
         self.resume: int | None = None
+        self.failed: set[int] = set()  # seats whose claim failed (B8.4)
+        self.claimed: int | None = None
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -217,6 +224,60 @@ class Hand:
     def legal(self) -> list[dict[str, Any]]:
         return [] if self.turn is None else self.legal_for(self.turn)
 
+    def free_for(self, seat: int) -> list[dict[str, Any]]:
+        """Out of turn: B10.3/B10.5, the window is open from the declaration with
+        ``second_card``, so before forehand's first card the party whose doubling it is may
+        give it; B8.3/B8.6, a claim by the player on lead at a trick's start, once no
+        doubling can be given any more."""
+        if self.finished:
+            return []
+        if self.phase == "lead":
+            level = len(self.doubles) + 1
+            side = 1 if level % 2 else 0
+            ok = level <= self.options["stoss_max"] and self.team[seat] == side
+            return [{"stoss": level}] if ok else []
+        if (self.phase == "play" and not self.current and seat == self.turn
+                and self.game != "ramsch" and seat not in self.failed):
+            return [{"claim": True}]
+        return []
+
+    def may_act(self) -> list[dict[str, Any]]:
+        """Every seat that may act now, with all it may do (``replay``'s ``may_act``)."""
+        out = []
+        for seat in range(4):
+            acts = self.legal_for(seat) + self.free_for(seat)
+            if acts:
+                out.append({"seat": seat, "legal": acts})
+        return out
+
+    def claim_holds(self, seat: int) -> bool:
+        """B8.3 on the hands as they are: each of his trumps beats every other trump; with a
+        plain card, nobody has more trumps and each of his plain cards beats every other
+        card of its suit."""
+        top = trumps(self.game, self.pack_cards)
+        plain = plain_order(self.game)
+
+        def is_trump(c: str) -> bool:
+            return c in top
+
+        mine = self.hands[seat]
+        others = [c for s in range(4) if s != seat for c in self.hands[s]]
+        my_trumps = [top.index(c) for c in mine if is_trump(c)]
+        their_trumps = [top.index(c) for c in others if is_trump(c)]
+        if my_trumps and their_trumps and max(my_trumps) > min(their_trumps):
+            return False
+        my_plain = [c for c in mine if not is_trump(c)]
+        if not my_plain:
+            return True
+        if any(sum(1 for c in self.hands[s] if is_trump(c)) > len(my_trumps)
+               for s in range(4) if s != seat):
+            return False
+        for c in my_plain:
+            for o in others:
+                if not is_trump(o) and o[0] == c[0] and plain.index(o[1:]) < plain.index(c[1:]):
+                    return False
+        return True
+
     def legal_cards(self, seat: int) -> list[str]:
         held = self.hands[seat]
         pack = self.pack_cards
@@ -246,6 +307,18 @@ class Hand:
     # -- actions ---------------------------------------------------------------------------------
 
     def apply(self, seat: int, action: dict[str, Any]) -> str | None:
+        if action in self.free_for(seat) and action not in self.legal_for(seat):
+            if "stoss" in action:
+                self.doubles.append(seat)
+            elif self.claim_holds(seat):
+                # B8.4: the cards still held and the tricks left are his party's.
+                self.claimed = seat
+                self.taken[seat] += sum(points(c) for h in self.hands for c in h)
+                self.turn = None
+                self.settle()
+            else:
+                self.failed.add(seat)
+            return None
         if action not in self.legal_for(seat):
             return f"illegal {action} by seat {seat} in {self.phase}"
         kind, value = next(iter(action.items()))
@@ -291,7 +364,10 @@ class Hand:
             self.play(seat, value)
             if phase == "lead":
                 self.resume = self.turn
-                self.open_window()
+                if len(self.doubles) < self.options["stoss_max"]:
+                    self.open_window()
+                else:  # every doubling was given before the card
+                    self.close_window()
         return None
 
     def clarify(self, seat: int, named: str | None) -> None:
@@ -428,6 +504,12 @@ class Hand:
         p0 = sum(self.taken[s] for s in range(4) if self.team[s] == 0)
         tricks0 = sum(1 for t in self.tricks if self.team[t["winner"]] == 0)
         tricks1 = len(self.tricks) - tricks0
+        if self.claimed is not None:  # the tricks left count as the claimer's party's
+            left = len(self.hands[self.claimed])
+            if self.team[self.claimed] == 0:
+                tricks0 += left
+            else:
+                tricks1 += left
         lauf = self.laufende()
         if game == "sie":
             won, value = True, 4 * (solo + extra * (6 if self.short else 8))
@@ -483,7 +565,7 @@ class Hand:
         return {
             "trump": trump, "shown": [], "hands": [list(d) for d in self.dealt],
             "tricks": tricks, "points": self.points_now(), "finished": self.finished,
-            "to_move": self.turn, "legal": self.legal(),
+            "to_move": self.turn, "legal": self.legal(), "may_act": self.may_act(),
             "status": self.result["status"] if self.result else self.status_in,
             "next_dealer": (self.dealer + 1) % 4 if self.result else None,
         }

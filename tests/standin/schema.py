@@ -1,10 +1,10 @@
 """Request bodies checked against Discord's official OpenAPI description.
 
-``../shared/discord-api-spec/openapi.json`` (OpenAPI 3.1, i.e. JSON Schema 2020-12) is read
-once; a request's path is matched to the spec's path templates and its JSON body (or the
-``payload_json`` part of a multipart body) is validated with jsonschema against the operation's
-``requestBody`` schema, whose ``#/components/...`` references resolve within the same document.
-If the file is absent, ``SchemaCheck.available`` is False and nothing is validated.
+``tests/data/discord-api-spec/openapi.json`` (a copy of Discord's own, with its licence; OpenAPI
+3.1, i.e. JSON Schema 2020-12) is read once; a request's path is matched to the spec's path
+templates and its JSON body (or the ``payload_json`` part of a multipart body) is validated
+with jsonschema against the operation's ``requestBody`` schema, whose ``#/components/...``
+references resolve within the same document.
 
 One leniency, for what discord.py writes and Discord accepts: the ``id`` of each entry of
 ``attachments`` (the index of a multipart file) as a JSON integer where the schema has a
@@ -22,23 +22,32 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-#: The spec, next to the project (``/work/shared`` beside ``/work/main``).
-SPEC_PATH = Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
+#: The spec, kept with the tests (``tests/data/discord-api-spec``).
+SPEC_PATH = Path(__file__).resolve().parents[1] / "data" / "discord-api-spec" / "openapi.json"
 
 
 class SchemaCheck:
-    def __init__(self, path: Path = SPEC_PATH) -> None:
+    def __init__(self, path: Path | None = SPEC_PATH) -> None:
+        """The check of the spec at ``path``; ``None`` checks nothing (see :meth:`off`)."""
         self.path = path
-        self.available = path.is_file()
-        self._doc: dict[str, Any] = {}
+        # The copy is part of the repository: a missing one is a broken checkout, not a
+        # reason to validate nothing.
+        self._doc: dict[str, Any] = ({"paths": {}} if path is None
+                                     else json.loads(path.read_text(encoding="utf-8")))
+        #: Whether bodies are validated (always, unless made with :meth:`off`).
+        self.available = path is not None
         #: (regex, template) for every path of the spec, the most literal first.
         self._paths: list[tuple[re.Pattern[str], str]] = []
-        if self.available:
-            self._doc = json.loads(path.read_text(encoding="utf-8"))
-            templates = sorted(self._doc["paths"], key=lambda p: (p.count("{"), -len(p)))
-            for tpl in templates:
-                rx = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(tpl))
-                self._paths.append((re.compile(rx + "$"), tpl))
+        templates = sorted(self._doc["paths"], key=lambda p: (p.count("{"), -len(p)))
+        for tpl in templates:
+            rx = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(tpl))
+            self._paths.append((re.compile(rx + "$"), tpl))
+
+    @classmethod
+    def off(cls) -> SchemaCheck:
+        """A check that validates nothing: for a benchmark whose figures the validation
+        would distort (the soak's and the load's speed runs)."""
+        return cls(None)
 
     def template(self, path: str) -> str | None:
         for rx, tpl in self._paths:

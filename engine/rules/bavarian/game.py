@@ -16,12 +16,15 @@ A deal goes through these phases (``Hand.phase``), each ruling named where it is
 - ``kontra`` and ``re`` (B10): the window for doubling. Every seat that may, by what the
   table knows, double now acts at once (``{"stoss": 1}`` is Kontra, ``2`` Re, ``3`` Sup...;
   ``{"weiter": true}`` declines); a hidden partner is asked like the opponents and may only
-  decline, so that nobody learns who he is. The window opens after the declaration (or
-  after forehand's first card, ``stoss_window = second_card``) and closes when every seat
-  asked has answered, or when the table's window time runs out;
-- ``lead`` (``second_card`` only): forehand's first card, before the window;
+  decline, so that nobody learns who he is. These phases open after the declaration (with
+  ``stoss_window = second_card``, after forehand's first card: see ``lead``) and close when
+  every seat asked has answered, or when the table's window time runs out;
+- ``lead`` (``second_card`` only): forehand's first card. The window is already open
+  (B10.3): a seat that may double may do so now, out of turn (B10.5); once the card is down
+  the ``kontra`` or ``re`` phase asks the seats that may still double;
 - ``play``: the tricks (B7), with the called Ace's duties (B6.3); the player on lead may
-  claim the rest (``{"claim": true}``, B8.3) at the start of a trick.
+  claim the rest (``{"claim": true}``, B8.3) at the start of a trick once no doubling can be
+  given any more (B8.6: with ``second_card`` from trick 2).
 
 Team 0 is the declaring party, team 1 the opponents; before the declaration, and in a Ramsch,
 each seat is its own team (``Rules.teams`` is 4). ``public_team`` hides the Sauspiel partner
@@ -309,13 +312,19 @@ class Schafkopf(Rules):
         self._exchange(hand, seat, action.value)
 
     def _lead(self, hand: Hand, seat: int, action: Action) -> None:
-        # The first card goes through the trick loop like any other; the window opens after
-        # it (stoss_window = second_card).
+        # The first card goes through the trick loop like any other. With stoss_window =
+        # second_card the window is open from the declaration (B10.3): a doubling given
+        # before this card (``free_apply``) stands, and now every seat that may still double
+        # is asked, having seen the card, before the second card.
         hand.actions.pop()
         hand.phase = PLAYING
         hand.apply(seat, action)
         hand.pending["resume"] = hand.to_move
-        self._open_window(hand, 1)
+        level = self.level(hand)
+        if level <= self.opts.stoss_max:
+            self._open_window(hand, level)
+        else:
+            self._close_window(hand)
 
     # -- B12.6 knocking, B4 announcement and clarification ------------------------------------
 
@@ -691,15 +700,29 @@ class Schafkopf(Rules):
         return (p["duty"], *tricks, p.get("laufende"))
 
     def free_legal(self, hand: Hand, seat: int) -> list[Action]:
-        """B8.3: the player on lead, at the start of a trick, may claim the rest."""
+        """B10.3, B10.5: with ``stoss_window = second_card``, while forehand has not led,
+        any seat of the party whose doubling it is may give it, out of turn. B8.3: the
+        player on lead, at the start of a trick, may claim the rest, but not while a
+        doubling may still be given (B8.6: with ``second_card`` first at trick 2)."""
         p = hand.pending
-        if (hand.phase not in (PLAYING, LEAD) or hand.trick or seat != hand.to_move
+        if hand.phase == LEAD:
+            level = len(p["stoss"]) + 1
+            if level <= self.opts.stoss_max and \
+                    hand.team[seat] == (OPPONENTS if level % 2 else DECLARING):
+                return [_STOSS[level][0]]
+            return []
+        if (hand.phase != PLAYING or hand.trick or seat != hand.to_move
                 or hand.play_over or seat in p["failed"]
                 or p["contract"].kind in (BETTEL, RAMSCH)):
             return []
         return [Action(CLAIM, True)]
 
     def free_apply(self, hand: Hand, seat: int, action: Action) -> None:
+        if action.kind == STOSS:
+            # Before forehand's first card (``second_card``): the doubling stands, and the
+            # window asks for the next one once the card is down (``_lead``).
+            hand.pending["stoss"] = (*hand.pending["stoss"], seat)
+            return
         assert hand.order is not None
         others = [hand.hands[s] for s in range(4) if s != seat]
         if claim_holds(hand.order, hand.hands[seat], others):
@@ -779,9 +802,11 @@ class Schafkopf(Rules):
         p = hand.pending
         info: dict[str, Any] = {}
         if self.opts.all_pass == "stock":
-            # B12.8: the pot from the deal on: the announcement is where it counts (the next
-            # Sauspiel wins it or doubles it).
-            info["pot"] = hand.status.pot or 0
+            # B12.8: the pot at stake in this deal (the next Sauspiel wins it or doubles it);
+            # once the deal is settled, the pot its result leaves, so that the table and the
+            # result say the same (issue 44).
+            status = hand.status if hand.result is None else hand.result.status
+            info["pot"] = status.pot or 0
         if p["knocks"]:
             info["knocks"] = list(p["knocks"])
         contract: Contract | None = p["contract"]

@@ -6,11 +6,11 @@ The rules' ``explain`` and ``explain_card`` hooks (``engine.rules.bavarian.game`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, IllegalAction
 from engine.cards import SUIT_NAMES, Card, code
-from engine.hand import FINISHED, PLAYING
 from engine.rules.base import flag_false
 from engine.rules.bavarian.games import (
     BETTEL,
@@ -35,6 +35,7 @@ from engine.rules.bavarian.kinds import (
     STOSS,
     STOSS_NAMES,
     WEDDING,
+    WEITER,
     WINDOWS,
 )
 from engine.rules.bavarian.protocol import BavarianRules
@@ -86,10 +87,14 @@ def explain(rules: BavarianRules, hand: Hand, seat: int, action: Action) -> Ille
         if hand.pending["contract"] is not None and \
                 hand.pending["contract"].kind in (BETTEL, RAMSCH):
             return IllegalAction("claim_game", "no claims in a Bettel or a Ramsch (B8.5)")
+        if phase in WINDOWS or phase == LEAD:
+            return IllegalAction("claim_not_now", "no claim while a doubling may still be "
+                                 "given: the first claim comes once the window has closed "
+                                 f"({_window_end(rules)}) (B8.6)", window=True)
         return IllegalAction("claim_not_now", "only the player on lead may claim, at the "
-                             "start of a trick (B8.3)")
-    if phase in WINDOWS and seat in rules.window_actors(hand):
-        return IllegalAction("wrong_phase", "double or decline (B10)", phase=phase)
+                             "start of a trick, once play has begun (B8.3)", window=False)
+    if phase in WINDOWS:
+        return explain_in_window(rules, hand, seat, kind)
     if seat != hand.to_move:
         return IllegalAction("not_your_turn", f"seat {seat} may not act now: seat "
                              f"{hand.to_move} is to act", seat=seat, to_move=hand.to_move)
@@ -120,6 +125,37 @@ def explain(rules: BavarianRules, hand: Hand, seat: int, action: Action) -> Ille
         if reason is not None:
             return reason
     return IllegalAction("wrong_phase", f"{kind} cannot be done now ({phase})", phase=phase)
+
+def _window_end(rules: BavarianRules) -> str:
+    return ("at forehand's lead to trick 1" if rules.opts.stoss_window == "first_card"
+            else "at the start of trick 2")
+
+
+def _seats(seats: Sequence[int]) -> str:
+    """``seat 2``, ``seats 1 and 3``, ``seats 0, 1 and 3``."""
+    names = [str(s) for s in seats]
+    if len(names) == 1:
+        return f"seat {names[0]}"
+    return "seats " + ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def explain_in_window(rules: BavarianRules, hand: Hand, seat: int, kind: str) -> IllegalAction:
+    """An action other than the doubling asked for while the window is open (B10.3): who is
+    asked, and that play waits for their answers."""
+    asked = list(hand.pending["asked"])
+    name = STOSS_NAMES[rules.level(hand) - 1].capitalize()
+    if kind == WEITER and seat in hand.pending["decided"]:
+        return IllegalAction("stoss_declined", f"seat {seat} has already answered this "
+                             f"{name} (B10)", stoss=name.lower())
+    if kind == WEITER:
+        return IllegalAction("not_your_turn", f"the {name} window asks {_seats(asked)}, not "
+                             f"seat {seat} (B10.1)", seat=seat, to_move=hand.to_move,
+                             asked=asked)
+    return IllegalAction("wrong_phase", f"the {name} window is open: {_seats(asked)} "
+                         f"{'is' if len(asked) == 1 else 'are'} asked to say {name} or "
+                         "Weiter, and play goes on once each has answered (B10.3)",
+                         phase=hand.phase, asked=asked, stoss=name.lower())
+
 
 def explain_game(rules: BavarianRules, hand: Hand, seat: int, contract: Contract) -> IllegalAction:
     held = hand.hands[seat]
@@ -155,20 +191,49 @@ def explain_stoss(rules: BavarianRules, hand: Hand, seat: int, level: int) -> Il
     if contract is not None and contract.kind in (RAMSCH, SIE):
         return IllegalAction("stoss_none", "there is no doubling in a Ramsch or Sie (B10.4)",
                              stoss=name)
-    if hand.phase not in WINDOWS:
-        if contract is None or hand.phase not in (PLAYING, FINISHED):
-            return IllegalAction("stoss_early", "doubling starts once a game is declared "
-                                 "(B10.3)", stoss=name)
-        return IllegalAction("stoss_late", f"{name} is too late: the window closed with "
-                             f"the {rules.opts.stoss_window.replace('_', ' ')} of trick 1 "
-                             "(B10.3)", stoss=name)
-    if level != rules.level(hand):
-        now = STOSS_NAMES[rules.level(hand) - 1]
-        return IllegalAction("stoss_level", f"the doubling now is {now} (B10.2)",
-                             stoss=name, now=now)
+    phase = hand.phase
+    if contract is None:
+        return IllegalAction("stoss_early", "no game is declared yet: doubling starts once "
+                             "one is (B10.3)", stoss=name, declared=False)
+    if phase in (WEDDING, EXCHANGE):
+        return IllegalAction("stoss_early", "the Hochzeit is declared, but doubling starts "
+                             "once its partner has taken the trump and given a card back "
+                             "(B10.3, B12.5)", stoss=name, declared=True)
+    if phase not in WINDOWS and phase != LEAD:
+        return _stoss_late(rules, hand, name)
+    now = rules.level(hand)
+    if now > rules.opts.stoss_max:  # every doubling given before forehand's card
+        return _stoss_late(rules, hand, name)
+    if level != now:
+        now_name = STOSS_NAMES[now - 1]
+        return IllegalAction("stoss_level", f"the doubling now is {now_name.capitalize()} "
+                             "(B10.2)", stoss=name, now=now_name)
     if seat in p["decided"]:
         return IllegalAction("stoss_declined", "you declined this doubling (B10)",
                              stoss=name)
     side = "opponents" if level % 2 else "declaring party"
-    return IllegalAction("stoss_party", f"{name} is given by the {side} only (B10.1)",
-                         stoss=name)
+    return IllegalAction("stoss_party", f"{name.capitalize()} is given by the {side} only "
+                         "(B10.1)", stoss=name)
+
+
+def _stoss_late(rules: BavarianRules, hand: Hand, name: str) -> IllegalAction:
+    """Why the window is closed (B10.2, B10.3): no doubling at this table, the last one
+    allowed given, the card that ends it played, or every seat asked answered."""
+    most = rules.opts.stoss_max
+    given = len(hand.pending["stoss"])
+    played = 4 * len(hand.tricks) + len(hand.trick)
+    window = rules.opts.stoss_window
+    last = 1 if window == "first_card" else 2
+    if not most:
+        closed, why = "off", "this table plays without doubling (stoss_max 0)"
+    elif given >= most:
+        allowed = {1: "one doubling, and it was", 2: "two doublings, and both were"}.get(
+            most, f"{most} doublings, and all were")
+        closed, why = "max", f"this table allows {allowed} given"
+    elif played >= last:
+        closed, why = "card", (f"the window closed with the {('first', 'second')[last - 1]} "
+                               "card of trick 1")
+    else:
+        closed, why = "answered", "the window closed when every seat asked had answered"
+    return IllegalAction("stoss_late", f"{name.capitalize()} is too late: {why} (B10.2, "
+                         "B10.3)", stoss=name, closed=closed, window=window, stoss_max=most)

@@ -11,7 +11,10 @@ each"):
   (the declaring party), ``laufende``, ``schneider``, ``schwarz``, ``knocks``, ``doubles``,
   ``value`` (what each opponent pays or gets, after doubling), ``pot`` (the Stock after);
 - ``counted``: the same as a list of items ``{"key": ..., params}`` in the order a sentence
-  names them (the bot words each as ``counted.KEY``).
+  names them (the bot words each as ``counted.KEY``), with what each adds to the value
+  (``value``: the game's base, the Laufende's, Schneider's; ``times`` of the base and
+  Laufende for a Tout or Sie; ``count`` of knocks and doublings, each × 2), so that
+  ``(sum of the values) × times × 2 ** (knocks + doublings)`` is the game's ``value``.
 """
 
 from __future__ import annotations
@@ -89,13 +92,7 @@ def settle(rules: BavarianRules, hand: Hand) -> None:
     if contract.kind == SIE:
         lauf = 6 if rules.short else 8  # B11.3
     won, schneider, schwarz, value = game_value(contract, rules.rates, p0, tricks, lauf)
-    counted: list[dict[str, Any]] = [{"key": "game", "game": contract.name}]
-    if lauf:
-        counted.append({"key": "laufende", "count": lauf})
-    if schwarz:
-        counted.append({"key": "schwarz"})
-    elif schneider:
-        counted.append({"key": "schneider"})
+    counted = _counted(rules.rates, contract, lauf, schneider, schwarz)
     knocks, doubles = len(p["knocks"]), len(p["stoss"])
     if knocks:
         counted.append({"key": "knocks", "count": knocks})
@@ -129,6 +126,32 @@ def settle(rules: BavarianRules, hand: Hand) -> None:
     winner = 0 if won else 1
     _finish(rules, hand, scores, pot, event=level or "won", team=winner,
             points=(p0, p1), extra=extra, reason=_early_reason(p, contract))
+
+
+def _counted(rates: Tariff, contract: Contract, lauf: int, schneider: bool, schwarz: bool
+             ) -> list[dict[str, Any]]:
+    """The items of the game's value as a player adds them up (B11.2, B11.3): the game's
+    base (``value``; ``times``: 2 for a Tout, 4 for Sie), the Laufende, Schneider or
+    Schwarz, each with what it adds (``value``); the doublings follow in ``settle``.
+
+    >>> from engine.rules.bavarian.options import TARIFFS
+    >>> _counted(TARIFFS["10/50"], Contract(SAUSPIEL, 0), 3, True, False)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [{'key': 'game', 'game': 'sauspiel_E', 'value': 10, 'times': 1},
+     {'key': 'laufende', 'count': 3, 'value': 30}, {'key': 'schneider', 'value': 10}]
+    """
+    base = (rates.bettel if contract.kind == BETTEL
+            else rates.sauspiel if contract.game_class == RUFSPIEL else rates.solo)
+    times = 4 if contract.kind == SIE else 2 if contract.tout else 1
+    counted: list[dict[str, Any]] = [
+        {"key": "game", "game": contract.name, "value": base, "times": times}]
+    if lauf:
+        counted.append({"key": "laufende", "count": lauf, "value": rates.extra * lauf})
+    if schwarz:  # Schwarz counts with its Schneider (B9.3, B11.2)
+        counted.append({"key": "schwarz", "value": 2 * rates.extra})
+    elif schneider:
+        counted.append({"key": "schneider", "value": rates.extra})
+    return counted
 
 
 def _early_reason(pending: dict[str, Any], contract: Contract) -> str:

@@ -36,22 +36,27 @@ from engine.rules import make_rules
 from engine.tools.terminal.words import (
     BY_POINTS,
     CARD_CODES,
+    COUNTED_ITEMS,
+    COUNTED_TIMES,
     EVENTS,
     HOW_TO_ANSWER,
     KINDS,
     NUMBERS,
     REVEALED,
+    WINDOWS,
     and_list,
     capitalised,
     card_from_text,
     card_set_kind,
     describe,
     json_value,
+    payments,
     point_unit,
     refusal,
     told,
     told_mine,
     trumps_line,
+    why_refused,
 )
 from engine.trumps import TrumpOrder
 from engine.view import seat_view
@@ -95,9 +100,29 @@ class TerminalGame:
         self.points_said = ""
         #: The out-of-turn choices last offered (offered again only when they change).
         self.free_offered: frozenset[Action] = frozenset()
+        #: The phase each action was taken in, and the doubling a window asked for then
+        #: (``act``): a pass in a window is told as what it declined.
+        self.taken_in: list[tuple[str, str]] = []
+        #: The doubling window last announced (phase, what it asks for).
+        self.window_said: tuple[str, str] = ("", "")
 
     def say(self, text: str = "", end: str = "\n") -> None:
         print(text, end=end, file=self.out, flush=True)
+
+    def act(self, seat: int, action: Action) -> None:
+        """Apply an action, noting the phase it was taken in (``news`` tells it from that)."""
+        hand = self.hand
+        taken = (hand.phase, self._window_offer())
+        hand.apply(seat, action)
+        self.taken_in.extend([taken] * (len(hand.actions) - len(self.taken_in)))
+
+    def _window_offer(self) -> str:
+        """In a doubling window, the doubling asked for in the game's words ("Kontra")."""
+        hand = self.hand
+        if hand.phase not in WINDOWS:
+            return ""
+        offered = {a for s in hand.actors() for a in hand.legal_actions(s) if a.kind != "weiter"}
+        return " or ".join(sorted(describe(a, self.kinds) for a in offered))
 
     # -- naming seats ---------------------------------------------------------------------
 
@@ -210,6 +235,8 @@ class TerminalGame:
         hand = self.hand
         while self.actions_shown < len(hand.actions):
             seat, action = hand.actions[self.actions_shown]
+            phase, offer = (self.taken_in[self.actions_shown]
+                            if self.actions_shown < len(self.taken_in) else ("", ""))
             self.actions_shown += 1
             if action.kind == "card" or (seat == self.seat
                                          and action.kind not in hand.rules.free_kinds):
@@ -217,6 +244,9 @@ class TerminalGame:
             who = capitalised(self.who(seat))
             if seat == self.seat:
                 self.say(told_mine(action, self.kinds) + ".")
+                continue
+            if action.kind == "weiter" and phase in WINDOWS and offer:
+                self.say(WINDOWS[phase][1].format(who=who, offer=offer) + ".")
                 continue
             public = hand.rules.public_action(hand, seat, action)
             if public is not None:
@@ -228,6 +258,7 @@ class TerminalGame:
                       if kind is not None and kind.hidden
                       else f"{who} makes a choice nobody else sees") + ".")
         self._news_cards()
+        self._news_window()
         if not hand.rules.fixed_teams and hand.n > 2 and self._card_play_began():
             line = self._teams_line()
             if line != self.teams_said:
@@ -278,6 +309,17 @@ class TerminalGame:
                 self.say(trumps_line(hand.order, hand.rules.pack))
             elif hand.rules.usual_trump is None and hand.trump is not None and not trump_said:
                 self.say(f"Trump is {SUIT_NAMES[hand.trump]} again.")
+
+    def _news_window(self) -> None:
+        """A doubling window that opened: what it asks for, and of whom (everyone the table
+        waits for; a hidden partner is asked like the others, so naming them tells nothing)."""
+        hand = self.hand
+        offer = self._window_offer()
+        if not offer or (hand.phase, offer) == self.window_said:
+            return
+        self.window_said = (hand.phase, offer)
+        self.say(WINDOWS[hand.phase][0].format(
+            offer=offer, asked=capitalised(self.seats(sorted(hand.actors())))))
 
     def _news_hand(self) -> None:
         """Cards new in the player's hand (dealt later, the widow, turned up)."""
@@ -438,6 +480,8 @@ class TerminalGame:
         hand, rules, me = self.hand, self.rules, self.seat
         result = hand.result
         assert result is not None
+        for line in self._breakdown():
+            self.say(line)
         scores = result.extra.get("scores")
         if scores is not None and self._per_seat():
             gained = [f"{self.who(s)} {v:+d}" for s, v in enumerate(scores) if v]
@@ -468,6 +512,117 @@ class TerminalGame:
             else:
                 self.say("The match is over: " + ("your team wins it." if rules.seat_teams[me]
                                                    in winners else "the other team wins it."))
+
+    def _breakdown(self) -> list[str]:
+        """How the hand's score is made, item by item as a player checks it, and who pays
+        whom: the items a result counts (``extra["counted"]``: the game, Laufende,
+        Schneider, each doubling), else a game's value with its Schneider and Schwarz, else
+        what the declarer's card points make; then the payments."""
+        result = self.hand.result
+        assert result is not None
+        extra = result.extra
+        counted = extra.get("counted")
+        if isinstance(counted, list):
+            return self._counted(counted, extra)
+        lines: list[str] = []
+        if isinstance(extra.get("value"), int) and "schneider" in extra and extra["value"]:
+            parts = ["the game 1"] + [f"{word} 1" for word, key in (
+                ("Schneider", "schneider"), ("Schwarz", "schwarz")) if extra.get(key)]
+            lines.append("Counted: " + " + ".join(parts)
+                         + (f" = {extra['value']}." if len(parts) > 1 else "."))
+        elif isinstance(extra.get("declarer_points"), int) and extra.get("level"):
+            level = {"simple": "a simple game", "schneider": "Schneider",
+                     "schwarz": "Schwarz"}.get(extra["level"], str(extra["level"]))
+            lines.append(f"Counted: the declarer's {extra['declarer_points']} "
+                         f"{self.unit} make {level}.")
+        scores = extra.get("scores")
+        if isinstance(scores, list) and self._per_seat():
+            paid = payments(scores, self.seats)
+            if paid:
+                lines.append(f"Paid: {paid}.")
+        return lines
+
+    def _counted(self, counted: list[dict[str, Any]], extra: dict[str, Any]) -> list[str]:
+        """A game whose result lists what it counted (Bavarian Schafkopf): base + Laufende +
+        Schneider or Schwarz, times a Tout's or Sie's factor, times 2 per knock and doubling,
+        the value; then who pays whom, and the pot."""
+        items = {i["key"]: i for i in counted}
+        game = items.get("game", {})
+        value = extra.get("value", 0)
+        parts = [COUNTED_ITEMS[i["key"]].format(
+            game=self.kinds["game"].values.get(i.get("game"), str(i.get("game"))), **{
+                k: v for k, v in i.items() if k not in ("key", "game")})
+            for i in counted if i["key"] in COUNTED_ITEMS and "value" in i]
+        lines: list[str] = []
+        unit = items.get("each", items.get("durchmarsch", {})).get("value")
+        if game.get("game") == "ramsch" and isinstance(unit, int):
+            knocks = extra.get("knocks", 0)
+            text = f"Ramsch {unit // 2 ** knocks}"
+            if knocks:
+                text += f"; {self._doublings(knocks, 0)} = {unit}"
+            lines.append(f"Counted: {text} a player.")
+        if parts:
+            total = sum(i["value"] for i in counted if i["key"] in COUNTED_ITEMS
+                        and "value" in i)
+            text = " + ".join(parts) + (f" = {total}" if len(parts) > 1 else "")
+            times = game.get("times", 1)
+            if times > 1:
+                text = (f"({text})" if len(parts) > 1 else text) + (
+                    f" × {times} ({COUNTED_TIMES.get(times, 'its factor')}) = {total * times}")
+            factors = self._doublings(items.get("knocks", {}).get("count", 0),
+                                      items.get("doubles", {}).get("count", 0))
+            if factors:
+                text += f"; {factors} = {value}"
+            lines.append(f"Counted: {text}.")
+        pays = self._counted_payments(items, extra)
+        if pays:
+            lines.append(f"Paid: {pays}.")
+        return lines
+
+    def _doublings(self, knocks: int, doubles: int) -> str:
+        """``× 4 for a knock and Kontra``: the factor of the knocks and doublings."""
+        if not knocks and not doubles:
+            return ""
+        names = []
+        if knocks:
+            names.append("a knock" if knocks == 1 else f"{NUMBERS[knocks]} knocks")
+        stoss = self.kinds.get("stoss")
+        words = stoss.values if stoss is not None else {}
+        names += [words.get(level, f"doubling {level}") for level in range(1, doubles + 1)]
+        return f"× {2 ** (knocks + doubles)} for {and_list(names)}"
+
+    def _counted_payments(self, items: dict[str, dict[str, Any]], extra: dict[str, Any]) -> str:
+        """Who pays whom in a counted result: each loser to a winner, the soloist to or from
+        each of the others, a Ramsch's losers, the Stock."""
+        scores = extra.get("scores") or []
+        teams = extra.get("teams") or []
+        if "stock" in items:
+            pot = extra.get("pot")
+            return (f"each player pays {items['stock']['value']} into the pot"
+                    + (f" ({pot} in it now)" if pot is not None else ""))
+        if "alone" in items:
+            declarer = extra["declarer"]
+            v = items["alone"]["value"]
+            others = self.seats([s for s in range(len(scores)) if s != declarer])
+            soloist = self.who(declarer)
+            if scores[declarer] > 0:
+                return f"{others} each pay {v} to {soloist} ({items['alone']['total']} in all)"
+            verb = "pay" if soloist == "you" else "pays"
+            return f"{soloist} {verb} {v} to each of {others} ({items['alone']['total']} in all)"
+        text = payments([v for v in scores], self.seats) if "each" in items and len(
+            teams) == len(scores) else ""
+        if "pot_won" in items or "pot_lost" in items:
+            # The pot moves beside the game: the game's payments are each ``value``.
+            party = self.seats([s for s in range(len(teams)) if teams[s] == 0])
+            v = extra.get("value", 0)
+            won = bool(extra.get("won"))
+            rest = self.seats([s for s in range(len(teams)) if teams[s] != 0])
+            text = (f"{rest} pay {v} each; {party} get {v} each" if won
+                    else f"{party} pay {v} each; {rest} get {v} each")
+            half = items["pot_won" if won else "pot_lost"]["value"]
+            text += (f", and take {half} each from the pot" if won
+                     else f", and pay {half} each into the pot")
+        return text
 
     def _per_seat(self) -> bool:
         """Are scores kept per player (each plays for himself, or two play each other)?"""
@@ -544,6 +699,8 @@ class TerminalGame:
         by_kind: dict[str, list[Action]] = {}
         for a in legal:
             by_kind.setdefault(a.kind, []).append(a)
+        if len(legal) == 1 and legal[0].kind == "card" and not view.free:
+            return self._forced(legal[0])
         sets = {k: acts for k, acts in by_kind.items() if k != "card" and card_set_kind(acts)}
         self.explain_kinds([a for a in legal + list(view.free) if a.kind not in sets]
                            + [acts[0] for acts in sets.values()])
@@ -579,8 +736,25 @@ class TerminalGame:
             if isinstance(choice, str):
                 return self._pick_together(sets[choice])
             if choice is not None:
-                hand.apply(me, choice)
+                self.act(me, choice)
                 return True
+
+    def _forced(self, play: Action) -> bool:
+        """The player's only legal card is played for them, with the reason."""
+        hand, me = self.hand, self.seat
+        held = hand.hands[me]
+        why = "your last card"
+        other = next((c for c in held if c != play.value), None)
+        if other is not None:
+            why = "your only legal card"
+            try:
+                hand.copy().apply(me, Action("card", other))
+            except IllegalAction as e:
+                if e.reason in ("must_follow", "must_trump", "must_beat"):
+                    why += f" ({why_refused(e)})"
+        self.say(f"You play {code(play.value)}: {why}.")
+        self.act(me, play)
+        return True
 
     def offer_free(self, before: int) -> bool:
         """Out-of-turn choices (a partner signal, a doubling) that became open to the player
@@ -606,7 +780,7 @@ class TerminalGame:
                 return True
             choice = self._parse(answer, ["go on", *actions])
             if isinstance(choice, Action):
-                self.hand.apply(self.seat, choice)
+                self.act(self.seat, choice)
                 self.news()
                 return True
 
@@ -707,7 +881,7 @@ class TerminalGame:
                 continue
             picked.append(chosen)
         action = next(a for a, v in zip(actions, values, strict=True) if v == set(picked))
-        self.hand.apply(self.seat, action)
+        self.act(self.seat, action)
         return True
 
     # -- the match ------------------------------------------------------------------------
@@ -734,7 +908,7 @@ class TerminalGame:
                     return False
                 if hand.finished or self.next_actor() != actor:
                     continue
-                hand.apply(actor, self.bot.choose(seat_view(hand, actor)))
+                self.act(actor, self.bot.choose(seat_view(hand, actor)))
                 continue
             if not self.turn():
                 return False

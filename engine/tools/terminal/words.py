@@ -128,7 +128,63 @@ EVENTS = {
     "won": "{who} won.",
     "schneider": "{who} won with schneider.",
     "schwarz": "{who} won schwarz (every trick).",
+    "thrown_in": "Everybody passed: the cards are thrown in, and nobody pays.",
+    "stock": "Everybody passed: each player pays into the pot (the Stock).",
+    "ramsch": "Ramsch: whoever took the most card points pays.",
+    "ramsch_even": "Ramsch: all four took 30 card points, and nobody pays.",
+    "durchmarsch": "Durchmarsch: one player took every trick.",
 }
+
+#: Phases where the table asks several seats at once whether to double (a doubling window),
+#: by phase: what is said when one opens (``{offer}``, the doubling asked for in the game's
+#: words; ``{asked}``, who is asked) and how a seat's pass reads there (``{who}``).
+WINDOWS: dict[str, tuple[str, str]] = {
+    phase: ("{offer}? {asked} may double the game's value ({offer}) or say Weiter; play "
+            "goes on once each has answered.", "{who} says Weiter: no {offer}")
+    for phase in ("kontra", "re")
+}
+
+#: The items a result counts (``HandResult.extra["counted"]``) that add up to a game's
+#: value, by key: ``{game}`` is the game in words, ``{value}`` what the item adds.
+COUNTED_ITEMS = {
+    "game": "{game} {value}",
+    "laufende": "{count} Laufende {value}",
+    "schneider": "Schneider {value}",
+    "schwarz": "Schwarz {value}",
+}
+
+#: Why a counted game's base and Laufende are multiplied (``times`` of its ``game`` item).
+COUNTED_TIMES = {2: "a Tout counts twice", 4: "Sie counts four times"}
+
+
+def payments(scores: Sequence[int], seats: Callable[[Sequence[int]], str]) -> str:
+    """Who pays whom, when each payment is the same amount: ``seats 2, 3 and 4 each pay 50
+    to you``, ``you pay 50 to each of seats 2, 3 and 4``, ``seats 3 and 4 pay 100 each; you
+    and seat 2 get 100 each``; "" when the amounts are of another shape (or nobody pays).
+    ``seats`` names seats (``TerminalGame.seats``).
+
+    >>> payments([150, -50, -50, -50], lambda s: "seats " + "+".join(map(str, s)))
+    'seats 1+2+3 each pay 50 to seats 0'
+    """
+    gain = [s for s, v in enumerate(scores) if v > 0]
+    lose = [s for s, v in enumerate(scores) if v < 0]
+    if not gain or not lose or sum(scores, 0) != 0:
+        return ""
+    each_lost = {-scores[s] for s in lose}
+    each_got = {scores[s] for s in gain}
+    payers = seats(lose)
+    verb = "pay" if payers.startswith("you") or len(lose) > 1 else "pays"
+    if len(gain) == 1 and len(each_lost) == 1:
+        (amount,) = each_lost
+        return f"{payers} {'each pay' if len(lose) > 1 else verb} {amount} to {seats(gain)}"
+    if len(lose) == 1 and len(each_got) == 1:
+        (amount,) = each_got
+        return f"{payers} {verb} {amount} to each of {seats(gain)}"
+    if len(each_lost) == 1 and each_lost == each_got and len(gain) == len(lose):
+        (amount,) = each_got
+        return f"{seats(lose)} pay {amount} each; {seats(gain)} get {amount} each"
+    return ""
+
 
 #: Events decided by the points a side took: the outcome says how many ("With 6 of the 8
 #: Aces and Tens, ...").
@@ -276,8 +332,8 @@ def card_set_kind(actions: Sequence[Action]) -> bool:
                                                              for x in v) for a in actions)
 
 
-def refusal(error: IllegalAction, shown: str) -> str:
-    """Why the rules refuse the card the player typed, said to them."""
+def why_refused(error: IllegalAction) -> str:
+    """The rule that refuses a card, said to the player: ``you must follow hearts``."""
     reasons = {
         "must_follow": f"you must follow {error.params.get('suit', 'suit')}",
         "must_trump": "you cannot follow suit, so you must play a trump",
@@ -285,7 +341,12 @@ def refusal(error: IllegalAction, shown: str) -> str:
         "not_your_card": "you do not hold it",
         "not_your_turn": "it is not your turn",
     }
-    return f"{shown} is refused: {reasons.get(error.reason, str(error))}."
+    return reasons.get(error.reason, str(error))
+
+
+def refusal(error: IllegalAction, shown: str) -> str:
+    """Why the rules refuse the card the player typed, said to them."""
+    return f"{shown} is refused: {why_refused(error)}."
 
 
 def point_unit(rules: Rules) -> tuple[str, str, str]:

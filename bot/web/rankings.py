@@ -16,12 +16,14 @@ from typing import Any
 
 from bot.names import mention
 from bot.ratings import board, season_of
+from bot.ratings.board import sureness
 from bot.ratings.chart import points
 from bot.ratings.model import is_computer_player
-from bot.ratings.words import rating_sentence, sure_short
+from bot.ratings.words import rating_text, sure_short
 from bot.store import Store, now
 from bot.texts import game_title, t
-from bot.web.views import plain_text
+from bot.voice import Person, Text, say
+from bot.voice.wire import html
 from engine import make_rules
 from engine.rules import GAMES
 
@@ -93,38 +95,38 @@ async def profile(store: Store, guild_id: int, user_id: int, game: str, season: 
     mine = next((line for line in lines if line.rating.player == player), None)
     out: dict[str, Any] = {"name": player_name(player, names), "rated": mine is not None}
     title = game_name(game)
+    rating: Text
     if mine is None:
-        out["rating"] = t("profile.unrated", game=title, season=season)
+        rating = say("profile.unrated", game=title, season=season)
     else:
         r = mine.rating
-        out["rating"] = rating_sentence(rating=mine.conservative, rank=mine.rank,
-                                        players=len(lines), season=season, sigma=r.sigma,
-                                        hands=r.hands)
+        rating = say("profile.rating", rating=rating_text(mine.conservative), rank=mine.rank,
+                     players=len(lines), season=season, sure=say(
+                         f"rating.sure.{sureness(r.sigma)}", hands=t("n.hands", count=r.hands)))
+    out["rating"] = html(rating)
     seasons = await store.seasons(guild_id)
     record = board.record_of(player, [r for r in await store.results(guild_id, game)
                                       if season_of(seasons, r.finished_at) == season])
     out["status"] = None
     out["partner"] = None
     if record.hands:
-        out["status"] = " · ".join([
+        out["status"] = html(Text(" · ".join([
             t("n.hands", count=record.hands),
             t("n.became_masters", count=record.became_masters),
             t("n.hands_as_masters", count=record.hands_as_masters),
             t("n.ran_away", count=record.ran_away),
             *([t("n.hat_hands", count=record.hats)] if game == "filko_hats" else []),
-        ])
+        ])))
         best = record.best_partner()
-        out["partner"] = (t("profile.partner_line", partner=player_name(best.player, names),
-                            won=best.won, hands=t("n.hands", count=best.hands))
-                          if best else t("profile.no_partner", count=board.PARTNER_HANDS))
+        out["partner"] = html(say("profile.partner_line", partner=Person(
+            player_name(best.player, names), member=best.player), won=best.won,
+            hands=t("n.hands", count=best.hands)) if best else say(
+                "profile.no_partner", count=board.PARTNER_HANDS))
     history = await store.rating_history(guild_id, game, season, player)
     out["chart"] = rating_svg(points(history), title=t("chart.title", game=title,
                                                         season=season),
                               mu=t("chart.mu"), ranked=t("chart.ranked"),
                               hands=t("chart.hands")) if history else None
-    for key in ("rating", "status", "partner"):
-        if out[key]:
-            out[key] = plain_text(out[key])
     return out
 
 

@@ -1,4 +1,4 @@
-"""Standings, status, rules and history: the commands that read rather than play."""
+"""The records: standings, status, rules and history — the commands that read rather than play."""
 
 from __future__ import annotations
 
@@ -201,7 +201,7 @@ class Standings(commands.Cog, name="Standings"):
         embed = rules_embed(game.value, rules.title, rules.rulings,
                             rules.options.model_dump(), picture=picture)
         if picture:
-            file = await ranking_picture(game.value, config.theme)
+            file = await ranking_picture(game.value, config.theme, faces=config.faces)
             await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
         else:
             await interaction.response.send_message(embed=embed, ephemeral=True)

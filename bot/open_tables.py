@@ -1,10 +1,13 @@
 """The open tables of this process: opening, restoring, resuming, closing, and finding them.
 
-The bot owns one ``Tables`` (``bot.tables``, made in ``setup_hook``). Each open table is a
-``TableRunner`` (its time) with its courier's surfaces (how it is shown); the registry keeps
-them by table and by channel, shares Discord's request budget between them (the edit
-interval), and stops them all when the bot stops. Cogs ask it for tables and parse and answer
-clicks; they hold no table state.
+The bot makes one ``OpenTables`` (``bot.tables``). Each open table is a ``TableRunner`` (its
+time) with its courier's surfaces (how it is shown); the registry keeps them by table and by
+channel, shares Discord's request budget between them (the edit interval), and stops them
+all when the bot stops. It is given what it needs: the store, the runners' timing, and two
+makers the bot wires — the table's Discord surface, and every surface a table is shown on
+(``surfaces``: its pages, its Discord messages, the community's) — so it imports no surface.
+What people ask of a table is the table service's (``bot.service``); cogs ask the registry
+only to find tables.
 """
 
 from __future__ import annotations
@@ -13,23 +16,30 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from typing import Any, Protocol
 
 from bot.courier import Surface
 from bot.discord_surface import DiscordSurface
-from bot.runner import TableRunner
+from bot.runner import TableRunner, Timing
 from bot.session import SessionError, TableSession
-from bot.store import Member, StoreError
-from bot.web.surface import WebSurface
-
-if TYPE_CHECKING:
-    from bot.client import FilicauBot
+from bot.store import Member, Store, StoreError
 
 log = logging.getLogger(__name__)
 
 #: Table-message edits a second, all tables together (Discord: 50 requests a second a bot).
 TABLE_EDITS_PER_SECOND = 30
+
+
+class Settings(Timing, Protocol):
+    """The bot's settings the registry reads (``bot.settings.Settings`` has them)."""
+
+    @property
+    def edit_interval(self) -> float: ...
+
+
+#: A table's Discord surface: made for its session, its runner's clock and the edit interval.
+DiscordMaker = Callable[[TableSession, TableRunner, Callable[[], float]], DiscordSurface]
 
 
 class OpenTable:
@@ -50,11 +60,21 @@ class OpenTable:
         return self.runner.id
 
 
-class Tables:
-    """The registry of open tables (see the module docstring)."""
+class OpenTables:
+    """The registry of open tables (see the module docstring).
 
-    def __init__(self, bot: FilicauBot) -> None:
-        self.bot = bot
+    ``share``: this process's share of the bot's request budget (its shards' share);
+    ``ready``: returns once the bot is connected (restored tables resume then)."""
+
+    def __init__(self, store: Store, settings: Settings, *, share: float,
+                 discord: DiscordMaker, surfaces: Callable[[OpenTable], Iterable[Surface]],
+                 ready: Callable[[], Awaitable[Any]]) -> None:
+        self.store = store
+        self.settings = settings
+        self.share = share
+        self._discord = discord
+        self._surfaces = surfaces
+        self._ready = ready
         self.open: dict[int, OpenTable] = {}
         self.by_channel: dict[int, int] = {}
         #: Set once the bot is stopping: no table starts anything new.
@@ -62,10 +82,6 @@ class Tables:
         self._playing_count = 0
         self._playing_at = -1e9
         self._resuming: asyncio.Task[None] | None = None
-        #: What else shows a table, besides its messages and its page: each maker is asked
-        #: for a surface for every table tracked (None: not this one). Added by the bot's
-        #: services (``bot.community``) before the tables are restored.
-        self.surface_makers: list[Callable[[OpenTable], Surface | None]] = []
 
     # -- finding -------------------------------------------------------------------------------
 
@@ -83,7 +99,7 @@ class Tables:
     def sessions(self) -> dict[int, TableSession]:
         return {tid: table.session for tid, table in self.open.items()}
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[OpenTable]:
         return iter(list(self.open.values()))
 
     # -- the request budget --------------------------------------------------------------------
@@ -92,8 +108,8 @@ class Tables:
         """Seconds between two edits of one table message. Discord allows a bot 50 requests
         a second in all; table edits get at most TABLE_EDITS_PER_SECOND of them, shared by
         the tables in play, so the interval grows with the number of tables."""
-        share = TABLE_EDITS_PER_SECOND * self.bot.rate_share  # shard processes share the token
-        return max(self.bot.settings.edit_interval, self._playing / share)
+        share = TABLE_EDITS_PER_SECOND * self.share  # shard processes share the token
+        return max(self.settings.edit_interval, self._playing / share)
 
     @property
     def _playing(self) -> int:
@@ -109,18 +125,10 @@ class Tables:
     # -- opening and closing -------------------------------------------------------------------
 
     def _track(self, session: TableSession) -> OpenTable:
-        runner = TableRunner(session, self.bot.settings, self._forget)
-        surface = DiscordSurface(session, self.bot, runner, self.edit_interval)
-        if self.bot.web is not None:
-            # First: it only announces the change, while the Discord surface waits for
-            # Discord's answers (a move from the Activity reaches the pages without them).
-            runner.courier.add(WebSurface(self.bot.web.feed, session.id, runner.deadline))
-        runner.courier.add(surface)
-        table = OpenTable(runner, surface)
-        for make in self.surface_makers:
-            extra = make(table)
-            if extra is not None:
-                runner.courier.add(extra)
+        runner = TableRunner(session, self.settings, self._forget)
+        table = OpenTable(runner, self._discord(session, runner, self.edit_interval))
+        for surface in self._surfaces(table):
+            runner.courier.add(surface)
         self.open[session.id] = table
         self.by_channel[session.channel_id] = session.id
         return table
@@ -142,13 +150,13 @@ class Tables:
         if self.in_channel(channel_id) is not None:
             raise SessionError("err.channel_busy")
         try:
-            row = await self.bot.store.create_table(
+            row = await self.store.create_table(
                 guild_id=guild_id, channel_id=channel_id, game=game, options=options,
                 opener_id=opener_id, seats=list(members or [None] * seats),
                 settings=settings)
         except StoreError:
             raise SessionError("err.channel_busy") from None
-        return self._track(TableSession(row, self.bot.store))
+        return self._track(TableSession(row, self.store))
 
     async def discard(self, table: OpenTable) -> None:
         """A table whose message could not be posted: it never existed for anybody."""
@@ -156,22 +164,18 @@ class Tables:
         self._forget(table.runner)
         table.runner.stop()
 
-    async def close(self, table: OpenTable, key: str) -> None:
-        """Close an open table, saying why (``key``) where it is shown."""
-        await table.runner.close(key)
-
     # -- start-up and shut-down ----------------------------------------------------------------
 
     async def restore(self) -> None:
         """Rebuild the open tables of this process's shards from the store (each hand from
         its log); they resume once the bot is connected."""
         restored = []
-        for row in await self.bot.store.owned_tables():
+        for row in await self.store.owned_tables():
             try:
-                session = await TableSession.restore(row, self.bot.store)
+                session = await TableSession.restore(row, self.store)
             except Exception:
                 log.exception("table %s could not be restored; closing it", row.id)
-                await self.bot.store.update_table(row.id, state="closed")
+                await self.store.update_table(row.id, state="closed")
                 continue
             restored.append(self._track(session))
         self._resuming = asyncio.get_running_loop().create_task(self._resume(restored))
@@ -179,7 +183,7 @@ class Tables:
     async def _resume(self, restored: list[OpenTable]) -> None:
         """Once connected, bring back the tables restored from the store (only those: tables
         opened since have their own timers and drivers already)."""
-        await self.bot.wait_until_ready()
+        await self._ready()
         for table in restored:
             if table.runner.closed:
                 continue
