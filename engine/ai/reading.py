@@ -42,7 +42,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from engine.actions import Action
+from engine.actions import Action, IllegalAction
 from engine.cards import TRUMP, Card
 from engine.determinize import plays_so_far
 from engine.hand import Hand
@@ -70,6 +70,11 @@ _COLUMNS = {name: i for i, name in enumerate(CARD_FEATURES)}
 
 #: Places after the dealer a choice's features tell apart (a larger table folds the rest).
 PLACES = 6
+
+#: The log weight of a guess in which an action the table saw could not have been taken (a
+#: guess the game's own rebuild let through): far below any the model gives, yet finite, so
+#: that a pool of nothing else is still drawn from evenly.
+IMPOSSIBLE = -50.0
 
 #: Rows scored at a time (``Net.scores``).
 BLOCK = 256
@@ -569,8 +574,14 @@ class Reader:
         others = [s for s in range(self.n) if s != self.seat]
         per: list[int] = []
         every: list[Choice] = []
-        for g in guesses:
-            found = choices_of(g, others, until)
+        for i, g in enumerate(guesses):
+            try:
+                found = choices_of(g, others, until)
+            except IllegalAction:
+                # The guess contradicts what the table saw (Filcau-20's face-up request
+                # with an Unter in hand): as good as ruled out.
+                found = []
+                out[i] = IMPOSSIBLE
             per.append(len(found))
             every.extend(ch for _, ch in found)
         if not every:
@@ -579,7 +590,7 @@ class Reader:
         chances = log_chances(net.scores(rows.x), rows, self.mix)
         at = 0
         for i, k in enumerate(per):
-            out[i] = chances[at:at + k].sum()
+            out[i] += chances[at:at + k].sum()
             at += k
         return out
 
