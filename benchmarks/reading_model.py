@@ -32,7 +32,7 @@ fits a model of how a level actually plays Filicău and asks what it would tell:
    ``true_holder.weighed_by_shipped`` (the same guesses weighed by its likelihood of the
    others' plays, each chance mixed with a uniform pick by a tenth, as Hard mixes them) and
    ``redrawn_by_search`` (the guesses Hard's search itself draws: a pool twice as large,
-   drawn again by those weights).
+   drawn again by those weights), with a 95 % interval of the last less the unweighted share.
 
 Printed as JSON. ``--game`` takes any game the shipped model covers (default Filicău; the
 fitted linear model reads the card play only).
@@ -61,7 +61,7 @@ from engine.inference import infer, sample
 from engine.record import start, to_record
 from engine.rules import make_rules
 from engine.status import Status
-from engine.tools.arena import play_hand
+from engine.tools.arena import mean_ci, play_hand
 from engine.view import seat_view
 
 GAME = "filicau"
@@ -226,6 +226,8 @@ def holders(records: Sequence[dict[str, Any]], weights: dict[bool, np.ndarray],
     model), weighed by the shipped model, and among the guesses Hard's search draws; and
     how many cards that averages over."""
     plain = weighed = shipped = redrawn = 0.0
+    #: Per card: its true holder's share among the guesses the search draws, less unweighted.
+    gains: list[float] = []
     count = 0
     game = records[0]["game"] if records else GAME
     model = reading.load(game)
@@ -255,17 +257,26 @@ def holders(records: Sequence[dict[str, Any]], weights: dict[bool, np.ndarray],
                     if hand.rules.points[c] and (c, other) not in view.shown_held:
                         has = [c in g.hands[other] for g in guesses]
                         plain += sum(has) / samples
+                        before = sum(has) / samples
                         weighed += sum(w for w, h in zip(weight, has, strict=True) if h) / total
                         if model is not None:
                             shipped += float(by_model[np.array(has)].sum())
-                            redrawn += sum(c in g.hands[other] for g in drawn) / len(drawn)
+                            after = sum(c in g.hands[other] for g in drawn) / len(drawn)
+                            redrawn += after
+                            gains.append(after - before)
                         count += 1
     out = {"cards": count, "unweighted": plain / max(1, count),
            "weighed_by_model": weighed / max(1, count)}
     if model is not None:
         out["weighed_by_shipped"] = shipped / max(1, count)
         out["redrawn_by_search"] = redrawn / max(1, count)
-    return {k: round(v, 4) if isinstance(v, float) else v for k, v in out.items()}
+    out = {k: round(v, 4) if isinstance(v, float) else v for k, v in out.items()}
+    if len(gains) > 1:
+        # Cards of one position share its guesses, so the interval leans a little narrow.
+        m, lo, hi = mean_ci(gains)
+        out["redrawn_minus_unweighted"] = {"mean": round(m, 4), "ci95": [round(lo, 4),
+                                                                         round(hi, 4)]}
+    return out
 
 
 def shipped_nats(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
@@ -286,7 +297,8 @@ def shipped_nats(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
         for i, size in enumerate(sizes):
             if size > 1 and rows.chosen[i] >= 0:
                 gains[bool(rows.x[rows.start[i], col])].append(chances[i] + math.log(size))
-    return {name: {"choices": len(g), "nats_a_choice": round(sum(g) / max(1, len(g)), 3)}
+    return {name: {"choices": len(g), "nats_a_choice": round(sum(g) / max(1, len(g)), 3),
+                   "ci95": [round(x, 3) for x in mean_ci(g)[1:]] if len(g) > 1 else None}
             for name, g in (("leads", gains[True]), ("follows", gains[False]))}
 
 
