@@ -29,13 +29,16 @@ LEVELS = ("random", "simple", "easy", "normal", "hard")
 #: Levels for ``python -m engine arena`` and ``ai-timing`` only: ``hard_baseline`` is Hard as
 #: it was before the speed work (a fixed yardstick), ``hard_unread`` Hard before it read the
 #: play (``engine.ai.reading``; it plays the self-play the model is fitted to), ``normal_unread``
-#: the same for Normal, ``hard_open`` Hard seeing every card.
+#: Normal as it was (the same as Normal now, which does not read), ``hard_open`` Hard seeing
+#: every card.
 ARENA_LEVELS = (*LEVELS, "hard_baseline", "hard_unread", "normal_unread", "hard_open")
 
 #: The search settings of each level: samples (the strength knob) and the time cap in seconds.
 SEARCH = {
+    # Normal does not read the play: against itself unread it was not measurably stronger
+    # (docs/computer-players.md), and its hints and the seats it takes over stay as they were.
     "normal": {"samples": 24, "budget": 0.25, "exact_cards": 8, "playout": random_playout,
-               "transpositions": False, "reading": Reading()},
+               "transpositions": False},
     "normal_unread": {"samples": 24, "budget": 0.25, "exact_cards": 8,
                       "playout": random_playout, "transpositions": False},
     "hard": {"samples": 200, "budget": 0.8, "exact_cards": 12, "playout": aimed_playout,
