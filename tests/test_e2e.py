@@ -24,10 +24,12 @@ from standin.game import Table, acting
 from standin.records import Database, HiddenCardCheck, StoredHand
 from standin.server import Call, Interaction
 
+from bot import seals
 from bot.bookkeeping import result_json
 from bot.texts import t
 from engine import make_rules
 from engine.cards import code
+from engine.verify import verify
 
 FOUR = ("ana", "bo", "cy", "di")
 
@@ -131,7 +133,16 @@ def check_hands(db: Database, table_id: int) -> list[StoredHand]:
                    if r.extra.get("winner") is not None else [])
         expected = json.loads(json.dumps(result_json(r, handed_over=set(),
                                                      hand_winners=winners)))
-        assert h.result == expected
+        # What the seal adds to the stored result (``bot.seals``): the revealed shuffle,
+        # with which the hand's record verifies, and what each seat was dealt.
+        stored = dict(h.result)
+        revealed = stored.pop("shuffle", None)
+        dealt = stored.pop(seals.DEALT, None)
+        assert stored == expected
+        players = make_rules(h.header["game"], h.header.get("options")).players
+        assert revealed is not None and dealt is not None and len(dealt) == players
+        report = verify({**h.header, "shuffle": revealed, "actions": h.actions})
+        assert report["verified"], report["failures"]
     assert len(db.results(table_id)) == sum(h.result is not None for h in hands)
     return hands
 
