@@ -459,6 +459,26 @@ async def test_sibling_names_stay_distinct_in_each_language(h: Harness) -> None:
             assert len(set(names)) == len(names), (lang, names)
 
 
+def test_german_says_kontra_and_re_and_the_commands_it_registers() -> None:
+    """Issue 44, the German catalog read whole as a Bavarian player: the rulings double by
+    Kontra and Re (not "Stoß"); Schneider as the tariff counts it; the bot says du, in
+    Doppelkopf's goal too; das Karlchen; a command named in a text is the German one that
+    Discord shows (not ``/play``, ``/league start``)."""
+    de = texts_of_lang("de")
+    rulings = [v for k, v in de.items() if k.startswith("rulings.schafkopf.")]
+    assert rulings and not any(re.search(r"Stoß|stoßen", v) for v in rulings)
+    assert "Kontra und Re verdoppeln" in de["rulings.schafkopf.8"]
+    assert "Klopfen, jedes Kontra und jedes Re verdoppelt" in de["rulings.schafkopf.9"]
+    assert "91 Augen oder mehr" in de["rulings.schafkopf.7"]
+    assert de["word.stoss5"] == "fünfte Verdopplung"
+    assert de["goal.doppelkopf"].startswith("Hol mit deiner Partei")
+    assert not any(" eurer " in v or "den Karlchen" in v for v in de.values())
+    commands = {v for k, v in de.items() if k.startswith("cmdname.")}
+    named = {(k, m[1]) for k, v in de.items()
+             for m in re.finditer(r"(?<![\w/:.)\]])/([^\W\d_]+)", v)}
+    assert named and {(k, c) for k, c in named if c not in commands} == set()
+
+
 async def test_a_german_command_name_is_the_catalogs(h: Harness) -> None:
     _, body = synced(h)
     table = next(c for c in body if c["name"] == "table")
