@@ -26,7 +26,16 @@ fits a model of how a level actually plays Filicău and asks what it would tell:
      weighed by the model's likelihood of the others' plays so far in it (what reading the
      play with this model would search). A player that saw every card would score 1.
 
-Printed as JSON. Nothing here is used by the computer players.
+4. The same two figures for the model the computer players ship (``engine.ai.reading``,
+   fitted by ``python -m engine.tools.train`` to self-play of Hard before it read the play):
+   ``shipped.leads``/``follows`` (nats a choice on the same test hands) and
+   ``true_holder.weighed_by_shipped`` (the same guesses weighed by its likelihood of the
+   others' plays, each chance mixed with a uniform pick by a tenth, as Hard mixes them) and
+   ``redrawn_by_search`` (the guesses Hard's search itself draws: a pool twice as large,
+   drawn again by those weights), with a 95 % interval of the last less the unweighted share.
+
+Printed as JSON. ``--game`` takes any game the shipped model covers (default Filicău; the
+fitted linear model reads the card play only).
 """
 
 from __future__ import annotations
@@ -43,7 +52,8 @@ from typing import Any
 import numpy as np
 
 from engine.actions import Action, action_from_json
-from engine.ai import make_player
+from engine.ai import Reading, make_player, reading
+from engine.ai.search import SearchPlayer, search_hands
 from engine.cards import TRUMP, Card
 from engine.determinize import hand_from_view
 from engine.hand import PLAYING, Hand
@@ -51,27 +61,30 @@ from engine.inference import infer, sample
 from engine.record import start, to_record
 from engine.rules import make_rules
 from engine.status import Status
-from engine.tools.arena import play_hand
+from engine.tools.arena import mean_ci, play_hand
 from engine.view import seat_view
 
 GAME = "filicau"
+#: The uniform share Hard mixes into each chance (``engine.ai.search.Reading``).
+MIX = Reading().mix
 LEAD_FEATURES = 12
 FOLLOW_FEATURES = 16
 
 
-def play(job: tuple[str, int, int]) -> dict[str, Any]:
-    """One self-play hand of ``level``: even, team 0 or team 1 masters in turn."""
-    level, seed, i = job
-    rules = make_rules(GAME)
+def play(job: tuple[str, int, int, str]) -> dict[str, Any]:
+    """One self-play hand of ``level``: even, team 0 or team 1 masters in turn (in games
+    with masters)."""
+    level, seed, i, game = job
+    rules = make_rules(game)
     rng = random.Random(f"reading|{seed}|{i}")
     pack = list(rules.pack)
     rng.shuffle(pack)
-    masters = (None, 0, 1)[i % 3]
+    masters = (None, 0, 1)[i % 3] if "masters" in rules.status_fields else None
     players = [make_player(level, seed=seed * 100_000 + i * 10 + s, timed=False)
                for s in range(rules.players)]
     dealer = rng.randrange(rules.players)
     if masters is not None and dealer % 2 == masters:
-        dealer = (dealer + 1) % 4  # a slave deals while there are slaves
+        dealer = (dealer + 1) % rules.players  # a slave deals while there are slaves
     return to_record(play_hand(Hand(rules, dealer, pack, Status(masters=masters)), players))
 
 
@@ -207,15 +220,21 @@ def likelihood(guess: Hand, me: int, weights: dict[bool, np.ndarray]) -> float:
 
 
 def holders(records: Sequence[dict[str, Any]], weights: dict[bool, np.ndarray],
-            samples: int, seed: int) -> tuple[float, float, int]:
-    """Mean chance the guesses give each hidden point card's true holder: unweighted and
-    weighed by ``likelihood``; and how many cards that averages over."""
-    plain = weighed = 0.0
+            samples: int, seed: int) -> dict[str, float]:
+    """Mean chance the guesses give each hidden point card's true holder, at the seat to
+    move's leads after two to five tricks: unweighted, weighed by ``likelihood`` (the linear
+    model), weighed by the shipped model, and among the guesses Hard's search draws; and
+    how many cards that averages over."""
+    plain = weighed = shipped = redrawn = 0.0
+    #: Per card: its true holder's share among the guesses the search draws, less unweighted.
+    gains: list[float] = []
     count = 0
+    game = records[0]["game"] if records else GAME
+    model = reading.load(game)
     for r, record in enumerate(records):
         for hand, seat, _ in replay(record):
             if (hand.play_over or hand.phase != PLAYING or hand.trick
-                    or not 8 <= len(hand.actions) <= 20):
+                    or not 2 <= len(hand.tricks) <= 5 or hand.to_move != seat):
                 continue
             view = seat_view(hand, seat)
             knowledge = infer(view)
@@ -223,16 +242,71 @@ def holders(records: Sequence[dict[str, Any]], weights: dict[bool, np.ndarray],
             guesses = [hand_from_view(view, sample(knowledge, rng)) for _ in range(samples)]
             weight = [likelihood(g, seat, weights) for g in guesses]
             total = sum(weight)
+            if model is not None:
+                ll = reading.log_likelihoods(model, seat, guesses, MIX)
+                by_model = np.exp(ll - ll.max())
+                by_model /= by_model.sum()
+                search = SearchPlayer("hard", samples=samples)
+                drawn = [h for h in search_hands(view, random.Random(f"{seed}|{r}"), samples,
+                                                 search.guesser(view), Reading())
+                         if h is not None]
             for other in range(hand.n):
                 if other == seat:
                     continue
                 for c in hand.hands[other]:
-                    if hand.rules.points[c]:
+                    if hand.rules.points[c] and (c, other) not in view.shown_held:
                         has = [c in g.hands[other] for g in guesses]
                         plain += sum(has) / samples
+                        before = sum(has) / samples
                         weighed += sum(w for w, h in zip(weight, has, strict=True) if h) / total
+                        if model is not None:
+                            shipped += float(by_model[np.array(has)].sum())
+                            after = sum(c in g.hands[other] for g in drawn) / len(drawn)
+                            redrawn += after
+                            gains.append(after - before)
                         count += 1
-    return plain / max(1, count), weighed / max(1, count), count
+    out = {"cards": count, "unweighted": plain / max(1, count),
+           "weighed_by_model": weighed / max(1, count)}
+    if model is not None:
+        out["weighed_by_shipped"] = shipped / max(1, count)
+        out["redrawn_by_search"] = redrawn / max(1, count)
+    out = {k: round(v, 4) if isinstance(v, float) else v for k, v in out.items()}
+    if len(gains) > 1:
+        # Cards of one position share its guesses, so the interval leans a little narrow.
+        m, lo, hi = mean_ci(gains)
+        out["redrawn_minus_unweighted"] = {"mean": round(m, 4), "ci95": [round(lo, 4),
+                                                                         round(hi, 4)]}
+    return out
+
+
+def shipped_nats(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """Nats a choice of the shipped model's card network on these hands' card plays."""
+    if not records:
+        return None
+    model = reading.load(records[0]["game"])
+    if model is None:
+        return None
+    col = reading.CARD_FEATURES.index("leads")
+    gains: dict[bool, list[float]] = {True: [], False: []}
+    for record in records:
+        rows = reading.played_rows(replay_whole(record))
+        if rows is None:
+            continue
+        chances = reading.log_chances(model.cards.scores(rows.x), rows, 0.0)
+        sizes = np.diff(np.r_[rows.start, len(rows.x)])
+        for i, size in enumerate(sizes):
+            if size > 1 and rows.chosen[i] >= 0:
+                gains[bool(rows.x[rows.start[i], col])].append(chances[i] + math.log(size))
+    return {name: {"choices": len(g), "nats_a_choice": round(sum(g) / max(1, len(g)), 3),
+                   "ci95": [round(x, 3) for x in mean_ci(g)[1:]] if len(g) > 1 else None}
+            for name, g in (("leads", gains[True]), ("follows", gains[False]))}
+
+
+def replay_whole(record: dict[str, Any]) -> Hand:
+    hand = start(record)
+    for obj in record["actions"]:
+        hand.apply(obj["seat"], action_from_json(obj))
+    return hand
 
 
 def main(argv: list[str]) -> int:
@@ -244,10 +318,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--samples", type=int, default=100)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--game", default=GAME)
     args = parser.parse_args(argv)
     if not 0 < args.test < args.hands:
         parser.error("--test must be between 0 and --hands")
-    jobs = [(args.level, args.seed, i) for i in range(args.hands)]
+    jobs = [(args.level, args.seed, i, args.game) for i in range(args.hands)]
     if args.workers > 1:
         with multiprocessing.get_context("fork").Pool(args.workers) as pool:
             records = pool.map(play, jobs, chunksize=1)
@@ -256,8 +331,8 @@ def main(argv: list[str]) -> int:
     train, test = records[:-args.test], records[-args.test:]
     seen, unseen = choices(train), choices(test)
     weights = {True: fit(seen[True], LEAD_FEATURES), False: fit(seen[False], FOLLOW_FEATURES)}
-    report: dict[str, Any] = {"level": args.level, "train_hands": len(train),
-                              "test_hands": len(test)}
+    report: dict[str, Any] = {"game": args.game, "level": args.level,
+                              "train_hands": len(train), "test_hands": len(test)}
     for lead, name in ((True, "leads"), (False, "follows")):
         items = unseen[lead]
         gain = sum(log_chance(weights[lead], rows, y) + math.log(len(rows))
@@ -265,9 +340,10 @@ def main(argv: list[str]) -> int:
         report[name] = {"choices": len(items), "nats_a_choice": round(gain, 3),
                         "uniform_nats": round(sum(math.log(len(r)) for r, _ in items)
                                               / max(1, len(items)), 3)}
-    plain, weighed, count = holders(test, weights, args.samples, args.seed)
-    report["true_holder"] = {"cards": count, "unweighted": round(plain, 4),
-                             "weighed_by_model": round(weighed, 4)}
+    shipped = shipped_nats(test)
+    if shipped is not None:
+        report["shipped"] = shipped
+    report["true_holder"] = holders(test, weights, args.samples, args.seed)
     print(json.dumps(report))
     return 0
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 
 from engine.cards import TRUMP, Card
 from engine.determinize import plays_so_far
@@ -38,6 +39,14 @@ class Knowledge:
 
     def allowed(self, seat: int, c: Card) -> bool:
         return not self.void[seat] >> self.suit[c] & 1
+
+    @cached_property
+    def options(self) -> dict[Card, list[int]]:
+        """``options[c]``: the other seats that may hold unknown card ``c`` (worked out once:
+        the search draws hundreds of guesses from one ``Knowledge``)."""
+        seats = [s for s in range(len(self.need)) if s != self.seat]
+        return {c: [s for s in seats if self.need[s] and self.allowed(s, c)]
+                for c in self.unknown}
 
 
 def voids(view: SeatView) -> list[int]:
@@ -87,7 +96,7 @@ def sample(k: Knowledge, rng: random.Random) -> dict[int, list[Card]]:
     """Every other seat's unplayed cards, at random, consistent with ``k``. Unknown cards
     beyond what the seats hold (a widow, cards buried face down) are left out."""
     seats = [s for s in range(len(k.need)) if s != k.seat]
-    options = {c: [s for s in seats if k.need[s] and k.allowed(s, c)] for c in k.unknown}
+    options = k.options
     for _ in range(30):
         got = _greedy(k, seats, options, rng)
         if got is not None:

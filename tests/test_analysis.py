@@ -28,7 +28,7 @@ import pytest
 from deal import act as play
 from deal import deal
 
-from engine import Action, Hand, Match, make_rules, seat_view, to_record
+from engine import Action, Hand, Match, make_rules, replay, seat_view, to_record
 from engine.ai import make_player
 from engine.ai.analysis import (
     MISTAKE_COST,
@@ -36,6 +36,7 @@ from engine.ai.analysis import (
     Outcome,
     decisions,
     hint,
+    play_out,
     review,
     review_decision,
     review_from_json,
@@ -348,3 +349,32 @@ def test_a_review_caps_its_work_the_same_way_every_time() -> None:
     assert review(record, 0, samples=50, seed=1, work_cap=1) == capped
     # The sure trick is plain even from one guess of the hidden cards.
     assert T7 in [d.index for d in capped if d.mistake]
+
+
+# -- the analysis board -------------------------------------------------------------------------
+
+
+def test_another_card_is_played_out_by_the_computers_to_the_end() -> None:
+    record = to_record(finished("GA"))
+    # At T7 seat 0 plays G7 instead of GA: the hand goes on (no masters), the computers play
+    # it out, and the actions before stay as they were.
+    again = play_out(record, T7, Action("card", card("G7")), level="easy", seed=2)
+    assert again["actions"][:T7] == record["actions"][:T7]
+    assert again["actions"][T7] == {"seat": 0, "card": "G7"}
+    hand = replay(again)
+    assert hand.finished and hand.result is not None and hand.result.event != "masters"
+    assert play_out(record, T7, Action("card", card("G7")), level="easy", seed=2) == again
+
+
+def test_the_analysis_board_refuses_a_hand_still_in_play() -> None:
+    record = to_record(at_t7())
+    with pytest.raises(ValueError, match="finished"):
+        play_out(record, T7 - 1, Action("card", card("G9")))
+
+
+def test_the_analysis_board_refuses_a_card_that_was_not_legal_there() -> None:
+    record = to_record(finished("GA"))
+    with pytest.raises(ValueError, match="not legal"):
+        play_out(record, T7, Action("card", card("EA")))  # seat 0 never held it
+    with pytest.raises(ValueError, match="no action"):
+        play_out(record, 99, Action("card", card("G7")))

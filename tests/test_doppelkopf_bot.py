@@ -136,7 +136,8 @@ async def test_help_and_rules_in_german_with_the_french_ranking(h: Harness) -> N
     r = await h.command(ana, "help", game="doppelkopf")
     [embed] = r.message.embeds
     with speaking("de"):
-        assert embed["description"] == t("how.doppelkopf")
+        # The goal first (said once, here and in the lobby), then how to play.
+        assert embed["description"] == f"*{t('goal.doppelkopf')}*\n\n{t('how.doppelkopf')}"
         assert "Dulle" in embed["description"] and "Hochzeit" in embed["description"]
     r = await h.command(ana, "rules", game="doppelkopf")
     [page] = r.message.embeds

@@ -67,13 +67,16 @@ async def test_the_opener_is_told_whom_the_invitation_left_out(h: Harness) -> No
     ana, bob = h.user("ana"), h.user("bob")
     robot = h.user("robot", bot=True)
     stranger = h.user("stranger", outsider=True)
-    r = await h.command(ana, "table new", game="filicau", invite=robot, invite_2=ana,
-                        invite_3=stranger)
+    # Somebody who is not a member of this server: nothing opens, and the answer says who
+    # (issue 42: a one-server table invites this server's members only).
+    r = await h.command(ana, "table new", game="filicau", invite=robot, invite_2=stranger)
+    assert r.ephemeral and r.text == t("invite.strangers", users="Stranger")
+    assert h.tables.session_in(CHANNEL_ID) is None
+    r = await h.command(ana, "table new", game="filicau", invite=robot, invite_2=ana)
     assert not r.ephemeral, r.text
     [told] = [m for m in r.followups if m.audience == ana.id]
     assert told.text == t("invite.left_out", users=", ".join([
-        t("invite.left_bot", user=robot.mention), t("invite.left_self"),
-        t("invite.left_outsider", user=stranger.mention)]))
+        t("invite.left_bot", user=robot.mention), t("invite.left_self")]))
     # Nobody was invited: no seat held, nobody mentioned.
     assert [m for m in r.followups if m.audience is None] == []
     # Bob, a member, invited with them, is invited.

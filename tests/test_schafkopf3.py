@@ -392,6 +392,8 @@ def test_hard_searches_the_widow_offer() -> None:
     hand = deal(K, STRONG, widow=STRONG_WIDOW)
     hard = make_player("hard", seed=0, timed=False)
     hard.samples = 30  # type: ignore[attr-defined]
+    # Every sample played both ways: Hard's race would stop once one way is clearly ahead.
+    hard.race = None  # type: ignore[attr-defined]
     assert hard.choose(seat_view(hand, 1)) == TAKE
     assert hard.last_samples == 30  # type: ignore[attr-defined]
     hand.apply(1, PASS)

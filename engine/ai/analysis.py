@@ -39,20 +39,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action, action_from_json, action_to_json
-from engine.ai import SEARCH
+from engine.ai import SEARCH, make_player
 from engine.ai.search import (
+    Reading,
     Rollout,
     Scorer,
     SearchPlayer,
     SeatScorer,
     rule_of_thumb,
+    search_hands,
     settle_choices,
 )
 from engine.determinize import hand_from_view, plays_so_far
 from engine.hand import Hand
 from engine.inference import infer, sample
-from engine.record import GameRecord, replay, start
-from engine.status import RecordError
+from engine.record import GameRecord, replay, start, to_record
 from engine.view import SeatView, seat_view
 
 #: A decision that loses at least this much value against the best one is a costly mistake.
@@ -324,12 +325,13 @@ def _evaluate(view: SeatView, level: str, samples: int, seed: int | None,
     left = len(view.rules.pack) - len(plays_so_far(view))
     used = 0
     work = [0]
-    for i in range(samples):
+    read: Reading | None = settings.get("reading")  # type: ignore[assignment]
+    hands = search_hands(view, rng, samples, lambda r: hand_from_view(view, sample(knowledge, r)),
+                         read)
+    for i, hand in enumerate(hands):
         if work_cap is not None and work[0] >= work_cap:
             break
-        try:
-            hand = hand_from_view(view, sample(knowledge, rng))
-        except RecordError:
+        if hand is None:
             if i:
                 continue
             return _Evaluation(legal, totals, ends, 0, rule_of_thumb(view), work[0])
@@ -450,6 +452,54 @@ def _decide(hand: Hand, seat: int, index: int, played: Action, level: str, sampl
     )
 
 
+# -- another card: the analysis board -----------------------------------------------------
+
+
+def play_out(record: Mapping[str, Any] | GameRecord, index: int, action: Action, *,
+             level: str = "hard", seed: int | None = 0) -> dict[str, Any]:
+    """A finished hand played again from its ``index``-th action with ``action`` in its
+    place, the computers of ``level`` playing every seat from there on, each from its own
+    view: what would have happened (the analysis board). Returns the new hand's record.
+
+    Only a finished hand's full record is accepted: its hidden cards are public once it is
+    over, never while it is in play (``ValueError``, as for an ``action`` that was not
+    legal there or an ``index`` outside the record). Deterministic given ``seed``.
+
+    >>> from engine import Match, make_rules, to_record
+    >>> hand = Match(make_rules("filicau"), seed=3).deal()
+    >>> players = [make_player("easy", seed=s) for s in range(4)]
+    >>> while not hand.finished:
+    ...     seat = hand.actors()[0]
+    ...     hand.apply(seat, players[seat].choose(seat_view(hand, seat)))
+    >>> record = to_record(hand)
+    >>> first = start(record)
+    >>> other = first.legal_actions()[-1]
+    >>> again = play_out(record, 0, other, level="easy")
+    >>> again["actions"][0] == {"seat": first.to_move, **action_to_json(other)}
+    True
+    """
+    whole = replay(record)
+    if not whole.finished:
+        raise ValueError("only a finished hand can be played again: its cards are hidden "
+                         "while it is in play")
+    rec = record if isinstance(record, GameRecord) else GameRecord.model_validate(record)
+    if not 0 <= index < len(rec.actions):
+        raise ValueError(f"the record has no action {index}")
+    hand = start(rec)
+    for obj in rec.actions[:index]:
+        hand.apply(obj["seat"], action_from_json(obj))
+    seat = rec.actions[index]["seat"]
+    if action not in hand.legal_actions(seat):
+        raise ValueError(f"{action} is not legal for seat {seat} there")
+    hand.apply(seat, action)
+    players = [make_player(level, seed=None if seed is None else seed * 10 + s, timed=False)
+               for s in range(hand.n)]
+    while not hand.finished:
+        actor = hand.actors()[0]
+        hand.apply(actor, players[actor].choose(seat_view(hand, actor)))
+    return to_record(hand)
+
+
 __all__ = [
     "MISTAKE_COST",
     "REVIEW_VERSION",
@@ -461,6 +511,7 @@ __all__ = [
     "Outcome",
     "decisions",
     "hint",
+    "play_out",
     "review",
     "review_decision",
     "review_from_json",

@@ -17,15 +17,20 @@ time cap cuts the search short).
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
 
 from engine.actions import Action
+from engine.ai import reading
 from engine.cards import code
 from engine.determinize import hand_from_view, plays_so_far
 from engine.hand import PLAYING, Hand
-from engine.inference import infer, sample
+from engine.inference import Knowledge, infer, sample
 from engine.rules.base import POINTS_WEIGHT, Rules
 from engine.status import RecordError, Status
 from engine.view import SeatView, seat_view
@@ -298,6 +303,126 @@ def exact(hand: Hand, team: int, score: Scorer, alpha: float, beta: float,
     return score(hand)
 
 
+Guesser = Callable[[random.Random], Hand]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a search player reads the play (``engine.ai.reading``): it draws ``pool`` times
+    as many guesses as it has samples, weighs each by the model's chance of the others'
+    actions in it (each chance mixed with a uniform pick by ``mix``), and searches
+    ``samples`` of them drawn again in proportion. The weights are tempered (raised to a
+    power of at most 1) until the guesses drawn again are worth at least ``spread`` of the
+    pool as an even draw would be, so that a few guesses never stand for all of them."""
+
+    pool: float = 2.0
+    #: The pool where a guess is rebuilt by the game's own ``determinize`` (a dear rebuild,
+    #: with the bidding replayed): the guesses the search would draw anyway, drawn again.
+    rebuilt_pool: float = 1.0
+    mix: float = 0.1
+    spread: float = 0.1
+    #: The power the likelihoods are raised to before drawing (above 1: read more boldly
+    #: than the model's own chances say).
+    power: float = 1.5
+
+
+def _plain_guesses(samples: int, guess: Guesser, rng: random.Random
+                   ) -> Iterator[Hand | None]:
+    for _ in range(samples):
+        try:
+            yield guess(rng)
+        except RecordError:
+            yield None
+
+
+def search_hands(view: SeatView, rng: random.Random, samples: int, guess: Guesser,
+                 read: Reading | None = None, deadline: float | None = None
+                 ) -> Iterator[Hand | None]:
+    """The hands a search's samples search, in order (None where a guess could not be
+    rebuilt into a hand). Without ``read`` each is a guess consistent with the view, drawn
+    when asked (the random stream shared with the playouts as ever). With it, a pool of
+    guesses is drawn first and read (``Reading``); the pool stops early once the clock
+    passes ``deadline`` (a ``time.perf_counter`` value)."""
+    model = reading.load(view.rules.game) if read is not None else None
+    if read is None or model is None or not _others_acted(view):
+        yield from _plain_guesses(samples, guess, rng)
+        return
+    yield from _read_guesses(view, rng, samples, guess, read, model, deadline)
+
+
+def _others_acted(view: SeatView) -> bool:
+    """Has any other seat made a public choice yet (a card, a bid)?"""
+    return any(seat != view.seat and action is not None for seat, action in view.actions) \
+        or any(seat != view.seat for seat, _ in plays_so_far(view))
+
+
+def _common_rebuild(view: SeatView) -> bool:
+    """Does the game rebuild its hands the common way (``engine.determinize``), with every
+    seat's team public? Then a guess can be read before it is built."""
+    return type(view.rules).determinize is Rules.determinize and None not in view.team
+
+
+def _read_guesses(view: SeatView, rng: random.Random, samples: int, guess: Guesser,
+                  read: Reading, model: reading.ReadingModel, deadline: float | None
+                  ) -> Iterator[Hand | None]:
+    reader = reading.reader_from_view(model, view, read.mix)
+    n = view.players
+    own = sum(1 << c for c in view.hand)
+    if _common_rebuild(view):
+        pool = max(samples, math.ceil(read.pool * samples))
+        knowledge: Knowledge = infer(view)
+        hidden: list[dict[int, list[int]]] = []
+        for _ in range(pool):
+            hidden.append(sample(knowledge, rng))
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        held = np.zeros((len(hidden), n), dtype=np.uint64)
+        for g, h in enumerate(hidden):
+            for s, cards in h.items():
+                held[g, s] = sum(1 << c for c in cards)
+            held[g, view.seat] = own
+        team = np.tile(np.array(view.team, dtype=np.int64), (len(hidden), 1))
+        weights = reader.card_log_likelihoods(held, team)
+        chosen = _redraw(weights, samples, rng, read)
+        built: dict[int, Hand | None] = {}
+        for i in chosen:
+            if i not in built:
+                try:
+                    built[i] = hand_from_view(view, hidden[i])
+                except RecordError:
+                    built[i] = None
+            hand = built[i]
+            yield None if hand is None else hand.copy()
+        return
+    hands: list[Hand] = []
+    for i in range(max(samples, math.ceil(read.rebuilt_pool * samples))):
+        try:
+            hands.append(guess(rng))
+        except RecordError:
+            if i == 0:
+                yield None  # a game whose hand cannot be rebuilt from this view
+                return
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    if not hands:
+        yield None
+        return
+    weights = reader.card_log_likelihoods(reading.held_masks(hands), reading.team_matrix(hands))
+    if model.choices is not None and any(
+            seat != view.seat and a is not None and a.kind != "card" for seat, a in view.actions):
+        weights = weights + reader.choice_log_likelihoods(hands, len(view.actions))
+    for i in _redraw(weights, samples, rng, read):
+        yield hands[i].copy()
+
+
+def _redraw(weights: np.ndarray, samples: int, rng: random.Random, read: Reading) -> list[int]:
+    """``samples`` indexes of the pool drawn again by ``weights`` (log), tempered."""
+    temper = read.power
+    while temper > 0.02 and reading.effective_share(temper * weights) < read.spread:
+        temper *= 0.7
+    return reading.resample(temper * weights, samples, rng.random())
+
+
 class SearchPlayer:
     """Determinized Monte Carlo (see the module's doc)."""
 
@@ -305,6 +430,7 @@ class SearchPlayer:
         self, name: str, *, samples: int, seed: int | None = 0, budget: float | None = None,
         exact_cards: int = 8, playout: Rollout = greedy_playout, transpositions: bool = True,
         deep_cards: int = 0, deep_nodes: int = 0, choices: bool = False,
+        reading: Reading | None = None, race: tuple[int, float] | None = None,
     ) -> None:
         self.name = name
         self.samples = samples
@@ -326,6 +452,14 @@ class SearchPlayer:
         #: (``Rules.searched_choices``: taking the widow): each sample plays every choice
         #: out, later choices by rule of thumb. Off: the rule of thumb decides them.
         self.choices = choices
+        #: Read the play (``Reading``): search guesses drawn by how well they explain the
+        #: others' actions so far. None: every consistent guess alike.
+        self.reading = reading
+        #: ``(every, z)``: every ``every`` samples, stop playing out an action that trails
+        #: the leading one by more than ``z`` standard errors of their paired difference (the
+        #: same guesses played both ways): the samples go to the actions still in the race.
+        #: None: every action is played out in every sample.
+        self.race = race
         #: How many samples the last decision used (for tests and the timing report).
         self.last_samples = 0
 
@@ -356,15 +490,18 @@ class SearchPlayer:
         table: Table | None = {} if self.transpositions else None
         # Exact values by the sample's deal: a guess drawn again (few hidden cards left, or
         # Officers' few face-down ones) has the same values, so it is searched once.
-        solved: dict[tuple[int, ...], list[float]] = {}
+        solved: dict[tuple[int, ...], dict[int, float]] = {}
         use_exact: bool | None = None if self.exact_cards < left else True
         if choice:
             # The exact search plays for a fixed team, and before play there is none yet.
             use_exact = False
-        for i in range(self.samples):
-            try:
-                hand = guess(rng)
-            except RecordError:
+        race = self.race
+        running = list(range(len(legal)))
+        rows: list[list[float]] = []
+        deadline = None if self.budget is None else start + self.budget / 4
+        hands = search_hands(view, rng, self.samples, guess, self.reading, deadline)
+        for i, hand in enumerate(hands):
+            if hand is None:
                 if i:
                     continue
                 # A game whose hand cannot be rebuilt from a view: its rule of thumb decides.
@@ -375,27 +512,41 @@ class SearchPlayer:
                 score = Scorer(view.rules, view.status, team)
             if use_exact is None and left <= self.deep_cards:
                 use_exact = self._exact_is_cheap(hand, seat, legal, team, score, table)
+            row = [0.0] * len(legal)
             if not choice and (left <= self.exact_cards or use_exact):
                 values = solved.get(hand.pack)
                 if values is None:
-                    values = solved[hand.pack] = []
-                    for a in legal:
+                    values = solved[hand.pack] = {}
+                for j in running:
+                    v = values.get(j)
+                    if v is None:
                         child = hand.copy()
-                        child.apply(seat, a)
-                        values.append(exact(child, team, score, -9.0, 9.0, table))
-                for j, v in enumerate(values):
+                        child.apply(seat, legal[j])
+                        v = values[j] = exact(child, team, score, -9.0, 9.0, table)
+                    row[j] = v
                     totals[j] += v
             else:
-                for j, a in enumerate(legal):
+                for j in running:
                     child = hand.copy()
-                    child.apply(seat, a)
+                    child.apply(seat, legal[j])
                     if choice:
                         settle_choices(child)
                     self.playout(child, rng)
-                    totals[j] += score(child)
+                    row[j] = v = score(child)
+                    totals[j] += v
+            if race is not None:
+                rows.append(row)
+                if len(rows) % race[0] == 0:
+                    running = _still_running(running, rows, totals, race[1])
+                    if len(running) == 1:
+                        self.last_samples = i + 1
+                        break  # the race is won: more samples would not change it
             self.last_samples = i + 1
             if self.budget is not None and time.perf_counter() - start > self.budget:
                 break
+        if len(running) < len(legal):
+            # Actions out of the race have fewer samples: only those still in it compete.
+            totals = [t if j in running else -math.inf for j, t in enumerate(totals)]
         best = max(totals)
         # Ties (e.g. equivalent cards, or a Servant choice that decides nothing) go to the
         # first legal action: the engine lists them in a fixed order.
@@ -425,6 +576,24 @@ class SearchPlayer:
         Raises ``RecordError`` when the guess cannot be rebuilt into a hand."""
         knowledge = infer(view)
         return lambda rng: hand_from_view(view, sample(knowledge, rng))
+
+
+def _still_running(running: list[int], rows: list[list[float]], totals: list[float],
+                   z: float) -> list[int]:
+    """The actions of ``running`` that do not trail the leader by more than ``z`` standard
+    errors of their paired differences over the samples ``rows``."""
+    leader = max(running, key=lambda j: (totals[j], -j))
+    out = []
+    n = len(rows)
+    for j in running:
+        if j != leader:
+            diffs = [r[leader] - r[j] for r in rows]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean > 0 and mean * mean * n > z * z * var:
+                continue
+        out.append(j)
+    return out
 
 
 class OpenHandPlayer(SearchPlayer):

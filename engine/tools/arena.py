@@ -21,7 +21,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -78,11 +78,13 @@ def play_hand(hand: Hand, players: list[Player]) -> Hand:
     return hand
 
 
-def play_deal(game: str, a: str, b: str, seed: int, index: int) -> DealResult:
+def play_deal(game: str, a: str, b: str, seed: int, index: int,
+              make: Callable[..., Player] = make_player) -> DealResult:
     """One pack played twice: A in the even seats, then in the odd ones. In games with a
     status (masters), a deal starts even or, two deals in three, with the dealer's opponents
     masters (A in one hand, B in the other); games without one (the Schafkopf family) always
-    start afresh."""
+    start afresh. ``make(level, seed=, timed=)`` makes the players (``make_player``; a
+    benchmark may bring players of its own)."""
     rules = make_rules(game)
     rng = random.Random(f"arena|{seed}|{index}")
     pack = list(rules.pack)
@@ -104,7 +106,7 @@ def play_deal(game: str, a: str, b: str, seed: int, index: int) -> DealResult:
         a_seats = [s for s in range(rules.players) if s % 2 == a_team]
         for s in range(rules.players):
             level = a if s in a_seats else b
-            players.append(make_player(level, seed=seed * 1000 + index * 10 + s, timed=False))
+            players.append(make(level, seed=seed * 1000 + index * 10 + s, timed=False))
         hand = play_hand(Hand(rules, dealer, pack, status), players)
         result = hand.result
         assert result is not None
