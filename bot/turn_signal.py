@@ -12,6 +12,7 @@ next removes a signal an earlier one sent. Part of the table's Discord surface
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,8 @@ from bot.delivery import Delivery, Message, only_users
 from bot.seats import is_computer
 from bot.session import TableSession
 from bot.texts import t
+from bot.voice.markdown import markdown
+from bot.voice.text import Moment
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,10 @@ class TurnSignal:
         lines = []
         for user_id in people:
             if signal is Signal.WARNING:
-                lines.append(t("turn.warning", user=f"<@{user_id}>", seconds=seconds))
+                # A live countdown, as the reminder DM gives it: a fixed "30 s left" is stale
+                # by the time it is read.
+                lines.append(t("turn.warning", user=f"<@{user_id}>", when=markdown(
+                    Moment(time.time() + seconds, "relative"))))
                 continue
             key = "turn.ping" if self.has_view(user_id) else "turn.ping_view"
             lines.append(t(key, user=f"<@{user_id}>", button=t("btn.my_hand")))

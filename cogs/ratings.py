@@ -133,7 +133,8 @@ class Ratings(commands.Cog, name="Ratings"):
             [int(line.rating.player) for line in lines if line.rating.player.isdigit()])
         text = "\n".join(
             t("leaderboard.line", rank=line.rank, player=discord.utils.escape_markdown(
-                names.get(int(p), "?")) if (p := line.rating.player).isdigit() else mention(p),
+                isolated(names.get(int(p), "?"))) if (p := line.rating.player).isdigit()
+              else mention(p),
               rating=rating_text(line.conservative),
               hands=t("n.hands", count=line.rating.hands), sure=sure_short(line.rating.sigma),
               trend=_trend(line.trend))

@@ -41,6 +41,7 @@ from bot.service import Outcome, Reply
 from bot.texts import refusal, t
 from bot.translator import ls
 from bot.validate import came_from
+from bot.voice.markdown import isolated
 from bot.watch import DEFAULT_WATCH
 from engine import Action
 
@@ -127,7 +128,7 @@ class Tables(commands.Cog, name="Tables"):
                                   interaction)
         if away:
             await reply_error(interaction, t("invite.strangers", users=", ".join(
-                discord.utils.escape_markdown(u.display_name) for u in away)))
+                discord.utils.escape_markdown(isolated(u.display_name)) for u in away)))
             return
         try:
             if guild_id is None or channel_id is None:

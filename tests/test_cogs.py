@@ -9,7 +9,9 @@ who may not see it and that nothing unexpected was logged.
 from __future__ import annotations
 
 import random
+import re
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -867,13 +869,21 @@ async def test_the_turn_timer_warns_then_the_computer_plays(h: Harness) -> None:
     # the table's driver sees the normal turn again afterwards.
     row = session.row
     session.row = row.model_copy(update={"settings": {"turn_seconds": 0}})
+    before = int(time.time())
     await h.runner(session).turn_timer()
+    after = int(time.time())
     session.row = row
     await h.settle()
     slow = users[seat]
-    # The warning was the turn's one signal, and went once the computer had played.
-    warned = [m for m in h.discord.messages.values() if "left to play" in m.content]
-    assert [m.content for m in warned] == [t("turn.warning", user=slow.mention, seconds=0)]
+    # The warning was the turn's one signal, and went once the computer had played. It
+    # counts down live in each reader's client (issue 44: not a fixed "30 s", stale once
+    # read): Discord's relative timestamp of the moment the computer plays.
+    warned = [m for m in h.discord.messages.values() if m.audience is None
+              and m.content.startswith(slow.mention) and "<t:" in m.content]
+    [stamp] = [int(x) for x in re.findall(r"<t:(\d+):R>", warned[0].content)]
+    assert before <= stamp <= after + 1
+    assert [m.content for m in warned] == [t("turn.warning", user=slow.mention,
+                                             when=f"<t:{stamp}:R>")]
     assert warned[0].deleted and warned[0] not in h.public()
     assert hand.actions[0][0] == seat and stored_actions(h, session)[0] == (0, None, 1)
     assert session.timeouts[seat] == 1

@@ -313,3 +313,38 @@ async def test_the_operator_bars_a_user_from_play_across_servers(h: Harness) -> 
     r = await h.command(eve, "play", where="everywhere")
     assert r.text.startswith(t("crossplay.queued", game="\0", waiting=1).split("\0")[0])
     h.check_clean()
+
+
+async def test_names_shown_as_text_are_capped_and_isolated_in_every_message(
+        h: Harness) -> None:
+    """Issue 44: at a table across servers people are named as text, not mentions. A
+    200-character name (kept from elsewhere) and a right-to-left override (U+202E, which
+    turned "Mallory: 🔔 Unter" into "retnU 🔔 :yrollaM" and the name after it round) reach
+    every server's messages capped at 32 characters and between FSI…PDI: on the table, the
+    hand views, the result, the notices and the ladder."""
+    long_name, evil = "l" * 200, "\u202emallory"
+    players = []
+    for number, name in enumerate((long_name, evil, "cid", "dan")):
+        guild_id, channel_id = (GUILD_ID, CHANNEL_ID) if number == 0 else h.guild(number)
+        boss = h.user(f"boss{number}", manager=True, guild=guild_id)
+        await h.command(boss, "admin crossplay", mode="on", channel_id=channel_id)
+        players.append((h.user(name, guild=guild_id), channel_id))
+    for user, channel_id in players:
+        await h.command(user, "play", where="everywhere", game="filicau", channel_id=channel_id)
+    [table] = list(h.tables)
+    users = [u for u, _ in players]
+    for user, channel_id in players:
+        await h.press(user, t("btn.my_hand"), message=table_in(h, channel_id))
+    await play_until(h, table.session, users, random.Random(4))
+    await h.settle()
+    await h.command(users[2], "leaderboard", game="filicau", where="everywhere")
+    texts = [m.text for m in h.discord.messages.values()]
+    shown = [x for x in texts if "Llll" in x or "\u202e" in x]
+    assert any("Llll" in x for x in shown) and any("\u202e" in x for x in shown)
+    for text in texts:
+        assert "l" * 32 not in text.lower(), text
+        for at in [i for i, ch in enumerate(text) if ch == "\u202e"]:
+            assert text[at - 1] == "\u2068" and text.index("\u2069", at) <= at + 32, text
+    # The table, the result and the ladder name Mallory (no mention of another server).
+    assert any("\u2068\u202eMallory\u2069" in table_in(h, c).text for _, c in players)
+    h.check_clean()

@@ -367,7 +367,8 @@ async def test_a_server_locale_is_remembered_for_messages_sent_later(german: Har
     assert session.waiting_for_human() == [session.seat_of(ana.id)]
     await h.runner(session).courier.signal(Signal.WARNING, 30)
     warning = h.public()[-1]
-    assert warning.content == de("turn.warning", user=ana.mention, seconds=30)
+    assert re.sub(r"<t:\d+:R>", "<t:…:R>", warning.content) == de(
+        "turn.warning", user=ana.mention, when="<t:…:R>")
     # A restart keeps it (the store has it).
     await h.restart()
     assert h.bot.public_language(session.row.guild_id) == "de"
@@ -456,6 +457,26 @@ async def test_sibling_names_stay_distinct_in_each_language(h: Harness) -> None:
         for lang in OTHERS:
             names = [(i.get("name_localizations") or {}).get(lang, i["name"]) for i in group]
             assert len(set(names)) == len(names), (lang, names)
+
+
+def test_german_says_kontra_and_re_and_the_commands_it_registers() -> None:
+    """Issue 44, the German catalog read whole as a Bavarian player: the rulings double by
+    Kontra and Re (not "Stoß"); Schneider as the tariff counts it; the bot says du, in
+    Doppelkopf's goal too; das Karlchen; a command named in a text is the German one that
+    Discord shows (not ``/play``, ``/league start``)."""
+    de = texts_of_lang("de")
+    rulings = [v for k, v in de.items() if k.startswith("rulings.schafkopf.")]
+    assert rulings and not any(re.search(r"Stoß|stoßen", v) for v in rulings)
+    assert "Kontra und Re verdoppeln" in de["rulings.schafkopf.8"]
+    assert "Klopfen, jedes Kontra und jedes Re verdoppelt" in de["rulings.schafkopf.9"]
+    assert "91 Augen oder mehr" in de["rulings.schafkopf.7"]
+    assert de["word.stoss5"] == "fünfte Verdopplung"
+    assert de["goal.doppelkopf"].startswith("Hol mit deiner Partei")
+    assert not any(" eurer " in v or "den Karlchen" in v for v in de.values())
+    commands = {v for k, v in de.items() if k.startswith("cmdname.")}
+    named = {(k, m[1]) for k, v in de.items()
+             for m in re.finditer(r"(?<![\w/:.)\]])/([^\W\d_]+)", v)}
+    assert named and {(k, c) for k, c in named if c not in commands} == set()
 
 
 async def test_a_german_command_name_is_the_catalogs(h: Harness) -> None:
@@ -701,7 +722,7 @@ def test_what_a_native_reader_flagged() -> None:
                                           slaves=t("lobby.word_servants"), dealer="@b")
         assert "a B csapat tagjai" in t("result.masters", team="A", other="B",
                                          slaves=t("lobby.word_slaves"))
-        assert "mp-" not in t("turn.warning", user="@ana", seconds=30)
+        assert "mp-" not in t("turn.warning", user="@ana", when="<t:1:R>")
         assert "pont nyert" not in t("event.least_won")
         assert t("face.G").split(" ", 1)[1] == "felnézés"  # a noun, as the other faces
         ran = [key for key, text in CATALOGS["hu"].items() if "elszök" in text]
