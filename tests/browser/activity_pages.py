@@ -108,7 +108,9 @@ async def decide(shown: ActivityPage, action: Action) -> None:
     else:
         buttons = frame.locator(f"#choices button.choice[data-kind='{kind}']")
         values = await buttons.evaluate_all("bs => bs.map(b => b.dataset.value)")
-        index = [json.loads(v) for v in values].index(value)
+        offered = [json.loads(v) for v in values]
+        assert value in offered, f"{kind}: {value!r} not among the Activity's choices {offered}"
+        index = offered.index(value)
         await buttons.nth(index).click()
 
 
