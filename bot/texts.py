@@ -173,12 +173,17 @@ def current_faces() -> str:
 
 def faced(key: str) -> str:
     """The catalog key that names a card or suit (``suit.E``, ``rank.O``, ``trump.top.OU``)
-    on the faces in force: ``suit.french.E`` on French faces where the catalog has it, else
-    ``key`` itself (the Hearts and the Kings are named alike on both)."""
+    on the faces in force: ``suit.french.E``, ``trump.top.french.OU`` on French faces where
+    the catalog has it, else ``key`` itself (the Tens are named alike on both).
+
+    >>> with showing("french"):
+    ...     faced("trump.top.OU"), faced("rank.10")
+    ('trump.top.french.OU', 'rank.10')
+    """
     faces = _faces.get()
     if faces not in NAMED_FACES:
         return key
-    kind, _, rest = key.partition(".")
+    kind, _, rest = key.rpartition(".")
     own = f"{kind}.{faces}.{rest}"
     return own if has_text(own) else key
 
