@@ -8,12 +8,16 @@ chose the other faces (``/admin faces``) reads the other pack's words.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from fake_discord import Harness, User
 from test_games_bot import sit_with_computers
 
+from bot.store import SqliteStore
 from bot.texts import language_of, speaking, t
+from bot.web import demo
+from bot.web.live import HandSteps
 
 FRENCH_SIGNS = "♣♠♥♦"
 GERMAN_SIGNS = ("🌰", "🍃", "❤️", "🔔")
@@ -122,3 +126,35 @@ async def test_a_filicau_table_on_french_faces_names_french_cards(h: Harness) ->
     line = trump_line(h, "en")
     assert "all Queens, then " in line and not re.search(GERMAN_WORDS["en"], line), line
     h.check_clean()
+
+
+async def test_the_pages_name_the_cards_as_they_draw_them(tmp_path: Path) -> None:
+    """The watch and replay pages' steps (``bot.web.live.HandSteps``) word a Doppelkopf
+    hand's trumps with the faces the pages draw: French by default, German where the server
+    chose German faces."""
+    store = SqliteStore(tmp_path / "bot.sqlite3")
+    await store.open()
+    try:
+        session = await demo.open_table(store, guild_id=1, channel_id=1, game="doppelkopf",
+                                        seed=11)
+        hand = session.hand
+        assert hand is not None
+        while hand.phase == "vorbehalt":
+            seat = hand.actors()[0]
+            [gesund] = [a for a in hand.legal_actions(seat) if a.kind == "gesund"]
+            member = session.seats[seat]
+            assert member is not None
+            await session.act(int(member), gesund, hand_number=session.hand_number,
+                              at=len(hand.actions))
+        row, table = await store.current_hand(session.id), await store.get_table(session.id)
+        assert row is not None and table is not None
+        worded = {}
+        for faces in ("french", "german"):
+            steps = HandSteps(row, table, "en", faces)
+            steps.extend(row.actions)
+            worded[faces] = steps.steps[-1].state.model_dump_json()
+        assert "Queens and Jacks" in worded["french"] and "♦ diamonds" in worded["french"]
+        assert not re.search(GERMAN_WORDS["en"], worded["french"])
+        assert "Obers and Unters" in worded["german"] and "bells" in worded["german"]
+    finally:
+        await store.close()
