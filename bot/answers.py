@@ -23,7 +23,7 @@ async def send_how(config: GuildSettings, interaction: discord.Interaction[Any],
     language; the ranking's picture where the server's settings (``config``) have pictures
     on (in a DM: text only)."""
     picture = config.pictures and interaction.guild_id is not None
-    embeds = [*before, how_embed(game, picture=picture)]
+    embeds = [*before, how_embed(game, picture=picture, faces=config.faces)]
     if picture:
         file = await ranking_picture(game, config.theme, faces=config.faces)
         await interaction.response.send_message(embeds=embeds, file=file, ephemeral=True)

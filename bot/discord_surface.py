@@ -30,7 +30,7 @@ from bot.seats import is_computer
 from bot.servers import Servers
 from bot.session import TableSession
 from bot.store import GuildSettings
-from bot.texts import speaking, t
+from bot.texts import showing, speaking, t
 from bot.turn_signal import TurnSignal
 from bot.watch import WATCH_OFF, watch_of
 from engine import HandResult, public_view
@@ -61,11 +61,13 @@ R = TypeVar("R")
 
 def public(method: Callable[Concatenate[DiscordSurface, P], Coroutine[Any, Any, R]]
            ) -> Callable[Concatenate[DiscordSurface, P], Coroutine[Any, Any, R]]:
-    """A method that draws public messages: in the server's language, whoever clicked."""
+    """A method that draws public messages: in the server's language, whoever clicked, the
+    cards named as the table's pictures show them."""
     @functools.wraps(method)
     async def speaking_publicly(self: DiscordSurface, /, *args: P.args,
                                 **kwargs: P.kwargs) -> R:
-        with speaking(self.servers.public_language(self.session.guild_id)):
+        with speaking(self.servers.public_language(self.session.guild_id)), \
+                showing(present.faces_shown(self.session, self.config)):
             return await method(self, *args, **kwargs)
     return speaking_publicly
 

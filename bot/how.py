@@ -17,12 +17,14 @@ from bot.colours import GAME_COLOUR
 from bot.texts import (
     card_words,
     current_language,
+    faced,
     game_title,
     has_text,
+    showing,
     suit_label,
     t,
 )
-from engine import make_rules
+from engine import Rules, make_rules
 from engine.cards import RANK_CODES, rank_of, suit_letter
 from engine.ranking import Ranking, card_ranking
 
@@ -37,7 +39,7 @@ def ranking_of(game: str) -> Ranking:
 
 
 def _ranks(cards: tuple[int, ...]) -> str:
-    return " ".join(t("rank." + RANK_CODES[rank_of(c)]) for c in cards)
+    return " ".join(t(faced("rank." + RANK_CODES[rank_of(c)])) for c in cards)
 
 
 def _cards(cards: tuple[int, ...]) -> str:
@@ -59,9 +61,9 @@ def ranking_rows(r: Ranking) -> Rows:
         rows.append((t("how.pic_top"), top))
     else:
         rows.append((t("how.pic_trumps"), top))
-        rows.append((t("how.pic_then", suit=t("suit." + suit_letter(r.trump_suit))),
+        rows.append((t("how.pic_then", suit=t(faced("suit." + suit_letter(r.trump_suit)))),
                      r.trumps[r.permanent:]))
-    rows.extend((_title(t("suit." + suit_letter(s))), cards) for s, cards in r.plain)
+    rows.extend((_title(t(faced("suit." + suit_letter(s)))), cards) for s, cards in r.plain)
     return rows
 
 
@@ -80,10 +82,17 @@ def ranking_text(r: Ranking) -> str:
     return "\n".join(lines)
 
 
-def how_embed(game: str, *, picture: bool = False) -> discord.Embed:
-    """How to play ``game``, in the current language; ``picture``: the embed shows the
-    attachment ``RANKING_FILE`` (send ``ranking_picture``'s file with it)."""
+def how_embed(game: str, *, picture: bool = False, faces: str = cardart.AS_PLAYED
+              ) -> discord.Embed:
+    """How to play ``game``, in the current language, its cards named as the server's
+    ``faces`` show them (default: those the game is played with); ``picture``: the embed
+    shows the attachment ``RANKING_FILE`` (send ``ranking_picture``'s file with it)."""
     rules = make_rules(game)
+    with showing(cardart.faces_for(rules, faces)):
+        return _how_embed(game, rules, picture)
+
+
+def _how_embed(game: str, rules: Rules, picture: bool) -> discord.Embed:
     embed = discord.Embed(title=t("how.title", game=game_title(game, rules.title)),
                           description=_with_goal(game, t(f"how.{game}")), colour=GAME_COLOUR)
     embed.add_field(name=t("how.ranking_title"), value=ranking_text(card_ranking(rules)),
@@ -106,8 +115,10 @@ async def ranking_picture(game: str, theme: str, lang: str | None = None,
     in ``lang`` (default: the current language), the cards with the server's ``faces``
     (default: those the game is played with)."""
     lang = lang or current_language()
-    rows = ranking_rows(ranking_of(game))
+    shown = cardart.faces_for(make_rules(game), faces)
+    with showing(shown):
+        rows = ranking_rows(ranking_of(game))
     data = await asyncio.to_thread(cardart.ranking_png, rows, theme=theme, lang=lang,
-                                   faces=cardart.faces_for(make_rules(game), faces))
+                                   faces=shown)
     return discord.File(io.BytesIO(data), filename=RANKING_FILE,
                         description=t("how.ranking_title"))

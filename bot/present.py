@@ -13,10 +13,10 @@ from typing import Any
 
 import discord
 
-from bot import names, pictures, render
+from bot import cardart, names, pictures, render
 from bot.session import TableSession
 from bot.store import GuildSettings
-from bot.texts import t
+from bot.texts import showing, t
 from engine import PublicView, SeatView, public_view, replay
 
 
@@ -67,7 +67,20 @@ class HandMessage:
 
 async def hand_message(s: TableSession, view: SeatView, deadline: float | None,
                        config: GuildSettings) -> HandMessage:
-    """A player's hand view: text, buttons, and the picture of the hand."""
+    """A player's hand view: text, buttons, and the picture of the hand, its cards named as
+    the picture shows them (``faces_shown``)."""
+    with showing(faces_shown(s, config)):
+        return await _hand_message(s, view, deadline, config)
+
+
+def faces_shown(s: TableSession, config: GuildSettings) -> str:
+    """The faces the table's cards show, in pictures and words: the server's choice
+    (``GuildSettings.faces``) or the game's own."""
+    return cardart.faces_for(s.rules, config.faces)
+
+
+async def _hand_message(s: TableSession, view: SeatView, deadline: float | None,
+                        config: GuildSettings) -> HandMessage:
     files = []
     if config.pictures:
         data = await pictures.hand_picture(view, config.theme, faces=config.faces)
@@ -80,10 +93,13 @@ async def table_message(s: TableSession, view: PublicView, deadline: float | Non
                         config: GuildSettings, watch_url: str | None = None,
                         activity: bool = False) -> TableMessage:
     """The table in play (or between hands); ``watch_url``: its live web page;
-    ``activity``: the bot is a Discord Activity too (*Open the table*)."""
-    return TableMessage(render.table_content(s, view), render.table_embed(s, view, deadline),
-                        render.table_view(s, view, watch_url, activity),
-                        await table_picture(s, view, config))
+    ``activity``: the bot is a Discord Activity too (*Open the table*). The cards are named
+    as the picture shows them (``faces_shown``)."""
+    with showing(faces_shown(s, config)):
+        return TableMessage(render.table_content(s, view),
+                            render.table_embed(s, view, deadline),
+                            render.table_view(s, view, watch_url, activity),
+                            await table_picture(s, view, config))
 
 
 async def table_picture(s: TableSession, view: PublicView, config: GuildSettings

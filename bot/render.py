@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import facts, holds, how, seals  # noqa: F401  (``render.facts``: the tests word facts with it)
+from bot import cardart, facts, holds, how, seals  # noqa: F401  (``render.facts``: the tests word facts with it)
 from bot.colours import GAME_COLOUR
 from bot.names import player_mention, seat_mention  # noqa: F401  (``render.seat_mention``)
 from bot.options import encode as encode_option
@@ -26,12 +26,14 @@ from bot.seats import is_computer
 from bot.session import COMPUTER_LEVELS, TableSession
 from bot.store import PartnershipStatus
 from bot.texts import (
-    SUIT_EMOJI,
+    SUIT_SIGNS,
+    current_faces,
     game_title,
     has_text,
     option_name,
     option_text,
     points_text,
+    showing,
     t,
     team_name,
 )
@@ -714,12 +716,14 @@ def card_key_label(v: PublicView, c: int) -> str:
     name the card in words (``card_button_label``, ``card_label``)."""
     rank = RANK_CODES[rank_of(c)]
     # A button may say the rank as the text does where the corner's letter would not
-    # (German: the Sau, whose corner shows "A").
-    corner = (t(f"key.{rank}") if has_text(f"key.{rank}") else t(f"corner.{rank}")
-              if has_text(f"corner.{rank}") else rank)
+    # (German: the Sau, whose corner shows "A"); French faces' corners say "A" for the Ass.
+    faces = current_faces()
+    keys = (f"key.{rank}", f"corner.{rank}") if faces == "german" else (
+        f"corner.{faces}.{rank}",)
+    corner = next((t(k) for k in keys if has_text(k)), rank)
     order: TrumpOrder | None = v.order
     mark = TRUMP_KEY_MARK if order is not None and order.is_trump(c) else ""
-    return f"{SUIT_EMOJI[suit_of(c)]}{corner}{mark}"
+    return f"{SUIT_SIGNS[faces][suit_of(c)]}{corner}{mark}"
 
 
 def chosen_together(action: Action) -> bool:
@@ -826,18 +830,22 @@ def title(s: TableSession) -> str:
 
 
 def rules_embed(game: str, default_title: str, rulings: tuple[str, ...],
-                options: dict[str, Any], *, picture: bool = False) -> discord.Embed:
+                options: dict[str, Any], *, picture: bool = False,
+                faces: str = cardart.AS_PLAYED) -> discord.Embed:
     """A game's rules on one page: the engine's rulings (English), each worded in the
     reader's language by the catalog (``rulings.GAME.N``), the cards high to low with
     these options, and the options. ``picture``: the page shows the ranking's picture (the
     attachment ``bot.how.RANKING_FILE``: send ``bot.how.ranking_picture``'s file with it).
-    The short how-to-play text is ``/help``'s: the rules page does not repeat it."""
+    The short how-to-play text is ``/help``'s: the rules page does not repeat it. The cards
+    are named as the server's ``faces`` show them (default: those the game is played with)."""
     lines = [t(f"rulings.{game}.{i}") if has_text(f"rulings.{game}.{i}") else r
              for i, r in enumerate(rulings)]
     embed = discord.Embed(title=game_title(game, default_title), colour=GAME_COLOUR,
                           description="\n".join(f"• {r}" for r in lines))
-    embed.add_field(name=t("how.ranking_title"), inline=False, value=how.ranking_text(
-        card_ranking(make_rules(game, options))))
+    rules = make_rules(game, options)
+    with showing(cardart.faces_for(rules, faces)):
+        ranking = how.ranking_text(card_ranking(rules))
+    embed.add_field(name=t("how.ranking_title"), inline=False, value=ranking)
     if options:
         embed.add_field(name=t("rules.options"),
                         value=", ".join(option_text(k, v) for k, v in options.items()))

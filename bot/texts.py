@@ -56,6 +56,12 @@ LOCALE_DIR: Final = Path(__file__).resolve().parent / "locales"
 DOMAIN: Final = "bot"
 
 SUIT_EMOJI = ("🌰", "🍃", "❤️", "🔔")
+#: The suit signs of French-suited cards (clubs, spades, hearts, diamonds for E, G, H, S).
+FRENCH_SIGNS = ("♣", "♠", "♥", "♦")
+#: The suit signs by the faces a table shows (``bot.cardart.FACES``).
+SUIT_SIGNS: Final = {"german": SUIT_EMOJI, "french": FRENCH_SIGNS}
+#: Faces whose cards have names of their own in the catalogs (``faced``).
+NAMED_FACES: Final = ("french",)
 
 
 def read_catalog(lang: str) -> Catalog:
@@ -109,6 +115,8 @@ TRANSLATIONS: Final[dict[str, gettext.GNUTranslations]] = {
 EN: Final = CATALOGS[DEFAULT]
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("bot_language", default=DEFAULT)
+#: The faces the cards being worded show (``showing``): German unless a table shows others.
+_faces: contextvars.ContextVar[str] = contextvars.ContextVar("bot_faces", default="german")
 
 
 def language_of(locale: object) -> str:
@@ -138,6 +146,46 @@ def speaking(lang: str) -> Iterator[None]:
         yield
     finally:
         _current.reset(token)
+
+
+@contextlib.contextmanager
+def showing(faces: str) -> Iterator[None]:
+    """Name the cards as ``faces`` show them inside the block (``"german"`` or ``"french"``,
+    as ``bot.cardart.faces_for`` resolves a table's): a Doppelkopf table's Queen of clubs is
+    no Ober of acorns.
+
+    >>> with showing("french"):
+    ...     card_word("EO")
+    'Queen of clubs'
+    >>> card_word("EO")
+    'Ober of acorns'
+    """
+    token = _faces.set(faces if faces in SUIT_SIGNS else "german")
+    try:
+        yield
+    finally:
+        _faces.reset(token)
+
+
+def current_faces() -> str:
+    return _faces.get()
+
+
+def faced(key: str) -> str:
+    """The catalog key that names a card or suit (``suit.E``, ``rank.O``, ``trump.top.OU``)
+    on the faces in force: ``suit.french.E``, ``trump.top.french.OU`` on French faces where
+    the catalog has it, else ``key`` itself (the Tens are named alike on both).
+
+    >>> with showing("french"):
+    ...     faced("trump.top.OU"), faced("rank.10")
+    ('trump.top.french.OU', 'rank.10')
+    """
+    faces = _faces.get()
+    if faces not in NAMED_FACES:
+        return key
+    kind, _, rest = key.rpartition(".")
+    own = f"{kind}.{faces}.{rest}"
+    return own if has_text(own) else key
 
 
 def hungarian_article(word: str) -> str:
@@ -249,7 +297,8 @@ def card_label(c: int) -> str:
     """A card for people: suit sign and rank in the current language, e.g. ``🍃 Ober`` in
     English, ``🍃 filicău`` in Romanian. A non-breaking space joins them: a card never
     breaks over two lines of a narrow screen."""
-    return f"{SUIT_EMOJI[suit_of(c)]}{CARD_SPACE}{t('rank.' + RANK_CODES[rank_of(c)])}"
+    return (f"{SUIT_SIGNS[_faces.get()][suit_of(c)]}{CARD_SPACE}"
+            f"{t(faced('rank.' + RANK_CODES[rank_of(c)]))}")
 
 
 #: Between a card's suit sign and its rank (a no-break space).
@@ -257,16 +306,18 @@ CARD_SPACE = "\u00a0"
 
 
 def card_labels(c: int) -> set[str]:
-    """The card's label in every language (to look for a card in any message)."""
+    """The card's label in every language and on every faces (to look for a card in any
+    message)."""
     labels = set()
     for lang in LANGUAGES:
-        with speaking(lang):
-            labels.add(card_label(c))
+        for faces in SUIT_SIGNS:
+            with speaking(lang), showing(faces):
+                labels.add(card_label(c))
     return labels
 
 
 def suit_label(s: int) -> str:
-    return f"{SUIT_EMOJI[s]} {t('suit.' + suit_letter(s))}"
+    return f"{SUIT_SIGNS[_faces.get()][s]} {t(faced('suit.' + suit_letter(s)))}"
 
 
 def team_name(team: int) -> str:
@@ -335,8 +386,8 @@ def card_word(c: int | str) -> str:
     """A card named in a sentence, in the current language: ``Ober of acorns``,
     ``filicău de ghindă``, ``makk felső``, ``Eichel-Ober`` (``EO`` or its number)."""
     c = card(c) if isinstance(c, str) else c
-    return t("card.word", rank=t("rankname." + RANK_CODES[rank_of(c)]),
-             suit=t("suit." + suit_letter(suit_of(c))))
+    return t("card.word", rank=t(faced("rankname." + RANK_CODES[rank_of(c)])),
+             suit=t(faced("suit." + suit_letter(suit_of(c)))))
 
 
 def card_words(cards: Sequence[int | str]) -> str:

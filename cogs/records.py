@@ -201,7 +201,7 @@ class Standings(commands.Cog, name="Standings"):
         config = self.bot.config(interaction.guild_id)
         picture = config.pictures and interaction.guild_id is not None
         embed = rules_embed(game.value, rules.title, rules.rulings,
-                            rules.options.model_dump(), picture=picture)
+                            rules.options.model_dump(), picture=picture, faces=config.faces)
         if picture:
             file = await ranking_picture(game.value, config.theme, faces=config.faces)
             await interaction.response.send_message(embed=embed, file=file, ephemeral=True)

@@ -33,12 +33,14 @@ from bot.texts import (
     TRANSLATIONS,
     card_label,
     card_labels,
+    card_word,
     game_title,
     has_text,
     language_of,
     load_catalog,
     load_plurals,
     points_text,
+    showing,
     speaking,
     suit_label,
     t,
@@ -529,6 +531,14 @@ REJECTED_CARD_WORDS = {
 #: Unter, in every language. Its other texts (buttons, refusals) name no card by rank and
 #: suit, and keep to each catalog's words.
 FRENCH_PACK_TEXTS = re.compile(r"^(?:rulings|goal|how)\.doppelkopf\b")
+#: The French pack's own card words: a table whose cards show French faces (Doppelkopf's,
+#: or any game on a server that chose them) names its cards with these, not the German pack's.
+FRENCH_CARD_WORDS = re.compile(r"^(?:suit|rank|rankname|trump\.top)\.french\.")
+#: What each catalog calls the French pack's Queen and Jack, clubs and diamonds.
+FRENCH_NAMES = {"en": ("Queen", "Jack", "clubs", "diamonds"),
+                "ro": ("damă", "valet", "treflă", "caro"),
+                "hu": ("dáma", "bubi", "treff", "káró"),
+                "de": ("Dame", "Bube", "Kreuz", "Karo")}
 BAVARIAN_CARD_WORDS = {
     "en": r"\b(?:Obers?|Unters?|acorns?|leaves|bells)\b",
     "ro": r"\b(?:filic[aă]u\w*|doiar\w*|pătrar\w*|ghind\w*|dub[aăe]\w*)\b",
@@ -541,8 +551,31 @@ BAVARIAN_CARD_WORDS = {
 def test_one_word_per_card_everywhere(lang: str) -> None:
     word = re.compile(REJECTED_CARD_WORDS[lang])
     found = {key: word.findall(outside_glosses(text))
-             for key, text in texts_of_lang(lang).items() if not FRENCH_PACK_TEXTS.match(key)}
+             for key, text in texts_of_lang(lang).items()
+             if not FRENCH_PACK_TEXTS.match(key) and not FRENCH_CARD_WORDS.match(key)}
     assert {key: words for key, words in found.items() if words} == {}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_french_faces_name_their_cards_with_the_french_packs_words(lang: str) -> None:
+    """Every German card word has its French twin where the packs differ (the Queen for the
+    Ober, clubs for acorns), none of them a German pack's word; a card on French faces reads
+    them, on German faces the German pack's."""
+    texts = texts_of_lang(lang)
+    french = {key: text for key, text in texts.items() if FRENCH_CARD_WORDS.match(key)}
+    assert {f"suit.french.{s}" for s in "EGHS"} | {
+        f"{kind}.french.{r}" for kind in ("rank", "rankname") for r in "AKOU"} | {
+        f"trump.top.french.{r}" for r in ("O", "U", "OU", "O7")} == set(french)
+    word = re.compile(BAVARIAN_CARD_WORDS[lang])
+    assert {key: word.findall(text) for key, text in french.items() if word.search(text)} == {}
+    queen, jack, clubs, diamonds = FRENCH_NAMES[lang]
+    with speaking(lang), showing("french"):
+        assert card_label(card("EO")) == f"♣\u00a0{queen}"
+        assert jack in card_word("SU") and diamonds in card_word("SU")
+        assert clubs in suit_label(0) and suit_label(3).startswith("♦")
+    with speaking(lang), showing("german"):
+        assert card_label(card("EO")) == f"🌰\u00a0{texts['rank.O']}"
+        assert word.search(card_word("SU"))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

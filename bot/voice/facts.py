@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.texts import (
     card_label,
+    current_faces,
     current_language,
     has_text,
     points_key,
@@ -39,21 +40,21 @@ SKIP = frozenset({"score", "badges", "first", "piles", "deals", "pack", "last_si
 
 
 def card_of(c: int | str) -> Card:
-    """A card as a segment (a code or its number), in the language in force."""
-    return _card(card(c) if isinstance(c, str) else c, current_language())
+    """A card as a segment (a code or its number), in the language and faces in force."""
+    return _card(card(c) if isinstance(c, str) else c, current_language(), current_faces())
 
 
-@lru_cache(maxsize=256)
-def _card(c: int, lang: str) -> Card:
+@lru_cache(maxsize=512)
+def _card(c: int, lang: str, faces: str) -> Card:
     return Card(code(c), card_label(c))
 
 
 def suit_of(s: int) -> Suit:
-    return _suit(s, current_language())
+    return _suit(s, current_language(), current_faces())
 
 
-@lru_cache(maxsize=32)
-def _suit(s: int, lang: str) -> Suit:
+@lru_cache(maxsize=64)
+def _suit(s: int, lang: str, faces: str) -> Suit:
     return Suit(SUIT_LETTERS[s], suit_label(s))
 
 

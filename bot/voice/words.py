@@ -28,7 +28,9 @@ from functools import lru_cache
 from bot.store import PartnershipStatus
 from bot.texts import (
     card_word,
+    current_faces,
     current_language,
+    faced,
     has_text,
     points_key,
     points_text,
@@ -116,14 +118,15 @@ def trumps(order: TrumpOrder) -> Text:
     'alle Ober, dann ❤️ Herz'
     'alle Unter'
     """
-    return _trumps(order.permanent, order.trump_suit, current_language())
+    return _trumps(order.permanent, order.trump_suit, current_language(), current_faces())
 
 
 @lru_cache(maxsize=512)
-def _trumps(permanent: tuple[int, ...], trump_suit: int | None, lang: str) -> Text:
+def _trumps(permanent: tuple[int, ...], trump_suit: int | None, lang: str, faces: str
+            ) -> Text:
     ranks = list(dict.fromkeys(RANK_CODES[rank_of(c)] for c in permanent))
     whole = [r for r in ranks if sum(1 for c in permanent if RANK_CODES[rank_of(c)] == r) == 4]
-    key = "trump.top." + "".join(whole)
+    key = faced("trump.top." + "".join(whole))
     parts: list[Segment | Text] = []
     if whole and has_text(key):
         parts.append(say(key))

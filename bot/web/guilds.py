@@ -7,6 +7,7 @@ import time
 
 from bot.store import GuildSettings, Store
 from bot.texts import language_of
+from bot.web.cards import faces_of
 
 #: Seconds the servers' settings are kept before they are read again.
 KEEP_SECONDS = 60.0
@@ -26,3 +27,7 @@ class GuildConfigs:
 
     async def language(self, guild_id: int) -> str:
         return language_of((await self.get(guild_id)).locale)
+
+    async def faces(self, guild_id: int, game: str) -> str:
+        """The faces ``game``'s cards show on the server's pages, and are named by."""
+        return faces_of(game, (await self.get(guild_id)).faces)

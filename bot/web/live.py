@@ -31,7 +31,7 @@ from typing import Any
 
 from bot.seats import user_member
 from bot.store import HandRow, Store, TableRow
-from bot.texts import speaking
+from bot.texts import showing, speaking
 from bot.voice import say
 from bot.voice.table import Table
 from bot.voice.wire import spans
@@ -93,13 +93,16 @@ class Subscriber:
 class HandSteps:
     """The steps of one hand as this process has built them (index: number of actions)."""
 
-    def __init__(self, row: HandRow, table: TableRow, lang: str) -> None:
+    def __init__(self, row: HandRow, table: TableRow, lang: str, faces: str = "german"
+                 ) -> None:
         self.id = row.id
         self.number = row.number
         self.lang = lang
+        #: The faces the cards are named by (``bot.texts.showing``): those the pages draw.
+        self.faces = faces
         #: Who sat where in the hand, and their names (the voice's ``Table``).
         self.table = Table.from_rows(table, row)
-        with speaking(lang):
+        with speaking(lang), showing(faces):
             self.hand: Hand = start(row.record())
             self.steps: list[Step] = [step(self.table, self.hand)]
         #: Actions a delayed spectator sees (``bot.web.views.trick_ends``).
@@ -123,7 +126,7 @@ class HandSteps:
         """Seat ``seat``'s own part after ``at`` actions (the hand replayed once for a seat
         first watched in the middle of it)."""
         if seat not in self._mine:
-            with speaking(self.lang):
+            with speaking(self.lang), showing(self.faces):
                 hand = start(self._record)
                 built = [seat_state(self.table, hand, seat)]
                 for obj in self._applied:
@@ -134,7 +137,7 @@ class HandSteps:
 
     def extend(self, actions: list[dict[str, Any]]) -> None:
         """Build the steps of the actions not built yet."""
-        with speaking(self.lang):
+        with speaking(self.lang), showing(self.faces):
             for obj in actions[len(self.steps) - 1:]:
                 self.hand.apply(obj["seat"], action_from_json(obj))
                 self._applied.append(obj)
@@ -156,16 +159,16 @@ class HandSteps:
 
 
 async def snapshot(store: Store, table: TableRow, lang: str,
-                   deadline: float | None = None) -> protocol.Step:
+                   deadline: float | None = None, faces: str = "german") -> protocol.Step:
     """The step a page opens with (a ``step`` message, with no move): the table as its
-    spectators may see it now."""
+    spectators may see it now, its cards named as ``faces`` show them."""
     watch = watch_of(table.settings)
     row = await store.current_hand(table.id)
     if row is None:
         with speaking(lang):
             lobby = lobby_state(Table.from_rows(table))
         return protocol.Step(hand=0, number=0, at=0, deadline=None, move=None, state=lobby)
-    hs = HandSteps(row, table, lang)
+    hs = HandSteps(row, table, lang, faces)
     hs.extend(row.actions)
     at = hs.visible(watch)
     delayed = watch == WATCH_DELAYED
@@ -233,6 +236,7 @@ class TableFeed:
             if not self.subscribers:
                 return
         lang = await self.feed.guilds.language(self.guild_id)
+        faces = await self.feed.guilds.faces(self.guild_id, table.game)
         row = await store.current_hand(self.table_id)
         if row is None:
             self.current = None
@@ -242,8 +246,9 @@ class TableFeed:
             self.lobby = None
             if self.current is not None and self.current.id != row.id:
                 await self._finish_old(self.current)
-            if self.current is None or self.current.id != row.id or self.current.lang != lang:
-                self.current = HandSteps(row, table, lang)
+            if self.current is None or self.current.id != row.id or (
+                    self.current.lang, self.current.faces) != (lang, faces):
+                self.current = HandSteps(row, table, lang, faces)
             self.current.extend(row.actions)
         self.push()
         if table.state == "closed":
@@ -292,7 +297,7 @@ class TableFeed:
         hs = self.current
         if hs is None or not 0 <= seat < len(hs.table.seats):
             return
-        with speaking(hs.lang):
+        with speaking(hs.lang), showing(hs.faces):
             text = spans(say(key, user=hs.table.player(seat)))
         message = protocol.dump(protocol.Notice.model_validate(
             {"key": key, "seat": seat, "text": text}))
@@ -408,7 +413,8 @@ class TableFeed:
         table = await self.feed.store.get_table(self.table_id)
         if table is None:
             return
-        old = HandSteps(row, table, await self.feed.guilds.language(self.guild_id))
+        old = HandSteps(row, table, await self.feed.guilds.language(self.guild_id),
+                        await self.feed.guilds.faces(self.guild_id, table.game))
         old.extend(row.actions)
         sub.hand, sub.at = old.id, min(at, old.at)
         self._send_steps(sub, old, old.at)

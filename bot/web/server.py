@@ -39,7 +39,7 @@ from bot import boards, seals
 from bot.leagues.shown import on_page
 from bot.leagues.sql import Leagues
 from bot.store import Store, is_postgres_url
-from bot.texts import speaking, t
+from bot.texts import showing, speaking, t
 from bot.voice.table import Table
 from bot.watch import WATCH_OFF, watch_of
 from bot.web import cards, protocol
@@ -276,7 +276,9 @@ class WebServer:
         if watch != WATCH_OFF:
             tf = self.feed.tables.get(table_id)
             first = (await snapshot(self.store, table, lang, deadline=tf.deadline if tf
-                                    is not None else None)).model_dump(mode="json")
+                                    is not None else None,
+                                    faces=cards.faces_of(table.game, config.faces))
+                     ).model_dump(mode="json")
         with speaking(lang):
             texts = _page_texts()
         return self._page("table.html", lang, watch=watch, theme=config.theme,
@@ -371,7 +373,7 @@ class WebServer:
         config = await self.guilds.get(guild_id)
         lang = await self.guilds.language(guild_id)
         self._learn(guild_id, table.runtime.get("names"))
-        with speaking(lang):
+        with speaking(lang), showing(cards.faces_of(table.game, config.faces)):
             title = game_name(table.game)
             if row.result is None or await boards.kept_secret(self.store, table.settings,
                                                               row.number):
