@@ -66,6 +66,10 @@ STARTS = 2
 #: of steps for which a swap taken may not be undone (as many again at random on top).
 TABU_SWAPS = 1_000_000
 TABU_TENURE = 8
+#: ... and it ends after this many steps a seat without a better draw (``effort`` multiplies
+#: it): where nobody need meet again the last meeting can take a few thousand steps to go,
+#: where somebody must the search would only spend the rest of its budget.
+TABU_PATIENCE = 100
 #: A bigger table's bye weighs, for each time before, like floating this many places.
 SHORT_AGAIN_PLACES = 2
 
@@ -563,7 +567,7 @@ def _descend(tables: _Tables) -> None:
                     better = True
 
 
-def _tabu(tables: _Tables, rng: random.Random, swaps: int) -> None:
+def _tabu(tables: _Tables, rng: random.Random, swaps: int, patience: int) -> None:
     """Conflict-directed tabu search: at a table where people meet again, take the best
     swap of one of its seats with a seat of another table, even a worse one, but not one
     that undoes a recent swap unless it beats the best so far.
@@ -585,8 +589,8 @@ def _tabu(tables: _Tables, rng: random.Random, swaps: int) -> None:
     best = [list(t) for t in seats]
     tabu: dict[tuple[int, int], int] = {}
     draw = rng.random
-    step = 0
-    while swaps > 0:
+    step = better = 0
+    while swaps > 0 and step - better < patience:
         step += 1
         again = [x for x, c in enumerate(tables.cost) if c >= unit]
         if not again:
@@ -633,7 +637,7 @@ def _tabu(tables: _Tables, rng: random.Random, swaps: int) -> None:
             row[u] += met_e[a] - met_e[b]
         tabu[key] = step + TABU_TENURE + int(draw() * TABU_TENURE)
         if tables.total < best_cost:
-            best_cost = tables.total
+            best_cost, better = tables.total, step
             best = [list(x) for x in seats]
     tables.start(best)
 
@@ -655,6 +659,7 @@ def _annealed(f: _Field, seed: str, effort: float) -> list[list[int]]:
     assert best is not None
     tables.start(best)
     if tables.total >= tables.unit and len(f.people) > 1:
-        _tabu(tables, random.Random(f"{seed}/tabu"), int(effort * TABU_SWAPS))
+        _tabu(tables, random.Random(f"{seed}/tabu"), int(effort * TABU_SWAPS),
+              int(effort * TABU_PATIENCE * len(f.people) * f.k))
     _descend(tables)
     return tables.seats
