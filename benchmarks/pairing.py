@@ -255,6 +255,7 @@ def minimum(ranked: Sequence[str], layout: Layout, history: History, seed: str,
     for run in range(LONG_RUNS):
         tables = pairing.draw(ranked, layout, fill=FILL, history=history,
                               seed=f"{seed}/long{run}", effort=LONG_EFFORT)
+        _check(tables, list(ranked), layout)  # a minimum only from a legal seating
         cost = min(cost, history.repeats(tables, layout))
     return Minimum(cost, cost == 0, "long annealing")
 

@@ -61,10 +61,15 @@ PARTNER_AGAIN = 2
 MOVES_PER_SEAT = 80
 #: Starts of the annealing: the ranked draw, then a seeded shuffle.
 STARTS = 2
-#: The tabu search's budget where people still meet again: swaps weighed (``effort``
-#: multiplies it), and the steps for which a swap taken may not be undone.
-TABU_SWAPS = 120_000
+#: The tabu search's budget where people still meet again: swaps weighed by their meetings
+#: again (``effort`` multiplies it; a constant step each, ``_tabu``), and the least number
+#: of steps for which a swap taken may not be undone (as many again at random on top).
+TABU_SWAPS = 1_000_000
 TABU_TENURE = 8
+#: ... and it ends after this many steps a seat without a better draw (``effort`` multiplies
+#: it): where nobody need meet again the last meeting can take a few thousand steps to go,
+#: where somebody must the search would only spend the rest of its budget.
+TABU_PATIENCE = 100
 #: A bigger table's bye weighs, for each time before, like floating this many places.
 SHORT_AGAIN_PLACES = 2
 
@@ -562,55 +567,78 @@ def _descend(tables: _Tables) -> None:
                     better = True
 
 
-def _tabu(tables: _Tables, rng: random.Random, swaps: int) -> None:
+def _tabu(tables: _Tables, rng: random.Random, swaps: int, patience: int) -> None:
     """Conflict-directed tabu search: at a table where people meet again, take the best
     swap of one of its seats with a seat of another table, even a worse one, but not one
-    that undoes a recent swap unless it beats the best so far."""
-    k = tables.f.k
+    that undoes a recent swap unless it beats the best so far.
+
+    The swaps are weighed first by the meetings again alone, from a running count of what
+    each entrant meets again at each table (graph colouring's tabu search keeps the same):
+    a constant step a swap instead of the whole cost, so the search takes many more steps
+    in the same time, and only the swaps that meet least again are weighed whole."""
+    f = tables.f
+    k = f.k
     unit = tables.unit
-    count = len(tables.seats)
+    seats = tables.seats
+    count = len(seats)
+    filler = tables.filler
+    met = [[*row, 0] for row in f.again] + [[0] * (filler + 1)]
+    #: What each entrant (the filler too: nothing) meets again at each table.
+    meets = [[sum(met[e][x] for x in table) for table in seats] for e in range(filler + 1)]
     best_cost = tables.total
-    best = [list(t) for t in tables.seats]
+    best = [list(t) for t in seats]
     tabu: dict[tuple[int, int], int] = {}
     draw = rng.random
-    filler = tables.filler
-    met = tables.f.again
-    step = 0
-    while swaps > 0:
+    step = better = 0
+    while swaps > 0 and step - better < patience:
         step += 1
         again = [x for x, c in enumerate(tables.cost) if c >= unit]
         if not again:
             break
         t = again[int(draw() * len(again))]
-        here = tables.seats[t]
-        choice = None
-        for s in range(k):
-            a = here[s]
-            if a == filler or not any(b != filler and met[a][b] for b in here):
+        here = seats[t]
+        weighed: list[tuple[int, int, int, int]] = []
+        for s, a in enumerate(here):
+            mine = meets[a]
+            if a == filler or not mine[t]:
                 continue  # only those who meet someone again move
+            met_a = met[a]
             for u in range(count):
                 if u == t:
                     continue
                 swaps -= k
-                for v in range(k):
-                    delta = tables.try_swap(t, s, u, v)
-                    if delta is None:
-                        continue
-                    b = tables.seats[u][v]
-                    key = (a, b) if a < b else (b, a)
-                    if tabu.get(key, -1) >= step and tables.total + delta >= best_cost:
-                        continue
-                    rank = (delta, draw())
-                    if choice is None or rank < choice[0]:
-                        choice = (rank, s, u, v, key)
+                gain = mine[u] - mine[t]
+                for v, b in enumerate(seats[u]):
+                    theirs = meets[b]
+                    weighed.append((gain - 2 * met_a[b] + theirs[t] - theirs[u], s, u, v))
+        weighed.sort()
+        choice = None
+        for meeting, s, u, v in weighed:
+            if choice is not None and meeting > choice[0][0]:
+                break  # the least meeting again that can be taken: weighed whole
+            delta = tables.try_swap(t, s, u, v)
+            if delta is None:
+                continue
+            a, b = here[s], seats[u][v]
+            key = (a, b) if a < b else (b, a)
+            if tabu.get(key, -1) >= step and tables.total + delta >= best_cost:
+                continue
+            rank = (meeting, delta, draw())
+            if choice is None or rank < choice[0]:
+                choice = (rank, s, u, v, key)
         if choice is None:
             continue
         _, s, u, v, key = choice
+        a, b = here[s], seats[u][v]
         tables.swap(t, s, u, v)
-        tabu[key] = step + TABU_TENURE
+        for e in range(filler + 1):
+            row, met_e = meets[e], met[e]
+            row[t] += met_e[b] - met_e[a]
+            row[u] += met_e[a] - met_e[b]
+        tabu[key] = step + TABU_TENURE + int(draw() * TABU_TENURE)
         if tables.total < best_cost:
-            best_cost = tables.total
-            best = [list(x) for x in tables.seats]
+            best_cost, better = tables.total, step
+            best = [list(x) for x in seats]
     tables.start(best)
 
 
@@ -631,6 +659,7 @@ def _annealed(f: _Field, seed: str, effort: float) -> list[list[int]]:
     assert best is not None
     tables.start(best)
     if tables.total >= tables.unit and len(f.people) > 1:
-        _tabu(tables, random.Random(f"{seed}/tabu"), int(effort * TABU_SWAPS))
+        _tabu(tables, random.Random(f"{seed}/tabu"), int(effort * TABU_SWAPS),
+              int(effort * TABU_PATIENCE * len(f.people) * f.k))
     _descend(tables)
     return tables.seats
