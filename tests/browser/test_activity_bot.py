@@ -25,7 +25,8 @@ from standin.records import Database, HiddenCardCheck
 from standin.server import LAUNCH_ACTIVITY
 from test_e2e import check_hands
 
-from bot.texts import card_label, t
+from bot.cardart import faces_for
+from bot.texts import card_label, showing, t
 from browser.activity_pages import ActivityPage, decide, open_activity
 from browser.chromium import WAIT_MS
 from engine import Hand, make_rules
@@ -144,7 +145,9 @@ async def play_one_hand(e2e: Bot, people: People, rng: random.Random, number: in
             if len(message.versions) > versions:
                 e2e.delays["activity"].append(message.times[versions] - started)
             if action.kind == "card":
-                shows = card_label(action.value)
+                # Named as the table's faces name it (Doppelkopf's French pack: its words).
+                with showing(faces_for(hand.rules)):
+                    shows = card_label(action.value)
                 await e2e.standin.wait_for(
                     lambda s=shows: s in table_message(table).text
                     or table.result(number) is not None, 30, f"{shows} on the table message")
