@@ -94,8 +94,9 @@ async def test_quick_play_and_invitations(e2e: E2E) -> None:  # noqa: F811
     assert fay.mention in standin.messages[eves.id].text
 
     # The invited come and Ana's table plays.
-    for p, label in ((bo, "btn.join_a"), (cy, "btn.join_b")):
-        inter = await p.press(t(label), lobby(standin, ana.channel_id))
+    # Every free seat is held for them: the seat buttons say so (issue 44).
+    for p, team in ((bo, "A"), (cy, "B")):
+        inter = await p.press(t("btn.join_invited", team=team), lobby(standin, ana.channel_id))
         assert inter.type == UPDATE_MESSAGE, p.refused(inter)
     table = Table(standin, [ana, bo, cy, di])
     table.since = table_msg.id
