@@ -109,7 +109,9 @@ class Timed:
 
 
 def run(game: str, a: str, deals: int, seed: int, simulations: int, uct_c: float = 2.0,
-        log: Any = None, err: Any = sys.stderr) -> dict[str, Any]:
+        log: Any = None, err: Any = sys.stderr, minutes: float | None = None) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals (fewer if ``minutes`` run out first: the deal in play
+    is finished, and since deals come in order a run cut short is a fair sample)."""
     times: dict[str, list[float]] = {"a": [], "ismcts": []}
 
     def make(level: str, seed: int, timed: bool = False) -> Player:
@@ -121,6 +123,8 @@ def run(game: str, a: str, deals: int, seed: int, simulations: int, uct_c: float
     points: list[float] = []
     started = time.perf_counter()
     for i in range(deals):
+        if minutes is not None and time.perf_counter() - started > 60 * minutes:
+            break
         r = play_deal(game, a, "ismcts", seed, i, make)
         diffs.append(r.diff)
         points.append(r.points_diff)
@@ -138,7 +142,7 @@ def run(game: str, a: str, deals: int, seed: int, simulations: int, uct_c: float
     pm, plo, phi = mean_ci(points)
     return {
         "game": game, "a": a, "b": f"ismcts({simulations} simulations, uct {uct_c})",
-        "deals": deals, "seed": seed,
+        "deals": len(diffs), "seed": seed,
         "diff_per_deal": {"mean": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)]},
         "points_diff_per_deal": {"mean": round(pm, 4), "ci95": [round(plo, 4), round(phi, 4)]},
         "cpu_ms": {side: _summary(t) for side, t in times.items()},
@@ -167,9 +171,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--calibrate", action="store_true",
                         help="print the simulations that give IS-MCTS the level's CPU time")
     parser.add_argument("--log", help="each deal as a JSON line")
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="stop after the deal in play once this many minutes have passed")
     args = parser.parse_args(argv)
     log = open(args.log, "w", encoding="utf-8") if args.log else None  # noqa: SIM115
-    r = run(args.game, args.a, args.deals, args.seed, args.simulations, args.uct, log)
+    r = run(args.game, args.a, args.deals, args.seed, args.simulations, args.uct, log,
+            minutes=args.minutes)
     if args.calibrate:
         per = r["cpu_ms"]["ismcts"]["mean"] / args.simulations
         r["calibrated_simulations"] = round(r["cpu_ms"]["a"]["mean"] / per)
