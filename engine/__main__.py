@@ -116,8 +116,9 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_timing(args: argparse.Namespace, out: TextIO) -> int:
+    options = json.loads(args.options) if args.options else None
     result = decision_timing(args.game, args.levels.split(","), args.hands, seed=args.seed,
-                    err=None if args.quiet else sys.stderr, cpu=args.cpu)
+                    err=None if args.quiet else sys.stderr, cpu=args.cpu, options=options)
     print(json.dumps(result), file=out)
     return 0
 
@@ -231,6 +232,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.add_argument("--cpu", action="store_true",
                    help="CPU time with the time caps off (a busy machine's figures)")
+    p.add_argument("--options", default=None, metavar="JSON",
+                   help='the table\'s options as a JSON object, e.g. \'{"all_pass": "ramsch", '
+                        '"hochzeit": true}\' (default: the game\'s own)')
     p.set_defaults(func=cmd_timing)
 
     p = sub.add_parser("analysis-timing", help="time hints (per decision) and reviews (per hand)")
