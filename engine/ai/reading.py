@@ -638,7 +638,16 @@ class Reader:
         others = [s for s in range(self.n) if s != self.seat]
         per: list[int] = []
         every: list[Choice] = []
+        # A deal drawn more than once (few hidden cards left) is replayed and read once.
+        first: dict[object, int] = {}
+        same: list[int] = []
         for i, g in enumerate(guesses):
+            key = _deal_key(g, until)
+            j = i if key is None else first.setdefault(key, i)
+            same.append(j)
+            if j != i:
+                per.append(0)
+                continue
             try:
                 found = choices_of(g, others, until)
             except IllegalAction:
@@ -648,15 +657,27 @@ class Reader:
                 out[i] = IMPOSSIBLE
             per.append(len(found))
             every.extend(ch for _, ch in found)
-        if not every:
-            return out
-        scores, rows = choice_scores(net, self.model.vocabulary, self.model.universe, every)
-        chances = log_chances(scores, rows, self.mix)
-        at = 0
-        for i, k in enumerate(per):
-            out[i] += chances[at:at + k].sum()
-            at += k
-        return out
+        if every:
+            scores, rows = choice_scores(net, self.model.vocabulary, self.model.universe,
+                                         every)
+            chances = log_chances(scores, rows, self.mix)
+            at = 0
+            for i, k in enumerate(per):
+                if k:
+                    out[i] += chances[at:at + k].sum()
+                    at += k
+        return out[same]  # type: ignore[no-any-return]
+
+
+def _deal_key(hand: Hand, until: int) -> object | None:
+    """What a guess's reading depends on: its deal and its first ``until`` actions (None
+    where they cannot be told apart by a key)."""
+    key = (hand.dealer, hand.status, tuple(hand.pack), tuple(hand.actions[:until]))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def reader(model: ReadingModel, hand: Hand, seat: int, mix: float) -> Reader:
