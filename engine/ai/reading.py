@@ -666,7 +666,7 @@ class Reader:
                 if k:
                     out[i] += chances[at:at + k].sum()
                     at += k
-        return out[same]  # type: ignore[no-any-return]
+        return out[same]
 
 
 def _deal_key(hand: Hand, until: int) -> object | None:
