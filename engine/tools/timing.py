@@ -38,7 +38,12 @@ def decision_timing(game: str, levels: list[str], hands: int, seed: int = 0,
     ``options``: the table's options, as a lobby sets them (the game's own defaults for
     those not given). ``loadavg``, at the end: the machine's load average when the run
     ended (CPU time is robust to it, the wall clock is not). ``slowest``: each level's five
-    slowest decisions, with their phase and how many cards had been played."""
+    slowest decisions, with their phase and how many cards had been played.
+
+    >>> r = decision_timing("schafkopf", ["easy"], 1, err=None, options={"klopfen": True})
+    >>> r["options"], r["easy"]["decisions"] > 0, "loadavg" in r
+    ({'klopfen': True}, True, True)
+    """
     clock = time.process_time if cpu else time.perf_counter
     rules = make_rules(game, options)
     out: dict[str, Any] = {"game": game, "options": dict(options or {}), "hands": hands,
