@@ -56,6 +56,7 @@ from engine.ai import Reading, make_player, reading
 from engine.ai.search import SearchPlayer, search_hands
 from engine.cards import TRUMP, Card
 from engine.determinize import hand_from_view
+from engine.errors import RecordError
 from engine.hand import PLAYING, Hand
 from engine.inference import infer, sample
 from engine.record import start, to_record
@@ -228,7 +229,7 @@ def holders(records: Sequence[dict[str, Any]], weights: dict[bool, np.ndarray],
     plain = weighed = shipped = redrawn = 0.0
     #: Per card: its true holder's share among the guesses the search draws, less unweighted.
     gains: list[float] = []
-    count = 0
+    count = skipped = 0
     game = records[0]["game"] if records else GAME
     model = reading.load(game)
     for r, record in enumerate(records):
@@ -239,7 +240,14 @@ def holders(records: Sequence[dict[str, Any]], weights: dict[bool, np.ndarray],
             view = seat_view(hand, seat)
             knowledge = infer(view)
             rng = random.Random(f"{seed}|{r}|{len(hand.actions)}")
-            guesses = [hand_from_view(view, sample(knowledge, rng)) for _ in range(samples)]
+            try:
+                guesses = [hand_from_view(view, sample(knowledge, rng))
+                           for _ in range(samples)]
+            except RecordError:
+                # A game rebuilding its deals itself (Bavarian Schafkopf's bidding and
+                # called Ace) found none that fits within its tries: left out, and counted.
+                skipped += 1
+                continue
             weight = [likelihood(g, seat, weights) for g in guesses]
             total = sum(weight)
             if model is not None:
@@ -265,8 +273,9 @@ def holders(records: Sequence[dict[str, Any]], weights: dict[bool, np.ndarray],
                             redrawn += after
                             gains.append(after - before)
                         count += 1
-    out = {"cards": count, "unweighted": plain / max(1, count),
-           "weighed_by_model": weighed / max(1, count)}
+    out: dict[str, Any] = {"cards": count, "positions_skipped": skipped,
+                           "unweighted": plain / max(1, count),
+                           "weighed_by_model": weighed / max(1, count)}
     if model is not None:
         out["weighed_by_shipped"] = shipped / max(1, count)
         out["redrawn_by_search"] = redrawn / max(1, count)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from engine.ai import ARENA_LEVELS
+from engine.errors import RecordError
 from engine.record import ReplayError, replay, report
 from engine.rules import GAMES
 from engine.tools.arena import arena, format_arena
@@ -116,8 +117,21 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_timing(args: argparse.Namespace, out: TextIO) -> int:
-    result = decision_timing(args.game, args.levels.split(","), args.hands, seed=args.seed,
-                    err=None if args.quiet else sys.stderr, cpu=args.cpu)
+    try:
+        options = json.loads(args.options) if args.options else None
+    except json.JSONDecodeError as e:
+        print(f"--options: not JSON: {e}", file=sys.stderr)
+        return 2
+    if options is not None and not isinstance(options, dict):
+        print("--options: a JSON object of the table's options, e.g. '{\"hochzeit\": true}'",
+              file=sys.stderr)
+        return 2
+    try:
+        result = decision_timing(args.game, args.levels.split(","), args.hands, seed=args.seed,
+                        err=None if args.quiet else sys.stderr, cpu=args.cpu, options=options)
+    except RecordError as e:
+        print(f"--options: {e}", file=sys.stderr)
+        return 2
     print(json.dumps(result), file=out)
     return 0
 
@@ -231,6 +245,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.add_argument("--cpu", action="store_true",
                    help="CPU time with the time caps off (a busy machine's figures)")
+    p.add_argument("--options", default=None, metavar="JSON",
+                   help='the table\'s options as a JSON object, e.g. \'{"all_pass": "ramsch", '
+                        '"hochzeit": true}\' (default: the game\'s own)')
     p.set_defaults(func=cmd_timing)
 
     p = sub.add_parser("analysis-timing", help="time hints (per decision) and reviews (per hand)")

@@ -252,3 +252,31 @@ def test_the_race_stops_playing_out_actions_that_clearly_lose() -> None:
     unraced.race = None  # type: ignore[attr-defined]
     assert unraced.choose(view) in view.legal
     assert unraced.last_samples == 200  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("game", ["schafkopf", "doppelkopf", "schafkopf3"])
+def test_the_choices_are_scored_as_their_feature_rows_would_be(game: str) -> None:
+    """Reading a pool's bids and announcements sums each choice's cards once
+    (``choice_scores``) instead of multiplying every legal action's row: the same chances
+    of the choices the players made, to rounding."""
+    model = reading.load(game)
+    assert model is not None and model.choices is not None
+    rules = make_rules(game)
+    every: list[reading.Choice] = []
+    for seed in range(4):
+        rng = random.Random(f"choices|{seed}")
+        pack = list(rules.pack)
+        rng.shuffle(pack)
+        hand = Hand(rules, rng.randrange(rules.players), pack)
+        easy = [make_player("easy", seed=s) for s in range(rules.players)]
+        while not hand.finished:
+            seat = hand.actors()[0]
+            hand.apply(seat, easy[seat].choose(seat_view(hand, seat)))
+        every += [ch for _, ch in reading.choices_of(hand)]
+    assert len(every) > 4
+    rows = reading.choice_features(model.vocabulary, model.universe, every)
+    scores, fast = reading.choice_scores(model.choices, model.vocabulary, model.universe, every)
+    assert (fast.start == rows.start).all() and (fast.chosen == rows.chosen).all()
+    assert np.allclose(scores, model.choices.scores(rows.x), atol=1e-4)
+    assert np.allclose(reading.log_chances(scores, fast, 0.1),
+                       reading.log_chances(model.choices.scores(rows.x), rows, 0.1), atol=1e-5)

@@ -11,7 +11,9 @@ import pytest
 from engine import Hand, Match, make_rules, seat_view
 from engine.ai import OpenHandPlayer, SearchPlayer, make_player
 from engine.ai.search import Allowance, OutOfNodes, Scorer, exact, greedy_playout
+from engine.rules import GAMES
 from engine.tools.arena import play_deal
+from engine.view import SeatView
 
 
 def hand_with_cards_left(game: str, seed: int, left: int) -> Hand:
@@ -142,3 +144,59 @@ def test_swapping_the_levels_negates_a_deal(game: str, index: int) -> None:
     assert len(r.seat_diffs) == make_rules(game).players
     assert swapped.diff == pytest.approx(-r.diff)
     assert swapped.points_diff == pytest.approx(-r.points_diff)
+
+
+# -- the time cap -----------------------------------------------------------------------------
+
+
+def capped_views(game: str, options: dict[str, object] | None = None) -> list[SeatView]:
+    """Decisions with a choice from hands of ``game`` played by Easy: the first few (the
+    choices before play where the game has them) and some in the middle of the play."""
+    rules = make_rules(game, options)
+    views: list[SeatView] = []
+    for seed in range(3):
+        rng = random.Random(f"cap|{game}|{seed}")
+        pack = list(rules.pack)
+        rng.shuffle(pack)
+        hand = Hand(rules, rng.randrange(rules.players), pack)
+        easy = [make_player("easy", seed=s) for s in range(rules.players)]
+        count = 0
+        while not hand.finished:
+            seat = hand.actors()[0]
+            view = seat_view(hand, seat)
+            if len(view.legal) > 1:
+                if count < 3 or count % 7 == 0:
+                    views.append(view)
+                count += 1
+            hand.apply(seat, easy[seat].choose(view))
+    return views
+
+
+#: Every registered game, and Bavarian Schafkopf with the house options players ask for.
+CAPPED = [(game, None) for game in sorted(GAMES)] + [
+    ("schafkopf", {"all_pass": "ramsch", "hochzeit": True, "klopfen": True})]
+
+
+@pytest.mark.parametrize(("game", "options"), CAPPED,
+                         ids=[g if o is None else f"{g}-house" for g, o in CAPPED])
+def test_a_decision_past_its_cap_searches_at_most_one_more_sample(
+        game: str, options: dict[str, object] | None) -> None:
+    """A cap already spent when the decision starts (a tiny one): Normal and Hard search one
+    sample at most (the pool of guesses Hard reads stops at the cap too), and still choose a
+    legal action. Counted in samples, not seconds. The same decisions without the cap search
+    more than one sample, so it is the cap that stops them."""
+    searched = 0
+    uncapped_more = False
+    for view in capped_views(game, options):
+        for level in ("normal", "hard"):
+            player = make_player(level, seed=1)
+            assert isinstance(player, SearchPlayer)
+            player.budget = 1e-9
+            assert player.choose(view) in view.legal
+            assert player.last_samples <= 1, (level, view.phase, player.last_samples)
+            searched += player.last_samples
+            if not uncapped_more and player.last_samples:
+                free = make_player(level, seed=1, timed=False)
+                free.choose(view)
+                uncapped_more = free.last_samples > 1  # type: ignore[attr-defined]
+    assert searched and uncapped_more

@@ -13,7 +13,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from engine.ai import make_player
@@ -25,19 +25,32 @@ from engine.view import seat_view
 
 
 def decision_timing(game: str, levels: list[str], hands: int, seed: int = 0,
-           err: TextIO | None = sys.stderr, cpu: bool = False) -> dict[str, Any]:
+           err: TextIO | None = sys.stderr, cpu: bool = False,
+           options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Decision times of each level, time cap on, four players of that level per hand; only
     decisions with a choice (more than one legal action) count. The levels take turns hand by
     hand, so that a shared machine's drifting speed hits them alike.
 
     ``cpu``: this process's CPU time instead of the wall clock, with the time caps off, so that
     other programs on a busy machine neither add to the times nor cut searches short: what a
-    decision costs, as on an idle machine."""
+    decision costs, as on an idle machine.
+
+    ``options``: the table's options, as a lobby sets them (the game's own defaults for
+    those not given). ``loadavg``, at the end: the machine's load average when the run
+    ended (CPU time is robust to it, the wall clock is not). ``slowest``: each level's five
+    slowest decisions, with their phase and how many cards had been played.
+
+    >>> r = decision_timing("schafkopf", ["easy"], 1, err=None, options={"klopfen": True})
+    >>> r["options"], r["easy"]["decisions"] > 0, "loadavg" in r
+    ({'klopfen': True}, True, True)
+    """
     clock = time.process_time if cpu else time.perf_counter
-    rules = make_rules(game)
-    out: dict[str, Any] = {"game": game, "hands": hands, "cpus": os.cpu_count(),
+    rules = make_rules(game, options)
+    out: dict[str, Any] = {"game": game, "options": dict(options or {}), "hands": hands,
+                           "seed": seed, "cpus": os.cpu_count(),
                            "clock": "cpu, no time cap" if cpu else "wall, time cap on"}
     times: dict[str, list[float]] = {level: [] for level in levels}
+    slow: dict[str, list[tuple[float, str, int]]] = {level: [] for level in levels}
     started = time.perf_counter()
     for i in range(hands):
         for level in levels:
@@ -55,12 +68,14 @@ def decision_timing(game: str, levels: list[str], hands: int, seed: int = 0,
                 dt = clock() - t0
                 if len(view.legal) > 1:
                     times[level].append(dt)
+                    slow[level].append((dt, view.phase, len(hand.played())))
                 hand.apply(seat, action)
         if err is not None:
             err.write(f"\r{i + 1}/{hands} hands {time.perf_counter() - started:6.1f} s")
             err.flush()
     if err is not None:
         err.write("\n")
+    out["loadavg"] = [round(x, 2) for x in os.getloadavg()]
     for level in levels:
         t = sorted(times[level])
         out[level] = {
@@ -69,6 +84,8 @@ def decision_timing(game: str, levels: list[str], hands: int, seed: int = 0,
             "p50_ms": round(1000 * t[len(t) // 2], 1) if t else 0.0,
             "p95_ms": round(1000 * t[min(len(t) - 1, int(0.95 * len(t)))], 1) if t else 0.0,
             "max_ms": round(1000 * t[-1], 1) if t else 0.0,
+            "slowest": [[round(1000 * dt, 1), phase, played]
+                        for dt, phase, played in sorted(slow[level], reverse=True)[:5]],
         }
     return out
 
