@@ -1,0 +1,79 @@
+"""Play across servers, what a server and a player choose (issue 42, ladder42's part), as
+players and managers notice it, in process (``tests/fake_discord.py``): a server that counts
+its members' hands across servers in its own ratings, a player's own table name, open
+tables across servers in ``/tables``, and the ladder's pages."""
+
+from __future__ import annotations
+
+import random
+
+from fake_discord import CHANNEL_ID, GUILD_ID, Harness, Message, User
+from test_cogs import play_until
+from test_crossplay import four_servers, table_in
+
+from bot import ratings
+from bot.store import EVERYWHERE
+from bot.texts import t
+
+
+def result_in(h: Harness, channel_id: int) -> Message:
+    """The latest result of a channel (a public message with a Next hand button)."""
+    return [m for m in h.public(channel_id)
+            if m.embeds and t("btn.next_hand") in [b.get("label") for b in m.buttons]][-1]
+
+
+async def play_hand(h: Harness, players: list[tuple[User, int]], seed: int) -> None:
+    """Everybody opens their hand from their own server's table message; the hand is
+    played to its end."""
+    [table] = [x for x in h.tables if x.session.state == "playing"]
+    for user, channel_id in players:
+        await h.press(user, t("btn.my_hand"), message=table_in(h, channel_id))
+    await play_until(h, table.session, [u for u, _ in players], random.Random(seed))
+    await h.settle()
+
+
+# -- a server's own ratings -----------------------------------------------------------------
+
+
+async def test_a_server_counts_its_members_hands_across_servers_only_if_it_says_so(
+        h: Harness) -> None:
+    """Off (the default), a hand across servers is on the ladder only; once Ana's server
+    counts such hands in its own ratings, the next hand moves Ana there — and nobody else
+    (no stranger of another server, no computer), and no other server's ratings."""
+    players = await four_servers(h)
+    (ana, _), (bob, bob_channel) = players[0], players[1]
+    store = h.bot.store
+    await play_hand(h, players, 3)
+    r = await h.command(ana, "leaderboard", game="filicau")
+    assert r.message.embeds[0]["description"] == t("leaderboard.none")
+    boss = h.user("boss", manager=True)
+    r = await h.command(boss, "admin crossplay", own_ratings="on")
+    assert r.ephemeral and r.text == "\n".join((
+        t("ok.crossplay_on", games=t("crossplay.every_game"),
+          channels=t("crossplay.every_channel")), t("ok.crossplay_own_ratings")))
+    await h.press(ana, t("btn.next_hand"), message=result_in(h, CHANNEL_ID))
+    await play_hand(h, players, 4)
+    [own] = await store.ratings(GUILD_ID, "filicau", 1)
+    assert own.player == ana.member and own.hands == 1  # the second hand, for Ana only
+    assert len({r.player for r in await store.ratings(EVERYWHERE, "filicau", 1)}) == 4
+    for user, _ in players[1:]:
+        assert await store.ratings(user.guild_id, "filicau", 1) == []
+    r = await h.command(ana, "leaderboard", game="filicau")
+    [embed] = r.message.embeds
+    assert ana.mention in embed["description"]
+    assert not any(u.mention in embed["description"] for u, _ in players[1:])
+    r = await h.command(bob, "leaderboard", game="filicau", channel_id=bob_channel)
+    assert r.message.embeds[0]["description"] == t("leaderboard.none")
+    # Rebuilt from the stored results, the ratings are what the hands made them.
+    before = await store.ratings(GUILD_ID, "filicau", 1)
+    ladder = await store.ratings(EVERYWHERE, "filicau", 1)
+    await ratings.rebuild(store)
+    assert await store.ratings(GUILD_ID, "filicau", 1) == before
+    assert await store.ratings(EVERYWHERE, "filicau", 1) == ladder
+    # Off again: the next hand is on the ladder only.
+    r = await h.command(boss, "admin crossplay", own_ratings="off")
+    assert r.text.endswith(t("ok.crossplay_ladder_only"))
+    await h.press(ana, t("btn.next_hand"), message=result_in(h, CHANNEL_ID))
+    await play_hand(h, players, 5)
+    assert await store.ratings(GUILD_ID, "filicau", 1) == before
+    h.check_clean()
