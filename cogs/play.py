@@ -100,8 +100,10 @@ class Play(commands.Cog, name="Play"):
             user_id=user.id, guild_id=guild_id, channel_id=interaction.channel_id or 0,
             game=chosen, rated=rated, pace="quick" if pace == "quick" else
             "slow" if pace == "slow" else "usual",
-            # The name the player shows everywhere, not this server's nickname for them.
-            name=user.global_name or user.name, locale=str(interaction.locale.value),
+            # The name the player chose for tables across servers, or the one they show
+            # everywhere on Discord: never this server's nickname for them.
+            name=await store.table_name(user.id) or user.global_name or user.name,
+            locale=str(interaction.locale.value),
             application_id=interaction.application_id, token=interaction.token,
             queued_at=now())
         others = len([w for w in await store.waiting(chosen) if w.user_id != user.id])

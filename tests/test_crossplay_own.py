@@ -77,3 +77,54 @@ async def test_a_server_counts_its_members_hands_across_servers_only_if_it_says_
     await play_hand(h, players, 5)
     assert await store.ratings(GUILD_ID, "filicau", 1) == before
     h.check_clean()
+
+
+# -- a player's own table name --------------------------------------------------------------
+
+
+async def servers_on(h: Harness, names: tuple[str, ...] = ("ana", "bob", "cid", "dan"),
+                     ) -> list[tuple[User, int]]:
+    """A player in each of as many servers that play across servers (Ana's is the
+    harness's own), each with the channel they play from; nobody queued yet."""
+    players = []
+    for number, name in enumerate(names):
+        guild_id, channel_id = (GUILD_ID, CHANNEL_ID) if number == 0 else h.guild(number)
+        boss = h.user(f"boss{number}", manager=True, guild=guild_id)
+        await h.command(boss, "admin crossplay", mode="on", channel_id=channel_id)
+        players.append((h.user(name, guild=guild_id), channel_id))
+    return players
+
+
+async def queue_all(h: Harness, players: list[tuple[User, int]], game: str = "filicau") -> None:
+    for user, channel_id in players:
+        r = await h.command(user, "play", where="everywhere", game=game, channel_id=channel_id)
+        assert r.ephemeral
+
+
+async def test_a_player_chooses_the_name_other_servers_see(h: Harness) -> None:
+    """Ana chooses a table name: every other server's table message, and the ladder, name
+    her by it (capped, isolated like every name), never by her Discord name. A name that
+    would show nothing is refused; without a name, her Discord name again."""
+    players = await servers_on(h)
+    ana = players[0][0]
+    r = await h.command(ana, "crossplay name", name="\u200b \u2066\u2069")
+    assert r.ephemeral and r.text == t("err.bad_table_name")
+    r = await h.command(ana, "crossplay name", name="  Tisch\nfee  ")
+    assert r.ephemeral and r.text == t("ok.table_name", name="Tisch fee")
+    await queue_all(h, players)
+    for _, channel_id in players[1:]:
+        text = table_in(h, channel_id).text
+        assert "Tisch fee" in text and "Ana" not in text
+    await play_hand(h, players, 3)
+    r = await h.command(players[2][0], "leaderboard", game="filicau", where="everywhere",
+                        channel_id=players[2][1])
+    assert "Tisch fee" in r.message.embeds[0]["description"]
+    # Too long: capped; a right-to-left override stays between isolates.
+    r = await h.command(ana, "crossplay name", name="\u202e" + "y" * 60)
+    assert r.text == t("ok.table_name", name="\u2068\u202e" + "y" * 30 + "…\u2069")
+    assert await h.bot.store.table_name(ana.id) == "\u202e" + "y" * 30 + "…"
+    # Cleared: her Discord name from the next table on (and in the queue at once).
+    r = await h.command(ana, "crossplay name")
+    assert r.text == t("ok.table_name_cleared", name="Ana")
+    assert await h.bot.store.table_name(ana.id) is None
+    h.check_clean()
