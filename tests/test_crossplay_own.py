@@ -128,3 +128,65 @@ async def test_a_player_chooses_the_name_other_servers_see(h: Harness) -> None:
     assert r.text == t("ok.table_name_cleared", name="Ana")
     assert await h.bot.store.table_name(ana.id) is None
     h.check_clean()
+
+
+# -- /tables: open tables across servers ----------------------------------------------------
+
+
+async def test_tables_lists_a_free_seat_across_servers_and_its_join_seats_a_new_venue(
+        h: Harness) -> None:
+    """Dan leaves between hands: Eve, of a fifth server that plays across servers, finds
+    the table in ``/tables`` (nothing of its home server named) and joins from her own
+    channel, which shows the table from then on; she opens her hand there. Nobody of a
+    server that does not play across servers, nobody barred and nobody in a block with a
+    seated player is offered the table, and a forged Join of theirs seats nobody."""
+    players = await servers_on(h, ("ana", "bob", "cid", "dan", "eve"))
+    table_players, (eve, eve_channel) = players[:4], players[4]
+    await queue_all(h, table_players)
+    [table] = list(h.tables)
+    s = table.session
+    await play_hand(h, table_players, 3)
+    dan, dan_channel = table_players[3]
+    r = await h.press(dan, t("btn.leave"), message=table_in(h, dan_channel))
+    assert s.seats.count(None) == 1 and dan.member not in s.seats
+    # Eve sees it beside her server's own tables (none), and no channel of another server.
+    r = await h.command(eve, "tables", channel_id=eve_channel)
+    [embed] = r.message.embeds
+    assert r.ephemeral and t("tables.line_across", number=1, game=t("game.filicau"),
+                             taken=3, seats=4, state=t("tables.between"),
+                             free=t("tables.free", count=1)) == embed["description"]
+    assert "<#" not in embed["description"]
+    listed = r.message
+    # Not offered: a server that does not play across servers; a barred player; a player
+    # Ana blocked. A forged Join of the blocked one is refused and seats nobody.
+    guild_id, zed_channel = h.guild(6)  # never opted in
+    zed = h.user("zed", guild=guild_id)
+    r = await h.command(zed, "tables", channel_id=zed_channel)
+    assert r.message.embeds[0]["description"] == t("tables.none")
+    yan = h.user("yan", guild=eve.guild_id)
+    r = await h.command(yan, "tables", channel_id=eve_channel)
+    stale = r.message
+    await h.bot.store.block(table_players[0][0].id, yan.id)
+    r = await h.command(yan, "tables", channel_id=eve_channel)
+    assert r.message.embeds[0]["description"] == t("tables.none")
+    r = await h.press(yan, t("btn.take", number=1), message=stale)
+    assert r.rejected_with(t("err.crossplay_blocked"))
+    assert s.seats.count(None) == 1
+    xi = h.user("xi", guild=eve.guild_id)
+    await h.bot.store.bar(xi.id, by=1)
+    r = await h.command(xi, "tables", channel_id=eve_channel)
+    assert r.message.embeds[0]["description"] == t("tables.none")
+    # Eve joins: seated, and her channel shows the table, named as names.
+    r = await h.press(eve, t("btn.take", number=1), message=listed)
+    assert eve.member in s.seats
+    await h.settle()
+    mine = table_in(h, eve_channel)
+    assert str(mine.id) in r.text
+    assert "Eve" in mine.text and "Ana" in mine.text and "<@" not in mine.text
+    assert any("Eve" in table_in(h, c).text for _, c in table_players[:3])
+    r = await h.press(eve, t("btn.my_hand"), message=mine)
+    assert r.ephemeral and r.channel_id == eve_channel
+    # No free seat left: the table is no longer listed.
+    r = await h.command(h.user("ivy", guild=eve.guild_id), "tables", channel_id=eve_channel)
+    assert r.message.embeds[0]["description"] == t("tables.none")
+    h.check_clean()
