@@ -51,6 +51,12 @@ def _trend(x: float) -> str:
     return "＝"
 
 
+#: The ◀ ▶ of the ladder of play across servers carry its season past this number (a
+#: server's seasons stay far below it: ``/leaderboard season:`` takes up to 10,000), so
+#: that its pages turn as a server's do, after a restart too.
+LADDER_SEASONS = 1_000_000_000
+
+
 def board_buttons(game: str, season: int, number: int, pages: int) -> discord.ui.View | None:
     """◀ ▶ for a leaderboard of several pages; the ids carry game, season and page, so they
     work after a restart. The view is stopped before it is sent, as every view of the bot
@@ -89,10 +95,18 @@ class Ratings(commands.Cog, name="Ratings"):
         """A public answer: in the server's language."""
         assert interaction.guild_id is not None
         if where is not None and where.value == "everywhere":
+            current = season_of(await self.bot.store.seasons(EVERYWHERE), now())
+            if season is not None and season > current:
+                await reply_error(interaction, t("err.no_season", season=season, last=current))
+                return
             with speaking(self.bot.public_language(interaction.guild_id)):
-                embed = await self.ladder(game.value, season)
-            await interaction.response.send_message(
-                embed=embed, allowed_mentions=discord.AllowedMentions.none())
+                embed, view = await self.ladder(game.value, season or current, 1)
+            if view is None:
+                await interaction.response.send_message(
+                    embed=embed, allowed_mentions=discord.AllowedMentions.none())
+            else:
+                await interaction.response.send_message(
+                    embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
             return
         current = await self.current_season(interaction.guild_id)
         if season is not None and season > current:
@@ -123,12 +137,16 @@ class Ratings(commands.Cog, name="Ratings"):
             await interaction.response.send_message(
                 embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
 
-    async def ladder(self, game: str, season: int | None) -> discord.Embed:
-        """The ladder of play across servers (``EVERYWHERE``), its first page: each player
-        by the name they show at those tables (no mention: most are of other servers)."""
+    async def ladder(self, game: str, season: int,
+                     number: int) -> tuple[discord.Embed, discord.ui.View | None]:
+        """The ladder of play across servers (``EVERYWHERE``), page ``number``: each player
+        by the name they show at those tables (no mention: most are of other servers), its
+        pages turned by ◀ ▶ as a server's leaderboard's."""
         store = self.bot.store
-        season = season or season_of(await store.seasons(EVERYWHERE), now())
-        lines = board.page(await self.lines(EVERYWHERE, game, season), 1)
+        all_lines = await self.lines(EVERYWHERE, game, season)
+        pages = board.page_count(all_lines)
+        number = min(max(number, 1), pages)
+        lines = board.page(all_lines, number)
         names = await store.crossplay_names(
             [int(line.rating.player) for line in lines if line.rating.player.isdigit()])
         text = "\n".join(
@@ -141,8 +159,11 @@ class Ratings(commands.Cog, name="Ratings"):
             for line in lines)
         title = t("leaderboard.ladder_title", game=game_title(game, make_rules(game).title),
                   season=season)
-        return discord.Embed(title=title, colour=GAME_COLOUR,
-                             description=text or t("leaderboard.none"))
+        embed = discord.Embed(title=title, colour=GAME_COLOUR,
+                              description=text or t("leaderboard.none"))
+        if all_lines:
+            embed.set_footer(text=t("leaderboard.footer", page=number, pages=pages))
+        return embed, board_buttons(game, LADDER_SEASONS + season, number, pages)
 
     async def lines(self, guild_id: int, game: str, season: int) -> list[board.Line]:
         store = self.bot.store
@@ -201,7 +222,11 @@ class Ratings(commands.Cog, name="Ratings"):
                 interaction, click, None if table is None else table.session.message_id):
             raise SessionError("err.bad_button")
         with speaking(self.bot.public_language(interaction.guild_id)):
-            embed, view = await self.leaderboard(interaction.guild_id, game, season, number)
+            if season > LADDER_SEASONS:
+                embed, view = await self.ladder(game, season - LADDER_SEASONS, number)
+            else:
+                embed, view = await self.leaderboard(interaction.guild_id, game, season,
+                                                     number)
         message = interaction.message
         if message is not None and any(a.filename == TOP_FILE for a in message.attachments):
             # The top ten stays on every page (the file is kept by the edit).

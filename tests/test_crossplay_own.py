@@ -190,3 +190,38 @@ async def test_tables_lists_a_free_seat_across_servers_and_its_join_seats_a_new_
     r = await h.command(h.user("ivy", guild=eve.guild_id), "tables", channel_id=eve_channel)
     assert r.message.embeds[0]["description"] == t("tables.none")
     h.check_clean()
+
+
+# -- the ladder's pages, in Discord and on the web ------------------------------------------
+
+
+async def ladder_of(store: object, players: int) -> list[str]:
+    """``players`` people rated on the ladder of Filicău, the best first, each with the
+    name they showed at tables across servers."""
+    from bot.store import RatingRow
+    names = []
+    for i in range(players):
+        user = 910_000 + i
+        names.append(f"Spieler{i:02d}")
+        await store.put_table_name(user, None, names[-1])  # type: ignore[attr-defined]
+        await store.save_ratings([RatingRow(  # type: ignore[attr-defined]
+            guild_id=EVERYWHERE, game="filicau", season=1, player=str(user), mu=40.0 - i,
+            sigma=2.0, hands=10, updated_at="2026-12-01T10:00:00+00:00")], [])
+    return names
+
+
+async def test_the_ladder_turns_its_pages_as_a_servers_leaderboard_does(h: Harness) -> None:
+    names = await ladder_of(h.bot.store, 12)
+    ana = h.user("ana")
+    r = await h.command(ana, "leaderboard", game="filicau", where="everywhere")
+    [embed] = r.message.embeds
+    assert embed["footer"]["text"] == t("leaderboard.footer", page=1, pages=2)
+    assert names[9] in embed["description"] and names[10] not in embed["description"]
+    r = await h.press(ana, "▶", message=r.message)
+    [embed] = r.message.embeds
+    assert embed["title"] == t("leaderboard.ladder_title", game=t("game.filicau"), season=1)
+    assert names[10] in embed["description"] and names[0] not in embed["description"]
+    assert "<@" not in embed["description"]
+    r = await h.command(ana, "leaderboard", game="filicau", where="everywhere", season=2)
+    assert r.ephemeral and r.text == t("err.no_season", season=2, last=1)
+    h.check_clean()
