@@ -236,6 +236,15 @@ class CrossplaySql:
         return [_venue(r) for r in await self.db.fetch(
             "SELECT * FROM table_venues WHERE table_id = ? ORDER BY guild_id", table_id)]
 
+    async def venue_in(self, channel_id: int) -> VenueRow | None:
+        """The venue a channel shows, of a table still open (its Activity: the table as
+        that server sees it)."""
+        r = await self.db.fetchrow(
+            "SELECT v.* FROM table_venues v JOIN tables t ON t.id = v.table_id "
+            "WHERE v.channel_id = ? AND t.state <> 'closed' ORDER BY v.table_id DESC LIMIT 1",
+            channel_id)
+        return None if r is None else _venue(r)
+
     # -- a server's own ratings of its members' hands across servers -------------------------
 
     async def share_result(self, hand_id: int) -> list[tuple[int, tuple[Member, ...]]]:

@@ -278,7 +278,7 @@ class WebServer:
         watch = watch_of(table.settings)
         first = None
         if watch != WATCH_OFF:
-            tf = self.feed.tables.get(table_id)
+            tf = self.feed.tables.get((table_id, guild_id))
             first = (await snapshot(self.store, table, lang, deadline=tf.deadline if tf
                                     is not None else None,
                                     faces=cards.faces_of(table.game, config.faces))
