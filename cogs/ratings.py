@@ -99,6 +99,21 @@ class Ratings(commands.Cog, name="Ratings"):
             if season is not None and season > current:
                 await reply_error(interaction, t("err.no_season", season=season, last=current))
                 return
+            if self.bot.config(interaction.guild_id).pictures and interaction.guild is not None:
+                # As a server's own: the top ten as a picture, the answer as an edit.
+                await interaction.response.defer(thinking=True)
+                with speaking(self.bot.public_language(interaction.guild_id)):
+                    embed, view = await self.ladder(game.value, season or current, 1)
+                    png = await self.top_picture(interaction.guild, game.value,
+                                                 season or current, ladder=True)
+                files = []
+                if png is not None:
+                    embed.set_image(url=f"attachment://{TOP_FILE}")
+                    files.append(discord.File(io.BytesIO(png), TOP_FILE))
+                await interaction.edit_original_response(
+                    embed=embed, attachments=files, view=view,
+                    allowed_mentions=discord.AllowedMentions.none())
+                return
             with speaking(self.bot.public_language(interaction.guild_id)):
                 embed, view = await self.ladder(game.value, season or current, 1)
             if view is None:
@@ -170,17 +185,29 @@ class Ratings(commands.Cog, name="Ratings"):
         return board.leaderboard(await store.ratings(guild_id, game, season),
                                  await store.rating_history(guild_id, game, season))
 
-    async def top_picture(self, guild: discord.Guild, game: str, season: int) -> bytes | None:
+    async def top_picture(self, guild: discord.Guild, game: str, season: int, *,
+                          ladder: bool = False) -> bytes | None:
         """The top ten as a picture (None when nobody is rated), in the language spoken
-        now, each named as Discord shows them."""
-        top = board.page(await self.lines(guild.id, game, season), 1)
+        now, each named as Discord shows them; of the ladder across servers (``ladder``),
+        each person by the name they show at those tables."""
+        top = board.page(await self.lines(EVERYWHERE if ladder else guild.id, game, season),
+                         1)
         if not top:
             return None
-        rows = [TopRow(line.rank, cap(await self.display_name(guild, line.rating.player)),
-                       line.rating.mu, line.rating.sigma) for line in top]
+        shown = await self.bot.store.crossplay_names(
+            [int(line.rating.player) for line in top if line.rating.player.isdigit()]
+        ) if ladder else {}
+
+        async def name(player: str) -> str:
+            if ladder and player.isdigit():
+                return shown.get(int(player), "?")
+            return await self.display_name(guild, player)
+
+        rows = [TopRow(line.rank, cap(await name(line.rating.player)), line.rating.mu,
+                       line.rating.sigma) for line in top]
         labels = TopLabels(
-            title=t("chart.top_title", game=game_title(game, make_rules(game).title),
-                    season=season),
+            title=t("leaderboard.ladder_title" if ladder else "chart.top_title",
+                    game=game_title(game, make_rules(game).title), season=season),
             ranked=t("chart.ranked"), mu=t("chart.top_mu"))
         # Drawn off the event loop, and cached: the same board in the same words is drawn once.
         return await asyncio.to_thread(top_chart, rows, labels)

@@ -10,8 +10,10 @@ import random
 from fake_discord import CHANNEL_ID, GUILD_ID, Harness, Message, User
 from test_cogs import play_until
 from test_crossplay import four_servers, table_in
+from test_ratings_cogs import TopDrawn, top_drawn  # noqa: F401 (the pictures drawn)
 
 from bot import ratings
+from bot.pictures import digest
 from bot.store import EVERYWHERE
 from bot.texts import t
 
@@ -224,4 +226,24 @@ async def test_the_ladder_turns_its_pages_as_a_servers_leaderboard_does(h: Harne
     assert "<@" not in embed["description"]
     r = await h.command(ana, "leaderboard", game="filicau", where="everywhere", season=2)
     assert r.ephemeral and r.text == t("err.no_season", season=2, last=1)
+    h.check_clean()
+
+
+async def test_with_pictures_on_the_ladder_shows_its_top_ten_by_their_table_names(
+        h: Harness, top_drawn: TopDrawn) -> None:  # noqa: F811
+    names = await ladder_of(h.bot.store, 12)
+    await h.command(h.user("mia", manager=True), "admin pictures", mode="on")
+    ana = h.user("ana")
+    r = await h.command(ana, "leaderboard", game="filicau", where="everywhere")
+    assert not r.ephemeral
+    [(name, data)] = r.message.files
+    assert name == "top.png" and data.startswith(b"\x89PNG")
+    assert r.message.embeds[0]["image"]["url"] == "attachment://top.png"
+    assert names[0] in r.message.embeds[0]["description"]
+    *rows, labels = top_drawn[digest(data)]
+    assert [row.name for row in rows] == names[:10]
+    assert labels.title == t("leaderboard.ladder_title", game=t("game.filicau"), season=1)
+    r = await h.press(ana, "▶", message=r.message)
+    assert r.message.embeds[0]["image"]["url"] == "attachment://top.png"
+    assert names[11] in r.message.embeds[0]["description"]
     h.check_clean()
