@@ -191,6 +191,10 @@ async def test_tables_lists_a_free_seat_across_servers_and_its_join_seats_a_new_
     # No free seat left: the table is no longer listed.
     r = await h.command(h.user("ivy", guild=eve.guild_id), "tables", channel_id=eve_channel)
     assert r.message.embeds[0]["description"] == t("tables.none")
+    # After a restart, Eve's channel still shows the table, and her hand is hers.
+    await h.restart()
+    r = await h.press(eve, t("btn.my_hand"), message=table_in(h, eve_channel))
+    assert r.ephemeral and r.channel_id == eve_channel
     h.check_clean()
 
 
