@@ -12,6 +12,7 @@ from pathlib import Path
 import aiohttp
 from activity_helpers import activity_site, hidden_named
 from test_activity import next_step, open_socket, seat_user, ticket_of
+from test_web import receive
 
 from bot.store import GuildSettings, VenueRow
 from engine import action_to_json, seat_view
@@ -47,6 +48,16 @@ async def test_the_activity_in_a_venues_channel_shows_the_table_as_that_server_s
         spectator, hello, spectated = await open_socket(site, http, answer["ticket"])
         assert hello["viewer"] == {"role": "spectator", "seat": None}
         assert "mine" not in spectated
+        # A seat across servers is not taken from the Activity (``/tables``' Join asks
+        # the player's server, the blocks and the bars first).
+        await site.store.update_table(session.id, settings={**session.row.settings,
+                                                            "crossplay": True})
+        await spectator.send_json({"v": 1, "type": "seat", "op": "sit", "hand": None})
+        refused = await receive(spectator)
+        while refused["type"] != "error":  # (a turn's clock may come first)
+            refused = await receive(spectator)
+        assert refused["reason"] == "activity.crossplay_sit"
+        assert str(watcher.id) not in session.seats
         # A home player's Activity is the home's, as before.
         answer = await ticket_of(site, http, site.standin.users[seat_user(session, 0)])
         assert answer["status"] == 200

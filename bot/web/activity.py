@@ -543,6 +543,13 @@ class Activity:
             await play.act(sub.table_id, ticket.user_id, action, hand_id=message.hand,
                            at=message.at, seat=message.seat)
         elif isinstance(message, protocol.SeatChange):
+            if message.op == "sit":
+                table = await self._server.store.get_table(sub.table_id)
+                if table is not None and table.settings.get("crossplay"):
+                    # A seat across servers is taken with /tables' Join, which asks the
+                    # player's server and the blocks and bars first, and shows the table
+                    # in their server.
+                    raise SessionError("activity.crossplay_sit")
             await play.seat(sub.table_id, ticket.user_id, message.op, team=message.team,
                             hand_id=message.hand)
         elif isinstance(message, protocol.Hint):
