@@ -130,35 +130,49 @@ class Admin(commands.Cog, name="Admin"):
 
     @admin.command(name=ls("cmdname.admin_crossplay"), description=ls("cmd.admin_crossplay"))
     @app_commands.describe(mode=ls("cmd.crossplay_mode"), game=ls("cmd.crossplay_game"),
-                           channel=ls("cmd.crossplay_channel"))
+                           channel=ls("cmd.crossplay_channel"),
+                           own_ratings=ls("cmd.crossplay_ratings"))
     @app_commands.rename(mode=ls("optname.mode"), game=ls("optname.game"),
-                         channel=ls("optname.channel"))
-    @app_commands.choices(mode=ON_OFF, game=GAME_CHOICES)
+                         channel=ls("optname.channel"), own_ratings=ls("optname.own_ratings"))
+    @app_commands.choices(mode=ON_OFF, game=GAME_CHOICES, own_ratings=ON_OFF)
     async def crossplay(self, interaction: discord.Interaction[Any],
-                        mode: app_commands.Choice[str],
+                        mode: app_commands.Choice[str] | None = None,
                         game: app_commands.Choice[str] | None = None,
-                        channel: discord.TextChannel | None = None) -> None:
+                        channel: discord.TextChannel | None = None,
+                        own_ratings: app_commands.Choice[str] | None = None) -> None:
         """Play across servers on (for every game from every channel, or only those named,
         one more each time) or off (``bot.crossplay.access``); off, this server's players
-        at tables with other servers finish the hand and the computer takes their seats."""
+        at tables with other servers finish the hand and the computer takes their seats.
+        ``own_ratings``: whether the hands this server's members play across servers count in
+        its own ratings too (off by default: on the ladder only). Without a mode, the
+        opt-in stays as it is (a game or a channel named adds to it, as with ``on``)."""
         guild_id = interaction.guild_id
         assert guild_id is not None
         store = self.bot.store
-        settings = access.changed(await store.crossplay_settings(guild_id),
-                                  on=mode.value == "on",
-                                  game=None if game is None else game.value,
-                                  channel_id=None if channel is None else channel.id)
-        await store.put_crossplay_settings(settings)
+        if own_ratings is not None:
+            await store.put_own_ratings(guild_id, own_ratings.value == "on")
+        settings = await store.crossplay_settings(guild_id)
+        if mode is not None or game is not None or channel is not None:
+            settings = access.changed(settings, on=mode is None or mode.value == "on",
+                                      game=None if game is None else game.value,
+                                      channel_id=None if channel is None else channel.id)
+            await store.put_crossplay_settings(settings)
+        # Said when asked for, or while on (off is the default, said nowhere else).
+        counted = await store.own_ratings(guild_id)
+        own = "\n" + t("ok.crossplay_own_ratings" if counted else "ok.crossplay_ladder_only") \
+            if counted or own_ratings is not None else ""
         if not settings.enabled:
-            await interaction.response.send_message(t("ok.crossplay_off"), ephemeral=True)
-            await self.bot.crossplay.withdraw(guild_id)
+            await interaction.response.send_message(t("ok.crossplay_off") + own,
+                                                    ephemeral=True)
+            if mode is not None:
+                await self.bot.crossplay.withdraw(guild_id)
             return
         games = ", ".join(game_title(g, make_rules(g).title) for g in settings.games) \
             or t("crossplay.every_game")
         channels = ", ".join(f"<#{c}>" for c in settings.channels) \
             or t("crossplay.every_channel")
         await interaction.response.send_message(
-            t("ok.crossplay_on", games=games, channels=channels), ephemeral=True)
+            t("ok.crossplay_on", games=games, channels=channels) + own, ephemeral=True)
 
     @season.command(name=ls("cmdname.admin_season_start"),
                     description=ls("cmd.admin_season_start"))

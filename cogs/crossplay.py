@@ -22,6 +22,7 @@ from bot.open_tables import OpenTable
 from bot.seats import is_computer
 from bot.texts import t
 from bot.translator import ls
+from bot.voice.markdown import isolated
 
 if TYPE_CHECKING:
     from bot.client import FilicauBot
@@ -94,6 +95,34 @@ class Crossplay(commands.Cog, name="Crossplay"):
                                            interaction.guild_id or 0, why)
         await interaction.response.send_message(
             t("ok.reported" if kept else "ok.already_reported", hand=hand), ephemeral=True)
+
+    @crossplay.command(name=ls("cmdname.crossplay_name"), description=ls("cmd.crossplay_name"))
+    @app_commands.describe(name=ls("cmd.crossplay_name_name"))
+    @app_commands.rename(name=ls("optname.name"))
+    async def name(self, interaction: discord.Interaction[Any],
+                   name: app_commands.Range[str, 1, 100] | None = None) -> None:
+        """The name other servers see at tables across servers instead of the one shown on
+        Discord (without ``name``: the Discord name again), from the next table on — and at
+        once in the queue, if the player waits in it."""
+        user = interaction.user
+        store = self.bot.store
+        discord_name = user.global_name or user.name
+        if name is None:
+            chosen = None
+        else:
+            chosen = access.table_name(name)
+            if chosen is None:
+                await reply_error(interaction, t("err.bad_table_name"))
+                return
+        shown = chosen or discord_name
+        await store.put_table_name(user.id, chosen, shown)
+        for waiting in await store.waiting():
+            if waiting.user_id == user.id:
+                await store.enqueue(waiting.model_copy(update={"name": shown}))
+        await interaction.response.send_message(
+            t("ok.table_name", name=isolated(shown)) if chosen is not None
+            else t("ok.table_name_cleared", name=isolated(shown)), ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none())
 
     # -- the operator's ----------------------------------------------------------------------
 

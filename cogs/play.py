@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,12 +20,13 @@ from bot import render
 from bot.choices import GAME_CHOICES
 from bot.community import drawing, quickplay
 from bot.courier import Via
-from bot.crossplay import access
+from bot.crossplay import access, hub
 from bot.crossplay.hub import plays_across
 from bot.errors import answer as reply_error
 from bot.lobby import Actor, SessionError
 from bot.open_tables import OpenTable
 from bot.protocol import Click, Op, Place
+from bot.seats import is_computer
 from bot.service import Outcome
 from bot.store import CommunitySettings, PlayerSettings, Waiting, now
 from bot.texts import game_title, refusal, t
@@ -100,8 +102,10 @@ class Play(commands.Cog, name="Play"):
             user_id=user.id, guild_id=guild_id, channel_id=interaction.channel_id or 0,
             game=chosen, rated=rated, pace="quick" if pace == "quick" else
             "slow" if pace == "slow" else "usual",
-            # The name the player shows everywhere, not this server's nickname for them.
-            name=user.global_name or user.name, locale=str(interaction.locale.value),
+            # The name the player chose for tables across servers, or the one they show
+            # everywhere on Discord: never this server's nickname for them.
+            name=await store.table_name(user.id) or user.global_name or user.name,
+            locale=str(interaction.locale.value),
             application_id=interaction.application_id, token=interaction.token,
             queued_at=now())
         others = len([w for w in await store.waiting(chosen) if w.user_id != user.id])
@@ -174,20 +178,107 @@ class Play(commands.Cog, name="Play"):
     async def tables(self, interaction: discord.Interaction[Any],
                      game: app_commands.Choice[str] | None = None) -> None:
         """The tables that take the asker now, the fullest first, with a Join each: only
-        the asker sees the list (it is theirs, and soon out of date)."""
+        the asker sees the list (it is theirs, and soon out of date). Beside this server's,
+        the tables across servers that take them from here (``_across_refusal``)."""
         guild_id = interaction.guild_id
         assert guild_id is not None
         value = None if game is None else game.value
-        found = quickplay.openings(
-            self.bot.tables, guild_id=guild_id, member=quickplay.member_of(interaction.user.id),
-            game=value, visible=quickplay.visible_to(interaction))[:quickplay.LISTED]
-        embed = drawing.tables_embed(found, value)
-        if found:
+        member = quickplay.member_of(interaction.user.id)
+        found = [o for o in quickplay.openings(
+            self.bot.tables, guild_id=guild_id, member=member, game=value,
+            visible=quickplay.visible_to(interaction)) if not plays_across(o.table)]
+        across = await self._across(interaction, value)
+        listed = (found + across)[:quickplay.LISTED]
+        embed = drawing.tables_embed(listed, value)
+        if listed and across:
+            embed.description = "\n".join(
+                drawing.opening_line(i, o) if i <= len(found) else across_line(i, o)
+                for i, o in enumerate(listed, start=1))
+        if listed:
             await interaction.response.send_message(
-                embed=embed, view=drawing.take_view([o.table.id for o in found]),
+                embed=embed, view=drawing.take_view([o.table.id for o in listed]),
                 ephemeral=True)
         else:
             await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def _across(self, interaction: discord.Interaction[Any],
+                      game: str | None) -> list[quickplay.Opening]:
+        """The tables across servers of this process (of ``game``, or of any) that take the
+        asker now from here, the fullest first."""
+        member = quickplay.member_of(interaction.user.id)
+        now = time.time()
+        found = []
+        for table in self.bot.tables:
+            s = table.session
+            if not plays_across(table) or (game is not None and s.game != game):
+                continue
+            free = quickplay.seats_for(table, member, now)
+            if free == 0 or await self._across_refusal(interaction, table) is not None:
+                continue
+            taken = sum(1 for m in s.seats if m is not None)
+            people = sum(1 for m in s.seats if m is not None and not is_computer(m))
+            found.append(quickplay.Opening(table, taken, people, free))
+        found.sort(key=lambda o: (len(o.table.session.seats) - o.taken, -o.people, o.table.id))
+        return found
+
+    def _plays_from(self, interaction: discord.Interaction[Any], table: OpenTable) -> int:
+        """The channel a player of the asker's server plays ``table`` from: where their
+        server shows it already, else where they ask."""
+        shown = self.bot.crossplay.shown_at(table, interaction.guild_id)
+        if shown is None:
+            return interaction.channel_id or 0
+        return shown.discord.session.channel_id
+
+    async def _across_refusal(self, interaction: discord.Interaction[Any],
+                              table: OpenTable) -> str | None:
+        """Why the asker may not sit at ``table`` across servers (a key of the catalogs),
+        or None: their server's say for its game and the channel they would play from
+        (``bot.crossplay.access``), the operator's bar, a block between them and anybody
+        seated there, a channel they cannot see or that shows another table already."""
+        store = self.bot.store
+        user_id = interaction.user.id
+        guild_id = interaction.guild_id or 0
+        s = table.session
+        channel_id = self._plays_from(interaction, table)
+        why = access.refusal(await store.crossplay_settings(guild_id), s.game, channel_id,
+                             barred=await store.barred(user_id))
+        if why is not None:
+            return why
+        people = [int(m) for m in s.seats if m is not None and not is_computer(m)]
+        if any(user_id in pair for pair in await store.blocked_among([user_id, *people])):
+            return "err.crossplay_blocked"
+        if not quickplay.visible_to(interaction)(channel_id):
+            return "err.elsewhere"
+        if self.bot.crossplay.shown_at(table, guild_id) is None and (
+                self.bot.tables.in_channel(channel_id) is not None
+                or self.bot.crossplay.in_channel(channel_id) is not None):
+            return "err.crossplay_channel_busy"
+        return None
+
+    async def _take_across(self, interaction: discord.Interaction[Any], table: OpenTable,
+                           place: Place) -> None:
+        """*Join* of a table across servers: checked again (the list is only a pointer),
+        seated, shown in the player's server (``hub.seat_from_server``); answered with
+        where they play from."""
+        guild_id = interaction.guild_id
+        if guild_id is None or (guild_id != table.session.guild_id
+                                and place is not Place.PRIVATE):
+            raise SessionError("err.bad_button")  # only a /tables list reaches another server
+        why = await self._across_refusal(interaction, table)
+        if why is not None:
+            raise SessionError(why)
+        user = interaction.user
+        name = await self.bot.store.table_name(user.id) or user.global_name or user.name
+        shown = await hub.seat_from_server(
+            self.bot.crossplay, table, user_id=user.id, name=name, guild_id=guild_id,
+            channel_id=self._plays_from(interaction, table))
+        v = shown.discord.session
+        text = t("play.seated", game=render.title(table.session), channel=f"<#{v.channel_id}>",
+                 link=quickplay.link(v.guild_id, v.channel_id, v.message_id))
+        if place is Place.PRIVATE:
+            await interaction.response.edit_message(content=text, embed=None, view=None)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
 
     # -- a Join from elsewhere ------------------------------------------------------------
 
@@ -209,6 +300,9 @@ class Play(commands.Cog, name="Play"):
         if message is None or not came_from(interaction, click, s.message_id):
             raise SessionError("err.bad_button")
         place = place_of(message, s.message_id)
+        if plays_across(table):
+            await self._take_across(interaction, table, place)
+            return
         if interaction.guild_id != s.guild_id:
             raise SessionError("err.elsewhere")
         if not quickplay.visible_to(interaction)(s.channel_id):
@@ -282,6 +376,16 @@ class Play(commands.Cog, name="Play"):
         await interaction.response.send_message(
             t("community.now", role=role, minutes=current.hold_minutes), ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none())
+
+
+def across_line(number: int, opening: quickplay.Opening) -> str:
+    """A table across servers in ``/tables``: its game, seats and state, and nothing of the
+    server it was formed in (no channel, no name)."""
+    s = opening.table.session
+    state = t("tables.lobby") if s.state == "lobby" else t("tables.between")
+    return t("tables.line_across", number=number, game=render.title(s),
+             taken=opening.taken, seats=opening.seats, state=state,
+             free=t("tables.free", count=opening.free))
 
 
 async def setup(bot: FilicauBot) -> None:

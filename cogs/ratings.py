@@ -51,6 +51,12 @@ def _trend(x: float) -> str:
     return "＝"
 
 
+#: The ◀ ▶ of the ladder of play across servers carry its season past this number (a
+#: server's seasons stay far below it: ``/leaderboard season:`` takes up to 10,000), so
+#: that its pages turn as a server's do, after a restart too.
+LADDER_SEASONS = 1_000_000_000
+
+
 def board_buttons(game: str, season: int, number: int, pages: int) -> discord.ui.View | None:
     """◀ ▶ for a leaderboard of several pages; the ids carry game, season and page, so they
     work after a restart. The view is stopped before it is sent, as every view of the bot
@@ -89,10 +95,33 @@ class Ratings(commands.Cog, name="Ratings"):
         """A public answer: in the server's language."""
         assert interaction.guild_id is not None
         if where is not None and where.value == "everywhere":
+            current = season_of(await self.bot.store.seasons(EVERYWHERE), now())
+            if season is not None and season > current:
+                await reply_error(interaction, t("err.no_season", season=season, last=current))
+                return
+            if self.bot.config(interaction.guild_id).pictures and interaction.guild is not None:
+                # As a server's own: the top ten as a picture, the answer as an edit.
+                await interaction.response.defer(thinking=True)
+                with speaking(self.bot.public_language(interaction.guild_id)):
+                    embed, view = await self.ladder(game.value, season or current, 1)
+                    png = await self.top_picture(interaction.guild, game.value,
+                                                 season or current, ladder=True)
+                files = []
+                if png is not None:
+                    embed.set_image(url=f"attachment://{TOP_FILE}")
+                    files.append(discord.File(io.BytesIO(png), TOP_FILE))
+                await interaction.edit_original_response(
+                    embed=embed, attachments=files, view=view,
+                    allowed_mentions=discord.AllowedMentions.none())
+                return
             with speaking(self.bot.public_language(interaction.guild_id)):
-                embed = await self.ladder(game.value, season)
-            await interaction.response.send_message(
-                embed=embed, allowed_mentions=discord.AllowedMentions.none())
+                embed, view = await self.ladder(game.value, season or current, 1)
+            if view is None:
+                await interaction.response.send_message(
+                    embed=embed, allowed_mentions=discord.AllowedMentions.none())
+            else:
+                await interaction.response.send_message(
+                    embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
             return
         current = await self.current_season(interaction.guild_id)
         if season is not None and season > current:
@@ -123,12 +152,16 @@ class Ratings(commands.Cog, name="Ratings"):
             await interaction.response.send_message(
                 embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
 
-    async def ladder(self, game: str, season: int | None) -> discord.Embed:
-        """The ladder of play across servers (``EVERYWHERE``), its first page: each player
-        by the name they show at those tables (no mention: most are of other servers)."""
+    async def ladder(self, game: str, season: int,
+                     number: int) -> tuple[discord.Embed, discord.ui.View | None]:
+        """The ladder of play across servers (``EVERYWHERE``), page ``number``: each player
+        by the name they show at those tables (no mention: most are of other servers), its
+        pages turned by ◀ ▶ as a server's leaderboard's."""
         store = self.bot.store
-        season = season or season_of(await store.seasons(EVERYWHERE), now())
-        lines = board.page(await self.lines(EVERYWHERE, game, season), 1)
+        all_lines = await self.lines(EVERYWHERE, game, season)
+        pages = board.page_count(all_lines)
+        number = min(max(number, 1), pages)
+        lines = board.page(all_lines, number)
         names = await store.crossplay_names(
             [int(line.rating.player) for line in lines if line.rating.player.isdigit()])
         text = "\n".join(
@@ -141,25 +174,40 @@ class Ratings(commands.Cog, name="Ratings"):
             for line in lines)
         title = t("leaderboard.ladder_title", game=game_title(game, make_rules(game).title),
                   season=season)
-        return discord.Embed(title=title, colour=GAME_COLOUR,
-                             description=text or t("leaderboard.none"))
+        embed = discord.Embed(title=title, colour=GAME_COLOUR,
+                              description=text or t("leaderboard.none"))
+        if all_lines:
+            embed.set_footer(text=t("leaderboard.footer", page=number, pages=pages))
+        return embed, board_buttons(game, LADDER_SEASONS + season, number, pages)
 
     async def lines(self, guild_id: int, game: str, season: int) -> list[board.Line]:
         store = self.bot.store
         return board.leaderboard(await store.ratings(guild_id, game, season),
                                  await store.rating_history(guild_id, game, season))
 
-    async def top_picture(self, guild: discord.Guild, game: str, season: int) -> bytes | None:
+    async def top_picture(self, guild: discord.Guild, game: str, season: int, *,
+                          ladder: bool = False) -> bytes | None:
         """The top ten as a picture (None when nobody is rated), in the language spoken
-        now, each named as Discord shows them."""
-        top = board.page(await self.lines(guild.id, game, season), 1)
+        now, each named as Discord shows them; of the ladder across servers (``ladder``),
+        each person by the name they show at those tables."""
+        top = board.page(await self.lines(EVERYWHERE if ladder else guild.id, game, season),
+                         1)
         if not top:
             return None
-        rows = [TopRow(line.rank, cap(await self.display_name(guild, line.rating.player)),
-                       line.rating.mu, line.rating.sigma) for line in top]
+        shown = await self.bot.store.crossplay_names(
+            [int(line.rating.player) for line in top if line.rating.player.isdigit()]
+        ) if ladder else {}
+
+        async def name(player: str) -> str:
+            if ladder and player.isdigit():
+                return shown.get(int(player), "?")
+            return await self.display_name(guild, player)
+
+        rows = [TopRow(line.rank, cap(await name(line.rating.player)), line.rating.mu,
+                       line.rating.sigma) for line in top]
         labels = TopLabels(
-            title=t("chart.top_title", game=game_title(game, make_rules(game).title),
-                    season=season),
+            title=t("leaderboard.ladder_title" if ladder else "chart.top_title",
+                    game=game_title(game, make_rules(game).title), season=season),
             ranked=t("chart.ranked"), mu=t("chart.top_mu"))
         # Drawn off the event loop, and cached: the same board in the same words is drawn once.
         return await asyncio.to_thread(top_chart, rows, labels)
@@ -201,7 +249,11 @@ class Ratings(commands.Cog, name="Ratings"):
                 interaction, click, None if table is None else table.session.message_id):
             raise SessionError("err.bad_button")
         with speaking(self.bot.public_language(interaction.guild_id)):
-            embed, view = await self.leaderboard(interaction.guild_id, game, season, number)
+            if season > LADDER_SEASONS:
+                embed, view = await self.ladder(game, season - LADDER_SEASONS, number)
+            else:
+                embed, view = await self.leaderboard(interaction.guild_id, game, season,
+                                                     number)
         message = interaction.message
         if message is not None and any(a.filename == TOP_FILE for a in message.attachments):
             # The top ten stays on every page (the file is kept by the edit).

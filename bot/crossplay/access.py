@@ -18,9 +18,16 @@ refuses alike.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Collection
 
 from bot.store import CrossplaySettings
+from bot.voice.markdown import NAME_LIMIT, cap
+
+#: What shows nothing where a name stands: controls, formats (the direction marks and
+#: isolates, zero-width spaces and joiners), spaces and marks with no letter to sit on, and
+#: code points with no character (yet) or of private use.
+INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me"})
 
 
 def refusal(settings: CrossplaySettings, game: str, channel_id: int | None, *,
@@ -74,3 +81,20 @@ def is_operator(user_id: int, operators: Collection[int], owner_id: int | None) 
     (True, False, True)
     """
     return user_id in operators if operators else user_id == owner_id
+
+
+def table_name(text: str) -> str | None:
+    """The table name a player chose (``/crossplay name``), as kept: on one line, without
+    spaces around it, capped at ``NAME_LIMIT`` (shown between isolates where it could turn
+    the text around it, as every name: ``bot.voice.markdown.isolated``); None when nothing
+    of it would show (empty, or only invisible characters): refused.
+
+    >>> table_name("  Tisch   fee\\n"), table_name("\\u200b\\u2066 \\u202e"), table_name("")
+    ('Tisch fee', None, None)
+    >>> len(table_name("x" * 50) or "")
+    32
+    """
+    name = " ".join(text.split())
+    if not any(unicodedata.category(ch) not in INVISIBLE for ch in name):
+        return None
+    return cap(name, NAME_LIMIT)

@@ -302,3 +302,33 @@ def now_seconds() -> float:
 def seconds_of(stamp: str) -> float:
     """Seconds since the epoch of a stored time (``bot.store.now``'s ISO format)."""
     return datetime.fromisoformat(stamp).timestamp()
+
+
+async def seat_from_server(crossplay: Crossplay, table: OpenTable, *, user_id: int, name: str,
+                           guild_id: int, channel_id: int) -> OpenTable:
+    """A player of an opted-in server takes a seat at a table across servers of this
+    process (a *Join* of ``/tables``: a free seat, or between hands a computer's), seated
+    by the table service under the table's lock; the table as their server shows it after
+    (``shown_at``). A server that shows the table already counts them among its venue's
+    players; one that does not gets a new venue in the channel they asked from, its own
+    table message posted there. At the table's home server they sit as at any table."""
+    await crossplay.service.take_seat(table, Actor(user_id), name, via=Via.DISCORD)
+    if guild_id == table.session.guild_id:
+        return table
+    known = crossplay.venues.get(table.id, {}).get(guild_id)
+    if known is not None:
+        seen, surface = known
+        venue = seen.venue
+        if user_id not in venue.members:
+            venue = venue.model_copy(update={"members": (*venue.members, user_id)})
+            # The venue's session shows the row it holds (``VenueSession.venue``).
+            seen.__dict__["_venue"] = venue
+            await crossplay.store.put_venue(venue)
+        surface.request_refresh()
+        return OpenTable(table.runner, surface)
+    venue = VenueRow(table_id=table.id, guild_id=guild_id, channel_id=channel_id,
+                     members=(user_id,))
+    await crossplay.store.put_venue(venue)
+    surface = crossplay._show(table, venue)
+    await surface.post_in_channel()
+    return OpenTable(table.runner, surface)

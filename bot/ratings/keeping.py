@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 from bot.ratings.levels import prior
-from bot.ratings.model import Change, Prior, Rating, replay, update
+from bot.ratings.model import Change, Prior, Rating, counted_only, replay, update
 from bot.seats import player_of
-from bot.store import RatingChange, RatingRow, ResultRow, Season, Store
+from bot.store import EVERYWHERE, RatingChange, RatingRow, ResultRow, Season, Store
 
 #: Ratings are read, moved and written back: one hand at a time in this process (two tables
 #: finishing together share their computer levels' ratings). One lock per event loop: a lock
@@ -62,15 +62,18 @@ def _changes(guild_id: int, game: str, season: int, changes: Iterable[Change],
 
 def compute(guild_id: int, results: Iterable[tuple[ResultRow, bool]],
             seasons: Sequence[Season], start: Prior = prior,
+            counted: Mapping[int, Collection[str]] | None = None,
             ) -> tuple[list[RatingRow], list[RatingChange]]:
-    """A server's ratings and their history from its stored results (the rated ones)."""
+    """A server's ratings and their history from its stored results (the rated ones);
+    ``counted``: the hands across servers among them, each with the server's members it
+    counts for (``Store.shared_results``)."""
     groups: dict[tuple[str, int], list[ResultRow]] = defaultdict(list)
     for row in order(r for r, rated in results if rated):
         groups[(row.game, season_of(seasons, row.finished_at))].append(row)
     rows: list[RatingRow] = []
     history: list[RatingChange] = []
     for (game, season), group in sorted(groups.items()):
-        ratings, changes = replay(group, start)
+        ratings, changes = replay(group, start, counted=counted)
         finished = {r.hand_id: r.finished_at for r in group}
         updated = {c.player: finished[c.hand_id] for c in changes}
         rows += _rows(guild_id, game, season, ratings, updated)
@@ -85,11 +88,17 @@ async def rebuild(store: Store, guild_id: int | None = None) -> int:
     by_guild: dict[int, list[tuple[ResultRow, bool]]] = defaultdict(list)
     for row, rated in results:
         by_guild[row.guild_id].append((row, rated))
+    # The hands across servers a server counts in its own ratings, for its members.
+    counted: dict[int, dict[int, tuple[str, ...]]] = defaultdict(dict)
+    for row, rated, members in await store.shared_results(guild_id):
+        by_guild[row.guild_id].append((row, rated))
+        counted[row.guild_id][row.hand_id] = members
     if guild_id is not None:
         by_guild.setdefault(guild_id, [])
     rated_hands = 0
     for guild, rows in sorted(by_guild.items()):
-        ratings, history = compute(guild, rows, await store.seasons(guild))
+        ratings, history = compute(guild, rows, await store.seasons(guild),
+                                   counted=counted.get(guild, {}))
         await store.replace_ratings(guild, ratings, history)
         rated_hands += len({c.hand_id for c in history})
     if guild_id is None:
@@ -134,7 +143,19 @@ async def finish(store: Store, row: ResultRow, *, rated: bool = True) -> ResultR
         row = row.model_copy(update={"finished_at": _finished_now()})
         await store.add_result(row)
         await _record(store, row, rated)
+        await _shared(store, row, rated)
     return row
+
+
+async def _shared(store: Store, row: ResultRow, rated: bool) -> None:
+    """A hand across servers (on the ladder, ``EVERYWHERE``) also moves, in the own
+    ratings of each server that counts such hands (``/admin crossplay ratings:on``), the
+    ratings of that server's members who played it — never a stranger's nor a
+    computer's there."""
+    if row.guild_id != EVERYWHERE:
+        return
+    for guild_id, members in await store.share_result(row.hand_id):
+        await _record(store, row.model_copy(update={"guild_id": guild_id}), rated, members)
 
 
 async def record(store: Store, row: ResultRow, *, rated: bool = True) -> None:
@@ -146,12 +167,14 @@ async def record(store: Store, row: ResultRow, *, rated: bool = True) -> None:
     server's ratings, so that they are always what ``rebuild`` gives."""
     async with _lock():
         await _record(store, row, rated)
+        await _shared(store, row, rated)
 
 
-async def _record(store: Store, row: ResultRow, rated: bool) -> None:
+async def _record(store: Store, row: ResultRow, rated: bool,
+                  counted: Collection[str] | None = None) -> None:
     if not rated:
         return
-    if await store.rated_hand(row.hand_id):
+    if await store.rated_in(row.hand_id, row.guild_id):
         return
     last = await store.last_rating_change(row.guild_id, row.game)
     if last is not None and (last.finished_at, last.hand_id) > (row.finished_at,
@@ -162,7 +185,7 @@ async def _record(store: Store, row: ResultRow, rated: bool) -> None:
     players = {player_of(m) for m in (row.members or [*row.team_a, *row.team_b])}
     current = {r.player: Rating(mu=r.mu, sigma=r.sigma, hands=r.hands)
                for r in await store.ratings(row.guild_id, row.game, season, players)}
-    new = update(current, row, prior)
+    new = counted_only(update(current, row, prior), counted)
     if not new:
         return
     changes = [Change(row.hand_id, p, current.get(p) or prior(row.game, p), r)

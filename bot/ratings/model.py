@@ -36,7 +36,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 
@@ -208,13 +208,32 @@ class Change:
     after: Rating
 
 
+def counted_only(new: Mapping[str, Rating],
+                 counted: Collection[str] | None) -> dict[str, Rating]:
+    """The new ratings a server keeps of a hand: all of them (``counted`` None: a hand of
+    its own), or those of its own members who played a hand across servers that it counts
+    in its own ratings (the strangers and computers there move on the ladder only).
+
+    >>> counted_only({"1": Rating(), "2": Rating()}, ["2"])
+    {'2': Rating(mu=25.0, sigma=8.333333333333334, hands=0)}
+    """
+    if counted is None:
+        return dict(new)
+    return {p: r for p, r in new.items() if p in counted}
+
+
 def replay(rows: Sequence[ResultRow], prior: Prior, start: Mapping[str, Rating] | None = None,
-           model: PlackettLuce = MODEL) -> tuple[dict[str, Rating], list[Change]]:
-    """Every player's rating after these hands, played in this order, and each change."""
+           model: PlackettLuce = MODEL,
+           counted: Mapping[int, Collection[str]] | None = None,
+           ) -> tuple[dict[str, Rating], list[Change]]:
+    """Every player's rating after these hands, played in this order, and each change;
+    ``counted``: the hands across servers among them, each with the members it counts for
+    (``counted_only``)."""
     ratings = dict(start or {})
     changes: list[Change] = []
     for row in rows:
-        new = update(ratings, row, prior, model)
+        new = counted_only(update(ratings, row, prior, model),
+                           None if counted is None else counted.get(row.hand_id))
         for player, after in sorted(new.items()):
             changes.append(Change(row.hand_id, player,
                                   ratings.get(player) or prior(row.game, player), after))

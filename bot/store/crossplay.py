@@ -13,8 +13,25 @@ import json
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from bot.store.model import CrossplaySettings, Report, ReportReason, VenueRow, Waiting, now
+from bot.store.model import (
+    EVERYWHERE,
+    CrossplaySettings,
+    Member,
+    Report,
+    ReportReason,
+    ResultRow,
+    VenueRow,
+    Waiting,
+    counts_for_ratings,
+    now,
+    with_hand_winners,
+)
+from bot.store.results import result_row
 from bot.store.sql import Database, Row
+
+#: The longest table name a player may choose (``/crossplay name``): a name is shown capped
+#: at this length anyway (``bot.voice.markdown.NAME_LIMIT``).
+NAME_CHARS = 32
 
 
 def _waiting(r: Row) -> Waiting:
@@ -29,6 +46,24 @@ def _venue(r: Row) -> VenueRow:
                     channel_id=r["channel_id"], message_id=r["message_id"],
                     members=tuple(json.loads(r["members"])),
                     runtime=json.loads(r["runtime"]))
+
+
+def from_each_server(members: Sequence[Member], home: int,
+                     venues: Sequence[VenueRow]) -> dict[int, tuple[Member, ...]]:
+    """The people of a hand (its seats' members) by the server they play from: a venue's
+    members from its server, everyone else from the table's home.
+
+    >>> v = VenueRow(table_id=1, guild_id=20, channel_id=2, members=(2, 4))
+    >>> from_each_server(["1", "2", "cpu:normal", "4"], 10, [v])
+    {10: ('1',), 20: ('2', '4')}
+    """
+    out: dict[int, list[Member]] = {}
+    away = {str(u): v.guild_id for v in venues for u in v.members}
+    for m in members:
+        if m.startswith("cpu:"):
+            continue
+        out.setdefault(away.get(m, home), []).append(m)
+    return {g: tuple(ms) for g, ms in sorted(out.items())}
 
 
 def compatible(group: Sequence[int], user: int, blocks: Collection[tuple[int, int]]) -> bool:
@@ -76,6 +111,19 @@ class CrossplaySql:
                                  games=tuple(json.loads(r["games"])),
                                  channels=tuple(json.loads(r["channels"])))
 
+    async def own_ratings(self, guild_id: int) -> bool:
+        """Whether the hands this server's members play across servers count in its own
+        ratings too (``/admin crossplay ratings:``; off by default)."""
+        return bool(await self.db.fetchval(
+            "SELECT own_ratings FROM crossplay_servers WHERE guild_id = ?", guild_id))
+
+    async def put_own_ratings(self, guild_id: int, on: bool) -> None:
+        await self.db.execute(
+            "INSERT INTO crossplay_servers (guild_id, own_ratings, updated_at) "
+            "VALUES (?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "own_ratings = excluded.own_ratings, updated_at = excluded.updated_at",
+            guild_id, on, now())
+
     async def put_crossplay_settings(self, settings: CrossplaySettings) -> None:
         await self.db.execute(
             "INSERT INTO crossplay_servers (guild_id, enabled, games, channels, updated_at) "
@@ -106,6 +154,21 @@ class CrossplaySql:
             "INSERT INTO crossplay_names (user_id, name, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, "
             "updated_at = excluded.updated_at", waiting.user_id, waiting.name, now())
+
+    async def table_name(self, user_id: int) -> str | None:
+        """The name a player chose to be shown by at tables across servers, if any."""
+        name: str | None = await self.db.fetchval(
+            "SELECT chosen FROM crossplay_names WHERE user_id = ?", user_id)
+        return name
+
+    async def put_table_name(self, user_id: int, chosen: str | None, shown: str) -> None:
+        """Keep the name a player chose (None: their Discord name again); ``shown``, the
+        name they show from now on (the ladder's line)."""
+        await self.db.execute(
+            "INSERT INTO crossplay_names (user_id, name, chosen, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, "
+            "chosen = excluded.chosen, updated_at = excluded.updated_at",
+            user_id, shown, chosen, now())
 
     async def crossplay_names(self, user_ids: Collection[int]) -> dict[int, str]:
         """The names these players last showed at tables across servers."""
@@ -172,6 +235,76 @@ class CrossplaySql:
         """A table's venues beside its home server, by server."""
         return [_venue(r) for r in await self.db.fetch(
             "SELECT * FROM table_venues WHERE table_id = ? ORDER BY guild_id", table_id)]
+
+    async def venue_in(self, channel_id: int) -> VenueRow | None:
+        """The venue a channel shows, of a table still open (its Activity: the table as
+        that server sees it)."""
+        r = await self.db.fetchrow(
+            "SELECT v.* FROM table_venues v JOIN tables t ON t.id = v.table_id "
+            "WHERE v.channel_id = ? AND t.state <> 'closed' ORDER BY v.table_id DESC LIMIT 1",
+            channel_id)
+        return None if r is None else _venue(r)
+
+    # -- a server's own ratings of its members' hands across servers -------------------------
+
+    async def share_result(self, hand_id: int) -> list[tuple[int, tuple[Member, ...]]]:
+        """The servers that count this hand of a table across servers in their own ratings
+        (``own_ratings`` on when it finished), each with the members who played it from
+        there; kept with the hand (``shared_results``), so that a rebuild counts the same
+        hands for the same people, and given again if asked again."""
+        async with self.db.transaction() as sql:
+            hand = await sql.fetchrow(
+                "SELECT hands.header, tables.id AS table_id, tables.guild_id FROM hands "
+                "JOIN tables ON tables.id = hands.table_id WHERE hands.id = ?", hand_id)
+            if hand is None:
+                return []
+            venues = [_venue(r) for r in await sql.fetch(
+                "SELECT * FROM table_venues WHERE table_id = ?", hand["table_id"])]
+            members = json.loads(hand["header"]).get("members") or []
+            people = from_each_server([m for m in members if isinstance(m, str)],
+                                      hand["guild_id"], venues)
+            if people:
+                marks = ", ".join("?" * len(people))
+                counting = {r["guild_id"] for r in await sql.fetch(
+                    f"SELECT guild_id FROM crossplay_servers WHERE guild_id IN ({marks}) "
+                    "AND own_ratings", *people)}
+                for guild_id, theirs in people.items():
+                    if guild_id in counting and guild_id != EVERYWHERE:
+                        await sql.execute(
+                            "INSERT INTO shared_results (hand_id, guild_id, members) "
+                            "VALUES (?, ?, ?) ON CONFLICT (hand_id, guild_id) DO NOTHING",
+                            hand_id, guild_id, json.dumps(list(theirs)))
+            rows = await sql.fetch("SELECT guild_id, members FROM shared_results "
+                                   "WHERE hand_id = ? ORDER BY guild_id", hand_id)
+        return [(r["guild_id"], tuple(json.loads(r["members"]))) for r in rows]
+
+    async def shared_results(self, guild_id: int | None = None,
+                             ) -> list[tuple[ResultRow, bool, tuple[Member, ...]]]:
+        """The hands across servers that servers (one, or all) count in their own ratings:
+        each result as that server's (its ``guild_id``), whether it moves ratings
+        (``Store.rated_results``), and the members it counts for."""
+        sql = ("SELECT results.*, shared_results.guild_id AS shared_guild, "
+               "shared_results.members AS counted, tables.settings AS table_settings, "
+               "hands.result AS hand_result FROM shared_results "
+               "JOIN results ON results.hand_id = shared_results.hand_id "
+               "LEFT JOIN hands ON hands.id = results.hand_id "
+               "LEFT JOIN tables ON tables.id = hands.table_id")
+        if guild_id is None:
+            rows = await self.db.fetch(sql + " ORDER BY shared_results.guild_id, "
+                                       "results.hand_id")
+        else:
+            rows = await self.db.fetch(sql + " WHERE shared_results.guild_id = ? "
+                                       "ORDER BY results.hand_id", guild_id)
+        return [(with_hand_winners(result_row(r), r["hand_result"]).model_copy(
+                    update={"guild_id": r["shared_guild"]}),
+                 counts_for_ratings(r["table_settings"], r["hand_result"]),
+                 tuple(json.loads(r["counted"]))) for r in rows]
+
+    async def rated_in(self, hand_id: int, guild_id: int) -> bool:
+        """Whether this hand moved ratings in this server's books (or the ladder's)."""
+        return await self.db.fetchval(
+            "SELECT 1 FROM rating_history WHERE hand_id = ? AND guild_id = ? LIMIT 1",
+            hand_id, guild_id) is not None
 
     # -- blocks, bars and reports ----------------------------------------------------------
 

@@ -357,6 +357,45 @@ MIGRATIONS: list[str] = [
         created_at TEXT NOT NULL
     );
     """,
+    # 14: play across servers, ladder42's part of issue 42: a server may count the hands its
+    # members play across servers in its own ratings (``own_ratings``), each such hand kept
+    # with the server and the members it counts for (``shared_results``); so one hand moves a
+    # player on the ladder and in their server's own ratings, a rating change is one
+    # server's (``rating_history`` again, unique by hand, server and player, its changes in
+    # their order); a player's own table name (``crossplay_names.chosen``).
+    """
+    ALTER TABLE crossplay_servers ADD COLUMN own_ratings $bool NOT NULL DEFAULT $false;
+    ALTER TABLE crossplay_names ADD COLUMN chosen TEXT;
+    CREATE TABLE shared_results (
+        hand_id $bigint NOT NULL REFERENCES hands (id),
+        guild_id $bigint NOT NULL,
+        members $json NOT NULL,
+        PRIMARY KEY (hand_id, guild_id)
+    );
+    CREATE INDEX shared_results_by_guild ON shared_results (guild_id);
+    CREATE TABLE rating_history_14 (
+        seq $id,
+        hand_id $bigint NOT NULL,
+        guild_id $bigint NOT NULL,
+        game TEXT NOT NULL,
+        season INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        mu_before $real NOT NULL,
+        sigma_before $real NOT NULL,
+        mu $real NOT NULL,
+        sigma $real NOT NULL,
+        finished_at TEXT NOT NULL,
+        UNIQUE (hand_id, guild_id, player)
+    );
+    INSERT INTO rating_history_14 (hand_id, guild_id, game, season, player, mu_before,
+                                   sigma_before, mu, sigma, finished_at)
+        SELECT hand_id, guild_id, game, season, player, mu_before, sigma_before, mu, sigma,
+               finished_at FROM rating_history ORDER BY seq;
+    DROP TABLE rating_history;
+    ALTER TABLE rating_history_14 RENAME TO rating_history;
+    CREATE INDEX rating_history_by_player ON rating_history (guild_id, game, season, player);
+    CREATE INDEX rating_history_latest ON rating_history (guild_id, game, seq);
+    """,
 ]
 #: The step that added the ratings.
 RATINGS_VERSION = 5

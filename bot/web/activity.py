@@ -448,16 +448,25 @@ class Activity:
             raise Refused("elsewhere")
         server = self._server
         table_id = None if self.play is None else self.play.table_in(instance.channel_id)
+        shown_in = None
+        if table_id is None and self.play is not None:
+            # A venue's channel: a table across servers as that server shows it, while
+            # this process drives it.
+            venue = await server.store.venue_in(instance.channel_id)
+            if venue is not None and self.play.holds(venue.table_id):
+                table_id, shown_in = venue.table_id, venue.guild_id
         table = None if table_id is None else await server.store.get_table(table_id)
-        if table is None or instance.guild_id is None or table.guild_id != instance.guild_id:
+        guild_id = None if table is None else shown_in or table.guild_id
+        if table is None or instance.guild_id is None or guild_id != instance.guild_id:
             raise Refused("no_table")
         if boards.is_secret_table(table.settings) and str(person.id) not in table.seats:
             # A duplicate tournament's table: its boards are its players' own for now.
             raise Refused("secret")
-        key = await server.keys.for_links(table.guild_id)
-        guild_lang = await server.guilds.language(table.guild_id)
+        # The ticket is the showing server's: signed with its key, in its language.
+        key = await server.keys.for_links(guild_id)
+        guild_lang = await server.guilds.language(guild_id)
         lang = language_of(person.locale) if person.locale else guild_lang
-        ticket = sign_ticket(key, Ticket(table.guild_id, table.id, person.id,
+        ticket = sign_ticket(key, Ticket(guild_id, table.id, person.id,
                                          int(time.time()) + TICKET_SECONDS, lang))
         with speaking(lang):
             texts = activity_texts()
@@ -477,16 +486,19 @@ class Activity:
         if ticket is None:
             raise web.HTTPNotFound()
         table = await server.store.get_table(ticket.table_id)
-        if table is None or table.guild_id != ticket.guild_id:
+        if table is None or (table.guild_id != ticket.guild_id and not any(
+                v.guild_id == ticket.guild_id
+                for v in await server.store.venues(table.id))):
             raise web.HTTPNotFound()
-        config = await server.guilds.get(table.guild_id)
-        cards_lang = await server.guilds.language(table.guild_id)
+        # As the ticket's server shows the table (a venue's, at a table across servers).
+        config = await server.guilds.get(ticket.guild_id)
+        cards_lang = await server.guilds.language(ticket.guild_id)
         seated = str(ticket.user_id) in table.seats
         if not seated and boards.is_secret_table(table.settings):
             raise web.HTTPNotFound()
         viewer = Viewer("player" if seated else "spectator", ticket.user_id,
                         table.seats.index(str(ticket.user_id)) if seated else None)
-        sub = Subscriber(table.id, table.guild_id, token, viewer, activity=True,
+        sub = Subscriber(table.id, ticket.guild_id, token, viewer, activity=True,
                          lang=ticket.lang)
 
         async def answer(message: protocol.Message) -> None:
@@ -531,6 +543,13 @@ class Activity:
             await play.act(sub.table_id, ticket.user_id, action, hand_id=message.hand,
                            at=message.at, seat=message.seat)
         elif isinstance(message, protocol.SeatChange):
+            if message.op == "sit":
+                table = await self._server.store.get_table(sub.table_id)
+                if table is not None and table.settings.get("crossplay"):
+                    # A seat across servers is taken with /tables' Join, which asks the
+                    # player's server and the blocks and bars first, and shows the table
+                    # in their server.
+                    raise SessionError("activity.crossplay_sit")
             await play.seat(sub.table_id, ticket.user_id, message.op, team=message.team,
                             hand_id=message.hand)
         elif isinstance(message, protocol.Hint):

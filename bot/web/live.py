@@ -433,7 +433,9 @@ class Feed:
         self.bus = bus
         self.keys = keys
         self.guilds = guilds
-        self.tables: dict[int, TableFeed] = {}
+        #: Each watched table, by table and by the server whose pages show it (a table
+        #: across servers is shown in each server's language and pictures).
+        self.tables: dict[tuple[int, int], TableFeed] = {}
         #: Called for each message heard (tests and the benchmark watch the bus with it).
         self.observers: list[Callable[[str], None]] = []
         #: Whether an Activity socket's ticket still holds (``bot.web.activity``).
@@ -486,14 +488,12 @@ class Feed:
         try:
             if kind == "t":
                 ident, _, when = rest.partition(":")
-                tf = self.tables.get(int(ident))
-                if tf is not None:
+                for tf in self.feeds_of(int(ident)):
                     tf.deadline = float(when) if when else None
                     tf.kick()
             elif kind == "n":
                 ident, seat, key = rest.split(":", 2)
-                tf = self.tables.get(int(ident))
-                if tf is not None:
+                for tf in self.feeds_of(int(ident)):
                     tf.notice(key, int(seat))
             elif kind == "k":
                 guild_id = int(rest)
@@ -506,10 +506,15 @@ class Feed:
 
     # -- sockets -------------------------------------------------------------------------
 
+    def feeds_of(self, table_id: int) -> list[TableFeed]:
+        """The feeds of one table: one per server whose pages show it."""
+        return [tf for (tid, _), tf in self.tables.items() if tid == table_id]
+
     def join(self, sub: Subscriber) -> TableFeed:
-        tf = self.tables.get(sub.table_id)
+        key = (sub.table_id, sub.guild_id)
+        tf = self.tables.get(key)
         if tf is None:
-            tf = self.tables[sub.table_id] = TableFeed(self, sub.table_id, sub.guild_id)
+            tf = self.tables[key] = TableFeed(self, sub.table_id, sub.guild_id)
             if self.deadline is not None:
                 tf.deadline = self.deadline(sub.table_id)
         tf.subscribers.add(sub)
@@ -517,13 +522,14 @@ class Feed:
         return tf
 
     def leave(self, sub: Subscriber) -> None:
-        tf = self.tables.get(sub.table_id)
+        key = (sub.table_id, sub.guild_id)
+        tf = self.tables.get(key)
         if tf is None:
             return
         tf.subscribers.discard(sub)
         if not tf.subscribers:
             tf.stop()
-            del self.tables[sub.table_id]
+            del self.tables[key]
 
     @property
     def sockets(self) -> int:

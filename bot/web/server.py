@@ -13,7 +13,8 @@ Routes (``TOKEN``: ``bot.web.keys``; a bad, rotated or switched-off token is a b
   board (``bot.web.board``: another move at a position, the computers play on);
   ``/table/TOKEN/hand/ID`` sends a table's page on to the replay of its finished hand ``ID``
   (the page links it when the hand ends);
-- ``/board/TOKEN?game=G&season=N``: a server's leaderboard; ``/player/TOKEN?game=G&season=N``:
+- ``/board/TOKEN?game=G&season=N[&where=everywhere]``: a server's leaderboard (or the
+  ladder of play across servers); ``/player/TOKEN?game=G&season=N``:
   a player's profile;
 - ``/static/NAME``, ``/static/pages/NAME``, ``/cards/FACES/THEME/LANG/CODE.png``: the pages'
   CSS, scripts (built from ``activity/``, the one browser client) and card faces (nothing
@@ -38,7 +39,7 @@ from aiohttp import WSMsgType, web
 from bot import boards, seals
 from bot.leagues.shown import on_page
 from bot.leagues.sql import Leagues
-from bot.store import Store, is_postgres_url
+from bot.store import EVERYWHERE, Store, is_postgres_url
 from bot.texts import showing, speaking, t
 from bot.voice.table import Table
 from bot.watch import WATCH_OFF, watch_of
@@ -83,6 +84,9 @@ STATIC = ("web.css",)
 #: The pages' scripts, built from the one browser client (``activity/``: ``npm run build``,
 #: sharing the Activity's socket and drawing).
 SCRIPTS = ("table.js", "replay.js")
+#: Whose ratings the leaderboard page shows: the server's own, or the ladder of play across
+#: servers (``/board/TOKEN?where=everywhere``).
+WHERES = ("here", "everywhere")
 #: Names kept from the tables' settings for the leaderboard (memory stays flat).
 NAMES_KEPT = 5000
 #: The analysis board's lines kept (the same question is answered from memory), and how
@@ -274,7 +278,7 @@ class WebServer:
         watch = watch_of(table.settings)
         first = None
         if watch != WATCH_OFF:
-            tf = self.feed.tables.get(table_id)
+            tf = self.feed.tables.get((table_id, guild_id))
             first = (await snapshot(self.store, table, lang, deadline=tf.deadline if tf
                                     is not None else None,
                                     faces=cards.faces_of(table.game, config.faces))
@@ -464,29 +468,43 @@ class WebServer:
         return game, season, current
 
     async def board_page(self, request: web.Request) -> web.Response:
+        """A server's leaderboard, or (``where=everywhere``) the ladder of play across
+        servers (``EVERYWHERE``): each player there by the name they show at those tables,
+        no link to a profile of this server's."""
         token = request.match_info["token"]
         found = await self.keys.verify(Kind.BOARD, token, 0)
         if found is None:
             raise web.HTTPNotFound()
         guild_id, _ = found
-        game, season, current = await self._game_season(request, guild_id, "filicau")
+        where = request.query.get("where", "here")
+        if where not in WHERES:
+            raise web.HTTPNotFound()
+        book = EVERYWHERE if where == "everywhere" else guild_id
+        game, season, current = await self._game_season(request, book, "filicau")
         lang = await self.guilds.language(guild_id)
-        ratings = await self.store.ratings(guild_id, game, season)
-        names = await self._names(guild_id, (r.player for r in ratings))
+        ratings = await self.store.ratings(book, game, season)
+        if book == EVERYWHERE:
+            shown = await self.store.crossplay_names(
+                [int(r.player) for r in ratings if r.player.isdigit()])
+            names = {str(user): name for user, name in shown.items()}
+        else:
+            names = await self._names(guild_id, (r.player for r in ratings))
         key = await self.keys.for_links(guild_id)
         with speaking(lang):
-            lines = await board_lines(self.store, guild_id, game, season, names.get)
-            rows = [{"line": line, "link": None if line.user_id is None else
-                     f"/player/{sign(key, Kind.PLAYER, line.user_id)}?"
+            lines = await board_lines(self.store, book, game, season, names.get)
+            rows = [{"line": line, "link": None if line.user_id is None or book == EVERYWHERE
+                     else f"/player/{sign(key, Kind.PLAYER, line.user_id)}?"
                      + urlencode({"game": game, "season": season})} for line in lines]
-            heading = t("leaderboard.title", game=game_name(game), season=season)
+            heading = t("leaderboard.ladder_title" if book == EVERYWHERE
+                        else "leaderboard.title", game=game_name(game), season=season)
             choices = games()
-        league = await on_page(self.leagues, guild_id, game,
-                               lambda players: self._names(guild_id, players))
+            wheres = [(w, t(f"choice.{w}")) for w in WHERES]
+        league = None if book == EVERYWHERE else await on_page(
+            self.leagues, guild_id, game, lambda players: self._names(guild_id, players))
         return self._page("board.html", lang, heading=heading, rows=rows, game=game,
                           league=league, game_name=game_name(game),
                           season=season, seasons=range(current, 0, -1), games=choices,
-                          action=f"/board/{token}")
+                          where=where, wheres=wheres, action=f"/board/{token}")
 
     async def player_page(self, request: web.Request) -> web.Response:
         token = request.match_info["token"]
