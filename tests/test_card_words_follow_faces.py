@@ -7,6 +7,7 @@ chose the other faces (``/admin faces``) reads the other pack's words.
 
 from __future__ import annotations
 
+import io
 import random
 import re
 from pathlib import Path
@@ -18,6 +19,7 @@ from bot_fixtures import reseed
 from fake_discord import Harness, User
 from test_activity import open_socket, seat_user, ticket_of
 from test_games_bot import sit_with_computers
+from test_terminal import Answers
 from test_web import receive
 
 from bot.session import TableSession
@@ -26,6 +28,7 @@ from bot.texts import language_of, speaking, t
 from bot.web import demo
 from bot.web.live import HandSteps
 from engine.cards import TRUMP, code
+from engine.tools.terminal import play_terminal
 
 FRENCH_SIGNS = "♣♠♥♦"
 GERMAN_SIGNS = ("🌰", "🍃", "❤️", "🔔")
@@ -323,3 +326,24 @@ async def test_the_activity_refuses_a_card_in_the_french_packs_words(tmp_path: P
         assert answer["reason"] == "illegal.must_follow", answer
         assert FRENCH_SUIT["en"].search(answer["text"]), answer
         assert not german_words(answer["text"], "en"), answer
+
+
+@pytest.mark.parametrize("game", ["doppelkopf", "filicau"])
+def test_the_terminal_game_names_the_cards_as_the_game_shows_them(game: str) -> None:
+    """``python -m engine play``: Doppelkopf, a game of the French pack, says clubs and
+    diamonds, Queens and Jacks (how cards are written, the trumps, the hand, the card
+    points, "you must follow spades"); Filicău keeps the German pack's Obers and acorns."""
+    out = io.StringIO()
+    assert play_terminal(game, seed=3, seat=0, out=out, inp=Answers(lambda *_: "1", out),
+                         level="easy", hands=2) == 0
+    text = out.getvalue()
+    if game == "doppelkopf":
+        assert not german_words(text, "en"), sorted(set(german_words(text, "en")))
+        assert "so EO is the Queen of clubs" in text
+        assert "the four Queens (EO GO HO SO), the four Jacks (EU GU HU SU), then diamonds" \
+            in text
+        assert "Queen 3, Jack 2" in text
+        assert re.search(r"you must follow (?:clubs|spades|hearts)\b", text), text
+    else:
+        assert "so EO is the Ober of acorns" in text and "the four Obers" in text
+        assert not re.search(r"\b(?:Queens?|Jacks?|clubs|diamonds)\b", text)
