@@ -8,6 +8,7 @@ chose the other faces (``/admin faces``) reads the other pack's words.
 from __future__ import annotations
 
 import io
+import json
 import random
 import re
 from pathlib import Path
@@ -21,13 +22,16 @@ from test_activity import open_socket, seat_user, ticket_of
 from test_games_bot import sit_with_computers
 from test_terminal import Answers
 from test_web import receive
+from web_helpers import path_of, serve
 
 from bot.session import TableSession
 from bot.store import SqliteStore
 from bot.texts import language_of, speaking, t
 from bot.web import demo
 from bot.web.live import HandSteps
+from engine import replay
 from engine.cards import TRUMP, code
+from engine.record import start
 from engine.tools.terminal import play_terminal
 
 FRENCH_SIGNS = "♣♠♥♦"
@@ -347,3 +351,47 @@ def test_the_terminal_game_names_the_cards_as_the_game_shows_them(game: str) -> 
     else:
         assert "so EO is the Ober of acorns" in text and "the four Obers" in text
         assert not re.search(r"\b(?:Queens?|Jacks?|clubs|diamonds)\b", text)
+
+
+async def test_the_analysis_board_names_french_cards(tmp_path: Path) -> None:
+    """The replay page's analysis board plays another card out of a finished Doppelkopf hand
+    and words its steps (the trumps, the tricks) as the page draws the cards: Queens, Jacks
+    and ♦ diamonds, not Obers, Unters and bells."""
+    store = SqliteStore(tmp_path / "bot.sqlite3")
+    await store.open()
+    server, base = await serve(store)
+    try:
+        session = await demo.open_table(store, guild_id=1, channel_id=1, game="doppelkopf",
+                                        seed=11)
+        hand_id = session.hand_id
+        assert hand_id is not None
+        hand = session.hand
+        assert hand is not None
+        rng = random.Random(46)
+        while not hand.finished:  # gesund all round, then random cards
+            seat = hand.actors()[0]
+            legal = hand.legal_actions(seat)
+            action = next((a for a in legal if a.kind == "gesund"), rng.choice(legal))
+            await session.act(seat_user(session, seat), action,
+                              hand_number=session.hand_number, at=len(hand.actions))
+        row = await store.hand(hand_id)
+        assert row is not None
+        record = row.record()
+        again = start(record)
+        for at, (seat, action) in enumerate(replay(record).actions):  # noqa: B007
+            others = [a for a in again.legal_actions(seat) if a.kind == "card" and a != action]
+            if action.kind == "card" and others and again.tricks:
+                break
+            again.apply(seat, action)
+        else:
+            raise AssertionError("no position with a choice of cards")
+        link = path_of(await server.hand_link(1, hand_id)) + "/analysis"
+        async with aiohttp.ClientSession(base) as client, client.post(
+                link, json={"at": at, "action": {"card": code(others[0].value)}}) as r:
+            assert r.status == 200
+            text = json.dumps(await r.json(), ensure_ascii=False)
+        assert "Queens and Jacks" in text and "♦ diamonds" in text, text[:2000]
+        assert not german_words(text, "en"), sorted(set(german_words(text, "en")))
+    finally:
+        await server.stop()
+        await store.close()
