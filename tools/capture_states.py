@@ -307,6 +307,29 @@ async def dk_ansagen(h: Harness, capture: Capture) -> None:
                        announce=("re", "kontra", "keine_90"))
 
 
+
+async def dk_karlchen(h: Harness, capture: Capture) -> None:
+    """A Karlchen as it happens: the last trick won by a Jack of clubs, on the table and in
+    the tally (the first seed from 1 whose hand ends so, everybody gesund)."""
+    for seed in range(1, 60):
+        ana, session = await dk_seated(h)
+        await reseed(session, seed)
+        await dk_start(h, ana, "en")
+        hand = session.hand
+        assert hand is not None
+        if hand.phase == "vorbehalt" and any(":gesund:" in m for m in h.hand_view(ana).moves()):
+            await say_vorbehalt(h, ana, None)
+        scratch = Capture(capture.out)
+        await dk_play_out(h, session, ana, scratch, "doppelkopf-karlchen-", random.Random(seed))
+        assert hand.result is not None
+        if any(item.get("item") == "dk_karlchen" for item in hand.result.extra["counted"]):
+            capture.messages += [m for m in scratch.messages
+                                 if m["name"].endswith(("-result", "-table-end"))]
+            return
+        assert h.bot is not None
+        await h.bot.service.end(h.table(session), "ok.ended")
+    raise AssertionError("no Karlchen in 59 hands")
+
 async def league(h: Harness, capture: Capture) -> None:
     """A server's monthly Bavarian Schafkopf league (issue 43): Mia starts it (divisions of
     four, two hands to count, one up and one down), eight members' hands of this month so
@@ -335,7 +358,7 @@ async def league(h: Harness, capture: Capture) -> None:
 
 STATES: dict[str, State] = {
     "doppelkopf-hochzeit": dk_hochzeit, "doppelkopf-solo": dk_solo,
-    "doppelkopf-ansagen": dk_ansagen, "league": league,
+    "doppelkopf-ansagen": dk_ansagen, "doppelkopf-karlchen": dk_karlchen, "league": league,
     "hint": hint_and_review, "rules": rules_page, "fris": fris_window,
     "schafkopf": schafkopf_result, "standings": standings_and_ratings,
 }
