@@ -167,6 +167,13 @@ def showing(faces: str) -> Iterator[None]:
         _faces.reset(token)
 
 
+def show_faces(faces: str) -> None:
+    """Name the cards as ``faces`` show them from now on in this task (an interaction's
+    handler, once it knows the table: its refusals, hints and reviews too; the task ends
+    with the interaction). Elsewhere use ``showing``."""
+    _faces.set(faces if faces in SUIT_SIGNS else "german")
+
+
 def current_faces() -> str:
     return _faces.get()
 

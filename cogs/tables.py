@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import answers, options
+from bot import answers, options, present
 from bot.choices import GAME_CHOICES, TOP_TRUMP_CHOICES, WATCH_CHOICES
 from bot.community import invitations
 from bot.courier import Via
@@ -38,7 +38,7 @@ from bot.lobby import (
 from bot.open_tables import OpenTable
 from bot.protocol import Click, Op
 from bot.service import Outcome, Reply
-from bot.texts import refusal, t
+from bot.texts import refusal, show_faces, t
 from bot.translator import ls
 from bot.validate import came_from
 from bot.voice.markdown import isolated
@@ -180,6 +180,9 @@ class Tables(commands.Cog, name="Tables"):
         if table is None:
             raise SessionError("err.elsewhere")
         session = table.discord.session
+        # Its answers name the cards as the table shows them, refusals included (a Doppelkopf
+        # table's Queen of clubs is no Ober of acorns in a hint, a review or "follow suit").
+        show_faces(present.faces_shown(session, table.discord.config))
         # A click belongs to its table's server and channel (a result or a review in the
         # table's own thread: there); anywhere else it is refused (a button copied into
         # another server, a DM).

@@ -255,9 +255,9 @@ async def test_one_human_three_computers(e2e: E2E) -> None:
     assert len(msg.versions) < len(rows)
 
 
-#: One game of each family beyond Filicău and 4-player Filkó (issues 6, 7, 8 and 34).
+#: One game of each family beyond Filicău and 4-player Filkó (issues 6, 7, 8, 34 and 45).
 OTHER_GAMES = ("filko5", "filko6", "filko_hats", "rich_poor", "kelebia", "filcau20",
-               "schafkopf3", "wendish", "dreiwendsch", "officers", "schafkopf")
+               "schafkopf3", "wendish", "dreiwendsch", "officers", "schafkopf", "doppelkopf")
 
 
 @pytest.mark.slow

@@ -11,7 +11,9 @@ A developer's tool (not a test, not a CI step), the companion of ``tools/capture
 It keeps: ``tables`` (``/tables`` as Eve sees it: two tables in two channels), ``reminder``
 (the direct message Di gets when her turn has waited two thirds of its time),
 ``tournament`` (an announcement taking sign-ups), ``tournament-standings`` (the standings after the
-first round of a Swiss tournament) and ``final`` (its final results).
+first round of a Swiss tournament) and ``final`` (its final results); with ``--only
+crossplay``, ``crossplay-en`` and ``crossplay-de``: one table across two servers, as each of
+them shows it.
 """
 
 from __future__ import annotations
@@ -30,15 +32,17 @@ import capture_hand  # noqa: E402  (after the path: the fake lives in tests/)
 import pytest  # noqa: E402
 from fake_discord import (  # noqa: E402
     CHANNEL_ID,
+    GUILD_ID,
     OTHER_CHANNEL_ID,
     Harness,
     Message,
+    User,
     running,
 )
 from test_tournaments import play_everything  # noqa: E402
 
 from bot.courier import Signal  # noqa: E402
-from bot.texts import t  # noqa: E402
+from bot.texts import language_of, speaking, t  # noqa: E402
 
 
 class Capture(capture_hand.Capture):
@@ -111,17 +115,70 @@ async def play(h: Harness, capture: Capture) -> None:
     capture.keep("final", final)
 
 
+async def crossplay(h: Harness, capture: Capture) -> None:
+    """A table across two servers (issue 42): an English one (Ana, Bob) and a German one
+    (Cid, Dan), both on for play across servers, pictures on; the four queue for Filicău
+    *everywhere*, a table forms, two cards are played, and each server's table message is
+    kept (``crossplay-en``, ``crossplay-de``): the others by their plain names, in its own
+    language, with its own card pictures."""
+    servers = (("en-US", (GUILD_ID, CHANNEL_ID), ("Ana", "Bob")),
+               ("de", h.guild(1), ("Cid", "Dan")))
+    players: list[tuple[User, int, str]] = []
+    for number, (locale, (guild_id, channel_id), names) in enumerate(servers):
+        h.guild_locale = locale
+        boss = h.user(f"Boss{number}", manager=True, guild=guild_id, locale=locale)
+        await h.command(boss, "admin pictures", mode="on", channel_id=channel_id)
+        await h.command(boss, "admin crossplay", mode="on", channel_id=channel_id)
+        players += [(h.user(n, guild=guild_id, locale=locale), channel_id, locale)
+                    for n in names]
+    for user, channel_id, locale in players:
+        h.guild_locale = locale
+        await h.command(user, "play", where="everywhere", game="filicau",
+                        channel_id=channel_id)
+    [table] = list(h.tables)
+    session = table.session
+    rng = random.Random(42)
+    for _ in range(2):
+        await h.settle()
+        [(user, channel_id, locale)] = [p for p in players
+                                        if session.seat_of(p[0].id) in
+                                        session.waiting_for_human()][:1]
+        h.guild_locale = locale
+        with speaking(language_of(locale)):
+            r = await h.press(user, t("btn.my_hand"), message=table_in(h, channel_id))
+        view = r.message
+        await h.click(user, rng.choice(sorted(view.moves())), message=view)
+    await h.settle()
+    for (_, channel_id, locale) in players[::2]:
+        capture.keep(f"crossplay-{language_of(locale)}", table_in(h, channel_id))
+
+
+def table_in(h: Harness, channel_id: int) -> Message:
+    """The table message of a channel (a public message with a My hand button)."""
+    found = [m for m in h.public(channel_id)
+             if any(str(b.get("custom_id", "")).startswith("fc:hand:") for b in m.buttons)]
+    return found[-1]
+
+
+PARTS = {"community": play, "crossplay": crossplay}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="folder for messages.json")
+    parser.add_argument("--only", nargs="*", choices=sorted(PARTS),
+                        help="capture only these parts (default: all)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     capture = Capture(args.out)
 
     async def run() -> None:
-        with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as mp:
-            async with running(Path(tmp) / "bot.sqlite3", mp) as h:
-                await play(h, capture)
+        for name in args.only or PARTS:
+            with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as mp:
+                async with running(Path(tmp) / "bot.sqlite3", mp) as h:
+                    await PARTS[name](h, capture)
+                    capture.users.update({str(u.id): u.name
+                                          for u in h.discord.members.values()})
 
     asyncio.run(run())
     capture.write()

@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import pytest  # noqa: E402  (after the path: the fake lives in tests/)
+from bot_fixtures import reseed  # noqa: E402
 from fake_discord import Harness, Message, running  # noqa: E402
 
 from bot.texts import t  # noqa: E402
@@ -70,7 +71,9 @@ async def play(h: Harness, game: str, seed: int, capture: Capture,
     r = await h.command(ana, "table new", game=game)
     lobby = r.message
     session = h.session()
-    session.rng = random.Random(seed)
+    # The deals from the seed: its randomness, and the first deal's seal drawn again from it
+    # (the lobby's came from the system's).
+    await reseed(session, seed)
     await h.press(ana, t("btn.join_a") if make_rules(game).fixed_teams else t("btn.sit"))
     while not session.full:
         await h.add_computer(ana, "normal")

@@ -18,7 +18,10 @@ Chromium comes from the system's packages; it is no dependency of the project. I
 missing: ``sudo apt-get install -y chromium`` (Debian) or ``chromium-browser`` (Ubuntu), or
 point ``--chromium`` (or ``$CHROMIUM``) at any Chromium or Chrome binary. The suit signs and
 other emoji need a colour emoji font (Debian: ``sudo apt-get install -y
-fonts-noto-color-emoji``); without one they are drawn as empty boxes.
+fonts-noto-color-emoji``); without one they are drawn as empty boxes, and so are full-width
+signs (the league's ＝) without a font that has them (Debian: ``fonts-droid-fallback``).
+``--widths phone`` draws the phone's width only; ``--prefix doppelkopf-`` names the files
+``doppelkopf-NAME-WIDTH.png``.
 """
 
 from __future__ import annotations
@@ -377,6 +380,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="draw only these messages (by name)")
     parser.add_argument("--chromium", help="the Chromium binary (default: from PATH)")
     parser.add_argument("--keep-html", action="store_true", help="keep NAME-WIDTH.html too")
+    parser.add_argument("--widths", nargs="*", choices=sorted(WIDTHS), default=list(WIDTHS),
+                        help="draw only these widths (default: all)")
+    parser.add_argument("--prefix", default="",
+                        help="put this before each file's name (doppelkopf-: doppelkopf-NAME-…)")
     args = parser.parse_args(argv)
     dump = json.loads(args.messages.read_text())
     chromium = find_chromium(args.chromium)
@@ -388,9 +395,11 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             files = {f["filename"]: (base / f["path"]).as_uri() for f in message["files"]}
             for width_name, width in WIDTHS.items():
+                if width_name not in args.widths:
+                    continue
                 page = page_html(message, dump.get("users", {}),
                                  dump.get("bot", {}).get("name", "Bot"), files, width_name)
-                stem = f"{message['name']}-{width_name}"
+                stem = f"{args.prefix}{message['name']}-{width_name}"
                 html_path = (args.out if args.keep_html else Path(tmp)) / f"{stem}.html"
                 html_path.write_text(page)
                 screenshot(chromium, html_path, args.out / f"{stem}.png", width)

@@ -49,7 +49,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bot import boards
 from bot.session import SessionError
 from bot.store import WebKey
-from bot.texts import EN, LANGUAGES, language_of, refusal, speaking, t
+from bot.texts import EN, LANGUAGES, language_of, refusal, showing, speaking, t
 from bot.voice import Text
 from bot.voice.wire import SpanData, spans
 from bot.web import cards, protocol
@@ -501,8 +501,10 @@ class Activity:
         sub = Subscriber(table.id, ticket.guild_id, token, viewer, activity=True,
                          lang=ticket.lang)
 
+        faces = cards.faces_of(table.game, config.faces)
+
         async def answer(message: protocol.Message) -> None:
-            await self._answer(sub, ticket, message)
+            await self._answer(sub, ticket, message, faces)
 
         return await server.run_socket(request, sub, protocol.hello(
             viewer, "public", protocol.TableInfo(
@@ -512,14 +514,16 @@ class Activity:
                 user=str(ticket.user_id))),
             answer)
 
-    async def _answer(self, sub: Subscriber, ticket: Ticket, message: protocol.Message) -> None:
+    async def _answer(self, sub: Subscriber, ticket: Ticket, message: protocol.Message,
+                      faces: str) -> None:
         """A player's request, through the table's live side; a refusal answered in their
-        language, nothing changed."""
+        language, nothing changed; its cards named as the page draws them (``faces``)."""
         try:
-            with speaking(ticket.lang):  # a hint is worded in its asker's language
+            # A hint is worded in its asker's language.
+            with speaking(ticket.lang), showing(faces):
                 await self._do(sub, ticket, message)
         except SessionError as e:
-            with speaking(ticket.lang):
+            with speaking(ticket.lang), showing(faces):
                 text = (refusal(e.key, e.params) if e.key in EN else t("err.not_allowed"))
             sub.send(protocol.dump(protocol.Refusal(reason=e.key, text=text)))
         except Exception:

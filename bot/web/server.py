@@ -123,7 +123,7 @@ class WebServer:
         self.leagues = Leagues(store.db)  # type: ignore[attr-defined]
         self.feed = Feed(store, bus, self.keys, self.guilds)
         self._seen_names: OrderedDict[tuple[int, str], str] = OrderedDict()
-        self._analyses: OrderedDict[tuple[int, int, str, str], list[dict[str, Any]]] = (
+        self._analyses: OrderedDict[tuple[int, int, str, str, str], list[dict[str, Any]]] = (
             OrderedDict())
         self._analysing = asyncio.Semaphore(ANALYSES_AT_ONCE)
         self.env = jinja2.Environment(
@@ -429,14 +429,16 @@ class WebServer:
         except (ValueError, KeyError, TypeError):
             return web.json_response({"refused": "bad_request"}, status=400)
         lang = await self.guilds.language(guild_id)
+        # Its cards named as the page draws them (a Doppelkopf hand's Queens and Jacks).
+        faces = cards.faces_of(table.game, (await self.guilds.get(guild_id)).faces)
         self._learn(guild_id, table.runtime.get("names"))
 
         def line() -> list[dict[str, Any]]:
-            with speaking(lang):
+            with speaking(lang), showing(faces):
                 return [s.model_dump(mode="json") for s in play_out(
                     Table.from_rows(table, row), row.record(), at, action)]
 
-        key = (hand_id, at, json.dumps(action, sort_keys=True), lang)
+        key = (hand_id, at, json.dumps(action, sort_keys=True), lang, faces)
         steps = self._analyses.get(key)
         if steps is None:
             async with self._analysing:

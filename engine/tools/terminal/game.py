@@ -24,7 +24,6 @@ from typing import Any, TextIO
 from engine.actions import Action, IllegalAction
 from engine.ai import make_player
 from engine.cards import (
-    SUIT_NAMES,
     TRUMP,
     Card,
     card,
@@ -35,7 +34,6 @@ from engine.match import Match
 from engine.rules import make_rules
 from engine.tools.terminal.words import (
     BY_POINTS,
-    CARD_CODES,
     COUNTED_ITEMS,
     COUNTED_TIMES,
     EVENTS,
@@ -46,6 +44,7 @@ from engine.tools.terminal.words import (
     WINDOWS,
     and_list,
     capitalised,
+    card_codes,
     card_from_text,
     card_set_kind,
     describe,
@@ -53,9 +52,11 @@ from engine.tools.terminal.words import (
     payments,
     point_unit,
     refusal,
+    suit_name,
     told,
     told_mine,
     trumps_line,
+    use_faces,
     why_refused,
 )
 from engine.trumps import TrumpOrder
@@ -73,6 +74,8 @@ class TerminalGame:
                  out: TextIO, inp: TextIO, hands: int | None = None) -> None:
         self.match, self.seat, self.out, self.inp = match, seat, out, inp
         self.rules = match.rules
+        # Its cards are named as the game's own faces show them (Doppelkopf's French pack).
+        use_faces(self.rules.faces)
         self.level = level
         self.hands = hands
         self.bot = make_player(level, seed)
@@ -171,7 +174,7 @@ class TerminalGame:
             self.say(f"{match} You play the match to its end.")
         else:
             self.say("Hands follow one another: after each one you say whether to play on.")
-        self.say(CARD_CODES)
+        self.say(card_codes())
         self.say(HOW_TO_ANSWER)
 
     def hand_header(self) -> None:
@@ -227,7 +230,7 @@ class TerminalGame:
             groups.setdefault(group, []).append(c)
         trumps = "trumps" if order is not None else "always trumps"
         return " · ".join(
-            f"{trumps if g == TRUMP else SUIT_NAMES[g]}: {' '.join(code(c) for c in cs)}"
+            f"{trumps if g == TRUMP else suit_name(g)}: {' '.join(code(c) for c in cs)}"
             for g, cs in sorted(groups.items(), key=lambda kv: -1 if kv[0] == TRUMP else kv[0]))
 
     def news(self) -> None:
@@ -297,7 +300,7 @@ class TerminalGame:
                 last = new[-1]
                 if (order_changed and hand.trump is not None and suit_of(last) == hand.trump
                         and last not in hand.rules.top_trumps):
-                    line += (f" The last card turned up makes {SUIT_NAMES[hand.trump]} "
+                    line += (f" The last card turned up makes {suit_name(hand.trump)} "
                              "trump.")
                     trump_said = True
                 self.say(line)
@@ -308,7 +311,7 @@ class TerminalGame:
                 self.order_said = hand.order
                 self.say(trumps_line(hand.order, hand.rules.pack))
             elif hand.rules.usual_trump is None and hand.trump is not None and not trump_said:
-                self.say(f"Trump is {SUIT_NAMES[hand.trump]} again.")
+                self.say(f"Trump is {suit_name(hand.trump)} again.")
 
     def _news_window(self) -> None:
         """A doubling window that opened: what it asks for, and of whom (everyone the table
@@ -805,7 +808,7 @@ class TerminalGame:
             return text
 
     def help(self) -> None:
-        self.say(CARD_CODES)
+        self.say(card_codes())
         self.say(HOW_TO_ANSWER)
         if self.rules.goal:
             self.say(f"The goal: {self.rules.goal}")

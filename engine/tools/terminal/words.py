@@ -7,6 +7,7 @@ Nothing here names a game: a kind of decision is worded from ``KINDS`` (or the g
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -28,13 +29,38 @@ from engine.rules.hats import FACES
 from engine.trumps import TrumpOrder
 from engine.words import KindWords
 
-CARD_CODES = (
-    "Cards are written as suit letter + rank:\n"
-    "  suits: " + ", ".join(f"{letter} {name}" for letter, name in zip(SUIT_LETTERS, SUIT_NAMES,
-                                                                       strict=True)) + "\n"
-    "  ranks: " + ", ".join(f"{c} {n}" for c, n in zip(RANK_CODES, RANK_NAMES, strict=True))
-    + "\n  so EO is the Ober of acorns and H10 the Ten of hearts."
-)
+#: The French pack's names of the suits E G H S and of the ranks O and U (a game played with
+#: French cards, ``Rules.faces``, is worded so: its EO is the Queen of clubs).
+FRENCH_SUIT_NAMES = ("clubs", "spades", "hearts", "diamonds")
+FRENCH_RANK_NAMES = {"O": "Queen", "U": "Jack"}
+#: The faces the cards being worded show (``use_faces``): the game's own.
+_faces: contextvars.ContextVar[str] = contextvars.ContextVar("terminal_faces",
+                                                            default="german")
+
+
+def use_faces(faces: str) -> None:
+    """Name the cards as ``faces`` (``"german"`` or ``"french"``) show them from now on."""
+    _faces.set(faces)
+
+
+def suit_name(s: int) -> str:
+    return (FRENCH_SUIT_NAMES if _faces.get() == "french" else SUIT_NAMES)[s]
+
+
+def rank_name(r: int) -> str:
+    name = RANK_NAMES[r]
+    return FRENCH_RANK_NAMES.get(RANK_CODES[r], name) if _faces.get() == "french" else name
+
+
+def card_codes() -> str:
+    """How cards are written, in the words of the faces in force."""
+    return (
+        "Cards are written as suit letter + rank:\n"
+        "  suits: " + ", ".join(f"{letter} {suit_name(i)}"
+                                for i, letter in enumerate(SUIT_LETTERS)) + "\n"
+        "  ranks: " + ", ".join(f"{c} {rank_name(i)}" for i, c in enumerate(RANK_CODES))
+        + f"\n  so EO is the {card_name(card('EO'))} and H10 the Ten of hearts."
+    )
 
 HOW_TO_ANSWER = ('Answer with the number of a choice or a card\'s code (e.g. EO); "help" shows '
                  'this again, "quit" leaves.')
@@ -92,7 +118,7 @@ KINDS: dict[str, KindWords] = {
                  "permanent trumps stay on top."),
     "signal": KindWords("a face asking for {value}", "{who} makes a face asking for {value}",
                    "A face asks your partner for a suit, once a trick, and the whole table "
-                   "sees it: " + and_list([f"{face} for {SUIT_NAMES[SUIT_LETTERS.index(letter)]}"
+                   "sees it: " + and_list([f"{face} for {suit_name(SUIT_LETTERS.index(letter))}"
                                        for letter, face in FACES.items()]) + ".",
                    mine="Your face asks your partner for {value}"),
 }
@@ -203,7 +229,7 @@ REVEALED = {
 
 def card_name(c: Card) -> str:
     """``card_name(card("H10")) == "Ten of hearts"``."""
-    return f"{RANK_NAMES[rank_of(c)]} of {SUIT_NAMES[suit_of(c)]}"
+    return f"{rank_name(rank_of(c))} of {suit_name(suit_of(c))}"
 
 
 def card_from_text(text: Any) -> Card | None:
@@ -228,7 +254,7 @@ def _value_words(kind: str, value: Any, seat_name: Callable[[int], str] = _seat_
         return "" if value else "no"
     if isinstance(value, str):
         if value in SUIT_LETTERS:
-            return SUIT_NAMES[SUIT_LETTERS.index(value)]
+            return suit_name(SUIT_LETTERS.index(value))
         c = card_from_text(value)
         if c is not None:
             return f"the {card_name(c)} ({code(c)})"
@@ -252,7 +278,7 @@ def json_value(action: Action) -> Any:
 #: Kinds whose value needs more than the generic words.
 def _fris_words(v: Any) -> str:
     if isinstance(v, str):
-        return f"{v}, trump {SUIT_NAMES[suit_of(card(v))]}"
+        return f"{v}, trump {suit_name(suit_of(card(v)))}"
     return f"{v['over']}, trump {_value_words('fris', v['trump'])}"
 
 
@@ -334,8 +360,11 @@ def card_set_kind(actions: Sequence[Action]) -> bool:
 
 def why_refused(error: IllegalAction) -> str:
     """The rule that refuses a card, said to the player: ``you must follow hearts``."""
+    suit = error.params.get("suit", "suit")
+    if suit in SUIT_NAMES:  # the engine names a suit in the German pack's words
+        suit = suit_name(SUIT_NAMES.index(suit))
     reasons = {
-        "must_follow": f"you must follow {error.params.get('suit', 'suit')}",
+        "must_follow": f"you must follow {suit}",
         "must_trump": "you cannot follow suit, so you must play a trump",
         "must_beat": "you must beat the trick if you can",
         "not_your_card": "you do not hold it",
@@ -359,11 +388,11 @@ def point_unit(rules: Rules) -> tuple[str, str, str]:
             values[rank_of(c)] = rules.points[c]
     ranks = sorted(values)
     if set(values.values()) == {1}:
-        return (and_list([RANK_NAMES[r] + "s" for r in ranks]),
-                " or ".join(RANK_NAMES[r] for r in ranks),
-                f"Each {and_list([RANK_NAMES[r] for r in ranks])} counts 1 "
+        return (and_list([rank_name(r) + "s" for r in ranks]),
+                " or ".join(rank_name(r) for r in ranks),
+                f"Each {and_list([rank_name(r) for r in ranks])} counts 1 "
                 f"({rules.total_points} in all); no other card counts.")
-    scale = ", ".join(f"{RANK_NAMES[r]} {values[r]}" for r in ranks)
+    scale = ", ".join(f"{rank_name(r)} {values[r]}" for r in ranks)
     return "card points", "card point", f"Card points: {scale} ({rules.total_points} in all)."
 
 
@@ -378,7 +407,7 @@ def trumps_line(order: TrumpOrder, pack: Sequence[Card]) -> str:
             continue
         whole = [x for x in pack if rank_of(x) == rank_of(c)]
         if len(run) > 1 and set(run) == set(whole):
-            parts.append(f"the {NUMBERS[len(run)]} {RANK_NAMES[rank_of(c)]}s "
+            parts.append(f"the {NUMBERS[len(run)]} {rank_name(rank_of(c))}s "
                          f"({' '.join(code(x) for x in run)})")
         else:
             parts.append(" ".join(code(x) for x in run))
@@ -387,7 +416,7 @@ def trumps_line(order: TrumpOrder, pack: Sequence[Card]) -> str:
     if suit is not None:
         rest = sorted((c for c in pack if suit_of(c) == suit and c not in order.permanent),
                       key=order.sort_key)
-        parts.append(f"then {SUIT_NAMES[suit]}: {' '.join(code(c) for c in rest)}")
+        parts.append(f"then {suit_name(suit)}: {' '.join(code(c) for c in rest)}")
     if not parts:
         return "There are no trumps."
     return "Trumps, high to low: " + ", ".join(parts) + ". Every other card belongs to its suit."
