@@ -43,6 +43,11 @@ class SimplePlayer:
         order = view.order
         if len(legal) == 1 or legal[0].kind != "card" or order is None:
             return legal[0]
+        if not all(isinstance(a.value, int) for a in legal):
+            # A game whose pack holds each card twice names its cards by code (Doppelkopf):
+            # its own rule of thumb plays them.
+            suggested = view.rules.suggest(view)
+            return suggested if suggested in legal else legal[0]
         points = view.card_points
         cards = [a.value for a in legal]
 
