@@ -9,6 +9,7 @@ costs the event loop only the pickling of a ``SeatView`` (a few kilobytes). ``AI
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
 import multiprocessing
@@ -36,6 +37,8 @@ T = TypeVar("T")
 COMPUTER_LEVELS = ("easy", "normal", "hard")
 
 _pool: Executor | None = None
+#: Done once the pool's first worker is up (``_start_workers``); decisions wait for it.
+_up: concurrent.futures.Future[None] | None = None
 #: Where decisions are timed and the pool's work counted (``bot.metrics``), once told.
 _measured: Metrics | None = None
 #: How much lower the workers' CPU priority is than the bot's (``nice``).
@@ -48,8 +51,9 @@ def default_processes() -> int:
 
 
 def start(processes: int) -> None:
-    """Think in ``processes`` worker processes from now on (0: in a thread)."""
-    global _pool
+    """Think in ``processes`` worker processes from now on (0: in a thread). The workers
+    are started at once, in a thread of their own (``_start_workers``)."""
+    global _pool, _up
     stop()
     if processes > 0:
         # Workers come from a fork server, not forked from the bot: a forked worker inherits
@@ -58,8 +62,35 @@ def start(processes: int) -> None:
         # a restarted bot finds its own shards still held.
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["bot.thinking"])
-        _pool = ProcessPoolExecutor(max_workers=processes, mp_context=context,
-                                    initializer=_worker_start, initargs=(os.getpid(),))
+        pool = ProcessPoolExecutor(max_workers=processes, mp_context=context,
+                                   initializer=_worker_start, initargs=(os.getpid(),))
+        up: concurrent.futures.Future[None] = concurrent.futures.Future()
+        _pool, _up = pool, up
+        threading.Thread(target=_start_workers, args=(pool, up), name="start-workers",
+                         daemon=True).start()
+
+
+def _start_workers(pool: Executor, up: concurrent.futures.Future[None]) -> None:
+    """Start the pool's first worker, then say so (``up``). A fresh pool starts its workers
+    in the caller of its first ``submit``, which waits meanwhile for the fork server to start
+    and import ``bot.thinking`` (seconds, on a loaded machine). On the event loop that was
+    the first computer's move after every start: no click was answered meanwhile (a
+    restarted table's message stayed as the killed process left it, a click on a shard taken
+    over got no answer in time). Here it holds up only this thread; decisions wait for
+    ``up`` without holding up the loop."""
+    try:
+        pool.submit(os.getpid).result()
+    except Exception:  # stopped meanwhile, or broken: the decisions find out for themselves
+        log.debug("the computer players' first worker did not start", exc_info=True)
+    finally:
+        up.set_result(None)
+
+
+async def _started() -> Executor | None:
+    """The worker pool once its first worker is up (None: think in a thread)."""
+    while (up := _up) is not None and not up.done():
+        await asyncio.wrap_future(up)
+    return _pool
 
 
 def _worker_start(bot_pid: int) -> None:
@@ -95,7 +126,8 @@ def measure(metrics: Metrics | None) -> None:
 
 
 def stop() -> None:
-    global _pool
+    global _pool, _up
+    _up = None
     if _pool is not None:
         pool, _pool = _pool, None
         processes = list((getattr(pool, "_processes", None) or {}).values())
@@ -129,7 +161,7 @@ async def decide(level: str, seat: int, view: SeatView) -> Action:
 
 
 async def _decide(level: str, seat: int, view: SeatView) -> Action:
-    pool = _pool
+    pool = await _started()
     if pool is not None:
         try:
             return await asyncio.get_running_loop().run_in_executor(
@@ -180,7 +212,7 @@ async def _off_loop(fn: Callable[..., T], *args: Any) -> T:
 
 
 async def _in_pool(fn: Callable[..., T], *args: Any) -> T:
-    pool = _pool
+    pool = await _started()
     if pool is not None:
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
