@@ -59,8 +59,12 @@ class Crossplay:
     """See the module docstring. ``venue``: makes a venue's surface (the bot's wiring)."""
 
     def __init__(self, store: Store, tables: OpenTables, service: TableService, *,
-                 sender: Sender, venue: VenueMaker, wait: float) -> None:
+                 sender: Sender, venue: VenueMaker, wait: float,
+                 owns: Callable[[int], bool] = lambda _guild_id: True) -> None:
         self.store = store
+        #: Whether a server is on this process's shards: a table formed here has its home
+        #: there, so that this process drives it (and takes it back after a restart).
+        self.owns = owns
         #: Seconds in the queue before a player is offered computers (``CROSSPLAY_WAIT``).
         self.wait = wait
         #: The offer of computers due to each waiting player, by user.
@@ -202,9 +206,11 @@ class Crossplay:
                 await self.store.dequeue(w.user_id)
 
     async def _open(self, group: list[Waiting]) -> None:
-        """A table for ``group``: its home in the longest waiting player's channel that has
-        no table, a venue in every further server."""
-        homes = [w for w in group if self.tables.in_channel(w.channel_id) is None]
+        """A table for ``group``: its home in the channel of the longest waiting player of
+        this process's servers whose channel has no table, a venue in every further
+        server."""
+        homes = [w for w in group if self.owns(w.guild_id)
+                 and self.tables.in_channel(w.channel_id) is None]
         if not homes:
             # Every channel of theirs has a table already: they wait on (first in line).
             for w in group:
