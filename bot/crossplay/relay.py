@@ -241,11 +241,15 @@ class Relay:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+    async def sweep(self) -> None:
+        """Take the clicks kept for this process's shards that no notification brought."""
+        for rid in await self.store.relayed_for(self.shards):
+            await self.take(rid)
+
     async def _sweep(self) -> None:
         while True:
             try:
-                for rid in await self.store.relayed_for(self.shards):
-                    await self.take(rid)
+                await self.sweep()
             except Exception:
                 log.exception("could not sweep the relayed clicks")
             await asyncio.sleep(SWEEP_SECONDS)
