@@ -228,6 +228,10 @@ class Crossplay:
             guild_id=home.guild_id, channel_id=home.channel_id, game=game, options=options,
             opener_id=home.user_id, settings=settings, members=list(members),
             names={user_member(w.user_id): w.name for w in group}, post=None)
+        if isinstance(table.discord, CrossplaySurface):
+            # Each server's table message: a follow-up of a /play made there (no request
+            # of the bot's global limit while its token lives).
+            table.discord.post_by(home)
         by_guild: dict[int, list[Waiting]] = {}
         for w in group:
             if w.guild_id != home.guild_id:
@@ -237,7 +241,7 @@ class Crossplay:
                              channel_id=theirs[0].channel_id,
                              members=tuple(w.user_id for w in theirs))
             await self.store.put_venue(venue)
-            self._show(table, venue)
+            self._show(table, venue).post_by(theirs[0])
 
         async def post(_: Outcome | None = None) -> None:
             await table.discord.post_in_channel()
