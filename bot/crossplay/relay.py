@@ -53,7 +53,7 @@ OWN_MESSAGE = frozenset({Op.HAND, Op.LAST, Op.RULES, Op.HINT})
 SWEEP_SECONDS = 5.0
 #: Gateway payloads kept for a relay, by interaction id (a click is relayed within a
 #: moment of its arrival, or not at all).
-KEPT = 512
+KEPT = 256
 
 #: How a relayed click was deferred: its message updated later ("update"), or a message of
 #: its own, ephemeral ("ephemeral") or public ("public": Next hand posts the table anew).
