@@ -6,8 +6,11 @@ server (``bot.store.crossplay``); the matchmaker, behind the queue's lock in whi
 process asks, takes the players who may sit together (their servers still in, none barred,
 no blocked pair). The process that formed the group opens the table, like a tournament's
 (the table service: seated, started, under the table's lock): its home is the channel of the
-longest waiting player whose channel has no table, and every further server of the group a
-venue (``bot.crossplay.venue``) with its own table message. Each player is told where, by a
+longest waiting player of this process's servers whose channel has no table (so that this
+process, the owner of the home's shard, drives it, and takes it back after a restart), and
+every further server of the group a venue (``bot.crossplay.venue``) with its own table
+message. A venue on another shard process gets its clicks there, which carries them here
+(``bot.crossplay.relay``). Each player is told where, by a
 follow-up of their own ``/play`` (their token: no request of the global limit).
 
 A server that turns play across servers off withdraws its players from its cross-server
