@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -189,19 +190,47 @@ async def test_a_table_across_servers_on_two_shard_processes(
         await owner.start()
         for p in people:
             await table.my_hand(p)
+        await table.play(1, moves=2)
+
+        # A player of the other process leaves mid-hand (the question and the yes carried
+        # to the owner): the computer plays their seat to the end of the hand, and every
+        # server's channel says so, naming nobody by a mention.
+        leaver = next(p for p in people if standin.shard_of(standin.guild_of[p.channel_id])
+                      != standin.shard_of(row.guild_id))
+        inter = await leaver.press(t("btn.leave_hand"), table.table_message(leaver))  # type: ignore[arg-type]
+        assert await table.settled(leaver, inter) is None
+        [question] = [standin.messages[f] for f in inter.followups]
+        assert question.audience == leaver.id and question.content == t("hand.leave_ask")
+        inter = await leaver.press(t("btn.leave_yes"), question)
+        assert await table.settled(leaver, inter) is None
+        assert standin.messages[question.id].content == t("hand.left")
+        table.players.remove(leaver)
+        said = t("turn.left", user="\0").split("\0")[1]
+        for p in people:
+            notice = await standin.wait_for(
+                lambda p=p: next((m for m in standin.public(p.channel_id)
+                                  if m.content.endswith(said)), None),
+                TIMEOUT, f"the notice in {p.name}'s channel")
+            assert "<@" not in notice.content
         await table.play(1)
         for p in people:
             await standin.wait_for(lambda p=p: table.result(1, p), TIMEOUT,
                                    f"the result in {p.name}'s channel")
 
-        # Every move accepted is stored once, and the hand replays.
+        # Every move accepted is stored once, and the hand replays; the leaver's seat was
+        # played by the computer after they left.
         [hand] = await store.hands(row.id, limit=10)
         replay(hand.record())
-        stored = [str(a["card"]) for a in hand.actions if "card" in a]
+        rows = await store.db.fetch(
+            "SELECT action, by_computer FROM actions WHERE hand_id = ? ORDER BY idx", hand.id)
+        actions = [(json.loads(r["action"]), bool(r["by_computer"])) for r in rows]
+        stored = [str(a["card"]) for a, computer in actions if "card" in a and not computer]
         clicked = [cid.split(":")[-1] for _, cid in table.moves
                    if cid.split(":")[1] == "card"]
         assert stored == clicked
         assert {p.name for p, _ in table.moves} == {"ana", "bo", "cy", "di"}
+        seat = hand.header["members"].index(str(leaver.id))
+        assert any(computer and a["seat"] == seat for a, computer in actions)
         assert table.relayed > len(table.moves) // 2  # those of two players, at least
         await hidden.drain()
         assert not hidden.problems, hidden.problems
