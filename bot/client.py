@@ -184,6 +184,8 @@ class FilicauBot(commands.Bot):
                     if database and is_postgres_url(database) else LocalBus())
         self.relay = Relay(self.store, bus, shards=mine, shard_count=count,
                            rebuild=self._rebuild, dispatch=self.clicks.dispatch)
+        self.relay.withdrawn = self.crossplay.withdraw_here
+        self.crossplay.elsewhere = self.relay.withdraw
         self._remember_interactions()
         self.member_names = MemberNames()
         #: The web pages (``bot.web``), when ``WEB_URL`` is set.

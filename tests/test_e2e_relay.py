@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -232,6 +233,26 @@ async def test_a_table_across_servers_on_two_shard_processes(
         seat = hand.header["members"].index(str(leaver.id))
         assert any(computer and a["seat"] == seat for a, computer in actions)
         assert table.relayed > len(table.moves) // 2  # those of two players, at least
+        # A server of the other process turns play across servers off, between hands: its
+        # process tells the owner, which hands that server's seat to the computer, and
+        # every server's channel says why.
+        stayer = next(p for p in people if p is not leaver and standin.shard_of(
+            standin.guild_of[p.channel_id]) != standin.shard_of(row.guild_id))
+        boss = Player(standin, "boss-off", channel_id=stayer.channel_id, manager=True)
+        inter = await boss.command("admin crossplay", mode="off")
+        assert boss.response(inter).content == t("ok.crossplay_off")
+        why = t("crossplay.withdrawn", user=stayer.name.title())
+        # Their line among the table message's seats ("A3 Cy", "B4 Di (deals)").
+        seated = re.compile(rf"(?m)^[AB]\d {re.escape(stayer.name.title())}(?: \(|$)")
+        for p in people:
+            await standin.wait_for(
+                lambda p=p: any(m.content == why for m in standin.public(p.channel_id)),
+                TIMEOUT, f"why, in {p.name}'s channel")
+            await standin.wait_for(
+                lambda p=p: not seated.search(table.table_message(p).text),  # type: ignore[union-attr]
+                TIMEOUT, f"the computer in {stayer.name}'s seat, in {p.name}'s channel")
+        after = await store.get_table(row.id)
+        assert after is not None and str(stayer.id) not in after.seats
         await hidden.drain()
         assert not hidden.problems, hidden.problems
         assert not hidden.leaks, hidden.leaks

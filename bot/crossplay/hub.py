@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -68,6 +68,8 @@ class Crossplay:
         #: Whether a server is on this process's shards: a table formed here has its home
         #: there, so that this process drives it (and takes it back after a restart).
         self.owns = owns
+        #: Tells the other processes that a server withdrew (``bot.crossplay.relay``).
+        self.elsewhere: Callable[[int], Awaitable[None]] | None = None
         #: Seconds in the queue before a player is offered computers (``CROSSPLAY_WAIT``).
         self.wait = wait
         #: The offer of computers due to each waiting player, by user.
@@ -280,6 +282,13 @@ class Crossplay:
         for w in await self.store.waiting():
             if w.guild_id == guild_id:
                 await self.leave(w.user_id)
+        await self.withdraw_here(guild_id)
+        if self.elsewhere is not None:
+            # With shard processes the server's tables may be driven by another one.
+            await self.elsewhere(guild_id)
+
+    async def withdraw_here(self, guild_id: int) -> None:
+        """``withdraw``'s part at the tables this process drives."""
         for table in self.tables:
             if not plays_across(table) or table.session.state == "closed":
                 continue

@@ -15,6 +15,9 @@ deferred message edited, or a follow-up); every later update of the venue's tabl
 and of its players' hand views is made by the owner through Discord's REST routes, which
 take the same token from any process.
 
+A server that turns play across servers off is announced the same way (``w:GUILD:FROM``):
+every other process hands that server's seats at the tables it drives to the computer.
+
 After a takeover the new owner of the shard hears the notifications; a click announced while
 no process owned it is taken by the next sweep of the store (at start, then every few
 seconds).
@@ -26,8 +29,9 @@ import asyncio
 import collections
 import contextlib
 import logging
+import secrets
 import time
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Coroutine
 from typing import Any
 
 import discord
@@ -171,6 +175,10 @@ class Relay:
         self.started = False
         #: Clicks handed to another process, and taken from one (the tests read them).
         self.sent = self.taken = 0
+        #: What a server's withdrawal asks of this process (``Crossplay.withdraw_here``).
+        self.withdrawn: Callable[[int], Coroutine[Any, Any, None]] | None = None
+        #: This process, as its own announcements name it (they come back on one bus).
+        self.me = secrets.token_hex(4)
 
     # -- the process that got the click ----------------------------------------------------
 
@@ -228,8 +236,18 @@ class Relay:
         self.started = True
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
+    async def withdraw(self, guild_id: int) -> None:
+        """Tell the other processes that ``guild_id`` turned play across servers off."""
+        if self.started:
+            await self.bus.publish(f"w:{guild_id}:{self.me}")
+
     def _heard(self, message: str) -> None:
         kind, _, rest = message.partition(":")
+        if kind == "w":
+            guild, _, sender = rest.partition(":")
+            if guild.isdigit() and sender != self.me and self.withdrawn is not None:
+                self._run(self.withdrawn(int(guild)))
+            return
         shard, _, rid = rest.partition(":")
         if kind != "c" or not shard.isdigit() or not rid.isdigit() \
                 or int(shard) not in self.shards:
@@ -237,9 +255,19 @@ class Relay:
         self._spawn(int(rid))
 
     def _spawn(self, rid: int) -> None:
-        task = asyncio.get_running_loop().create_task(self.take(rid))
+        self._run(self.take(rid))
+
+    def _run(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(self._logged(work))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    @staticmethod
+    async def _logged(work: Coroutine[Any, Any, None]) -> None:
+        try:
+            await work
+        except Exception:
+            log.exception("relay: a notification could not be handled")
 
     async def sweep(self) -> None:
         """Take the clicks kept for this process's shards that no notification brought."""
