@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from standin import BotProcess, Message, Player, StandIn
 from standin.crossgame import TIMEOUT, CrossTable
+from standin.game import Table
 from standin.records import HiddenCardCheck, StoredHand
 
 from bot.store.postgres import PostgresStore
@@ -261,6 +262,76 @@ async def test_a_table_across_servers_on_two_shard_processes(
             assert p.errors() == [], p.log()[-3000:]
     finally:
         await hidden.stop()
+        await store.close()
+        for p in procs.values():
+            await p.stop()
+
+
+@pytest.mark.slow
+async def test_a_turn_runs_out_for_a_player_of_the_other_process(
+    standin: StandIn, tmp_path: Path, pg_url: str
+) -> None:
+    """At a quick table (30 s a turn) a player of the process that does not drive the table
+    lets their turn run out: only their server's channel is warned, the owner's computer
+    plays that move for them and redraws their hand view, and play goes on."""
+    procs = {s: process(standin, tmp_path, pg_url, s) for s in (0, 1)}
+    for p in procs.values():
+        await p.start()
+    store = PostgresStore(pg_url)
+    await store.open()
+    try:
+        people = [Player(standin, name, channel_id=c)
+                  for name, c in zip(("ana", "bo", "cy", "di"), standin.channel_ids,
+                                     strict=True)]
+        for number, c in enumerate(standin.channel_ids):
+            boss = Player(standin, f"boss{number}", channel_id=c, manager=True)
+            await boss.command("admin crossplay", mode="on")
+        for p in people:
+            await p.command("play", where="everywhere", game="filicau", pace="quick")
+        table = CrossTable(standin, people, seed=3)
+        await standin.wait_for(lambda: all(table.table_message(p) for p in people),
+                               TIMEOUT, "the table in every server's channel")
+        [row] = await store.open_tables()
+        home_shard = standin.shard_of(row.guild_id)
+        for p in people:
+            await table.my_hand(p)
+        # Play on until it is the turn of a player of the other process, who lets it run
+        # out (their hand view has their cards enabled).
+        def away() -> Player | None:
+            p = table.turn()
+            if p is None or standin.shard_of(standin.guild_of[p.channel_id]) == home_shard:
+                return None
+            view = Table.hand_view(p, 1)
+            return p if view is not None and view.moves() else None
+
+        while (late := away()) is None:
+            await table.step(1)
+        moved = len((await store.hands(row.id, limit=1))[0].actions)
+        warned = t("turn.warning", user=late.mention, when="\0").split("\0")[0]
+        await standin.wait_for(
+            lambda: any(m.content.startswith(warned) for m in standin.public(late.channel_id)),
+            TIMEOUT, "the warning in their own server's channel")
+        # The computer plays for them, and the turn moves on.
+        await standin.wait_for(lambda: table.turn() not in (late, None), 90,
+                               "the turn to run out")
+        [hand] = await store.hands(row.id, limit=1)
+        rows = await store.db.fetch(
+            "SELECT action, by_computer FROM actions WHERE hand_id = ? ORDER BY idx", hand.id)
+        seat = hand.header["members"].index(str(late.id))
+        assert any(r["by_computer"] and json.loads(r["action"])["seat"] == seat
+                   for r in rows[moved:])
+        # Their hand view is redrawn by the owner: their cards no longer enabled.
+        await standin.wait_for(lambda: not Table.hand_view(late, 1).moves()  # type: ignore[union-attr]
+                               or table.turn() is late, TIMEOUT, "their hand view redrawn")
+        # A person of another server is never mentioned in a server's channel.
+        for p in people:
+            if p is not late:
+                assert not any(late.mention in m.content
+                               for m in standin.public(p.channel_id)), p.name
+        await table.play(1, moves=3)
+        for p in procs.values():
+            assert p.errors() == [], p.log()[-3000:]
+    finally:
         await store.close()
         for p in procs.values():
             await p.stop()

@@ -102,6 +102,15 @@ class CrossTable:
         assert view.audience == p.id and view.content.startswith("**"), view.text
         return view
 
+    def turn(self) -> Player | None:
+        """The player the table message marks to act (▶ before their seat and name)."""
+        m = self.table_message()
+        for line in (m.text if m is not None else "").splitlines():
+            for p in self.players:
+                if re.match(rf"▶ \S+ {re.escape(p.name.title())}\b", line):
+                    return p
+        return None
+
     def to_act(self, number: int) -> tuple[Player, Message] | None:
         for p in self.players:
             view = Table.hand_view(p, number)
