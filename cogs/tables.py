@@ -179,6 +179,7 @@ class Tables(commands.Cog, name="Tables"):
             if await self.bot.relay.hand_over(interaction, click):
                 return
             raise SessionError(await self._not_open(interaction, click.table_id))
+        self.bot.relay.forget(interaction.id)
         # The table as the click's server shows it: a table across servers is shown in
         # each of its players' servers, with that server's own messages (bot.crossplay).
         table = self.bot.crossplay.shown_at(found, interaction.guild_id)

@@ -57,7 +57,7 @@ OWN_MESSAGE = frozenset({Op.HAND, Op.LAST, Op.RULES, Op.HINT})
 SWEEP_SECONDS = 5.0
 #: Gateway payloads kept for a relay, by interaction id (a click is relayed within a
 #: moment of its arrival, or not at all).
-KEPT = 256
+KEPT = 1024
 
 #: How a relayed click was deferred: its message updated later ("update"), or a message of
 #: its own, ephemeral ("ephemeral") or public ("public": Next hand posts the table anew).
@@ -192,6 +192,10 @@ class Relay:
             while len(self.payloads) > KEPT:
                 self.payloads.popitem(last=False)
 
+    def forget(self, interaction_id: int) -> None:
+        """A click handled here: its payload is not needed."""
+        self.payloads.pop(interaction_id, None)
+
     def home_shard(self, guild_id: int) -> int:
         return shard_of(guild_id, self.shard_count)
 
@@ -206,9 +210,12 @@ class Relay:
         if payload is None or guild_id is None:
             return False
         row = await self.store.get_table(click.table_id)
-        if row is None or row.state == "closed" or not row.settings.get(CROSSPLAY) \
-                or row.guild_id == guild_id or self.home_shard(row.guild_id) in self.shards:
+        if row is None or not row.settings.get(CROSSPLAY) or row.guild_id == guild_id:
             return False
+        if row.state == "closed":
+            raise SessionError("err.gone")  # over, wherever it was driven
+        if self.home_shard(row.guild_id) in self.shards:
+            return False  # this process's own table, not open: refused as such
         venue = next((v for v in await self.store.venues(row.id) if v.guild_id == guild_id),
                      None)
         if venue is None or venue.channel_id != interaction.channel_id:
