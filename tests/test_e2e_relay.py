@@ -173,7 +173,7 @@ async def test_a_table_across_servers_on_two_shard_processes(
         for p in people:
             await table.my_hand(p)
         assert table.relayed == 2  # the two of the other process's servers, carried over
-        await table.play(1, moves=6)
+        await table.moves_across(6)
         # Every server's table message is a follow-up of a /play made there, edited by its
         # token: none of this cost a request of the bot's global limit.
         for p in people:
@@ -184,7 +184,7 @@ async def test_a_table_across_servers_on_two_shard_processes(
         # on from the hand views the owner drew for them.
         await other.kill()
         await other.start()
-        await table.play(1, moves=5)
+        await table.moves_across(5)
 
         # The owner dies mid-trick; started again, it takes the table back from the store
         # with its venues, and every server's clicks reach it again.
@@ -192,7 +192,8 @@ async def test_a_table_across_servers_on_two_shard_processes(
         await owner.start()
         for p in people:
             await table.my_hand(p)
-        await table.play(1, moves=2)
+        await table.moves_across(2)
+        number = await table.playing()
 
         # A player of the other process leaves mid-hand (the question and the yes carried
         # to the owner): the computer plays their seat to the end of the hand, and every
@@ -214,25 +215,31 @@ async def test_a_table_across_servers_on_two_shard_processes(
                                   if m.content.endswith(said)), None),
                 TIMEOUT, f"the notice in {p.name}'s channel")
             assert "<@" not in notice.content
-        await table.play(1)
+        await table.play(number)
         for p in people:
-            await standin.wait_for(lambda p=p: table.result(1, p), TIMEOUT,
+            await standin.wait_for(lambda p=p: table.result(number, p), TIMEOUT,
                                    f"the result in {p.name}'s channel")
 
-        # Every move accepted is stored once, and the hand replays; the leaver's seat was
+        # Every move accepted is stored once, and the hands replay; the leaver's seat was
         # played by the computer after they left.
-        [hand] = await store.hands(row.id, limit=10)
-        replay(hand.record())
-        rows = await store.db.fetch(
-            "SELECT action, by_computer FROM actions WHERE hand_id = ? ORDER BY idx", hand.id)
-        actions = [(json.loads(r["action"]), bool(r["by_computer"])) for r in rows]
-        stored = [str(a["card"]) for a, computer in actions if "card" in a and not computer]
+        hands = sorted(await store.hands(row.id, limit=100), key=lambda h: h.number)
+        assert hands[-1].number == number
+        stored, computers = [], set()
+        for hand in hands:
+            replay(hand.record())
+            for r in await store.db.fetch("SELECT action, by_computer FROM actions "
+                                          "WHERE hand_id = ? ORDER BY idx", hand.id):
+                action = json.loads(r["action"])
+                if r["by_computer"]:
+                    computers.add((hand.number, action["seat"]))
+                elif "card" in action:
+                    stored.append(str(action["card"]))
         clicked = [cid.split(":")[-1] for _, cid in table.moves
                    if cid.split(":")[1] == "card"]
         assert stored == clicked
         assert {p.name for p, _ in table.moves} == {"ana", "bo", "cy", "di"}
-        seat = hand.header["members"].index(str(leaver.id))
-        assert any(computer and a["seat"] == seat for a, computer in actions)
+        seat = hands[-1].header["members"].index(str(leaver.id))
+        assert (number, seat) in computers
         assert table.relayed > len(table.moves) // 2  # those of two players, at least
         # A server of the other process turns play across servers off, between hands: its
         # process tells the owner, which hands that server's seat to the computer, and
@@ -297,15 +304,17 @@ async def test_a_turn_runs_out_for_a_player_of_the_other_process(
             await table.my_hand(p)
         # Play on until it is the turn of a player of the other process, who lets it run
         # out (their hand view has their cards enabled).
-        def away() -> Player | None:
+        def away(number: int) -> Player | None:
             p = table.turn()
             if p is None or standin.shard_of(standin.guild_of[p.channel_id]) == home_shard:
                 return None
-            view = Table.hand_view(p, 1)
+            view = Table.hand_view(p, number)
             return p if view is not None and view.moves() else None
 
-        while (late := away()) is None:
-            await table.step(1)
+        number = await table.playing()
+        while (late := away(number)) is None:
+            await table.step(number)
+            number = await table.playing()
         moved = len((await store.hands(row.id, limit=1))[0].actions)
         warned = t("turn.warning", user=late.mention, when="\0").split("\0")[0]
         await standin.wait_for(
@@ -321,14 +330,14 @@ async def test_a_turn_runs_out_for_a_player_of_the_other_process(
         assert any(r["by_computer"] and json.loads(r["action"])["seat"] == seat
                    for r in rows[moved:])
         # Their hand view is redrawn by the owner: their cards no longer enabled.
-        await standin.wait_for(lambda: not Table.hand_view(late, 1).moves()  # type: ignore[union-attr]
+        await standin.wait_for(lambda: not Table.hand_view(late, number).moves()  # type: ignore[union-attr]
                                or table.turn() is late, TIMEOUT, "their hand view redrawn")
         # A person of another server is never mentioned in a server's channel.
         for p in people:
             if p is not late:
                 assert not any(late.mention in m.content
                                for m in standin.public(p.channel_id)), p.name
-        await table.play(1, moves=3)
+        await table.moves_across(3)
         for p in procs.values():
             assert p.errors() == [], p.log()[-3000:]
     finally:

@@ -166,3 +166,22 @@ class CrossTable:
             if not await self.step(number):
                 return
             done += 1
+
+    async def playing(self) -> int:
+        """The number of the hand in play, after dealing the next one (Next hand, pressed
+        by the first player) if the last one is over: a hand may end early."""
+        number = self.number()
+        assert number is not None, "no hand on the table message"
+        if self.result(number) is not None:
+            await self.next_hand(self.players[0])
+            await self.standin.wait_for(lambda: self.number() == number + 1, self.timeout,
+                                        f"hand {number + 1} on the table")
+            number += 1
+        return number
+
+    async def moves_across(self, moves: int) -> None:
+        """Play ``moves`` steps, into the next hands if a hand ends first."""
+        done = 0
+        while done < moves:
+            if await self.step(await self.playing()):
+                done += 1
