@@ -184,6 +184,13 @@ async def test_a_table_across_servers_on_two_shard_processes(
         # on from the hand views the owner drew for them.
         await other.kill()
         await other.start()
+        # The hand is played out; a player of that process deals the next one from under
+        # the result in their channel (carried to the owner: the new hand's table is posted
+        # there in place of "thinking…"), and everybody opens their new hand.
+        await table.play(await table.playing())
+        dealer = next(p for p in people if standin.shard_of(standin.guild_of[p.channel_id])
+                      != standin.shard_of(row.guild_id))
+        await table.next_hand(dealer)
         await table.moves_across(5)
 
         # The owner dies mid-trick; started again, it takes the table back from the store
