@@ -26,7 +26,7 @@ from standin.records import HiddenCardCheck, StoredHand
 
 from bot.store.postgres import PostgresStore
 from bot.texts import t
-from engine import replay
+from engine import replay, seat_view
 
 
 def process(standin: StandIn, tmp_path: Path, url: str, shard: int) -> BotProcess:
@@ -311,15 +311,26 @@ async def test_a_turn_runs_out_for_a_player_of_the_other_process(
             await table.my_hand(p)
         # Play on until it is the turn of a player of the other process, who lets it run
         # out (their hand view has their cards enabled).
-        def away(number: int) -> Player | None:
-            p = table.turn()
-            if p is None or standin.shard_of(standin.guild_of[p.channel_id]) == home_shard:
+        remote = [p for p in people
+                  if standin.shard_of(standin.guild_of[p.channel_id]) != home_shard]
+
+        async def away(number: int) -> Player | None:
+            """The player of the other process whose turn it is (by the stored hand), once
+            their hand view has their cards enabled."""
+            [stored] = await store.hands(row.id, limit=1)
+            hand = replay(stored.record())
+            if stored.number != number or hand.finished:
                 return None
-            view = Table.hand_view(p, number)
-            return p if view is not None and view.moves() else None
+            for p in remote:
+                seat = stored.header["members"].index(str(p.id))
+                view = Table.hand_view(p, number)
+                if any(a.kind == "card" for a in seat_view(hand, seat).legal) \
+                        and view is not None and view.moves():
+                    return p
+            return None
 
         number = await table.playing()
-        while (late := away(number)) is None:
+        while (late := await away(number)) is None:
             await table.step(number)
             number = await table.playing()
         moved = len((await store.hands(row.id, limit=1))[0].actions)
