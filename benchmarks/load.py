@@ -2,6 +2,7 @@
 
     python -m benchmarks.load --tables 200
     python -m benchmarks.load --tables 600 --processes 2 --database postgresql --think 10
+    python -m benchmarks.load --tables 20 --crossplay --processes 2 --database postgresql
 
 Each table has two simulated players (seats A0 and B1) and two computer seats, in its own
 channel; the tables open 20 a second (``--ramp``), sit down, start and play their hands at the
@@ -19,6 +20,14 @@ work on the machine), rate-limit answers, errors.
 ``--database postgresql`` starts a throwaway PostgreSQL (``pgserver``, the ``[dev]`` extra)
 and runs the bot on it; ``--processes N`` runs N bot processes, one shard each, sharing it
 (the stand-in then has N shards and 8 guilds per shard, the tables dealt to them in turn).
+
+``--crossplay``: tables across servers instead: each of four people in a server of their own
+(four channels of four guilds, on every shard in turn), every server opted in by its manager;
+the four ``/play where:everywhere`` one table after another, and the table forms from the
+queue. With several processes the clicks of the servers of a process that does not drive
+the table are deferred there and answered by the owner (``bot.crossplay.relay``): besides the
+callback, the time to the full answer (the deferred message edited, or a follow-up) is
+reported.
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from standin import BotProcess, Player, SchemaCheck, StandIn
+from standin.crossgame import CrossTable
 from standin.game import Table
 from standin.records import Database
 
@@ -173,6 +183,50 @@ async def play_table(standin: StandIn, index: int, hands: int, think: float,
     return table
 
 
+#: One table across servers forms at a time (the queue takes the longest waiting four).
+FORMING = asyncio.Lock()
+
+
+async def play_crossplay(standin: StandIn, index: int, hands: int, think: float,
+                         delay: float) -> CrossTable:
+    """Four people of four servers queue for one table, one after another, and play it."""
+    await asyncio.sleep(delay)
+    cids = standin.channel_ids[4 * index:4 * index + 4]
+    people = [Player(standin, f"p{index}{x}", channel_id=c) for x, c in zip("abcd", cids,
+                                                                            strict=True)]
+    table = CrossTable(standin, people, seed=index, timeout=120)
+    async with FORMING:
+        for p in people:
+            await p.command("play", where="everywhere", game="filicau")
+        await standin.wait_for(lambda: all(table.table_message(p) for p in people),
+                               table.timeout, "the table in every server")
+    for p in people:
+        await table.my_hand(p)
+    began = time.monotonic()
+    for number in range(1, hands + 1):
+        if number > 1:
+            await table.next_hand(people[number % 4])
+        while True:
+            if think:
+                await standin.wait_for(lambda n=number: table.result(n) or table.to_act(n),
+                                       table.timeout, "a move")
+                await asyncio.sleep(think)
+            if not await table.step(number):
+                break
+    PLAYING.append(time.monotonic() - began)
+    return table
+
+
+async def opt_in(standin: StandIn) -> None:
+    """Every server's manager turns play across servers on."""
+    for guild in standin.guild_ids:
+        cid = next((c for c in standin.channel_ids if standin.guild_of[c] == guild), None)
+        if cid is None:
+            continue  # a server with no table of this run
+        await Player(standin, f"boss{guild % 1000}", channel_id=cid,
+                     manager=True).command("admin crossplay", mode="on")
+
+
 async def run(args: argparse.Namespace) -> int:
     if args.ramp is None:
         args.ramp = args.tables / OPENINGS_PER_SECOND
@@ -182,8 +236,9 @@ async def run(args: argparse.Namespace) -> int:
         print("error: several processes share PostgreSQL: add --database postgresql",
               file=sys.stderr)
         return 2
-    standin = StandIn(channels=args.tables, rate_limits=not args.no_rate_limits,
-                      schema=schema, guilds=8 * n if n > 1 else 1, shards=n)
+    seats = 4 if args.crossplay else 1  # channels a table is shown in
+    standin = StandIn(channels=args.tables * seats, rate_limits=not args.no_rate_limits,
+                      schema=schema, guilds=8 * n if n > 1 or args.crossplay else 1, shards=n)
     await standin.start()
     tmp = Path(tempfile.mkdtemp(prefix="filicau-load-"))
     db = Database(tmp / "bot.sqlite3")
@@ -209,10 +264,13 @@ async def run(args: argparse.Namespace) -> int:
         for bot in bots:  # count from here on (benchmarks.cpu_sample)
             assert bot.proc is not None
             bot.proc.send_signal(signal.SIGUSR2)
+    if args.crossplay:
+        await opt_in(standin)
     started = time.monotonic()
     calls_before = len(standin.calls)
+    play = play_crossplay if args.crossplay else play_table
     results = await asyncio.gather(
-        *(play_table(standin, i, args.hands, args.think, i * args.ramp / args.tables)
+        *(play(standin, i, args.hands, args.think, i * args.ramp / args.tables)
           for i in range(args.tables)),
         return_exceptions=True)
     elapsed = time.monotonic() - started
@@ -231,10 +289,12 @@ async def run(args: argparse.Namespace) -> int:
     bot_errors = [e for bot in bots for e in bot.errors()]
 
     failed = [r for r in results if isinstance(r, BaseException)]
-    tables = [r for r in results if isinstance(r, Table)]
-    inters = list(standin.interactions.values())
+    tables = [r for r in results if isinstance(r, Table | CrossTable)]
+    inters = [i for i in standin.interactions.values() if i.sent_at >= started]
     latencies = [i.latency * 1000 for i in inters if i.latency is not None]
-    unanswered = [i for i in inters if i.latency is None]
+    answers = [i.answer_time * 1000 for i in inters if i.answer_time is not None]
+    deferred = sum(1 for i in inters if i.type in (5, 6))
+    unanswered = [i for i in inters if i.latency is None or i.answer_time is None]
     calls = standin.calls[calls_before:]
     hands = sum(1 for t in tables for n in range(1, args.hands + 1) if t.result(n))
     bad = [c for c in calls if c.status >= 400 and c.status != 429]
@@ -247,22 +307,33 @@ async def run(args: argparse.Namespace) -> int:
     token_kinds = collections.Counter(
         token_request(standin, c) for c in calls
         if c.status != 429 and c.path.startswith("/webhooks/"))
-    counts = await action_counts(url, db, [t.channel_id for t in tables])
+    counts = await action_counts(url, db, [p.channel_id for t in tables for p in t.players]
+                                 if args.crossplay else [t.channel_id for t in tables])
     actions = sum(a for a, _ in counts)
     computer_moves = sum(c for _, c in counts)
     edits = 0
     for t in tables:
+        if isinstance(t, CrossTable):
+            # Each server's table message, posted with the table dealt.
+            edits += sum(len(m.versions) - 1 for p in t.players
+                         if (m := t.table_message(p)) is not None)
+            continue
         msg = t.table_message()
         edits += 0 if msg is None else len(msg.versions) - 2  # minus the lobby's first two
     errors = len(failed) + len(unanswered) + len(standin.problems) + len(bad) + len(bot_errors)
 
-    print(f"tables {args.tables} (opened over {args.ramp} s) · hands {hands} · {elapsed:.1f} s "
+    print(f"{'tables across four servers' if args.crossplay else 'tables'} {args.tables} "
+          f"(opened over {args.ramp} s) · hands {hands} · {elapsed:.1f} s "
           f"· computer delay {args.computer_delay} s · edit interval {args.edit_interval} s · "
           f"think {args.think} s · schema validation {'on' if args.validate else 'off'} · "
           f"{n} process{'es' if n > 1 else ''} on {args.database}")
     print(f"interactions {len(inters)}: INTERACTION_CREATE -> callback p50 "
           f"{pct(latencies, 50):.1f} ms · p99 {pct(latencies, 99):.1f} ms · max "
           f"{max(latencies, default=float('nan')):.1f} ms")
+    print(f"  full answers (a deferred click's: its webhook answer; {deferred} deferred) p50 "
+          f"{pct(answers, 50):.1f} ms · p99 {pct(answers, 99):.1f} ms · max "
+          f"{max(answers, default=float('nan')):.1f} ms · over 3 s: "
+          f"{sum(1 for a in answers if a > 3000)}")
     by_op: dict[str, list[float]] = collections.defaultdict(list)
     for i in inters:
         if i.latency is not None:
@@ -333,6 +404,9 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=1,
                         help="bot processes, one shard each (more than one: PostgreSQL)")
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--crossplay", action="store_true",
+                        help="tables across servers: four people in four servers each, "
+                             "formed by /play where:everywhere")
     parser.add_argument("--profile", type=Path, default=None,
                         help="run the bot under cProfile and write its stats to this file")
     parser.add_argument("--sample", type=Path, default=None,

@@ -27,6 +27,8 @@ from bot.clicks import Clicks
 from bot.community import Community
 from bot.courier import Surface
 from bot.crossplay.hub import CROSSPLAY, Crossplay
+from bot.crossplay.relay import CHANNEL as RELAY_CHANNEL
+from bot.crossplay.relay import Relay
 from bot.crossplay.venue import CrossplaySurface, VenueSession
 from bot.delivery import Sender
 from bot.discord_surface import DiscordSurface
@@ -39,9 +41,11 @@ from bot.servers import Servers
 from bot.service import TableService
 from bot.session import TableSession
 from bot.settings import Settings
-from bot.store import GuildSettings, Store, make_store
+from bot.store import GuildSettings, Store, is_postgres_url, make_store
+from bot.store.shards import shard_of
 from bot.texts import language_of, set_language
 from bot.translator import CatalogTranslator
+from bot.web.bus import Bus, LocalBus, PgBus
 from bot.web.server import WebServer, start_web
 from bot.web.surface import WebSurface
 
@@ -169,8 +173,20 @@ class FilicauBot(commands.Bot):
                                    tables=self.tables, service=self.service,
                                    ready=self.wait_until_ready, share=self.rate_share)
         #: Members' display names, kept a while (the leaderboard's picture, the web pages).
+        count = settings.shard_count or 1
         self.crossplay = Crossplay(self.store, self.tables, self.service, sender=self.sender,
-                                   venue=self._venue, wait=settings.crossplay_wait)
+                                   venue=self._venue, wait=settings.crossplay_wait,
+                                   owns=lambda guild_id: shard_of(guild_id, count) in mine)
+        #: Clicks on venues of tables another shard process drives, carried there, and
+        #: theirs here (``bot.crossplay.relay``): over PostgreSQL's LISTEN/NOTIFY.
+        database = None if url is None else url.get_secret_value()
+        bus: Bus = (PgBus(database, channel=RELAY_CHANNEL)
+                    if database and is_postgres_url(database) else LocalBus())
+        self.relay = Relay(self.store, bus, shards=mine, shard_count=count,
+                           rebuild=self._rebuild, dispatch=self.clicks.dispatch)
+        self.relay.withdrawn = self.crossplay.withdraw_here
+        self.crossplay.elsewhere = self.relay.withdraw
+        self._remember_interactions()
         self.member_names = MemberNames()
         #: The web pages (``bot.web``), when ``WEB_URL`` is set.
         self.web: WebServer | None = None
@@ -202,6 +218,7 @@ class FilicauBot(commands.Bot):
         await self.community.restore()
         for ext in EXTENSIONS:
             await self.load_extension(ext)
+        await self.relay.start()
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
@@ -349,6 +366,24 @@ class FilicauBot(commands.Bot):
         self.metrics.saw(event_name, args)
         super().dispatch(event_name, *args, **kwargs)
 
+    def _remember_interactions(self) -> None:
+        """Each component interaction's gateway payload, kept a moment by the relay (a click
+        on a venue of a table another process drives is carried there as it came)."""
+        parsers = self._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
+        relay = self.relay
+
+        def remembering(data: Any) -> None:
+            relay.remember(data)
+            parse(data)
+
+        remembering._filicau_guarded = True  # type: ignore[attr-defined]
+        parsers["INTERACTION_CREATE"] = remembering
+
+    def _rebuild(self, payload: dict[str, Any]) -> discord.Interaction[Any]:
+        """An interaction another process got, from its gateway payload, in this process."""
+        return discord.Interaction(data=cast(Any, payload), state=self._connection)
+
     def _views_kept(self) -> int:
         """The views discord.py keeps (the bot's are stopped when made: none should be)."""
         store = self._connection._view_store
@@ -404,6 +439,7 @@ class FilicauBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.crossplay.stop()
+        await self.relay.stop()
         await self.tables.stop()
         if self.web is not None:
             await self.web.stop()

@@ -173,7 +173,13 @@ class Tables(commands.Cog, name="Tables"):
         ``bot.clicks``')."""
         found = self.tables.get(click.table_id)
         if found is None:
+            # A venue of a table across servers that another shard process drives: the
+            # click is checked against the venue, deferred and carried there
+            # (bot.crossplay.relay), which answers it by its webhook.
+            if await self.bot.relay.hand_over(interaction, click):
+                return
             raise SessionError(await self._not_open(interaction, click.table_id))
+        self.bot.relay.forget(interaction.id)
         # The table as the click's server shows it: a table across servers is shown in
         # each of its players' servers, with that server's own messages (bot.crossplay).
         table = self.bot.crossplay.shown_at(found, interaction.guild_id)

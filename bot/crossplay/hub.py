@@ -6,8 +6,11 @@ server (``bot.store.crossplay``); the matchmaker, behind the queue's lock in whi
 process asks, takes the players who may sit together (their servers still in, none barred,
 no blocked pair). The process that formed the group opens the table, like a tournament's
 (the table service: seated, started, under the table's lock): its home is the channel of the
-longest waiting player whose channel has no table, and every further server of the group a
-venue (``bot.crossplay.venue``) with its own table message. Each player is told where, by a
+longest waiting player of this process's servers whose channel has no table (so that this
+process, the owner of the home's shard, drives it, and takes it back after a restart), and
+every further server of the group a venue (``bot.crossplay.venue``) with its own table
+message. A venue on another shard process gets its clicks there, which carries them here
+(``bot.crossplay.relay``). Each player is told where, by a
 follow-up of their own ``/play`` (their token: no request of the global limit).
 
 A server that turns play across servers off withdraws its players from its cross-server
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -59,8 +62,14 @@ class Crossplay:
     """See the module docstring. ``venue``: makes a venue's surface (the bot's wiring)."""
 
     def __init__(self, store: Store, tables: OpenTables, service: TableService, *,
-                 sender: Sender, venue: VenueMaker, wait: float) -> None:
+                 sender: Sender, venue: VenueMaker, wait: float,
+                 owns: Callable[[int], bool] = lambda _guild_id: True) -> None:
         self.store = store
+        #: Whether a server is on this process's shards: a table formed here has its home
+        #: there, so that this process drives it (and takes it back after a restart).
+        self.owns = owns
+        #: Tells the other processes that a server withdrew (``bot.crossplay.relay``).
+        self.elsewhere: Callable[[int], Awaitable[None]] | None = None
         #: Seconds in the queue before a player is offered computers (``CROSSPLAY_WAIT``).
         self.wait = wait
         #: The offer of computers due to each waiting player, by user.
@@ -202,9 +211,11 @@ class Crossplay:
                 await self.store.dequeue(w.user_id)
 
     async def _open(self, group: list[Waiting]) -> None:
-        """A table for ``group``: its home in the longest waiting player's channel that has
-        no table, a venue in every further server."""
-        homes = [w for w in group if self.tables.in_channel(w.channel_id) is None]
+        """A table for ``group``: its home in the channel of the longest waiting player of
+        this process's servers whose channel has no table, a venue in every further
+        server."""
+        homes = [w for w in group if self.owns(w.guild_id)
+                 and self.tables.in_channel(w.channel_id) is None]
         if not homes:
             # Every channel of theirs has a table already: they wait on (first in line).
             for w in group:
@@ -222,6 +233,10 @@ class Crossplay:
             guild_id=home.guild_id, channel_id=home.channel_id, game=game, options=options,
             opener_id=home.user_id, settings=settings, members=list(members),
             names={user_member(w.user_id): w.name for w in group}, post=None)
+        if isinstance(table.discord, CrossplaySurface):
+            # Each server's table message: a follow-up of a /play made there (no request
+            # of the bot's global limit while its token lives).
+            table.discord.post_by(home)
         by_guild: dict[int, list[Waiting]] = {}
         for w in group:
             if w.guild_id != home.guild_id:
@@ -231,7 +246,7 @@ class Crossplay:
                              channel_id=theirs[0].channel_id,
                              members=tuple(w.user_id for w in theirs))
             await self.store.put_venue(venue)
-            self._show(table, venue)
+            self._show(table, venue).post_by(theirs[0])
 
         async def post(_: Outcome | None = None) -> None:
             await table.discord.post_in_channel()
@@ -267,6 +282,13 @@ class Crossplay:
         for w in await self.store.waiting():
             if w.guild_id == guild_id:
                 await self.leave(w.user_id)
+        await self.withdraw_here(guild_id)
+        if self.elsewhere is not None:
+            # With shard processes the server's tables may be driven by another one.
+            await self.elsewhere(guild_id)
+
+    async def withdraw_here(self, guild_id: int) -> None:
+        """``withdraw``'s part at the tables this process drives."""
         for table in self.tables:
             if not plays_across(table) or table.session.state == "closed":
                 continue

@@ -11,17 +11,28 @@ message, nothing kept over the home's — so that the surface itself needs no ch
 ``CrossplaySurface`` is the surface of each venue, the home's too: it signals a turn only
 where the people waited for play from, and tells its own players why a seat went to the
 computer.
+
+Its table message is a follow-up of the ``/play`` of a player of its server
+(``PostedDelivery``): posted, edited and followed by the results through that interaction's
+token, so that a table across servers spends none of the bot's global limit while the token
+lives (15 minutes from the ``/play``), like a table of one server opened by a command; after
+that, or after a restart (tokens are not stored), through the channel as before.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
+import discord
+
 from bot.courier import Signal
+from bot.delivery import FAILURES, Delivery, Edit, Message, Token
 from bot.discord_surface import DiscordSurface
 from bot.session import TableSession
-from bot.store import Member, Store, VenueRow
+from bot.store import Member, Store, VenueRow, Waiting
 
 
 class VenueSession:
@@ -111,3 +122,82 @@ class CrossplaySurface(DiscordSurface):
             await self.unsignal()
             return
         await super().signal(signal, seconds)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The same delivery (the hand views and the turn signal hold it), able to post the
+        # table as a follow-up of a /play and to edit it by that token.
+        self.delivery.__class__ = PostedDelivery
+
+    def post_by(self, waiting: Waiting) -> None:
+        """The table message is to be posted as a follow-up of this player's ``/play``
+        (they queued from this surface's channel)."""
+        if isinstance(self.delivery, PostedDelivery) \
+                and waiting.channel_id == self.session.channel_id:
+            self.delivery.via(PostedToken.of_waiting(waiting))
+
+
+class PostedToken(Token):
+    """A ``/play``'s token, and the follow-up of it that is the table message."""
+
+    __slots__ = ("message_id",)
+
+    def __init__(self, application_id: int, token: str, locale: discord.Locale, *,
+                 since: float, message_id: int | None = None) -> None:
+        super().__init__(application_id, token, locale, since=since)
+        self.message_id = message_id
+
+    @classmethod
+    def of_waiting(cls, waiting: Waiting) -> PostedToken:
+        """The token of a player's ``/play``, as old as the time they queued."""
+        try:
+            locale = discord.Locale(waiting.locale)
+        except ValueError:
+            locale = discord.Locale.american_english
+        age = max(0.0, time.time() - datetime.fromisoformat(waiting.queued_at).timestamp())
+        return cls(waiting.application_id, waiting.token, locale,
+                   since=time.monotonic() - age)
+
+
+class PostedDelivery(Delivery):
+    """A table's routes whose table message is a follow-up of a ``/play`` (see the module
+    docstring): ``send`` to the channel posts it by the token, the edits of that message
+    go by the token, and ``post`` (results, signals) follows up the token as with any
+    table's."""
+
+    def via(self, token: PostedToken) -> None:
+        self._token = token
+
+    async def send(self, channel_id: int, *, what: str = "send a message",
+                   **fields: Any) -> Message | None:
+        token = self.token
+        if isinstance(token, PostedToken) and token.message_id is None \
+                and channel_id == self.channel_id:
+            try:
+                sent = await self._followup(token).send(
+                    **{k: (discord.utils.MISSING if v is None else v)
+                       for k, v in fields.items()}, wait=True)
+            except FAILURES as e:
+                self._warn(what, e)
+                self.forget()  # through the channel, then
+            else:
+                token.message_id = sent.id
+                return sent
+        return await super().send(channel_id, what=what, **fields)
+
+    async def edit(self, message_id: int | None, channel_id: int | None = None, *,
+                   token: Token | None = None, what: str = "edit a message",
+                   **fields: Any) -> Edit:
+        if isinstance(token, PostedToken):
+            if token.message_id is None or token.message_id != message_id or token.expired:
+                token = None  # not the message it posted: the channel route
+            else:
+                try:
+                    await self._followup(token).edit_message(token.message_id, **fields)
+                    return Edit.DONE
+                except FAILURES as e:
+                    self._warn(what, e)
+                    if self._token is token:
+                        self.forget()
+                    token = None
+        return await super().edit(message_id, channel_id, token=token, what=what, **fields)

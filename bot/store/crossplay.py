@@ -375,3 +375,13 @@ class CrossplaySql:
             return None
         payload: dict[str, Any] = json.loads(r["payload"])
         return payload
+
+    async def relayed_for(self, shards: Collection[int]) -> list[int]:
+        """The ids of the interactions kept for the processes of ``shards``, the oldest
+        first (a notification that reached nobody: its owner was starting)."""
+        ids = list(shards)
+        if not ids:
+            return []
+        marks = ", ".join("?" * len(ids))
+        return [r["id"] for r in await self.db.fetch(
+            f"SELECT id FROM relayed WHERE shard IN ({marks}) ORDER BY id", *ids)]

@@ -7,6 +7,9 @@ connection of the bus's own (the store's pool is for queries; a listening connec
 stay open). A message is a short text: ``t:TABLE`` or ``t:TABLE:DEADLINE`` (a table changed;
 the wall-clock moment its wait ends, when one runs) and ``k:GUILD`` (a server's web key
 changed).
+
+The same bus, on a channel of its own (``bot.crossplay.relay``), carries the clicks a shard
+process hands to the process that drives their table: ``c:SHARD:ID``.
 """
 
 from __future__ import annotations
@@ -65,8 +68,9 @@ class PgBus:
     dropped. If the connection dies, the bus connects again; pages miss nothing meanwhile,
     because a page asks for the moves after the last it has (``bot.web.live``)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, channel: str = CHANNEL) -> None:
         self.url = url
+        self.channel = channel
         self.handler: Handler | None = None
         self.con: asyncpg.Connection | None = None
         self.pid: int | None = None
@@ -84,7 +88,7 @@ class PgBus:
     async def _connect(self) -> None:
         con = await asyncpg.connect(self.url)
         con.add_termination_listener(lambda _con: self._lost.set())
-        await con.add_listener(CHANNEL, self._heard)
+        await con.add_listener(self.channel, self._heard)
         self.con, self.pid = con, con.get_server_pid()
         self._lost.clear()
 
@@ -115,7 +119,7 @@ class PgBus:
             return
         try:
             async with self._sending:
-                await con.execute("SELECT pg_notify($1, $2)", CHANNEL, message)
+                await con.execute("SELECT pg_notify($1, $2)", self.channel, message)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             log.warning("web bus: could not publish %s (%r)", message, e)
 

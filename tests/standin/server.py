@@ -110,6 +110,20 @@ class Interaction:
     callback: dict[str, Any] | None = None
     original: int | None = None
     followups: list[int] = field(default_factory=list)
+    #: Set once the bot has answered in full: at its callback, or, after a deferral, at
+    #: its first request by the token (the deferred message edited, or a follow-up).
+    settled: asyncio.Event = field(default_factory=asyncio.Event)
+    settled_at: float | None = None
+
+    def settle(self, at: float) -> None:
+        if self.settled_at is None:
+            self.settled_at = at
+            self.settled.set()
+
+    @property
+    def answer_time(self) -> float | None:
+        """Seconds from the click to the bot's full answer (its latency when not deferred)."""
+        return None if self.settled_at is None else self.settled_at - self.sent_at
 
     @property
     def latency(self) -> float | None:
@@ -694,6 +708,7 @@ class StandIn:
             msg = self._create(inter.channel_id, inter.user.id if flags & EPHEMERAL else None,
                                inter.token, body or {}, files)
             inter.followups.append(msg.id)
+            inter.settle(time.monotonic())
             return msg.payload()
         if which == "@original":
             if inter.original is None:
@@ -703,7 +718,10 @@ class StandIn:
             msg = self._message(int(which))
             if msg.id not in inter.followups:
                 raise HTTPError(404, 10008, "Unknown Message")
-        return self._on_message(method, path, msg, body)
+        result = self._on_message(method, path, msg, body)
+        if method != "GET":
+            inter.settle(time.monotonic())
+        return result
 
     def _callback(self, inter: Interaction, body: dict[str, Any],
                   files: list[tuple[str, bytes]], *, with_response: bool) -> Any:
@@ -736,6 +754,8 @@ class StandIn:
         inter.original = msg.id
         inter.answered_at = self._arrived
         inter.answered.set()
+        if kind not in (DEFERRED_MESSAGE, DEFERRED_UPDATE):
+            inter.settle(self._arrived)
         if not with_response:
             return None
         return {

@@ -1,0 +1,319 @@
+"""Clicks between shard processes: a cross-server table is driven by one process, the owner
+of its home server's shard; a click on its message in a server of another process is
+carried there.
+
+Discord sends a server's interactions to the process of that server's shard. A click on a
+venue (``bot.crossplay.venue``) whose table this process does not drive is checked against
+what this process can know — the venue's server, channel and message, the message's kind —
+then answered at once with a deferral (Discord's 3 s), kept in the store (``relayed``, with
+the home's shard) and announced on the bus (``c:SHARD:ID``, PostgreSQL's LISTEN/NOTIFY).
+The process that owns that shard takes it, once (``take_relayed``), rebuilds the interaction
+and handles it like a click of its own: the same route, the same checks of seat, server,
+channel and message under the table's lock, the same service call. Only its answers differ:
+the click was deferred, so they go by the interaction's webhook (``RelayedResponse``: the
+deferred message edited, or a follow-up); every later update of the venue's table message
+and of its players' hand views is made by the owner through Discord's REST routes, which
+take the same token from any process.
+
+A server that turns play across servers off is announced the same way (``w:GUILD:FROM``):
+every other process hands that server's seats at the tables it drives to the computer.
+
+After a takeover the new owner of the shard hears the notifications; a click announced while
+no process owned it is taken by the next sweep of the store (at start, then every few
+seconds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Collection, Coroutine
+from typing import Any
+
+import discord
+
+from bot.crossplay.hub import CROSSPLAY
+from bot.delivery import FAILURES, describe
+from bot.lobby import SessionError
+from bot.protocol import Click, Op
+from bot.store import Store
+from bot.store.shards import shard_of
+from bot.validate import came_from
+from bot.web.bus import Bus
+
+log = logging.getLogger(__name__)
+
+#: The bus's PostgreSQL channel for clicks.
+CHANNEL = "filicau_relay"
+#: Operations answered with a message of their own, only the clicker's (their hand view,
+#: the last trick, the rules, a hint, a review's first page): deferred as "thinking…",
+#: ephemeral, so that the interaction's original message is that answer.
+OWN_MESSAGE = frozenset({Op.HAND, Op.LAST, Op.RULES, Op.HINT})
+#: Seconds between two sweeps of the store for clicks nobody announced to this process.
+SWEEP_SECONDS = 5.0
+#: Gateway payloads kept for a relay, by interaction id (a click is relayed within a
+#: moment of its arrival, or not at all).
+KEPT = 1024
+
+#: How a relayed click was deferred: its message updated later ("update"), or a message of
+#: its own, ephemeral ("ephemeral") or public ("public": Next hand posts the table anew).
+UPDATE, EPHEMERAL, PUBLIC = "update", "ephemeral", "public"
+
+
+def deferral(click: Click, interaction: discord.Interaction[Any],
+             message_id: int | None) -> str:
+    """How to defer ``click`` so that its interaction's original message is the message its
+    answer draws (a hand view's token edits that message later: never a public one)."""
+    if click.op in OWN_MESSAGE or (click.op is Op.REVIEW and not click.has("step")):
+        return EPHEMERAL
+    on = interaction.message
+    if click.op is Op.NEXT and (on is None or on.id != message_id):
+        return PUBLIC  # under a result: the new hand's table is posted below it
+    return UPDATE
+
+
+class Sent:
+    """What ``send_message`` returns, as far as the bot reads it."""
+
+    def __init__(self, message_id: int) -> None:
+        self.message_id = message_id
+
+
+def _fields(content: Any = discord.utils.MISSING, **kwargs: Any) -> dict[str, Any]:
+    out = {k: v for k, v in kwargs.items() if v is not discord.utils.MISSING}
+    if content is not discord.utils.MISSING:
+        out["content"] = content
+    return out
+
+
+class RelayedResponse:
+    """``Interaction.response`` of a click another process deferred: each answer goes by the
+    interaction's webhook instead (see the module docstring)."""
+
+    def __init__(self, interaction: discord.Interaction[Any], kind: str) -> None:
+        self.interaction = interaction
+        self.kind = kind
+        self.answered = False
+
+    def is_done(self) -> bool:
+        return False  # every answer comes through here, mapped onto the webhook
+
+    async def defer(self, **_: Any) -> None:
+        return None  # deferred already, by the process that got it
+
+    async def send_message(self, content: Any = None, *, embed: Any = discord.utils.MISSING,
+                           embeds: Any = discord.utils.MISSING,
+                           file: Any = discord.utils.MISSING,
+                           files: Any = discord.utils.MISSING,
+                           view: Any = discord.utils.MISSING, ephemeral: bool = False,
+                           allowed_mentions: Any = discord.utils.MISSING,
+                           **_: Any) -> Sent:
+        i = self.interaction
+        attached = files if files is not discord.utils.MISSING else (
+            [file] if file is not discord.utils.MISSING else discord.utils.MISSING)
+        own = self.kind != UPDATE and not self.answered
+        if own and ephemeral == (self.kind == EPHEMERAL):
+            # The "thinking…" message becomes the answer.
+            self.answered = True
+            message = await i.edit_original_response(**_fields(
+                content, embed=embed, embeds=embeds, attachments=attached, view=view,
+                allowed_mentions=allowed_mentions))
+            return Sent(message.id)
+        if own:
+            # A public "thinking…" for an answer only the clicker may see (a refusal).
+            with contextlib.suppress(*FAILURES):
+                await i.delete_original_response()
+        self.answered = True
+        sent = await i.followup.send(wait=True, ephemeral=ephemeral, **_fields(
+            content if content is not None else discord.utils.MISSING, embed=embed,
+            embeds=embeds, files=attached, view=view, allowed_mentions=allowed_mentions))
+        return Sent(sent.id)
+
+    async def edit_message(self, *, content: Any = discord.utils.MISSING,
+                           embed: Any = discord.utils.MISSING,
+                           embeds: Any = discord.utils.MISSING,
+                           attachments: Any = discord.utils.MISSING,
+                           view: Any = discord.utils.MISSING,
+                           allowed_mentions: Any = discord.utils.MISSING, **_: Any) -> None:
+        self.answered = True
+        await self.interaction.edit_original_response(**_fields(
+            content, embed=embed, embeds=embeds, attachments=attachments, view=view,
+            allowed_mentions=allowed_mentions))
+
+    async def launch_activity(self) -> None:
+        raise SessionError("activity.off")  # a table across servers offers no Activity
+
+
+Dispatch = Callable[[discord.Interaction[Any]], Awaitable[None]]
+
+
+class Relay:
+    """See the module docstring. ``shards``: this process's; ``rebuild``: an interaction
+    from its gateway payload, in this process's connection state; ``dispatch``: handles a
+    click (``bot.clicks``)."""
+
+    def __init__(self, store: Store, bus: Bus, *, shards: Collection[int], shard_count: int,
+                 rebuild: Callable[[dict[str, Any]], discord.Interaction[Any]],
+                 dispatch: Dispatch) -> None:
+        self.store = store
+        self.bus = bus
+        self.shards = frozenset(shards)
+        self.shard_count = shard_count
+        self.rebuild = rebuild
+        self.dispatch = dispatch
+        #: Gateway payloads of the latest component interactions, by id.
+        self.payloads: collections.OrderedDict[int, dict[str, Any]] = \
+            collections.OrderedDict()
+        #: Interactions handled here for another process (never relayed on again).
+        self.relayed: set[int] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        self.started = False
+        #: Clicks handed to another process, and taken from one (the tests read them).
+        self.sent = self.taken = 0
+        #: What a server's withdrawal asks of this process (``Crossplay.withdraw_here``).
+        self.withdrawn: Callable[[int], Coroutine[Any, Any, None]] | None = None
+        #: This process, as its own announcements name it (they come back on one bus).
+        self.me = secrets.token_hex(4)
+
+    # -- the process that got the click ----------------------------------------------------
+
+    def remember(self, payload: Any) -> None:
+        """A gateway INTERACTION_CREATE as it came: kept a moment, should its click be
+        for a table another process drives."""
+        if not isinstance(payload, dict) or payload.get("type") != 3:
+            return
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            self.payloads[int(payload["id"])] = payload
+            while len(self.payloads) > KEPT:
+                self.payloads.popitem(last=False)
+
+    def forget(self, interaction_id: int) -> None:
+        """A click handled here: its payload is not needed."""
+        self.payloads.pop(interaction_id, None)
+
+    def home_shard(self, guild_id: int) -> int:
+        return shard_of(guild_id, self.shard_count)
+
+    async def hand_over(self, interaction: discord.Interaction[Any], click: Click) -> bool:
+        """A click on a table this process does not drive: carried to its owner if it was
+        made on a venue of a cross-server table in this server, its channel and message
+        (True: deferred and handed over); False: not a venue's click, refused here."""
+        if interaction.id in self.relayed or not self.started:
+            return False
+        payload = self.payloads.pop(interaction.id, None)
+        guild_id = interaction.guild_id
+        if payload is None or guild_id is None:
+            return False
+        row = await self.store.get_table(click.table_id)
+        if row is None or not row.settings.get(CROSSPLAY) or row.guild_id == guild_id:
+            return False
+        if row.state == "closed":
+            raise SessionError("err.gone")  # over, wherever it was driven
+        if self.home_shard(row.guild_id) in self.shards:
+            return False  # this process's own table, not open: refused as such
+        venue = next((v for v in await self.store.venues(row.id) if v.guild_id == guild_id),
+                     None)
+        if venue is None or venue.channel_id != interaction.channel_id:
+            raise SessionError("err.elsewhere")
+        if not came_from(interaction, click, venue.message_id):
+            raise SessionError("err.bad_button")
+        kind = deferral(click, interaction, venue.message_id)
+        if kind == UPDATE:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=kind == EPHEMERAL, thinking=True)
+        shard = self.home_shard(row.guild_id)
+        rid = await self.store.relay(shard, {"interaction": payload, "deferred": kind,
+                                             "at": time.time()})
+        await self.bus.publish(f"c:{shard}:{rid}")
+        self.sent += 1
+        return True
+
+    # -- the process that drives the table -------------------------------------------------
+
+    async def start(self) -> None:
+        """Listen for clicks handed to this process's shards, and take those kept while
+        nobody owned them."""
+        await self.bus.start(self._heard)
+        self.started = True
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def withdraw(self, guild_id: int) -> None:
+        """Tell the other processes that ``guild_id`` turned play across servers off."""
+        if self.started:
+            await self.bus.publish(f"w:{guild_id}:{self.me}")
+
+    def _heard(self, message: str) -> None:
+        kind, _, rest = message.partition(":")
+        if kind == "w":
+            guild, _, sender = rest.partition(":")
+            if guild.isdigit() and sender != self.me and self.withdrawn is not None:
+                self._run(self.withdrawn(int(guild)))
+            return
+        shard, _, rid = rest.partition(":")
+        if kind != "c" or not shard.isdigit() or not rid.isdigit() \
+                or int(shard) not in self.shards:
+            return
+        self._spawn(int(rid))
+
+    def _spawn(self, rid: int) -> None:
+        self._run(self.take(rid))
+
+    def _run(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(self._logged(work))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    @staticmethod
+    async def _logged(work: Coroutine[Any, Any, None]) -> None:
+        try:
+            await work
+        except Exception:
+            log.exception("relay: a notification could not be handled")
+
+    async def sweep(self) -> None:
+        """Take the clicks kept for this process's shards that no notification brought."""
+        for rid in await self.store.relayed_for(self.shards):
+            await self.take(rid)
+
+    async def _sweep(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("could not sweep the relayed clicks")
+            await asyncio.sleep(SWEEP_SECONDS)
+
+    async def take(self, rid: int) -> None:
+        """Handle the click kept under ``rid`` here, if no process took it yet."""
+        kept = await self.store.take_relayed(rid)
+        if kept is None:
+            return
+        try:
+            interaction = self.rebuild(kept["interaction"])
+            setattr(interaction, "_cs_response",  # noqa: B010 - discord.py's cached slot
+                    RelayedResponse(interaction, str(kept.get("deferred", UPDATE))))
+        except Exception:
+            log.exception("a relayed click (%s) could not be read", rid)
+            return
+        self.relayed.add(interaction.id)
+        self.taken += 1
+        try:
+            await self.dispatch(interaction)
+        except FAILURES as e:
+            log.warning("a relayed click (%s) could not be answered (%s)", rid, describe(e))
+        finally:
+            self.relayed.discard(interaction.id)
+
+    async def stop(self) -> None:
+        self.started = False
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for task in list(self.tasks):
+            task.cancel()
+        await self.bus.stop()

@@ -1,0 +1,118 @@
+"""Clicks carried between shard processes (``bot.crossplay.relay``), in process: how the
+process that got a click defers it, where the owner's answers to a deferred click land, the
+clicks kept for a shard (on both databases), and the bus that announces them.
+
+The real thing, two shard processes against the Discord stand-in, is
+``tests/test_e2e_relay.py``."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+from bot.crossplay.relay import EPHEMERAL, PUBLIC, UPDATE, Relay, RelayedResponse, deferral
+from bot.protocol import parse
+from bot.web.bus import LocalBus
+
+
+def clicked(message_id: int) -> Any:
+    return SimpleNamespace(message=SimpleNamespace(id=message_id))
+
+
+def test_a_click_answered_by_a_message_of_its_own_is_deferred_as_the_clickers_own() -> None:
+    """My hand, the last trick, the rules, a hint, a review's first page: deferred as a
+    message only the clicker sees, so that the hand view's token edits that message (never
+    the public table message the button was on)."""
+    for custom_id in ("fc:hand:5", "fc:last:5", "fc:rules:5", "fc:review:5:1"):
+        click = parse(custom_id, None)
+        assert click is not None, custom_id
+        assert deferral(click, clicked(10), 10) == EPHEMERAL, custom_id
+    card = parse("fc:card:5:1:0:EO", None)
+    assert card is not None
+    assert deferral(card, clicked(77), 10) == UPDATE  # the hand view is redrawn in place
+    after = parse("fc:next:5:1", None)
+    assert after is not None
+    assert deferral(after, clicked(11), 10) == PUBLIC  # under a result: a new table below
+    assert deferral(after, clicked(10), 10) == UPDATE  # on the table message itself
+
+
+class Hook:
+    """What an interaction's webhook was asked to do."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    async def edit_original_response(self, **fields: Any) -> Any:
+        self.calls.append(("edit", fields))
+        return SimpleNamespace(id=1)
+
+    async def delete_original_response(self) -> None:
+        self.calls.append(("delete", {}))
+
+    @property
+    def followup(self) -> Any:
+        hook = self
+
+        class Followup:
+            async def send(self, **fields: Any) -> Any:
+                hook.calls.append(("followup", fields))
+                return SimpleNamespace(id=2)
+
+        return Followup()
+
+
+async def test_the_owners_answers_to_a_deferred_click_go_by_its_webhook() -> None:
+    # My hand, deferred as the clicker's own "thinking…": the hand view replaces it.
+    hook = Hook()
+    response = RelayedResponse(hook, EPHEMERAL)  # type: ignore[arg-type]
+    sent = await response.send_message("cards", ephemeral=True)
+    assert sent.message_id == 1 and [c for c, _ in hook.calls] == ["edit"]
+    assert hook.calls[0][1]["content"] == "cards"
+    # A card from the hand view: the view redrawn where it is; a refusal only its clicker
+    # sees comes as a follow-up of theirs.
+    hook = Hook()
+    response = RelayedResponse(hook, UPDATE)  # type: ignore[arg-type]
+    await response.edit_message(content="view", view=None)
+    await response.send_message("not your turn", ephemeral=True)
+    assert [c for c, _ in hook.calls] == ["edit", "followup"]
+    assert hook.calls[1][1]["ephemeral"] is True
+    # Next hand under a result, refused: the public "thinking…" goes, the refusal is the
+    # clicker's alone.
+    hook = Hook()
+    response = RelayedResponse(hook, PUBLIC)  # type: ignore[arg-type]
+    await response.send_message("the hand is not over", ephemeral=True)
+    assert [c for c, _ in hook.calls] == ["delete", "followup"]
+    assert hook.calls[1][1]["ephemeral"] is True
+    assert not response.is_done()  # every answer, refusals too, comes through it
+
+
+async def test_clicks_kept_for_a_shard_are_taken_once_by_its_owner(store: Any) -> None:
+    """A click kept while no process owned its shard is taken by the owner's sweep; one
+    announced on the bus by the owner that hears it; each once."""
+    handled: list[str] = []
+
+    async def dispatch(interaction: Any) -> None:
+        handled.append(interaction.payload["id"])
+
+    def rebuild(payload: dict[str, Any]) -> Any:
+        return SimpleNamespace(payload=payload, id=int(payload["id"]))
+
+    early = await store.relay(1, {"interaction": {"id": "1"}, "deferred": UPDATE})
+    elsewhere = await store.relay(0, {"interaction": {"id": "2"}, "deferred": UPDATE})
+    assert await store.relayed_for([1]) == [early]
+    bus = LocalBus()
+    owner = Relay(store, bus, shards=[1], shard_count=2, rebuild=rebuild, dispatch=dispatch)
+    await owner.sweep()  # as at its start
+    assert handled == ["1"]
+    await owner.start()
+    try:
+        later = await store.relay(1, {"interaction": {"id": "3"}, "deferred": UPDATE})
+        await bus.publish(f"c:1:{later}")
+        await bus.publish(f"c:0:{elsewhere}")  # another shard's: not this process's
+        await asyncio.gather(*owner.tasks)
+        await owner.take(later)  # announced twice, or swept as well: taken once
+        assert handled == ["1", "3"]
+        assert await store.relayed_for([0, 1]) == [elsewhere]
+    finally:
+        await owner.stop()
