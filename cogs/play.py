@@ -267,6 +267,12 @@ class Play(commands.Cog, name="Play"):
         why = await self._across_refusal(interaction, table)
         if why is not None:
             raise SessionError(why)
+        # A new venue posts its table message before the answer: deferred first, so that a
+        # slow post never runs the click past Discord's 3 s.
+        if place is Place.PRIVATE:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
         user = interaction.user
         name = await self.bot.store.table_name(user.id) or user.global_name or user.name
         shown = await hub.seat_from_server(
@@ -276,9 +282,9 @@ class Play(commands.Cog, name="Play"):
         text = t("play.seated", game=render.title(table.session), channel=f"<#{v.channel_id}>",
                  link=quickplay.link(v.guild_id, v.channel_id, v.message_id))
         if place is Place.PRIVATE:
-            await interaction.response.edit_message(content=text, embed=None, view=None)
+            await interaction.edit_original_response(content=text, embed=None, view=None)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.followup.send(text, ephemeral=True)
 
     # -- a Join from elsewhere ------------------------------------------------------------
 
