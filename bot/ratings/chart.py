@@ -10,13 +10,14 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-
-from matplotlib import patheffects
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from bot.ratings.board import conservative
 from bot.store import RatingChange
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 #: The pictures are drawn for a phone first: Discord's app shows an embed's picture about
 #: ``PHONE_PX`` wide on a 400 px phone, and every word on it must read there at least
@@ -105,6 +106,10 @@ def _legend(fig: Figure, ax: Axes, columns: int) -> None:
 def rating_figure(pts: tuple[tuple[float, float], ...], labels: Labels) -> Figure:
     """The rating chart's figure (``rating_chart`` draws it to a PNG)."""
     # A Figure, not pyplot: no global state, safe from any thread.
+    # matplotlib is imported when a picture is first drawn, not when the bot starts (a
+    # fifth of its start-up imports).
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(WIDTH, 3.6), dpi=DPI, facecolor=BACKGROUND)
     ax = fig.add_subplot()
     _style(ax)
@@ -174,6 +179,9 @@ def top_figure(rows: tuple[TopRow, ...], labels: TopLabels) -> Figure:
     as tick labels would take half a phone's width from the bars), and a dot at the
     estimate. The picture stays about as tall as wide: Discord fits an embed's picture into
     a box, so a tall one would be drawn small."""
+    from matplotlib import patheffects
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(WIDTH, 1.5 + 0.24 * max(1, len(rows))), dpi=DPI,
                  facecolor=BACKGROUND)
     ax = fig.add_subplot()
