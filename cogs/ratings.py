@@ -94,46 +94,26 @@ class Ratings(commands.Cog, name="Ratings"):
                               ) -> None:
         """A public answer: in the server's language."""
         assert interaction.guild_id is not None
-        if where is not None and where.value == "everywhere":
-            current = season_of(await self.bot.store.seasons(EVERYWHERE), now())
-            if season is not None and season > current:
-                await reply_error(interaction, t("err.no_season", season=season, last=current))
-                return
-            if self.bot.config(interaction.guild_id).pictures and interaction.guild is not None:
-                # As a server's own: the top ten as a picture, the answer as an edit.
-                await interaction.response.defer(thinking=True)
-                with speaking(self.bot.public_language(interaction.guild_id)):
-                    embed, view = await self.ladder(game.value, season or current, 1)
-                    png = await self.top_picture(interaction.guild, game.value,
-                                                 season or current, ladder=True)
-                files = []
-                if png is not None:
-                    embed.set_image(url=f"attachment://{TOP_FILE}")
-                    files.append(discord.File(io.BytesIO(png), TOP_FILE))
-                await interaction.edit_original_response(
-                    embed=embed, attachments=files, view=view,
-                    allowed_mentions=discord.AllowedMentions.none())
-                return
-            with speaking(self.bot.public_language(interaction.guild_id)):
-                embed, view = await self.ladder(game.value, season or current, 1)
-            if view is None:
-                await interaction.response.send_message(
-                    embed=embed, allowed_mentions=discord.AllowedMentions.none())
-            else:
-                await interaction.response.send_message(
-                    embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
-            return
-        current = await self.current_season(interaction.guild_id)
+        everywhere = where is not None and where.value == "everywhere"
+        current = (season_of(await self.bot.store.seasons(EVERYWHERE), now()) if everywhere
+                   else await self.current_season(interaction.guild_id))
         if season is not None and season > current:
             await reply_error(interaction, t("err.no_season", season=season, last=current))
             return
+        chosen = season or current
+
+        async def board() -> tuple[discord.Embed, discord.ui.View | None]:
+            if everywhere:
+                return await self.ladder(game.value, chosen, 1)
+            return await self.leaderboard(interaction.guild_id or 0, game.value, chosen, 1)
+
         if self.bot.config(interaction.guild_id).pictures and interaction.guild is not None:
             # Names and a picture take more than a moment: the answer comes as an edit.
             await interaction.response.defer(thinking=True)
             with speaking(self.bot.public_language(interaction.guild_id)):
-                embed, view = await self.leaderboard(interaction.guild_id, game.value,
-                                                     season or current, 1)
-                png = await self.top_picture(interaction.guild, game.value, season or current)
+                embed, view = await board()
+                png = await self.top_picture(interaction.guild, game.value, chosen,
+                                             ladder=everywhere)
             files = []
             if png is not None:
                 embed.set_image(url=f"attachment://{TOP_FILE}")
@@ -143,8 +123,7 @@ class Ratings(commands.Cog, name="Ratings"):
                 allowed_mentions=discord.AllowedMentions.none())
             return
         with speaking(self.bot.public_language(interaction.guild_id)):
-            embed, view = await self.leaderboard(interaction.guild_id, game.value,
-                                                 season or current, 1)
+            embed, view = await board()
         if view is None:
             await interaction.response.send_message(
                 embed=embed, allowed_mentions=discord.AllowedMentions.none())

@@ -118,6 +118,17 @@ async def standin() -> AsyncIterator[StandIn]:
     assert not server.problems, server.problems
 
 
+async def four_servers_on(standin: StandIn) -> list[Player]:
+    """Each server's manager turns play across servers on (an answer only they see); the
+    four people, one in each server's channel."""
+    for number, c in enumerate(standin.channel_ids):
+        boss = Player(standin, f"boss{number}", channel_id=c, manager=True)
+        inter = await boss.command("admin crossplay", mode="on")
+        assert boss.response(inter).audience == boss.id
+    return [Player(standin, name, channel_id=c)
+            for name, c in zip(("ana", "bo", "cy", "di"), standin.channel_ids, strict=True)]
+
+
 @pytest.mark.slow
 async def test_a_table_across_servers_on_two_shard_processes(
     standin: StandIn, tmp_path: Path, pg_url: str
@@ -132,13 +143,7 @@ async def test_a_table_across_servers_on_two_shard_processes(
     hidden = PgHiddenCards(store)
     standin.observers.append(hidden)
     try:
-        people = [Player(standin, name, channel_id=c)
-                  for name, c in zip(("ana", "bo", "cy", "di"), standin.channel_ids,
-                                     strict=True)]
-        for number, c in enumerate(standin.channel_ids):
-            boss = Player(standin, f"boss{number}", channel_id=c, manager=True)
-            inter = await boss.command("admin crossplay", mode="on")
-            assert boss.response(inter).audience == boss.id
+        people = await four_servers_on(standin)
         spent = standin.global_requests
         for p in people:
             inter = await p.command("play", where="everywhere", game="filicau")
@@ -294,12 +299,7 @@ async def test_a_turn_runs_out_for_a_player_of_the_other_process(
     store = PostgresStore(pg_url)
     await store.open()
     try:
-        people = [Player(standin, name, channel_id=c)
-                  for name, c in zip(("ana", "bo", "cy", "di"), standin.channel_ids,
-                                     strict=True)]
-        for number, c in enumerate(standin.channel_ids):
-            boss = Player(standin, f"boss{number}", channel_id=c, manager=True)
-            await boss.command("admin crossplay", mode="on")
+        people = await four_servers_on(standin)
         for p in people:
             await p.command("play", where="everywhere", game="filicau", pace="quick")
         table = CrossTable(standin, people, seed=3)

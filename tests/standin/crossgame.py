@@ -12,7 +12,7 @@ import re
 from bot.texts import t
 
 from .discord_objects import Message
-from .game import Table
+from .game import Table, move_at_random
 from .server import (
     CHANNEL_MESSAGE,
     DEFERRED_MESSAGE,
@@ -128,22 +128,13 @@ class CrossTable:
         if found == "over":
             return False
         p, view = found
-        menus = [m for m in view.selects if m["custom_id"].split(":")[1] in ("act", "together")]
-        choices = sorted(view.moves()) + [m["custom_id"] for m in menus]
-        cid = self.rng.choice(choices)
-        menu = next((m for m in menus if m["custom_id"] == cid), None)
-        if menu is not None:
-            values = [o["value"] for o in menu["options"]]
-            inter = await p.choose(cid, self.rng.sample(values, menu.get("min_values", 1)),
-                                   message=view)
-        else:
-            inter = await p.click(cid, message=view)
+        cid, inter, menu = await move_at_random(self.rng, p, view)
         refused = await self.settled(p, inter)
         if refused is not None:
-            assert menu is not None or refused in MOVED_ON, f"{p.name}: {cid}: {refused}"
+            assert menu or refused in MOVED_ON, f"{p.name}: {cid}: {refused}"
             return True
         assert inter.type in (UPDATE_MESSAGE, DEFERRED_UPDATE)
-        if menu is None:
+        if not menu:
             self.moves.append((p, cid))
         return True
 

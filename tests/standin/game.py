@@ -33,6 +33,22 @@ def acting(table: Message) -> str:
     return "\n".join(line for line in table.text.splitlines() if line.startswith("▶"))
 
 
+async def move_at_random(rng: random.Random, p: Player,
+                         view: Message) -> tuple[str, Interaction, bool]:
+    """``p`` makes one of the moves ``view`` offers, at random: a card or button clicked, or
+    a menu of cards (or choices) with a random pick; its custom id, the interaction, and
+    whether it was a menu."""
+    menus = [m for m in view.selects if m["custom_id"].split(":")[1] in ("act", "together")]
+    choices = sorted(view.moves()) + [m["custom_id"] for m in menus]
+    cid = rng.choice(choices)
+    menu = next((m for m in menus if m["custom_id"] == cid), None)
+    if menu is None:
+        return cid, await p.click(cid, message=view), False
+    values = [o["value"] for o in menu["options"]]
+    picked = rng.sample(values, menu.get("min_values", 1))
+    return cid, await p.choose(cid, picked, message=view), True
+
+
 @dataclass
 class Click:
     player: Player
@@ -194,18 +210,11 @@ class Table:
         if found == "over":
             return False
         p, view = found
-        menus = [m for m in view.selects if m["custom_id"].split(":")[1] in ("act", "together")]
-        choices = sorted(view.moves()) + [m["custom_id"] for m in menus]
-        cid = self.rng.choice(choices)
-        menu = next((m for m in menus if m["custom_id"] == cid), None)
-        if menu is not None:
-            values = [o["value"] for o in menu["options"]]
-            picked = self.rng.sample(values, menu.get("min_values", 1))
-            inter = await p.choose(cid, picked, message=view)
+        cid, inter, menu = await move_at_random(self.rng, p, view)
+        if menu:
             if inter.type != UPDATE_MESSAGE:
                 return True  # cards the rules refuse together (an answer only p sees)
         else:
-            inter = await p.click(cid, message=view)
             if inter.type != UPDATE_MESSAGE and p.refused(inter) in _MOVED_ON:
                 # In an open window (fris) another player may act first, and a face made
                 # out of turn may come after the last card: the click on the view drawn
