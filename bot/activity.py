@@ -5,8 +5,11 @@ Every request is one call of the service — the same checks under the same lock
 refusals, every surface told (the Discord table message, the player's own hand view there,
 the web pages and the Activity itself) — marked as the Activity's (``Via.ACTIVITY``). What
 is left here is the socket's own stamp (the hand's id, the seat the page speaks for) read
-into the service's terms. Only the process that drives a table (its shard's) can do this;
-another process's Activity socket is refused with ``activity.elsewhere``.
+into the service's terms. Only the process that drives a table (its shard's) can do this:
+with shard processes, the socket of an Activity served by another one has its requests
+carried there (``bot.crossplay.relay``'s ``ask``, kind ``activity``) and the answer — done,
+a refusal, a hint's words in the asker's language — carried back; the table's updates reach
+the socket as they reach every page, through the store and the bus.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -25,9 +28,11 @@ from bot.open_tables import OpenTable, OpenTables
 from bot.service import TableService
 from bot.session import TableSession
 from bot.settings import Settings
+from bot.store import Store
+from bot.texts import current_faces, current_language, showing, speaking
 from bot.web.activity import Activity, DiscordIdentity
 from bot.web.views import plain_text
-from engine import Action
+from engine import Action, action_from_json, action_to_json
 
 log = logging.getLogger(__name__)
 
@@ -40,20 +45,73 @@ _MENTION = re.compile(r"<@!?(\d+)>")
 Names = Callable[[int, str], Awaitable[str | None]]
 
 
-class ActivityPlay:
-    """``bot.web.activity.Play`` over the registry of open tables and the table service."""
+class Carrier(Protocol):
+    """Requests carried to the process that owns a server's shard (``bot.crossplay.relay``)."""
 
-    def __init__(self, tables: OpenTables, service: TableService, names: Names) -> None:
+    def on(self, kind: str,
+           handler: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]) -> None: ...
+
+    async def ask(self, guild_id: int, kind: str, work: dict[str, Any]) -> dict[str, Any]: ...
+
+
+#: The kind of the Activity's requests carried between processes.
+CARRIED = "activity"
+
+
+class ActivityPlay:
+    """``bot.web.activity.Play`` over the registry of open tables and the table service; a
+    table another process drives is played through ``carrier``."""
+
+    def __init__(self, tables: OpenTables, service: TableService, names: Names, *,
+                 store: Store | None = None, carrier: Carrier | None = None) -> None:
         self.tables = tables
         self.service = service
         self.names = names
+        self.store = store
+        self.carrier = carrier
+        if carrier is not None:
+            carrier.on(CARRIED, self._carried)
 
     def table_in(self, channel_id: int) -> int | None:
         table = self.tables.in_channel(channel_id)
         return None if table is None or table.runner.closed else table.id
 
-    def holds(self, table_id: int) -> bool:
-        return self._table(table_id) is not None
+    async def _elsewhere(self, table_id: int) -> int | None:
+        """The home server of an open table another process drives, or None: this
+        process's own (open here, or gone)."""
+        if self.carrier is None or self.store is None or self._table(table_id) is not None:
+            return None
+        row = await self.store.get_table(table_id)
+        return None if row is None or row.state == "closed" else row.guild_id
+
+    async def _carry(self, home: int, work: dict[str, Any]) -> dict[str, Any]:
+        assert self.carrier is not None
+        return await self.carrier.ask(home, CARRIED, {
+            **work, "lang": current_language(), "faces": current_faces()})
+
+    async def _carried(self, work: dict[str, Any]) -> dict[str, Any]:
+        """A request of another process's Activity socket, here where the table is driven:
+        the same calls as this process's own sockets make (never carried on again)."""
+        table_id, user_id = int(work["table"]), int(work["user"])
+        if self._table(table_id) is None:
+            raise SessionError("err.gone")
+        hand = None if work.get("hand") is None else int(work["hand"])
+        with speaking(str(work.get("lang", ""))), showing(str(work.get("faces", ""))):
+            op = work.get("op")
+            if op == "act":
+                await self.act(table_id, user_id, action_from_json(work["action"]),
+                               hand_id=int(work["hand"]), at=int(work["at"]),
+                               seat=None if work.get("seat") is None else int(work["seat"]))
+            elif op == "seat":
+                await self.seat(table_id, user_id, str(work["seat_op"]),
+                                team=None if work.get("team") is None else int(work["team"]),
+                                hand_id=hand)
+            elif op == "hint":
+                return {"text": await self.hint(table_id, user_id, hand_id=int(work["hand"]),
+                                                at=int(work["at"]))}
+            else:
+                raise SessionError("err.bad_button")
+        return {}
 
     def _table(self, table_id: int) -> OpenTable | None:
         table = self.tables.get(table_id)
@@ -78,6 +136,12 @@ class ActivityPlay:
 
     async def act(self, table_id: int, user_id: int, action: Action, *, hand_id: int,
                   at: int, seat: int | None) -> None:
+        home = await self._elsewhere(table_id)
+        if home is not None:
+            await self._carry(home, {"op": "act", "table": table_id, "user": user_id,
+                                     "action": action_to_json(action), "hand": hand_id, "at": at,
+                                     "seat": seat})
+            return
         table = self._open(table_id)
         s = table.session
         number = self._in_hand(s, hand_id)
@@ -89,6 +153,11 @@ class ActivityPlay:
 
     async def seat(self, table_id: int, user_id: int, op: str, *, team: int | None,
                    hand_id: int | None) -> None:
+        home = await self._elsewhere(table_id)
+        if home is not None:
+            await self._carry(home, {"op": "seat", "table": table_id, "user": user_id,
+                                     "seat_op": op, "team": team, "hand": hand_id})
+            return
         table = self._open(table_id)
         s = table.session
         if s.state != "playing":
@@ -109,6 +178,11 @@ class ActivityPlay:
             await self.service.next_hand(table, by, number, via=Via.ACTIVITY)
 
     async def hint(self, table_id: int, user_id: int, *, hand_id: int, at: int) -> str:
+        home = await self._elsewhere(table_id)
+        if home is not None:
+            answer = await self._carry(home, {"op": "hint", "table": table_id,
+                                              "user": user_id, "hand": hand_id, "at": at})
+            return str(answer.get("text", ""))
         table = self._open(table_id)
         s = table.session
         number = self._in_hand(s, hand_id)

@@ -205,7 +205,8 @@ class FilicauBot(commands.Bot):
         thinking.start(thinking.default_processes() if processes is None else processes)
         thinking.measure(self.metrics)
         diagnostics.install(self.tables, self._views_kept)
-        play = ActivityPlay(self.tables, self.service, self.web_name)
+        play = ActivityPlay(self.tables, self.service, self.web_name, store=self.store,
+                            carrier=self.relay)
         self.web = await start_web(self.settings, self.store, names=self.web_name,
                                    activity=make_activity(self.settings, self.application_id,
                                                           self.http.request, play))

@@ -53,9 +53,6 @@ class SessionPlay:
                  if s.channel_id == channel_id and s.state != "closed"]
         return found[-1] if found else None
 
-    def holds(self, table_id: int) -> bool:
-        return table_id in self.sessions
-
     async def _changed(self, table_id: int) -> None:
         assert self.feed is not None
         await self.feed.changed(table_id)

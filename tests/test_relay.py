@@ -116,3 +116,94 @@ async def test_clicks_kept_for_a_shard_are_taken_once_by_its_owner(store: Any) -
         assert await store.relayed_for([0, 1]) == [elsewhere]
     finally:
         await owner.stop()
+
+
+class SharedBus:
+    """One bus for several processes in this one: a message reaches every listener (as
+    PostgreSQL's NOTIFY does), the publisher's own too."""
+
+    def __init__(self) -> None:
+        self.handlers: list[Any] = []
+
+    def join(self) -> Any:
+        bus = self
+
+        class Joined:
+            async def start(self, handler: Any) -> None:
+                bus.handlers.append(handler)
+
+            async def publish(self, message: str) -> None:
+                for handler in list(bus.handlers):
+                    handler(message)
+
+            async def stop(self) -> None:
+                return None
+        return Joined()
+
+
+def guild_on(shard: int) -> int:
+    return shard << 22  # a server id on that shard of two
+
+
+async def test_a_request_is_answered_by_the_process_that_owns_its_shard(
+        store: Any, monkeypatch: Any) -> None:
+    """Another process's request (an Activity's tap) is done by the owner of the table's
+    home shard: its answer comes back; its refusal comes back as the same refusal, to be
+    worded where it was asked; with nobody owning the shard, the asker is told so."""
+    from bot.crossplay import relay as relay_module
+    from bot.lobby import SessionError
+
+    done: list[tuple[str, dict[str, Any]]] = []
+
+    def handler(name: str) -> Any:
+        async def handle(work: dict[str, Any]) -> dict[str, Any]:
+            done.append((name, work))
+            if work.get("card") == "XX":
+                raise SessionError("illegal.not_your_turn", seat=2)
+            return {"text": f"{name} did {work['card']}"}
+        return handle
+
+    bus = SharedBus()
+
+    def relay_of(shard: int) -> Relay:
+        return Relay(store, bus.join(), shards=[shard], shard_count=2,
+                     rebuild=lambda p: p, dispatch=lambda i: asyncio.sleep(0))
+
+    owner, asker = relay_of(1), relay_of(0)
+    owner.on("activity", handler("owner"))
+    asker.on("activity", handler("asker"))
+    await owner.start()
+    await asker.start()
+    try:
+        answer = await asker.ask(guild_on(1), "activity", {"card": "EO"})
+        assert answer == {"text": "owner did EO"}
+        assert (asker.asked, owner.answered) == (1, 1)
+        # A request for a server of this process's own shard is done here.
+        assert await asker.ask(guild_on(0), "activity", {"card": "EU"}) == {
+            "text": "asker did EU"}
+        try:
+            await asker.ask(guild_on(1), "activity", {"card": "XX"})
+            raise AssertionError("not refused")
+        except SessionError as e:
+            assert (e.key, e.params) == ("illegal.not_your_turn", {"seat": 2})
+        assert [name for name, _ in done] == ["owner", "asker", "owner"]
+        # The owner dies: the request waits its while, then the asker is told; the
+        # shard's next owner finds the request too late, and does not do it.
+        await owner.stop()
+        bus.handlers.remove(owner._heard)
+        monkeypatch.setattr(relay_module, "ASK_SECONDS", 0.05)
+        try:
+            await asker.ask(guild_on(1), "activity", {"card": "EO"})
+            raise AssertionError("answered by nobody")
+        except SessionError as e:
+            assert e.key == "err.no_answer"
+        assert len(done) == 3
+        assert len(await store.relayed_for([1])) == 1
+        heir = relay_of(1)
+        heir.on("activity", handler("heir"))
+        await heir.sweep()
+        await heir.stop()
+        assert len(done) == 3 and heir.answered == 0
+        assert await store.relayed_for([1]) == []
+    finally:
+        await asker.stop()

@@ -21,6 +21,16 @@ every other process hands that server's seats at the tables it drives to the com
 After a takeover the new owner of the shard hears the notifications; a click announced while
 no process owned it is taken by the next sweep of the store (at start, then every few
 seconds).
+
+The same way carries **requests** that are not clicks (``ask``): an Activity's tap, a seat
+taken from ``/tables``. Each kind has a handler on every process (``on``); ``ask`` runs it
+on the process that owns the home server's shard — here, if this process does — and waits
+for its answer, a small JSON object published back (``a:PROCESS:KEY:ANSWER``). A refusal
+(``SessionError``) travels as its key and parameters and is raised again where it was asked,
+to be worded there, in the asker's language. An answer that does not come within
+``ASK_SECONDS`` (its owner died, say) is refused with ``err.no_answer``, and a request found
+later than that (by the next owner's sweep) is dropped undone: the player tries again, and
+nothing is done twice.
 """
 
 from __future__ import annotations
@@ -28,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import json
 import logging
 import secrets
 import time
@@ -58,6 +69,14 @@ SWEEP_SECONDS = 5.0
 #: Gateway payloads kept for a relay, by interaction id (a click is relayed within a
 #: moment of its arrival, or not at all).
 KEPT = 1024
+
+#: Seconds a request carried to another process waits for its answer.
+ASK_SECONDS = 8.0
+#: The longest answer a notification carries (PostgreSQL's limit is 8,000 bytes).
+LONGEST_ANSWER = 7000
+
+#: A handler of requests of one kind: the request's JSON, the answer's.
+Handler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 
 #: How a relayed click was deferred: its message updated later ("update"), or a message of
 #: its own, ephemeral ("ephemeral") or public ("public": Next hand posts the table anew).
@@ -179,6 +198,85 @@ class Relay:
         self.withdrawn: Callable[[int], Coroutine[Any, Any, None]] | None = None
         #: This process, as its own announcements name it (they come back on one bus).
         self.me = secrets.token_hex(4)
+        #: The handlers of requests, by kind (``on``), and the requests asked from here that
+        #: wait for their answer, by key.
+        self.handlers: dict[str, Handler] = {}
+        self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        #: Requests carried to another process, and answered here for one (the tests read
+        #: them).
+        self.asked = self.answered = 0
+
+    # -- requests ---------------------------------------------------------------------------
+
+    def on(self, kind: str, handler: Handler) -> None:
+        """Requests of ``kind`` are handled by ``handler`` (on every process alike)."""
+        self.handlers[kind] = handler
+
+    async def ask(self, guild_id: int, kind: str, work: dict[str, Any]) -> dict[str, Any]:
+        """``kind``'s handler's answer to ``work``, from the process that owns ``guild_id``'s
+        shard (this one's own handler, if it does); its refusal raised here."""
+        shard = self.home_shard(guild_id)
+        if shard in self.shards or not self.started:
+            return await self.handlers[kind](work)
+        key = secrets.token_hex(6)
+        # Waiting before the request is kept: a sweep may answer it at once.
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[key] = future
+        try:
+            rid = await self.store.relay(shard, {"ask": kind, "work": work, "key": key,
+                                                 "from": self.me, "at": time.time()})
+            await self.bus.publish(f"c:{shard}:{rid}")
+            self.asked += 1
+            answer = await asyncio.wait_for(future, ASK_SECONDS)
+        except TimeoutError:
+            raise SessionError("err.no_answer") from None
+        finally:
+            self.waiting.pop(key, None)
+        refused = answer.get("refused")
+        if isinstance(refused, str):
+            raise SessionError(refused, **dict(answer.get("params") or {}))
+        if answer.get("failed"):
+            raise SessionError("err.internal")
+        return answer
+
+    async def _answer(self, kept: dict[str, Any]) -> None:
+        """Handle a request another process asked here, and publish the answer."""
+        key, sender = str(kept.get("key", "")), str(kept.get("from", ""))
+        if time.time() - float(kept.get("at", 0)) > ASK_SECONDS:
+            # Its asker was told there was no answer, and may have asked again: a request
+            # found late (by a new owner's sweep) is not done at all.
+            log.info("a carried request (%s) came too late to be done", kept.get("ask"))
+            return
+        handler = self.handlers.get(str(kept.get("ask")))
+        answer: dict[str, Any]
+        try:
+            if handler is None:
+                raise LookupError(f"no handler for {kept.get('ask')!r}")
+            answer = await handler(dict(kept.get("work") or {}))
+        except SessionError as e:
+            answer = {"refused": e.key, "params": e.params}
+        except Exception:
+            log.exception("a carried request (%s) failed", kept.get("ask"))
+            answer = {"failed": True}
+        text = _dumps(answer)
+        if text is None or len(text.encode()) > LONGEST_ANSWER:
+            log.error("the answer to a carried request (%s) is too long to carry",
+                      kept.get("ask"))
+            text = _dumps({"failed": True})
+        self.answered += 1
+        await self.bus.publish(f"a:{sender}:{key}:{text}")
+
+    def _answered(self, rest: str) -> None:
+        sender, _, rest = rest.partition(":")
+        key, _, text = rest.partition(":")
+        future = self.waiting.get(key) if sender == self.me else None
+        if future is None or future.done():
+            return
+        try:
+            answer = json.loads(text)
+        except ValueError:
+            answer = None
+        future.set_result(answer if isinstance(answer, dict) else {"failed": True})
 
     # -- the process that got the click ----------------------------------------------------
 
@@ -250,6 +348,9 @@ class Relay:
 
     def _heard(self, message: str) -> None:
         kind, _, rest = message.partition(":")
+        if kind == "a":
+            self._answered(rest)
+            return
         if kind == "w":
             guild, _, sender = rest.partition(":")
             if guild.isdigit() and sender != self.me and self.withdrawn is not None:
@@ -294,6 +395,9 @@ class Relay:
         kept = await self.store.take_relayed(rid)
         if kept is None:
             return
+        if "ask" in kept:
+            await self._answer(kept)
+            return
         try:
             interaction = self.rebuild(kept["interaction"])
             setattr(interaction, "_cs_response",  # noqa: B010 - discord.py's cached slot
@@ -316,4 +420,13 @@ class Relay:
             self._sweeper.cancel()
         for task in list(self.tasks):
             task.cancel()
+        for future in self.waiting.values():
+            future.cancel()
         await self.bus.stop()
+
+
+def _dumps(answer: dict[str, Any]) -> str | None:
+    try:
+        return json.dumps(answer, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None

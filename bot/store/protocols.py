@@ -36,6 +36,10 @@ class Tables(Protocol):
         """Every table in its lobby or in play, by id."""
         ...
 
+    async def open_table_in(self, channel_id: int) -> model.TableRow | None:
+        """The table in its lobby or in play in a channel (whichever process drives it)."""
+        ...
+
 
 class Hands(Protocol):
     async def start_hand(self, table_id: int, number: int, header: dict[str, Any]) -> int:

@@ -86,6 +86,10 @@ class TableSql:
     async def open_tables(self) -> list[TableRow]:
         return await self.tables_where("TRUE")
 
+    async def open_table_in(self, channel_id: int) -> TableRow | None:
+        found = await self.tables_where("channel_id = ?", channel_id)
+        return found[-1] if found else None
+
     async def tables_where(self, condition: str, *args: Any) -> list[TableRow]:
         """The open tables that meet ``condition``, by id."""
         rows = await self.db.fetch(

@@ -210,14 +210,12 @@ class DiscordIdentity:
 
 
 class Play(Protocol):
-    """The open tables of this process, as the Activity plays them (``bot.activity``): the
-    same ``TableSession`` calls as the buttons, and the runner told after each."""
+    """The open tables, as the Activity plays them (``bot.activity``): the same
+    ``TableSession`` calls as the buttons, and the runner told after each — made by the
+    process that drives the table, wherever the socket is."""
 
     def table_in(self, channel_id: int) -> int | None:
-        """The open table of a channel, if this process drives it."""
-
-    def holds(self, table_id: int) -> bool:
-        """Whether this process drives the table."""
+        """The open table of a channel, if this process drives it (else the store says)."""
 
     async def act(self, table_id: int, user_id: int, action: Action, *, hand_id: int,
                   at: int, seat: int | None) -> None:
@@ -450,10 +448,14 @@ class Activity:
         table_id = None if self.play is None else self.play.table_in(instance.channel_id)
         shown_in = None
         if table_id is None and self.play is not None:
-            # A venue's channel: a table across servers as that server shows it, while
-            # this process drives it.
-            venue = await server.store.venue_in(instance.channel_id)
-            if venue is not None and self.play.holds(venue.table_id):
+            # A table another shard process drives (its requests are carried there), or
+            # a venue's channel: a table across servers as that server shows it.
+            row = await server.store.open_table_in(instance.channel_id)
+            venue = None if row is not None else await server.store.venue_in(
+                instance.channel_id)
+            if row is not None:
+                table_id = row.id
+            elif venue is not None:
                 table_id, shown_in = venue.table_id, venue.guild_id
         table = None if table_id is None else await server.store.get_table(table_id)
         guild_id = None if table is None else shown_in or table.guild_id
@@ -537,7 +539,7 @@ class Activity:
 
     async def _do(self, sub: Subscriber, ticket: Ticket, message: protocol.Message) -> None:
         play = self.play
-        if play is None or not play.holds(sub.table_id):
+        if play is None:
             raise SessionError("activity.elsewhere")
         if isinstance(message, protocol.Act):
             try:

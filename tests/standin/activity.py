@@ -221,7 +221,7 @@ class ActivityHost:
         if held is None or time.monotonic() - held[1] > TOKEN_SECONDS:
             return None
         user = self.standin.users[held[0]]
-        return {**user.payload(), "flags": 0, "mfa_enabled": False, "locale": "en-US",
+        return {**user.payload(), "flags": 0, "mfa_enabled": False, "locale": user.locale,
                 "banner": None, "accent_color": None, "premium_type": 0}
 
     def launch(self, user: User, channel_id: int) -> ActivityInstance:

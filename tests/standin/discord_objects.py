@@ -30,6 +30,8 @@ class User:
     id: int
     name: str
     manager: bool = False
+    #: The language of their Discord client (what ``/users/@me`` tells an Activity).
+    locale: str = "en-US"
 
     @property
     def mention(self) -> str:
