@@ -37,7 +37,7 @@ from bot.seats import is_computer, user_member
 from bot.service import Outcome, TableService
 from bot.store import Member, Store, VenueRow, Waiting, now
 from bot.texts import game_title, language_of, speaking, t
-from bot.watch import WATCH_OFF
+from bot.watch import DEFAULT_WATCH
 from engine import make_rules
 
 log = logging.getLogger(__name__)
@@ -227,7 +227,7 @@ class Crossplay:
         options: dict[str, Any] = {"early_end": True} if offers(game, "early_end") else {}
         settings = {**DEFAULT_SETTINGS, "rated": first.rated,
                     "turn_seconds": PACES.get(first.pace, PACES["usual"]),
-                    "watch": WATCH_OFF, "hints": not first.rated, CROSSPLAY: True}
+                    "watch": DEFAULT_WATCH, "hints": not first.rated, CROSSPLAY: True}
         members = [user_member(w.user_id) for w in group]
         table = await self.service.open(
             guild_id=home.guild_id, channel_id=home.channel_id, game=game, options=options,

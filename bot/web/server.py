@@ -261,6 +261,14 @@ class WebServer:
         return web.Response(text=html, content_type="text/html", charset="utf-8",
                             headers={"Cache-Control": "no-store"})
 
+    async def _shows(self, guild_id: int, table: Any) -> bool:
+        """Whether the server of a link shows the table: its home, or (a table across
+        servers) one of its venues. Each server's pages are its own (its key, language and
+        card faces); a link never opens the table as another server shows it."""
+        if table.guild_id == guild_id:
+            return True
+        return any(v.guild_id == guild_id for v in await self.store.venues(table.id))
+
     # -- a table, live -------------------------------------------------------------------------
 
     async def table_page(self, request: web.Request) -> web.Response:
@@ -270,7 +278,7 @@ class WebServer:
             raise web.HTTPNotFound()
         guild_id, table_id = found
         table = await self.store.get_table(table_id)
-        if table is None or table.guild_id != guild_id:
+        if table is None or not await self._shows(guild_id, table):
             raise web.HTTPNotFound()
         config = await self.guilds.get(guild_id)
         lang = await self.guilds.language(guild_id)
@@ -319,7 +327,7 @@ class WebServer:
             raise web.HTTPNotFound()
         guild_id, table_id = found
         table = await self.store.get_table(table_id)
-        if table is None or table.guild_id != guild_id:
+        if table is None or not await self._shows(guild_id, table):
             raise web.HTTPNotFound()
         sub = Subscriber(table_id, guild_id, token, protocol.SPECTATOR)
 
@@ -372,7 +380,7 @@ class WebServer:
         guild_id, hand_id = found
         row = await self.store.hand(hand_id)
         table = None if row is None else await self.store.get_table(row.table_id)
-        if row is None or table is None or table.guild_id != guild_id:
+        if row is None or table is None or not await self._shows(guild_id, table):
             raise web.HTTPNotFound()
         config = await self.guilds.get(guild_id)
         lang = await self.guilds.language(guild_id)
@@ -416,7 +424,7 @@ class WebServer:
         guild_id, hand_id = found
         row = await self.store.hand(hand_id)
         table = None if row is None else await self.store.get_table(row.table_id)
-        if row is None or table is None or table.guild_id != guild_id:
+        if row is None or table is None or not await self._shows(guild_id, table):
             raise web.HTTPNotFound()
         if row.result is None:
             return web.json_response({"refused": "hand_in_play"}, status=409,
