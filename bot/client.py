@@ -325,9 +325,10 @@ class FilicauBot(commands.Bot):
         web = self.web
         if session.row.settings.get(CROSSPLAY):
             # A table across servers: its home is one venue of several (bot.crossplay),
-            # without the Activity or pages, which know one server's tables.
+            # each linking the pages with its own server's key; no Activity button (the
+            # Activity opens from the channel's shelf).
             surface = CrossplaySurface(session, runner, edit_interval, sender=self.sender,
-                                       servers=self.servers)
+                                       servers=self.servers, pages=web)
             surface.members = lambda: self.crossplay.members(session.id, session.guild_id)
             return surface
         return DiscordSurface(session, runner, edit_interval, sender=self.sender,
@@ -339,7 +340,7 @@ class FilicauBot(commands.Bot):
         server's channel shows it (it is the table's session in all else)."""
         surface = CrossplaySurface(cast(TableSession, session), runner,
                                    self.tables.edit_interval, sender=self.sender,
-                                   servers=self.servers)
+                                   servers=self.servers, pages=self.web)
         table_id, guild_id = session.venue.table_id, session.guild_id
         surface.members = lambda: self.crossplay.members(table_id, guild_id)
         return surface

@@ -5,7 +5,8 @@ process that does **not** drive the table. Every request of theirs is carried to
 (``bot.crossplay.relay``'s ``ask``) and its answer carried back; the table's updates reach
 their sockets through the store and the bus. They play a whole hand there, a hint and a
 refusal come back worded in the asker's language, every move is stored once, and no socket
-message names a card its viewer may not know."""
+message names a card its viewer may not know. Each server's table message links the table's
+page with that server's key."""
 
 from __future__ import annotations
 
@@ -112,6 +113,22 @@ async def test_the_activity_plays_a_table_that_another_shard_process_drives(
         seen: dict[int, list[str]] = {}
         http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=TIMEOUT))
         try:
+            # Each server's table message links the table's page with its own server's
+            # key; any process serves it, and no page names another server.
+            links: dict[int, str] = {}
+            for p in people:
+                link = await standin.wait_for(lambda p=p: next(
+                    (b["url"] for b in table.table_message(p).buttons  # type: ignore[union-attr]
+                     if b.get("url")), None), TIMEOUT, f"the page's link in {p.name}'s server")
+                links[p.id] = str(link)
+            assert len(set(links.values())) == len(people)
+            for p in people:
+                async with http.get(links[p.id]) as r:
+                    assert r.status == 200, links[p.id]
+                    page = await r.text()
+                others = {standin.guild_of[q.channel_id] for q in people if q is not p}
+                assert not any(str(g) in page for g in others)
+                assert not any(str(q.channel_id) in page for q in people if q is not p)
             for p in people:
                 ws, hello = await open_activity(standin, http, base, p)
                 sockets.append(ws)
