@@ -20,11 +20,11 @@ from typing import Any
 import aiohttp
 import pytest
 from activity_helpers import hidden_named
-from standin import BotProcess, Player, StandIn
+from standin import Player, StandIn
 from standin.crossgame import TIMEOUT, CrossTable
 from standin.discord_objects import APP_ID
 from test_activity import next_step
-from test_e2e_relay import four_servers_on
+from test_e2e_relay import four_servers_on, four_servers_on_two_shards, process
 from test_web import receive
 
 from bot.store.postgres import PostgresStore
@@ -35,14 +35,8 @@ from engine.cards import code
 
 @pytest.fixture
 async def standin() -> AsyncIterator[StandIn]:
-    # Four servers, one channel each: servers 0 and 2 on shard 0, 1 and 3 on shard 1.
-    server = StandIn(channels=4, guilds=4, shards=2, activities=True)
-    await server.start()
-    try:
+    async with four_servers_on_two_shards(activities=True) as server:
         yield server
-    finally:
-        await server.stop()
-    assert not server.problems, server.problems
 
 
 async def open_activity(standin: StandIn, http: aiohttp.ClientSession, base: str,
@@ -81,9 +75,7 @@ async def answer_to(ws: aiohttp.ClientWebSocketResponse, kind: str,
 async def test_the_activity_plays_a_table_that_another_shard_process_drives(
     standin: StandIn, tmp_path: Path, pg_url: str
 ) -> None:
-    procs = {s: BotProcess(standin, tmp_path / "unused.sqlite3", tmp_path / f"shard{s}.log",
-                           database_url=pg_url, shard_ids=[s], shard_count=2, web=True)
-             for s in (0, 1)}
+    procs = {s: process(standin, tmp_path, pg_url, s, web=True) for s in (0, 1)}
     for p in procs.values():
         await p.start()
     store = PostgresStore(pg_url)

@@ -29,9 +29,10 @@ from bot.texts import t
 from engine import replay, seat_view
 
 
-def process(standin: StandIn, tmp_path: Path, url: str, shard: int) -> BotProcess:
+def process(standin: StandIn, tmp_path: Path, url: str, shard: int, *,
+            web: bool = False) -> BotProcess:
     return BotProcess(standin, tmp_path / "unused.sqlite3", tmp_path / f"shard{shard}.log",
-                      database_url=url, shard_ids=[shard], shard_count=2)
+                      database_url=url, shard_ids=[shard], shard_count=2, web=web)
 
 
 class PgHiddenCards(HiddenCardCheck):
@@ -106,16 +107,22 @@ class _Hands:
         return self.stored
 
 
-@pytest.fixture
-async def standin() -> AsyncIterator[StandIn]:
-    # Four servers, one channel each: servers 0 and 2 on shard 0, 1 and 3 on shard 1.
-    server = StandIn(channels=4, guilds=4, shards=2)
+@contextlib.asynccontextmanager
+async def four_servers_on_two_shards(*, activities: bool = False) -> AsyncIterator[StandIn]:
+    """Four servers, one channel each: servers 0 and 2 on shard 0, 1 and 3 on shard 1."""
+    server = StandIn(channels=4, guilds=4, shards=2, activities=activities)
     await server.start()
     try:
         yield server
     finally:
         await server.stop()
     assert not server.problems, server.problems
+
+
+@pytest.fixture
+async def standin() -> AsyncIterator[StandIn]:
+    async with four_servers_on_two_shards() as server:
+        yield server
 
 
 async def four_servers_on(standin: StandIn) -> list[Player]:

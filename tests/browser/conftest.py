@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, async_playwright
+from web_helpers import serve
 
+from bot.store import SqliteStore
+from bot.web.server import WebServer
 from browser.chromium import CHROMIUM, FLAGS
 
 
@@ -31,3 +34,16 @@ async def browser() -> AsyncIterator[Browser]:
             yield b
         finally:
             await b.close()
+
+
+@pytest.fixture
+async def site(tmp_path: Path) -> AsyncIterator[tuple[WebServer, str, SqliteStore]]:
+    """The bot's web pages on a fresh SQLite store: the server, its address, the store."""
+    store = SqliteStore(tmp_path / "bot.sqlite3")
+    await store.open()
+    server, base = await serve(store)
+    try:
+        yield server, base, store
+    finally:
+        await server.stop()
+        await store.close()

@@ -4,15 +4,11 @@ there; a card that could not be played there is refused with a word; back to the
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.async_api import Browser, ViewportSize
-from web_helpers import path_of, serve
+from web_helpers import path_of
 
-from bot.store import SqliteStore
 from bot.web import demo
 from browser.chromium import PICTURES, WAIT_MS
 from engine import replay
@@ -21,18 +17,6 @@ from engine.record import start
 
 GUILD = 1
 PHONE: ViewportSize = {"width": 360, "height": 740}
-
-
-@pytest.fixture
-async def site(tmp_path: Path) -> AsyncIterator[Any]:
-    store = SqliteStore(tmp_path / "bot.sqlite3")
-    await store.open()
-    server, base = await serve(store)
-    try:
-        yield server, base, store
-    finally:
-        await server.stop()
-        await store.close()
 
 
 async def test_the_analysis_board_at_phone_width(browser: Browser, site: Any) -> None:

@@ -4,34 +4,18 @@ nothing of the home server, and the finished hand's replay from that server's ow
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.async_api import Browser, Page, ViewportSize
-from web_helpers import hidden_cards_in, path_of, serve
+from web_helpers import hidden_cards_in, path_of
 
-from bot.store import GuildSettings, SqliteStore, VenueRow
+from bot.store import GuildSettings, VenueRow
 from bot.web import demo
-from bot.web.server import WebServer
 from browser.chromium import PICTURES, WAIT_MS
 
 HOME, HOME_CHANNEL = 710_000_000_000_000_001, 720_000_000_000_000_002
 AWAY, AWAY_CHANNEL = 730_000_000_000_000_003, 740_000_000_000_000_004
 PHONE: ViewportSize = {"width": 360, "height": 740}
-
-
-@pytest.fixture
-async def site(tmp_path: Path) -> AsyncIterator[tuple[WebServer, str, SqliteStore]]:
-    store = SqliteStore(tmp_path / "bot.sqlite3")
-    await store.open()
-    server, base = await serve(store)
-    try:
-        yield server, base, store
-    finally:
-        await server.stop()
-        await store.close()
 
 
 async def wait_listed(page: Page, hand: int, at: int) -> None:

@@ -7,19 +7,15 @@ with ``WEB_PICTURES=1``."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from activity_helpers import activity_site
 from playwright.async_api import Browser, Frame, Page, ViewportSize
-from web_helpers import path_of, serve
+from web_helpers import path_of
 
 from bot.session import TableSession
-from bot.store import SqliteStore
 from bot.web import demo
-from bot.web.server import WebServer
 from browser.activity_pages import PICTURES as ACTIVITY_PICTURES
 from browser.activity_pages import open_activity
 from browser.chromium import PICTURES, WAIT_MS
@@ -78,18 +74,6 @@ async def check_names(where: Page | Frame, what: str, *, width: int, cap: float)
     assert all(await where.evaluate(AFTER_THE_NAME, EVIL)), what
     scroll = await where.evaluate("() => document.scrollingElement.scrollWidth")
     assert scroll <= width, (what, scroll)
-
-
-@pytest.fixture
-async def site(tmp_path: Path) -> AsyncIterator[tuple[WebServer, str, SqliteStore]]:
-    store = SqliteStore(tmp_path / "bot.sqlite3")
-    await store.open()
-    server, base = await serve(store)
-    try:
-        yield server, base, store
-    finally:
-        await server.stop()
-        await store.close()
 
 
 async def test_names_are_isolated_and_capped_on_every_page(browser: Browser, site: Any

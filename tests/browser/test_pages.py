@@ -8,15 +8,11 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.async_api import Browser, Page, ViewportSize, WebSocket
-from web_helpers import WebSettings, hidden_cards_in, path_of, serve
+from web_helpers import WebSettings, hidden_cards_in, path_of
 
-from bot.store import SqliteStore
 from bot.texts import card_label
 from bot.web import demo
 from bot.web.server import WebServer
@@ -28,18 +24,6 @@ from engine.record import start
 GUILD = 1
 PHONE: ViewportSize = {"width": 400, "height": 860}
 DESKTOP: ViewportSize = {"width": 1280, "height": 860}
-
-
-@pytest.fixture
-async def site(tmp_path: Path) -> AsyncIterator[tuple[WebServer, str, SqliteStore]]:
-    store = SqliteStore(tmp_path / "bot.sqlite3")
-    await store.open()
-    server, base = await serve(store)
-    try:
-        yield server, base, store
-    finally:
-        await server.stop()
-        await store.close()
 
 
 def watch_frames(page: Page) -> list[str]:

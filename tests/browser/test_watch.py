@@ -4,33 +4,16 @@ page links its replay, and the replay links back to the table."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.async_api import Browser, Page, ViewportSize
-from web_helpers import path_of, serve
+from web_helpers import path_of
 
-from bot.store import SqliteStore
 from bot.web import demo
-from bot.web.server import WebServer
 from browser.chromium import PICTURES, WAIT_MS
 
 GUILD = 1
 PHONE: ViewportSize = {"width": 360, "height": 740}
-
-
-@pytest.fixture
-async def site(tmp_path: Path) -> AsyncIterator[tuple[WebServer, str, SqliteStore]]:
-    store = SqliteStore(tmp_path / "bot.sqlite3")
-    await store.open()
-    server, base = await serve(store)
-    try:
-        yield server, base, store
-    finally:
-        await server.stop()
-        await store.close()
 
 
 async def listed(page: Page) -> list[tuple[str, int, bool]]:
