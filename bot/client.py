@@ -325,22 +325,27 @@ class FilicauBot(commands.Bot):
         web = self.web
         if session.row.settings.get(CROSSPLAY):
             # A table across servers: its home is one venue of several (bot.crossplay),
-            # each linking the pages with its own server's key; no Activity button (the
-            # Activity opens from the channel's shelf).
+            # each linking the pages with its own server's key and opening the Activity.
             surface = CrossplaySurface(session, runner, edit_interval, sender=self.sender,
-                                       servers=self.servers, pages=web)
+                                       servers=self.servers, pages=web,
+                                       activity=self._activity_on)
             surface.members = lambda: self.crossplay.members(session.id, session.guild_id)
             return surface
         return DiscordSurface(session, runner, edit_interval, sender=self.sender,
-                              servers=self.servers, pages=web,
-                              activity=web is not None and web.activity is not None)
+                              servers=self.servers, pages=web, activity=self._activity_on)
+
+    @property
+    def _activity_on(self) -> bool:
+        """The bot is a Discord Activity too: table messages offer *Open the table*."""
+        return self.web is not None and self.web.activity is not None
 
     def _venue(self, session: VenueSession, runner: TableRunner) -> CrossplaySurface:
         """A cross-server table's surface in one more server: the table's session as that
         server's channel shows it (it is the table's session in all else)."""
         surface = CrossplaySurface(cast(TableSession, session), runner,
                                    self.tables.edit_interval, sender=self.sender,
-                                   servers=self.servers, pages=self.web)
+                                   servers=self.servers, pages=self.web,
+                                   activity=self._activity_on)
         table_id, guild_id = session.venue.table_id, session.guild_id
         surface.members = lambda: self.crossplay.members(table_id, guild_id)
         return surface

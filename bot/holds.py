@@ -1,9 +1,11 @@
-"""Seats held for invited players (``/table new invite:``): who may take a free seat. Pure.
+"""Seats held for invited players (``/table new invite:``, ``/crossplay invite``): who may
+take an open seat. Pure.
 
 A table keeps its holds in its runtime state (``HELD``: member -> until when, as a POSIX
-time), so that they survive a restart. A hold keeps one free seat for its member until it
-runs out: somebody else may sit down only while more seats are free than there are holds
-for people not seated yet. The invited take any free seat; a seated member's hold keeps
+time), so that they survive a restart. A hold keeps one open seat for its member until it
+runs out — an empty seat, or between hands one a person may take (a computer's, or one whose
+player left mid-hand): somebody else may sit down only while more seats are open than there
+are holds for people not seated yet. The invited take any free seat; a seated member's hold keeps
 nothing (should they leave, it keeps their seat again until it runs out). The opener may
 still give a held seat to a computer: the invitation was theirs.
 

@@ -231,6 +231,12 @@ class Lobby:
         down, a person takes a computer's seat)."""
         return self.state == "playing" and (self.hand is None or self.hand.finished)
 
+    def takeable(self, seat: int) -> bool:
+        """Whether a person may take ``seat`` now although it is not empty: between hands,
+        a computer's seat, or one its player left mid-hand (the computer's from the next
+        deal)."""
+        return self.between_hands and (is_computer(self.seats[seat]) or seat in self.leaving)
+
     def _require_seats_open(self) -> None:
         """Seats change in the lobby and between hands."""
         if self.state == "lobby" or self.between_hands:
@@ -263,15 +269,16 @@ class Lobby:
             n = self.rules.players
             seats = range(n) if team is None else range(team, n, 2)
             free = [s for s in seats if self.seats[s] is None]
+            if self.between_hands:
+                # A person may take a computer's seat between hands (free seats first), and
+                # the seat of a player who left mid-hand: the computer's from the next deal.
+                free += [s for s in seats if self.takeable(s)]
             # Seats held for invited players (bot.holds) are not free for anybody else.
             now, held = time.time(), None
-            if free and not holds.free_for(member, free=self.seats.count(None),
-                                           seated=self.seats, runtime=self.row.runtime,
-                                           now=now):
+            open_seats = sum(1 for s in range(n) if self.seats[s] is None or self.takeable(s))
+            if free and not holds.free_for(member, free=open_seats, seated=self.seats,
+                                           runtime=self.row.runtime, now=now):
                 held, free = holds.until_of(member, self.seats, self.row.runtime, now), []
-            if self.between_hands:
-                # A person may take a computer's seat between hands (free seats first).
-                free += [s for s in seats if is_computer(self.seats[s])]
             if not free:
                 if held is not None:
                     raise SessionError("err.seat_held", until=f"<t:{int(held)}:t>")
@@ -280,6 +287,9 @@ class Lobby:
                 raise SessionError("err.team_full", team="AB"[team])
             if current is not None:
                 self.seats[current] = None
+            if free[0] in self.leaving:
+                self.autoplay.discard(free[0])
+                await self._set_leaving(self.leaving - {free[0]})
             self.seats[free[0]] = member
             if name:
                 self.names[member] = name

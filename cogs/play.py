@@ -8,8 +8,9 @@ lock, every surface told), ``bot.community`` finds.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,13 +21,12 @@ from bot import render
 from bot.choices import GAME_CHOICES
 from bot.community import drawing, quickplay
 from bot.courier import Via
-from bot.crossplay import access, hub
+from bot.crossplay import access, hub, openings
 from bot.crossplay.hub import plays_across
 from bot.errors import answer as reply_error
 from bot.lobby import Actor, SessionError
 from bot.open_tables import OpenTable
 from bot.protocol import Click, Op, Place
-from bot.seats import is_computer
 from bot.service import Outcome
 from bot.store import CommunitySettings, PlayerSettings, Waiting, now
 from bot.texts import game_title, refusal, t
@@ -179,7 +179,8 @@ class Play(commands.Cog, name="Play"):
                      game: app_commands.Choice[str] | None = None) -> None:
         """The tables that take the asker now, the fullest first, with a Join each: only
         the asker sees the list (it is theirs, and soon out of date). Beside this server's,
-        the tables across servers that take them from here (``_across_refusal``)."""
+        the tables across servers that take them from here (``bot.crossplay.openings``):
+        those another shard process drives are asked of it, the answer deferred meanwhile."""
         guild_id = interaction.guild_id
         assert guild_id is not None
         value = None if game is None else game.value
@@ -187,73 +188,144 @@ class Play(commands.Cog, name="Play"):
         found = [o for o in quickplay.openings(
             self.bot.tables, guild_id=guild_id, member=member, game=value,
             visible=quickplay.visible_to(interaction)) if not plays_across(o.table)]
-        across = await self._across(interaction, value)
-        listed = (found + across)[:quickplay.LISTED]
-        embed = drawing.tables_embed(listed, value)
-        if listed and across:
-            embed.description = "\n".join(
-                drawing.opening_line(i, o) if i <= len(found) else across_line(i, o)
-                for i, o in enumerate(listed, start=1))
-        if listed:
-            await interaction.response.send_message(
-                embed=embed, view=drawing.take_view([o.table.id for o in listed]),
-                ephemeral=True)
+        asked = await self._homes_elsewhere()
+        if asked:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        across = await self._seen_from_here(interaction, [
+            *await self._openings_here(interaction.user.id, guild_id,
+                                       interaction.channel_id or 0, value),
+            *await self._openings_elsewhere(interaction, asked, value)])
+        listed = found[:quickplay.LISTED]
+        shown = across[:quickplay.LISTED - len(listed)]
+        embed = drawing.tables_embed(listed, value, more=[
+            across_line(i, o) for i, o in enumerate(shown, start=len(listed) + 1)])
+        ids = [o.table.id for o in listed] + [o.table_id for o in shown]
+        answer: dict[str, Any] = {"embed": embed}
+        if ids:
+            answer["view"] = drawing.take_view(ids)
+        if asked:
+            await interaction.edit_original_response(**answer)
         else:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await interaction.response.send_message(**answer, ephemeral=True)
 
-    async def _across(self, interaction: discord.Interaction[Any],
-                      game: str | None) -> list[quickplay.Opening]:
-        """The tables across servers of this process (of ``game``, or of any) that take the
-        asker now from here, the fullest first."""
-        member = quickplay.member_of(interaction.user.id)
-        now = time.time()
-        found = []
-        for table in self.bot.tables:
-            s = table.session
-            if not plays_across(table) or (game is not None and s.game != game):
-                continue
-            free = quickplay.seats_for(table, member, now)
-            if free == 0 or await self._across_refusal(interaction, table) is not None:
-                continue
-            taken = sum(1 for m in s.seats if m is not None)
-            people = sum(1 for m in s.seats if m is not None and not is_computer(m))
-            found.append(quickplay.Opening(table, taken, people, free))
-        found.sort(key=lambda o: (len(o.table.session.seats) - o.taken, -o.people, o.table.id))
+    async def _homes_elsewhere(self) -> list[int]:
+        """A server of each other shard process's that is the home of a table across
+        servers (the process to ask for its openings), if the bot runs on several."""
+        relay = self.bot.relay
+        if not relay.started:
+            return []  # one process: it drives every table
+        homes: dict[int, int] = {}
+        for guild_id in await self.bot.store.homes_across():
+            if relay.elsewhere(guild_id):
+                homes.setdefault(relay.home_shard(guild_id), guild_id)
+        return list(homes.values())
+
+    def _shown_in(self, guild_id: int) -> Callable[[OpenTable], int | None]:
+        """The channel of ``guild_id`` that shows a table already (its home, or its venue
+        there), if any."""
+        def shown_in(table: OpenTable) -> int | None:
+            shown = self.bot.crossplay.shown_at(table, guild_id)
+            return None if shown is None else shown.discord.session.channel_id
+        return shown_in
+
+    async def _openings_here(self, user_id: int, guild_id: int, channel_id: int,
+                             game: str | None) -> list[openings.Opening]:
+        return await openings.here(self.bot.store, self.bot.tables, user_id=user_id,
+                                   guild_id=guild_id, channel_id=channel_id, game=game,
+                                   shown_in=self._shown_in(guild_id))
+
+    async def _openings_asked(self, work: dict[str, Any]) -> dict[str, Any]:
+        """Another process's ``/tables``: the openings of the tables across servers this
+        process drives, for its asker."""
+        game = work.get("game")
+        found = await self._openings_here(
+            int(work["user_id"]), int(work["guild_id"]), int(work["channel_id"]),
+            None if game is None else str(game))
+        return {"openings": [o.answer() for o in found]}
+
+    async def _openings_elsewhere(self, interaction: discord.Interaction[Any],
+                                  homes: list[int], game: str | None) -> list[openings.Opening]:
+        """The openings of the tables across servers other processes drive, asked of each
+        (``homes``: a server of each), at once; what does not come in time is left out. The
+        asker's channel for each is checked here, where its server is known."""
+        work = {"user_id": interaction.user.id, "guild_id": interaction.guild_id,
+                "channel_id": interaction.channel_id or 0, "game": game}
+        answers = await asyncio.gather(*(
+            self.bot.relay.ask(home, openings.OPENINGS, work, seconds=openings.LIST_SECONDS)
+            for home in homes), return_exceptions=True)
+        found: list[openings.Opening] = []
+        for answer in answers:
+            if isinstance(answer, BaseException) and not isinstance(answer, SessionError):
+                log.warning("/tables: another process's openings failed: %r", answer)
+            if not isinstance(answer, dict):
+                continue  # no answer in time, or a refusal: that process's tables left out
+            for data in answer.get("openings") or ():
+                with contextlib.suppress(KeyError, TypeError, ValueError):
+                    found.append(openings.Opening.from_answer(data))
         return found
+
+    async def _seen_from_here(self, interaction: discord.Interaction[Any],
+                              found: list[openings.Opening]) -> list[openings.Opening]:
+        """The openings whose channel the asker would play from they may see, and the bot
+        post in (as only the process of their server knows), each once, the fullest first."""
+        visible = quickplay.visible_to(interaction)
+        seen: dict[int, openings.Opening] = {}
+        for o in found:
+            channel_id = await openings.played_from(
+                self.bot.store, o.table_id, interaction.guild_id or 0,
+                interaction.channel_id or 0)
+            if visible(channel_id):
+                seen.setdefault(o.table_id, o)
+        return openings.fullest_first(seen.values())
 
     def _plays_from(self, interaction: discord.Interaction[Any], table: OpenTable) -> int:
         """The channel a player of the asker's server plays ``table`` from: where their
         server shows it already, else where they ask."""
-        shown = self.bot.crossplay.shown_at(table, interaction.guild_id)
-        if shown is None:
-            return interaction.channel_id or 0
-        return shown.discord.session.channel_id
+        shown = self._shown_in(interaction.guild_id or 0)(table)
+        return interaction.channel_id or 0 if shown is None else shown
 
     async def _across_refusal(self, interaction: discord.Interaction[Any],
                               table: OpenTable) -> str | None:
         """Why the asker may not sit at ``table`` across servers (a key of the catalogs),
-        or None: their server's say for its game and the channel they would play from
-        (``bot.crossplay.access``), the operator's bar, a block between them and anybody
-        seated there, a channel they cannot see or that shows another table already."""
-        store = self.bot.store
+        or None: what the store tells (``openings.refusal``), a channel they cannot see
+        (as far as this process knows their server) or that shows another table already."""
         user_id = interaction.user.id
-        guild_id = interaction.guild_id or 0
-        s = table.session
         channel_id = self._plays_from(interaction, table)
-        why = access.refusal(await store.crossplay_settings(guild_id), s.game, channel_id,
-                             barred=await store.barred(user_id))
+        why = await openings.refusal(self.bot.store, table, user_id=user_id,
+                                     guild_id=interaction.guild_id or 0,
+                                     channel_id=channel_id)
         if why is not None:
             return why
-        people = [int(m) for m in s.seats if m is not None and not is_computer(m)]
-        if any(user_id in pair for pair in await store.blocked_among([user_id, *people])):
-            return "err.crossplay_blocked"
         if not quickplay.visible_to(interaction)(channel_id):
             return "err.elsewhere"
-        if self.bot.crossplay.shown_at(table, guild_id) is None and (
-                self.bot.tables.in_channel(channel_id) is not None
-                or self.bot.crossplay.in_channel(channel_id) is not None):
+        if self.bot.crossplay.shown_at(table, interaction.guild_id) is None and \
+                await openings.shows_another(self.bot.store, channel_id, table.id):
             return "err.crossplay_channel_busy"
         return None
+
+    async def _carry_take(self, interaction: discord.Interaction[Any], click: Click) -> bool:
+        """*Join* under ``/tables`` of a table across servers another shard process drives:
+        what only this process knows is checked here (the channel the player would play
+        from: that they see it, that it shows no other table), then the click is carried to
+        that process, which seats them (True); False: no such table."""
+        store = self.bot.store
+        row = await store.get_table(click.table_id)
+        message = interaction.message
+        guild_id = interaction.guild_id
+        if row is None or row.state == "closed" or not row.settings.get(hub.CROSSPLAY) \
+                or guild_id is None or not self.bot.relay.elsewhere(row.guild_id):
+            return False
+        if message is None or not came_from(interaction, click, None) \
+                or place_of(message, None) is not Place.PRIVATE:
+            raise SessionError("err.bad_button")  # only a /tables list reaches another server
+        channel_id = await openings.played_from(store, row.id, guild_id,
+                                                interaction.channel_id or 0)
+        if not quickplay.visible_to(interaction)(channel_id):
+            raise SessionError("err.elsewhere")
+        if channel_id == interaction.channel_id and \
+                await openings.shows_another(store, channel_id, row.id):
+            raise SessionError("err.crossplay_channel_busy")
+        return await self.bot.relay.carry(interaction, row.guild_id)
 
     async def _take_across(self, interaction: discord.Interaction[Any], table: OpenTable,
                            place: Place) -> None:
@@ -290,6 +362,7 @@ class Play(commands.Cog, name="Play"):
 
     async def cog_load(self) -> None:
         self.bot.clicks.route([Op.TAKE], self._on_take)
+        self.bot.relay.on(openings.OPENINGS, self._openings_asked)
 
     async def cog_unload(self) -> None:
         self.bot.clicks.unroute([Op.TAKE])
@@ -301,6 +374,8 @@ class Play(commands.Cog, name="Play"):
         message = interaction.message
         table = self.bot.tables.get(click.table_id)
         if table is None:
+            if await self._carry_take(interaction, click):
+                return
             raise SessionError("err.gone")
         s = table.session
         if message is None or not came_from(interaction, click, s.message_id):
@@ -384,12 +459,11 @@ class Play(commands.Cog, name="Play"):
             allowed_mentions=discord.AllowedMentions.none())
 
 
-def across_line(number: int, opening: quickplay.Opening) -> str:
+def across_line(number: int, opening: openings.Opening) -> str:
     """A table across servers in ``/tables``: its game, seats and state, and nothing of the
     server it was formed in (no channel, no name)."""
-    s = opening.table.session
-    state = t("tables.lobby") if s.state == "lobby" else t("tables.between")
-    return t("tables.line_across", number=number, game=render.title(s),
+    state = t("tables.lobby") if opening.lobby else t("tables.between")
+    return t("tables.line_across", number=number, game=game_title(opening.game, opening.title),
              taken=opening.taken, seats=opening.seats, state=state,
              free=t("tables.free", count=opening.free))
 

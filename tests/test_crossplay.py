@@ -348,3 +348,83 @@ async def test_names_shown_as_text_are_capped_and_isolated_in_every_message(
     # The table, the result and the ladder name Mallory (no mention of another server).
     assert any("\u2068\u202eMallory\u2069" in table_in(h, c).text for _, c in players)
     h.check_clean()
+
+
+# -- invitations across servers -----------------------------------------------------------------
+
+
+async def test_a_player_invites_somebody_of_another_server_to_a_seat_that_frees(
+        h: Harness) -> None:
+    """At a table across servers a player holds a seat for somebody of any server: only
+    once a seat is (or will be) free, never for a bot, themselves, one seated or one in a
+    block with a player there. The invitee who allowed it is told by direct message (else
+    the inviter is told to tell them), nobody is mentioned anywhere; between hands the
+    held seat is offered in /tables to the invitee alone, who takes it from their own
+    server."""
+    players = await four_servers(h)
+    [table] = list(h.tables)
+    s = table.session
+    (ana, ana_channel), (bob, bob_channel), (cid, _) = players[0], players[1], players[2]
+    guild_id, eve_channel = h.guild(4)
+    fay_guild, fay_channel = h.guild(5)
+    for g, c in ((guild_id, eve_channel), (fay_guild, fay_channel)):
+        await h.command(h.user(f"boss-{g}", manager=True, guild=g), "admin crossplay",
+                        mode="on", channel_id=c)
+    eve, fay = h.user("eve", guild=guild_id), h.user("fay", guild=fay_guild)
+    zed = h.stranger("zed")
+
+    async def invite(who: User, by: User = ana, channel_id: int = ana_channel) -> str:
+        r = await h.command(by, "crossplay invite", user=who, channel_id=channel_id)
+        assert r.ephemeral
+        return r.text
+
+    # Every seat is a person's: nothing to hold yet.
+    assert await invite(eve) == t("err.crossplay_invite_no_seat")
+    assert await invite(ana) == t("err.crossplay_invite_self")
+    assert await invite(cid) == t("err.crossplay_invite_seated", user="Cid")
+    assert await invite(h.user("robot", bot=True)) == t("err.crossplay_invite_bot")
+    assert await invite(eve, by=fay, channel_id=fay_channel) == t("err.no_crossplay_table")
+    # Bob and Dan leave mid-hand: their seats are the computer's at the next deal, and can
+    # be held.
+    dan, dan_channel = players[3]
+    for user, channel_id in ((bob, bob_channel), (dan, dan_channel)):
+        r = await h.press(user, t("btn.leave_hand"), message=table_in(h, channel_id))
+        await h.press(user, t("btn.leave_yes"), message=r.message)
+    await h.bot.store.block(cid.id, fay.id)
+    assert await invite(fay) == t("err.crossplay_invite_refused", user="Fay")
+    # Zed takes no invitations by direct message: Ana is told to tell him.
+    text = await invite(zed)
+    assert text.startswith(t("ok.crossplay_invited", user="Zed", until="\0").split("\0")[0])
+    assert text.endswith(t("ok.crossplay_invited", user="Zed", until="\0").split("\0")[1])
+    assert h.dms(zed) == []
+    # Eve takes them by direct message.
+    await h.command(eve, "settings", invites="dm", channel_id=eve_channel)
+    text = await invite(eve)
+    assert text.startswith(t("ok.crossplay_invited_dm", user="Eve", until="\0").split("\0")[0])
+    [dm] = h.dms(eve)
+    assert dm.text.startswith(t("crossplay.invite_dm", user="Ana", game=t("game.filicau"),
+                                until="\0").split("\0")[0])
+    assert "<@" not in dm.text and "<#" not in dm.text  # nothing of Ana's server
+    # The two seats are held: none for Gus.
+    gus = h.stranger("gus")
+    assert await invite(gus) == t("err.crossplay_invite_no_seat")
+    assert not any(eve.mention in m.text or zed.mention in m.text
+                   for m in h.discord.messages.values())
+    # Between hands /tables offers the seat to Eve alone; she takes it from her server.
+    stayed = [(u, c) for u, c in players if u not in (bob, dan)]
+    for user, channel_id in stayed:
+        await h.press(user, t("btn.my_hand"), message=table_in(h, channel_id))
+    await play_until(h, s, [u for u, _ in stayed], random.Random(5))
+    await h.settle()
+    assert s.between_hands
+    r = await h.command(fay, "tables", channel_id=fay_channel)
+    assert r.message.embeds[0]["description"] == t("tables.none")
+    r = await h.command(eve, "tables", channel_id=eve_channel)
+    assert t("tables.line_across", number=1, game=t("game.filicau"), taken=4, seats=4,
+             state=t("tables.between"), free=t("tables.free", count=2)) \
+        in r.message.embeds[0]["description"]  # the invited take any seat open
+    await h.press(eve, t("btn.take", number=1), message=r.message)
+    assert eve.member in s.seats and bob.member not in s.seats
+    assert sum(m == dan.member for m in s.seats) == 1  # Zed's, until he comes or it runs out
+    assert table_in(h, eve_channel) is not None
+    h.check_clean()

@@ -89,5 +89,36 @@ async def test_venues_reports_and_relayed_clicks(store: Any) -> None:
     [report] = await store.reports()
     assert (report.reporter_id, report.hand_id, report.reason) == (7, hand, "stalling")
     rid = await store.relay(1, {"id": "5", "token": "x"})
-    taken = await asyncio.gather(store.take_relayed(rid), store.take_relayed(rid))
+    taken = await asyncio.gather(store.take_relayed(rid, at=100.0, stale_before=70.0),
+                                 store.take_relayed(rid, at=100.0, stale_before=70.0))
     assert sorted(taken, key=lambda x: x is None) == [{"id": "5", "token": "x"}, None]
+    # Taken, not done: kept while its taker may still do it, then offered again, once.
+    assert await store.relayed_for([1], stale_before=90.0) == []
+    assert await store.take_relayed(rid, at=110.0, stale_before=90.0) is None
+    assert await store.relayed_for([1], stale_before=101.0) == [rid]
+    again = await asyncio.gather(store.take_relayed(rid, at=140.0, stale_before=101.0),
+                                 store.take_relayed(rid, at=140.0, stale_before=101.0))
+    assert sorted(again, key=lambda x: x is None) == [{"id": "5", "token": "x"}, None]
+    await store.done_relayed(rid)
+    assert await store.relayed_for([1], stale_before=1e12) == []
+
+
+async def test_the_home_servers_of_open_tables_across_servers(store: Any) -> None:
+    """What another shard process's ``/tables`` asks about: the servers whose tables across
+    servers are open (a one-server table, or a closed one, is not among them)."""
+    across = {"crossplay": True, "watch": 0}
+    one = await store.create_table(guild_id=GUILDS[0], channel_id=1, game="filicau",
+                                   options={}, opener_id=1, seats=[None] * 4, settings=across)
+    await store.create_table(guild_id=GUILDS[0], channel_id=2, game="filicau", options={},
+                             opener_id=1, seats=[None] * 4, settings=across)
+    await store.create_table(guild_id=GUILDS[1], channel_id=3, game="filicau", options={},
+                             opener_id=1, seats=[None] * 4, settings={"rated": True})
+    closed = await store.create_table(guild_id=GUILDS[2], channel_id=4, game="filicau",
+                                      options={}, opener_id=1, seats=[None] * 4,
+                                      settings=across)
+    await store.update_table(closed.id, state="closed")
+    assert await store.homes_across() == [GUILDS[0]]
+    await store.update_table(one.id, state="closed")
+    assert await store.homes_across() == [GUILDS[0]]
+    await store.update_table(closed.id, settings={"crossplay": False})
+    assert await store.homes_across() == [GUILDS[0]]

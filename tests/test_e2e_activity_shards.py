@@ -6,7 +6,7 @@ process that does **not** drive the table. Every request of theirs is carried to
 their sockets through the store and the bus. They play a whole hand there, a hint and a
 refusal come back worded in the asker's language, every move is stored once, and no socket
 message names a card its viewer may not know. Each server's table message links the table's
-page with that server's key."""
+page with that server's key, and opens the Activity in its own channel."""
 
 from __future__ import annotations
 
@@ -23,12 +23,13 @@ from activity_helpers import hidden_named
 from standin import Player, StandIn
 from standin.crossgame import TIMEOUT, CrossTable
 from standin.discord_objects import APP_ID
+from standin.server import LAUNCH_ACTIVITY
 from test_activity import next_step
 from test_e2e_relay import four_servers_on, four_servers_on_two_shards, process
 from test_web import receive
 
 from bot.store.postgres import PostgresStore
-from bot.texts import refusal, speaking
+from bot.texts import refusal, speaking, t
 from engine import action_to_json, replay, seat_view
 from engine.cards import code
 
@@ -121,6 +122,13 @@ async def test_the_activity_plays_a_table_that_another_shard_process_drives(
                 others = {standin.guild_of[q.channel_id] for q in people if q is not p}
                 assert not any(str(g) in page for g in others)
                 assert not any(str(q.channel_id) in page for q in people if q is not p)
+            # Every server's table message opens the Activity (*Open the table*), in the
+            # process that got the click: a launch is the click's first answer, never
+            # carried to the owner.
+            for p in people:
+                launched = await p.press(t("btn.open_table"), table.table_message(p))  # type: ignore[arg-type]
+                await p.answer(launched)
+                assert launched.type == LAUNCH_ACTIVITY, (p.name, launched.type)
             for p in people:
                 ws, hello = await open_activity(standin, http, base, p)
                 sockets.append(ws)

@@ -8,6 +8,7 @@ The real thing, two shard processes against the Discord stand-in, is
 from __future__ import annotations
 
 import asyncio
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -100,7 +101,7 @@ async def test_clicks_kept_for_a_shard_are_taken_once_by_its_owner(store: Any) -
 
     early = await store.relay(1, {"interaction": {"id": "1"}, "deferred": UPDATE})
     elsewhere = await store.relay(0, {"interaction": {"id": "2"}, "deferred": UPDATE})
-    assert await store.relayed_for([1]) == [early]
+    assert await store.relayed_for([1], stale_before=time.time()) == [early]
     bus = LocalBus()
     owner = Relay(store, bus, shards=[1], shard_count=2, rebuild=rebuild, dispatch=dispatch)
     await owner.sweep()  # as at its start
@@ -113,9 +114,60 @@ async def test_clicks_kept_for_a_shard_are_taken_once_by_its_owner(store: Any) -
         await asyncio.gather(*owner.tasks)
         await owner.take(later)  # announced twice, or swept as well: taken once
         assert handled == ["1", "3"]
-        assert await store.relayed_for([0, 1]) == [elsewhere]
+        assert await store.relayed_for([0, 1], stale_before=time.time()) == [elsewhere]
     finally:
         await owner.stop()
+
+
+async def test_a_click_whose_taker_died_before_doing_it_is_done_by_the_next_owner(
+        store: Any, monkeypatch: Any) -> None:
+    """The owner takes a click and dies before it is done: the click stays kept; the next
+    owner of the shard leaves it while its taker might still finish it, then does it, once.
+    A click this process is doing is never taken again by its own sweep."""
+    from bot.crossplay import relay as relay_module
+
+    handled: list[str] = []
+    started, release = asyncio.Event(), asyncio.Event()
+
+    async def dispatch(interaction: Any) -> None:
+        handled.append(interaction.payload["id"])
+        if interaction.payload["id"] == "slow":
+            started.set()
+            await release.wait()
+
+    def relay_of() -> Relay:
+        return Relay(store, LocalBus(), shards=[1], shard_count=2,
+                     rebuild=lambda p: SimpleNamespace(payload=p, id=int(time.time_ns())),
+                     dispatch=dispatch)
+
+    rid = await store.relay(1, {"interaction": {"id": "lost"}, "deferred": UPDATE,
+                                "at": time.time()})
+    # The owner took it (as ``take`` does) and died before doing it.
+    at = time.time()
+    assert await store.take_relayed(rid, at=at, stale_before=at - 30) is not None
+    heir = relay_of()
+    await heir.sweep()
+    assert handled == []  # its taker had its while yet
+    monkeypatch.setattr(relay_module, "TAKEN_SECONDS", 0.0)
+    await heir.sweep()
+    await heir.sweep()
+    assert handled == ["lost"]
+    assert await store.relayed_for([1], stale_before=time.time() + 1) == []
+    # A slow click in hand here is not taken again by this process's own sweep.
+    slow = await store.relay(1, {"interaction": {"id": "slow"}, "deferred": UPDATE,
+                                 "at": time.time()})
+    doing = asyncio.ensure_future(heir.take(slow))
+    await started.wait()
+    await heir.sweep()
+    release.set()
+    await doing
+    assert handled == ["lost", "slow"]
+    # A click kept longer than its token lives is not done at all.
+    old = await store.relay(1, {"interaction": {"id": "old"}, "deferred": UPDATE,
+                                "at": time.time() - relay_module.TOKEN_SECONDS - 1})
+    await heir.take(old)
+    assert handled == ["lost", "slow"]
+    assert await store.relayed_for([1], stale_before=time.time() + 1) == []
 
 
 class SharedBus:
@@ -198,12 +250,12 @@ async def test_a_request_is_answered_by_the_process_that_owns_its_shard(
         except SessionError as e:
             assert e.key == "err.no_answer"
         assert len(done) == 3
-        assert len(await store.relayed_for([1])) == 1
+        assert len(await store.relayed_for([1], stale_before=time.time())) == 1
         heir = relay_of(1)
         heir.on("activity", handler("heir"))
         await heir.sweep()
         await heir.stop()
         assert len(done) == 3 and heir.answered == 0
-        assert await store.relayed_for([1]) == []
+        assert await store.relayed_for([1], stale_before=time.time()) == []
     finally:
         await asker.stop()

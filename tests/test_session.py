@@ -293,6 +293,27 @@ async def test_a_person_takes_a_computers_seat_between_hands(store: SqliteStore)
     assert (await store.hands(session.id))[0].header["members"] == session.seats
 
 
+async def test_a_seat_left_mid_hand_is_taken_by_a_person_before_the_next_deal(
+        store: SqliteStore) -> None:
+    """The seat of a player who left mid-hand is the computer's from the next deal; before
+    it, a person may take it as they would a computer's, and plays the next hand themselves,
+    after a restart too."""
+    session = await started_table(store)
+    assert await session.leave(int(HUMANS[2])) is True
+    await refused(session.join(105, 0), "err.hand_in_progress")
+    await play_through(session)
+    assert session.between_hands and session.leaving == {2}
+    seat = await session.join(105, 0)
+    assert seat == 2 and session.seats == [*HUMANS[:2], "105", HUMANS[3]]
+    assert session.leaving == set() and 2 not in session.autoplay
+    [row] = [r for r in await store.open_tables() if r.id == session.id]
+    again = await TableSession.restore(row, store)
+    assert again.leaving == set() and again.seats == session.seats
+    await again.next_hand()
+    assert again.seats[2] == "105" and 2 not in again.autoplay
+    assert (await store.hands(session.id))[0].header["members"] == again.seats
+
+
 async def test_a_seat_left_between_hands_waits_for_a_player(store: SqliteStore) -> None:
     session = await started_table(store)
     await play_through(session)

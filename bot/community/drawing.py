@@ -39,14 +39,17 @@ def opening_line(number: int, opening: Opening) -> str:
              state=state, free=t("tables.free", count=opening.free))
 
 
-def tables_embed(openings: Sequence[Opening], game: str | None) -> discord.Embed:
-    """``/tables``: the tables the asker may sit at now, the fullest first."""
+def tables_embed(openings: Sequence[Opening], game: str | None, *,
+                 more: Sequence[str] = ()) -> discord.Embed:
+    """``/tables``: the tables the asker may sit at now, the fullest first; ``more``: the
+    lines of further tables after them (those across servers)."""
     title = t("tables.title") if game is None else t(
         "tables.title_game", game=game_title(game, GAMES[game].title))
     embed = discord.Embed(title=title, colour=GAME_COLOUR)
-    if not openings:
+    if not openings and not more:
         embed.description = t("tables.none")
         return embed
-    embed.description = "\n".join(opening_line(i, o) for i, o in enumerate(openings, start=1))
+    embed.description = "\n".join([
+        *(opening_line(i, o) for i, o in enumerate(openings, start=1)), *more])
     embed.set_footer(text=t("tables.footer"))
     return embed

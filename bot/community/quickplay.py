@@ -2,10 +2,11 @@
 from anywhere in the server; opening a table when there is none.
 
 A table takes a player now when it is in its lobby with a free seat, or between hands with a
-free seat or a computer's seat to take (the table service's ``take_seat`` decides, under the
-table's lock: this list only points). Its settings are respected: seats held for invited players
-count as taken for everyone else (``bot.holds``), a tournament's tables seat nobody, and a
-table in a channel the player cannot see, or the bot cannot post in, is not offered.
+free seat, a computer's seat or the seat of a player who left mid-hand to take (the table
+service's ``take_seat`` decides, under the table's lock: this list only points). Its
+settings are respected: seats held for invited players count as taken for everyone else
+(``bot.holds``), a tournament's tables seat nobody, and a table in a channel the player cannot
+see, or the bot cannot post in, is not offered.
 """
 
 from __future__ import annotations
@@ -53,11 +54,11 @@ def seats_for(table: OpenTable, member: str, now: float) -> int:
         return 0
     if not (s.state == "lobby" or s.between_hands) or member in s.seats:
         return 0
-    empty = s.seats.count(None)
-    free = holds.free_for(member, free=empty, seated=s.seats, runtime=s.row.runtime, now=now)
-    if s.between_hands:
-        free += sum(1 for m in s.seats if is_computer(m))
-    return free
+    # Empty seats, and between hands a computer's or one its player left mid-hand (the
+    # computer's at the deal), less those held for others.
+    open_seats = sum(1 for i, m in enumerate(s.seats) if m is None or s.takeable(i))
+    return holds.free_for(member, free=open_seats, seated=s.seats, runtime=s.row.runtime,
+                          now=now)
 
 
 def openings(tables: Iterable[OpenTable], *, guild_id: int, member: str, game: str | None,

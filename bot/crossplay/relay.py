@@ -7,7 +7,8 @@ venue (``bot.crossplay.venue``) whose table this process does not drive is check
 what this process can know — the venue's server, channel and message, the message's kind —
 then answered at once with a deferral (Discord's 3 s), kept in the store (``relayed``, with
 the home's shard) and announced on the bus (``c:SHARD:ID``, PostgreSQL's LISTEN/NOTIFY).
-The process that owns that shard takes it, once (``take_relayed``), rebuilds the interaction
+The process that owns that shard takes it, once (``take_relayed``; taken again if its taker
+died before it was done: ``TAKEN_SECONDS``), rebuilds the interaction
 and handles it like a click of its own: the same route, the same checks of seat, server,
 channel and message under the table's lock, the same service call. Only its answers differ:
 the click was deferred, so they go by the interaction's webhook (``RelayedResponse``: the
@@ -70,6 +71,13 @@ SWEEP_SECONDS = 5.0
 #: moment of its arrival, or not at all).
 KEPT = 1024
 
+#: Seconds a process has to do a click it took: one not done by then (its process died) is
+#: taken again by the next sweep of its shard's owner. Doing a click twice changes nothing
+#: (every action is checked under the table's lock against the table as it is): the second
+#: is refused, as a click on a table that moved on.
+TAKEN_SECONDS = 30.0
+#: An interaction's token lives 15 minutes: a click kept longer can be answered no more.
+TOKEN_SECONDS = 14 * 60.0
 #: Seconds a request carried to another process waits for its answer.
 ASK_SECONDS = 8.0
 #: The longest answer a notification carries (PostgreSQL's limit is 8,000 bytes).
@@ -164,7 +172,9 @@ class RelayedResponse:
             allowed_mentions=allowed_mentions))
 
     async def launch_activity(self) -> None:
-        raise SessionError("activity.off")  # a table across servers offers no Activity
+        # The process that got the click launches the Activity itself (``hand_over``): a
+        # deferred click can launch nothing.
+        raise SessionError("activity.off")
 
 
 Dispatch = Callable[[discord.Interaction[Any]], Awaitable[None]]
@@ -189,6 +199,8 @@ class Relay:
             collections.OrderedDict()
         #: Interactions handled here for another process (never relayed on again).
         self.relayed: set[int] = set()
+        #: The kept clicks and requests this process is doing now, by id.
+        self.handling: set[int] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self.started = False
@@ -212,9 +224,12 @@ class Relay:
         """Requests of ``kind`` are handled by ``handler`` (on every process alike)."""
         self.handlers[kind] = handler
 
-    async def ask(self, guild_id: int, kind: str, work: dict[str, Any]) -> dict[str, Any]:
+    async def ask(self, guild_id: int, kind: str, work: dict[str, Any], *,
+                  seconds: float = ASK_SECONDS) -> dict[str, Any]:
         """``kind``'s handler's answer to ``work``, from the process that owns ``guild_id``'s
-        shard (this one's own handler, if it does); its refusal raised here."""
+        shard (this one's own handler, if it does); its refusal raised here, and
+        ``err.no_answer`` when none comes within ``seconds`` (at most ``ASK_SECONDS``: a
+        later request is not done)."""
         shard = self.home_shard(guild_id)
         if shard in self.shards or not self.started:
             return await self.handlers[kind](work)
@@ -227,7 +242,7 @@ class Relay:
                                                  "from": self.me, "at": time.time()})
             await self.bus.publish(f"c:{shard}:{rid}")
             self.asked += 1
-            answer = await asyncio.wait_for(future, ASK_SECONDS)
+            answer = await asyncio.wait_for(future, min(seconds, ASK_SECONDS))
         except TimeoutError:
             raise SessionError("err.no_answer") from None
         finally:
@@ -297,6 +312,10 @@ class Relay:
     def home_shard(self, guild_id: int) -> int:
         return shard_of(guild_id, self.shard_count)
 
+    def elsewhere(self, guild_id: int) -> bool:
+        """Whether a table whose home is ``guild_id`` is driven by another process."""
+        return self.started and self.home_shard(guild_id) not in self.shards
+
     async def hand_over(self, interaction: discord.Interaction[Any], click: Click) -> bool:
         """A click on a table this process does not drive: carried to its owner if it was
         made on a venue of a cross-server table in this server, its channel and message
@@ -320,17 +339,41 @@ class Relay:
             raise SessionError("err.elsewhere")
         if not came_from(interaction, click, venue.message_id):
             raise SessionError("err.bad_button")
-        kind = deferral(click, interaction, venue.message_id)
+        if click.op is Op.ACTIVITY:
+            # *Open the table*: the Activity opens in this channel, here, where the click
+            # came (a launch must be the click's first answer: no deferral, nothing to
+            # carry); it finds the table by the channel, and carries its taps itself.
+            await interaction.response.launch_activity()
+            return True
+        await self._carry(interaction, payload, row.guild_id,
+                          deferral(click, interaction, venue.message_id))
+        return True
+
+    async def carry(self, interaction: discord.Interaction[Any], home_guild_id: int) -> bool:
+        """A click checked here already as far as this process can (a *Join* under a
+        ``/tables`` list, for a table another process drives): deferred, its message to be
+        edited, and carried to the process that drives the table, which checks it again and
+        answers it (True); False: not a click this process may carry."""
+        if interaction.id in self.relayed or not self.started \
+                or self.home_shard(home_guild_id) in self.shards:
+            return False
+        payload = self.payloads.pop(interaction.id, None)
+        if payload is None:
+            return False
+        await self._carry(interaction, payload, home_guild_id, UPDATE)
+        return True
+
+    async def _carry(self, interaction: discord.Interaction[Any], payload: dict[str, Any],
+                     home_guild_id: int, kind: str) -> None:
         if kind == UPDATE:
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=kind == EPHEMERAL, thinking=True)
-        shard = self.home_shard(row.guild_id)
+        shard = self.home_shard(home_guild_id)
         rid = await self.store.relay(shard, {"interaction": payload, "deferred": kind,
                                              "at": time.time()})
         await self.bus.publish(f"c:{shard}:{rid}")
         self.sent += 1
-        return True
 
     # -- the process that drives the table -------------------------------------------------
 
@@ -378,9 +421,12 @@ class Relay:
             log.exception("relay: a notification could not be handled")
 
     async def sweep(self) -> None:
-        """Take the clicks kept for this process's shards that no notification brought."""
-        for rid in await self.store.relayed_for(self.shards):
-            await self.take(rid)
+        """Take the clicks kept for this process's shards that no notification brought, and
+        those a process took and never finished (it died)."""
+        stale = time.time() - TAKEN_SECONDS
+        for rid in await self.store.relayed_for(self.shards, stale_before=stale):
+            if rid not in self.handling:
+                await self.take(rid)
 
     async def _sweep(self) -> None:
         while True:
@@ -391,12 +437,32 @@ class Relay:
             await asyncio.sleep(SWEEP_SECONDS)
 
     async def take(self, rid: int) -> None:
-        """Handle the click kept under ``rid`` here, if no process took it yet."""
-        kept = await self.store.take_relayed(rid)
+        """Handle the click kept under ``rid`` here, if no process took it yet (or the one
+        that did died before it was done); forgotten once done."""
+        if rid in self.handling:
+            return
+        at = time.time()
+        kept = await self.store.take_relayed(rid, at=at, stale_before=at - TAKEN_SECONDS)
         if kept is None:
             return
         if "ask" in kept:
+            # A request is never done twice (one found late is dropped): forgotten at once.
+            await self.store.done_relayed(rid)
             await self._answer(kept)
+            return
+        self.handling.add(rid)
+        try:
+            await self._handle(kept, rid)
+        except Exception:
+            log.exception("a relayed click (%s) failed", rid)  # done: never tried again
+        finally:
+            self.handling.discard(rid)
+        # Not when this process stops mid-way (cancelled): the click stays for the next.
+        await self.store.done_relayed(rid)
+
+    async def _handle(self, kept: dict[str, Any], rid: int) -> None:
+        if time.time() - float(kept.get("at") or time.time()) > TOKEN_SECONDS:
+            log.info("a relayed click (%s) outlived its token", rid)
             return
         try:
             interaction = self.rebuild(kept["interaction"])

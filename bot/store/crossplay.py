@@ -367,21 +367,32 @@ class CrossplaySql:
             shard, json.dumps(payload), now())
         return rid
 
-    async def take_relayed(self, relayed_id: int) -> dict[str, Any] | None:
-        """The interaction kept under ``relayed_id``, taken once (by whichever asks first)."""
-        r = await self.db.fetchrow("DELETE FROM relayed WHERE id = ? RETURNING payload",
-                                   relayed_id)
+    async def take_relayed(self, relayed_id: int, *, at: float,
+                           stale_before: float) -> dict[str, Any] | None:
+        """The interaction kept under ``relayed_id``, taken once (by whichever asks first)
+        at ``at`` (seconds since the epoch) — or again, if the process that took it had not
+        done it before ``stale_before`` (it died): it stays kept until ``done_relayed``."""
+        r = await self.db.fetchrow(
+            "UPDATE relayed SET taken_at = ? WHERE id = ? "
+            "AND (taken_at IS NULL OR taken_at < ?) RETURNING payload",
+            at, relayed_id, stale_before)
         if r is None:
             return None
         payload: dict[str, Any] = json.loads(r["payload"])
         return payload
 
-    async def relayed_for(self, shards: Collection[int]) -> list[int]:
-        """The ids of the interactions kept for the processes of ``shards``, the oldest
-        first (a notification that reached nobody: its owner was starting)."""
+    async def done_relayed(self, relayed_id: int) -> None:
+        """The interaction kept under ``relayed_id`` was handled: forgotten."""
+        await self.db.execute("DELETE FROM relayed WHERE id = ?", relayed_id)
+
+    async def relayed_for(self, shards: Collection[int], *, stale_before: float) -> list[int]:
+        """The ids of the interactions kept for the processes of ``shards`` that nobody
+        took, or that were taken before ``stale_before`` and never done, the oldest first (a
+        notification that reached nobody: its owner was starting; or its owner died)."""
         ids = list(shards)
         if not ids:
             return []
         marks = ", ".join("?" * len(ids))
         return [r["id"] for r in await self.db.fetch(
-            f"SELECT id FROM relayed WHERE shard IN ({marks}) ORDER BY id", *ids)]
+            f"SELECT id FROM relayed WHERE shard IN ({marks}) "
+            "AND (taken_at IS NULL OR taken_at < ?) ORDER BY id", *ids, stale_before)]

@@ -396,6 +396,12 @@ MIGRATIONS: list[str] = [
     CREATE INDEX rating_history_by_player ON rating_history (guild_id, game, season, player);
     CREATE INDEX rating_history_latest ON rating_history (guild_id, game, seq);
     """,
+    # 15: a click handed between processes stays kept until it is done, not only taken
+    # (``taken_at``): one its taker did not finish (it died) is taken again by the next
+    # owner of its shard.
+    """
+    ALTER TABLE relayed ADD COLUMN taken_at $real;
+    """,
 ]
 #: The step that added the ratings.
 RATINGS_VERSION = 5

@@ -90,6 +90,14 @@ class TableSql:
         found = await self.tables_where("channel_id = ?", channel_id)
         return found[-1] if found else None
 
+    async def homes_across(self) -> list[int]:
+        """The home servers of the open tables across servers."""
+        # The settings are written by json.dumps alone (create_table, update_table).
+        rows = await self.db.fetch(
+            f"SELECT DISTINCT guild_id FROM tables WHERE {OPEN} AND CAST(settings AS TEXT) LIKE ? "
+            "ORDER BY guild_id", '%"crossplay": true%')
+        return [int(r["guild_id"]) for r in rows]
+
     async def tables_where(self, condition: str, *args: Any) -> list[TableRow]:
         """The open tables that meet ``condition``, by id."""
         rows = await self.db.fetch(
