@@ -106,6 +106,9 @@ class DiscordSurface:
         self.dirty = False
         self.last_edit = -1e9
         self.shown: present.Shown | None = None
+        #: How many times a click was answered with the table message (``_answered``): an
+        #: edit on its way meanwhile may land after that answer and show what was before.
+        self.answers = 0
         #: The digest of the picture the table message carries ("unknown" after a restart).
         self.picture: str | None = "unknown"
         #: The last hand whose result was posted.
@@ -265,6 +268,7 @@ class DiscordSurface:
             if wait > 0:
                 await asyncio.sleep(wait)
             self.dirty = False
+            answers = self.answers
             hand = s.hand
             if self.stopped:
                 return  # the table was ended meanwhile
@@ -277,6 +281,12 @@ class DiscordSurface:
                     s, public_view(hand), self.clock.deadline(), self.config,
                     await self.watch_url(), self.activity)
                 edited = await self._edit_table(message)
+            if self.answers != answers and not self.stopped:
+                # A click was answered with the message while this edit was on its way (the
+                # Start under a lobby being redrawn): the edit may have landed last, showing
+                # what was before. Drawn again as it is now.
+                self.shown = None
+                self.dirty = True
             self.last_edit = time.monotonic()
             if not edited:
                 self.dirty = True
@@ -344,6 +354,7 @@ class DiscordSurface:
                   message: present.TableMessage | None) -> None:
         self.delivery.keep(interaction)
         self.last_edit = time.monotonic()
+        self.answers += 1
         if message is not None:
             self.picture = message.picture[0] if message.picture else None
             self.shown = message.shown
@@ -368,6 +379,7 @@ class DiscordSurface:
         embed, view, shown = self._lobby()
         await interaction.response.edit_message(embed=embed, view=view)
         self.delivery.keep(interaction)
+        self.answers += 1
         self.shown = shown
 
     @public

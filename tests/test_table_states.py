@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+from typing import Any
 
 import pytest
 from fake_discord import CHANNEL_ID, UPDATE_MESSAGE, Harness, Message, User
@@ -20,7 +21,8 @@ from test_cogs import (
     play_until,
 )
 
-from bot.courier import Signal
+from bot.courier import Signal, Via
+from bot.lobby import Actor
 from bot.texts import card_label, t
 
 
@@ -300,3 +302,47 @@ async def test_a_seat_taken_the_moment_the_table_appears_is_taken(
     await joining
     assert join.type == UPDATE_MESSAGE, join.text
     assert ana.mention in h.table_message().text
+
+
+# -- an edit on its way ----------------------------------------------------------------------------
+
+
+async def test_a_lobby_redrawn_while_the_table_starts_does_not_hide_the_table(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A redraw of the lobby is on its way when Start is answered with the table: on a busy
+    day that edit lands last, and the table in play would show its lobby (no My hand) until
+    something changed. The table is drawn again after it."""
+    ana, bob, cid, dan = (h.user(n) for n in ("ana", "bob", "cid", "dan"))
+    # People only: nothing moves after Start by itself (a computer's move redraws).
+    session = await open_table(h, ana, [(ana, 0), (cid, 1), (dan, 0)])
+    table = h.table(session)
+    surface = table.discord
+    real_edit, real_answered = surface.delivery.edit_table, surface._answered
+    answered = asyncio.Event()
+    held: list[str] = []
+
+    def answered_now(*args: Any) -> None:
+        real_answered(*args)
+        answered.set()
+
+    async def late(*args: Any, **kwargs: Any) -> Any:
+        if not held:
+            held.append("the lobby")
+            await answered.wait()  # lands after Start's answer
+        return await real_edit(*args, **kwargs)
+
+    # Bob sits down from elsewhere (as /play does): the lobby is redrawn, Start enabled.
+    await h.bot.service.take_seat(table, Actor(bob.id), "Bob", via=Via.DISCORD)
+    await h.settle()
+    # Another redraw of the lobby is on its way (as after a restart, or a name changed)
+    # when Ana presses Start.
+    monkeypatch.setattr(surface, "_answered", answered_now)
+    monkeypatch.setattr(surface.delivery, "edit_table", late)
+    surface.shown = None
+    surface.request_refresh()
+    r = await h.press(ana, t("btn.start"))
+    assert held == ["the lobby"]
+    assert r.message.button_by_label(t("btn.my_hand")) is not None  # the answer: the table
+    await h.settle()
+    assert session.hand is not None
+    assert h.table_message().button_by_label(t("btn.my_hand")) is not None

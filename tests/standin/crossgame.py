@@ -56,8 +56,9 @@ class CrossTable:
                 return m
         return None
 
-    def number(self) -> int | None:
-        m = self.table_message(self.players[0])
+    def number(self, p: Player | None = None) -> int | None:
+        """The number of the hand on ``p``'s table message (the first player's)."""
+        m = self.table_message(p or self.players[0])
         found = m and m.embeds and NUMBER.search(m.embeds[0].get("title") or "")
         return int(found.group(1)) if found else None
 
@@ -145,9 +146,16 @@ class CrossTable:
             lambda: next((m for m in reversed(self.standin.public(p.channel_id))
                           if m.button_by_label(label) is not None), None),
             self.timeout, "the Next hand button")
+        number = self.number(p)
         inter = await p.press(label, msg)
         refused = await self.settled(p, inter)
         assert refused is None, refused
+        if number is not None:
+            # Every server's table message shows the new hand before anybody reads it (an
+            # edit may come a moment after the answer, later still on a loaded machine).
+            await self.standin.wait_for(
+                lambda: all(self.number(q) == number + 1 for q in self.players),
+                self.timeout, f"hand {number + 1} on every server's table")
         for q in self.players:
             await self.my_hand(q)
 
