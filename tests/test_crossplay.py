@@ -428,3 +428,25 @@ async def test_a_player_invites_somebody_of_another_server_to_a_seat_that_frees(
     assert sum(m == dan.member for m in s.seats) == 1  # Zed's, until he comes or it runs out
     assert table_in(h, eve_channel) is not None
     h.check_clean()
+
+
+async def test_the_next_hand_dealt_in_one_server_shows_in_every_server(h: Harness) -> None:
+    """Next hand under the result in one server's channel: the new hand's table is posted
+    there, and every other server's table message shows the new hand too (it stayed on the
+    last one, with nobody's move to redraw it)."""
+    players = await four_servers(h)
+    [table] = list(h.tables)
+    s = table.session
+    for user, channel_id in players:
+        await h.press(user, t("btn.my_hand"), message=table_in(h, channel_id))
+    await play_until(h, s, [u for u, _ in players], random.Random(3))
+    await h.settle()
+    ana, ana_channel = players[0]
+    [result] = [m for m in h.public(ana_channel)
+                if t("btn.next_hand") in [b.get("label") for b in m.buttons]]
+    await h.press(ana, t("btn.next_hand"), message=result)
+    await h.settle()
+    assert s.hand_number == 2
+    for _, channel_id in players:
+        title = table_in(h, channel_id).embeds[0]["title"]
+        assert title == t("table.title", game=t("game.filicau"), number=2), (channel_id, title)

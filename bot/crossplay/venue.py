@@ -28,7 +28,7 @@ from typing import Any
 
 import discord
 
-from bot.courier import Signal
+from bot.courier import Change, Signal
 from bot.delivery import FAILURES, Delivery, Edit, Message, Token
 from bot.discord_surface import DiscordSurface
 from bot.session import TableSession
@@ -122,6 +122,13 @@ class CrossplaySurface(DiscordSurface):
             await self.unsignal()
             return
         await super().signal(signal, seconds)
+
+    async def dealt(self, change: Change) -> None:
+        """A new hand: shown on every server's table message. The click that dealt it was
+        answered in one server's channel at most (there the edit finds the message showing
+        it already, and makes no request)."""
+        await super().dealt(change)
+        self.request_refresh()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -153,9 +153,14 @@ class CrossTable:
         if number is not None:
             # Every server's table message shows the new hand before anybody reads it (an
             # edit may come a moment after the answer, later still on a loaded machine).
-            await self.standin.wait_for(
-                lambda: all(self.number(q) == number + 1 for q in self.players),
-                self.timeout, f"hand {number + 1} on every server's table")
+            try:
+                await self.standin.wait_for(
+                    lambda: all(self.number(q) == number + 1 for q in self.players),
+                    self.timeout, f"hand {number + 1} on every server's table")
+            except TimeoutError:
+                shown = {q.name: self.number(q) for q in self.players}
+                raise AssertionError(f"hand {number + 1} is not on every server's table "
+                                     f"message: {shown}") from None
         for q in self.players:
             await self.my_hand(q)
 
