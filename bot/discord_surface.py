@@ -13,6 +13,7 @@ what a message shows is ``bot.present``'s and ``bot.render``'s.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import time
@@ -39,6 +40,8 @@ log = logging.getLogger(__name__)
 
 #: A failed table edit is tried again after this pause (and the usual edit interval).
 EDIT_RETRY_SECONDS = 2.0
+#: Seconds a click's answer with the table message waits for an edit of it on its way.
+EDIT_LANDS_SECONDS = 1.0
 
 
 class Clock(Protocol):
@@ -109,6 +112,9 @@ class DiscordSurface:
         #: How many times a click was answered with the table message (``_answered``): an
         #: edit on its way meanwhile may land after that answer and show what was before.
         self.answers = 0
+        #: Clear while the refresh loop's edit of the table message is on its way.
+        self._edit_landed = asyncio.Event()
+        self._edit_landed.set()
         #: The digest of the picture the table message carries ("unknown" after a restart).
         self.picture: str | None = "unknown"
         #: The last hand whose result was posted.
@@ -272,15 +278,19 @@ class DiscordSurface:
             hand = s.hand
             if self.stopped:
                 return  # the table was ended meanwhile
-            if hand is None:
-                if s.state != "lobby":
-                    return
-                edited = await self._edit_lobby()
-            else:
-                message = await present.table_message(
-                    s, public_view(hand), self.clock.deadline(), self.config,
-                    await self.watch_url(), self.activity)
-                edited = await self._edit_table(message)
+            self._edit_landed.clear()
+            try:
+                if hand is None:
+                    if s.state != "lobby":
+                        return
+                    edited = await self._edit_lobby()
+                else:
+                    message = await present.table_message(
+                        s, public_view(hand), self.clock.deadline(), self.config,
+                        await self.watch_url(), self.activity)
+                    edited = await self._edit_table(message)
+            finally:
+                self._edit_landed.set()
             if self.answers != answers and not self.stopped:
                 # A click was answered with the message while this edit was on its way (the
                 # Start under a lobby being redrawn): the edit may have landed last, showing
@@ -350,6 +360,15 @@ class DiscordSurface:
         self.shown = shown
         return True
 
+    async def _after_edit(self) -> None:
+        """Before a click is answered with the table message: let an edit of it that is on
+        its way land first (briefly: the answer has Discord's 3 s), so that the answer is
+        what the message shows last. One that takes longer is drawn again after it
+        (``answers``)."""
+        if not self._edit_landed.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._edit_landed.wait(), EDIT_LANDS_SECONDS)
+
     def _answered(self, interaction: discord.Interaction[Any],
                   message: present.TableMessage | None) -> None:
         self.delivery.keep(interaction)
@@ -377,6 +396,7 @@ class DiscordSurface:
     async def answer_with_lobby(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a lobby click by redrawing the lobby on its message."""
         embed, view, shown = self._lobby()
+        await self._after_edit()
         await interaction.response.edit_message(embed=embed, view=view)
         self.delivery.keep(interaction)
         self.answers += 1
@@ -396,6 +416,7 @@ class DiscordSurface:
         extra = self._attachments(message.picture)
         if self.picture == "unknown" and message.picture is None:
             extra = {}  # the lobby never carries a picture
+        await self._after_edit()
         await interaction.response.edit_message(content=message.content, embed=message.embed,
                                                 view=message.view, **extra)
         self._answered(interaction, message)

@@ -165,6 +165,12 @@ class Table:
     async def start(self, opener: Player, *, my_hand: bool = True) -> None:
         inter = await self.press(opener, t("btn.start"))
         assert inter.type == UPDATE_MESSAGE, opener.refused(inter)
+        # The table message shows the table in play (an edit of the lobby on its way as
+        # Start was answered is drawn over again a moment later).
+        label = t("btn.my_hand")
+        await self.standin.wait_for(
+            lambda: (m := self.table_message()) is not None and m.button_by_label(label),
+            self.timeout, "the table in play on its message", channel_id=self.channel_id)
         if my_hand:
             for p in self.players:
                 await self.my_hand(p)
