@@ -30,7 +30,7 @@ from bot.crossplay import access
 from bot.crossplay.hub import plays_across
 from bot.open_tables import OpenTable
 from bot.seats import is_computer
-from bot.store import Store
+from bot.store import CrossplaySettings, Store
 
 #: The request, carried to the process that drives the tables, for their openings.
 OPENINGS = "openings"
@@ -78,14 +78,19 @@ def fullest_first(openings: Iterable[Opening]) -> list[Opening]:
 
 
 async def refusal(store: Store, table: OpenTable, *, user_id: int, guild_id: int,
-                  channel_id: int) -> str | None:
+                  channel_id: int, settings: CrossplaySettings | None = None,
+                  barred: bool | None = None) -> str | None:
     """Why a player of ``guild_id`` may not sit at ``table`` across servers, playing from
     ``channel_id`` (a key of the catalogs), or None, from what the store knows: their
     server's say for its game and that channel (``bot.crossplay.access``), the operator's
-    bar, a block between them and anybody seated there."""
+    bar, a block between them and anybody seated there. ``settings`` and ``barred``: the
+    player's, read once already (a list asks for many tables)."""
     s = table.session
-    why = access.refusal(await store.crossplay_settings(guild_id), s.game, channel_id,
-                         barred=await store.barred(user_id))
+    if settings is None:
+        settings = await store.crossplay_settings(guild_id)
+    if barred is None:
+        barred = await store.barred(user_id)
+    why = access.refusal(settings, s.game, channel_id, barred=barred)
     if why is not None:
         return why
     people = [int(m) for m in s.seats if m is not None and not is_computer(m)]
@@ -126,6 +131,9 @@ async def here(store: Store, tables: Iterable[OpenTable], *, user_id: int, guild
     must show no other table)."""
     now = time.time() if now is None else now
     member = quickplay.member_of(user_id)
+    # The player's own settings and bar, read once, for the first table that has a seat.
+    settings: CrossplaySettings | None = None
+    barred: bool | None = None
     found = []
     for table in tables:
         s = table.session
@@ -135,8 +143,12 @@ async def here(store: Store, tables: Iterable[OpenTable], *, user_id: int, guild
         if free == 0:
             continue
         shown = shown_in(table)
+        if settings is None:
+            settings = await store.crossplay_settings(guild_id)
+            barred = await store.barred(user_id)
         if await refusal(store, table, user_id=user_id, guild_id=guild_id,
-                         channel_id=channel_id if shown is None else shown) is not None:
+                         channel_id=channel_id if shown is None else shown,
+                         settings=settings, barred=barred) is not None:
             continue
         if shown is None and await shows_another(store, channel_id, table.id):
             continue
