@@ -127,6 +127,39 @@ def test_reading_models_fit_learns_which_cards_a_player_prefers() -> None:
 
 
 @pytest.mark.slow
+def test_play_entropy_finds_no_randomness_in_a_player_that_ignores_its_seed() -> None:
+    from benchmarks.play_entropy import choices, summary
+
+    # The rule-of-thumb player decides from the view alone: every re-seeded draw agrees,
+    # so its play is as predictable as it gets, and the most a model could tell is all a
+    # uniform pick leaves open.
+    found = choices(("filicau", "simple", 9, 0, 3, ()))
+    assert found and all(len(c["drawn"]) == 1 and c["drawn"] == [3] for c in found)
+    report = summary(found, 3)
+    assert report["agree"][0] == 1.0 and report["entropy"][0] == 0.0
+    assert report["most_a_model_can_tell"][0] == report["uniform"][0] > 0
+    assert report["room"][0] == report["model"][0] > 0
+
+
+@pytest.mark.slow
+def test_play_entropy_measures_a_search_levels_play_against_the_shipped_model() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.play_entropy", "--level", "normal", "--hands", "2",
+         "--seeds", "4", "--workers", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    every = report["all"]
+    assert every["choices"] == report["leads"]["choices"] + report["follows"]["choices"] > 0
+    # Normal's 24 samples leave some choices to chance, and none is more random than a
+    # uniform pick among the legal cards.
+    assert 0 < every["entropy"][0] <= every["entropy_miller_madow"][0]
+    assert every["entropy"][0] < every["uniform"][0]
+    assert 0 <= every["agree"][0] < 1
+    assert abs(every["room"][0] - (every["model"][0] - every["entropy"][0])) < 2e-3
+
+
+@pytest.mark.slow
 def test_the_pairing_benchmark_sets_each_draw_against_its_minimum() -> None:
     """A small run through the command line: both draws, every round after the first set
     against a minimum no greater than what was drawn."""
