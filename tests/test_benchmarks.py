@@ -92,6 +92,25 @@ def test_hard_variants_plays_the_arena_with_hards_settings_changed() -> None:
 
 
 @pytest.mark.slow
+def test_hard_variants_reads_the_play_with_the_reading_settings_given() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.hard_variants", "samples=4",
+         'reading={"power": 2.5, "pool": 4}', "--",
+         "--a", "hard", "--b", "easy", "--deals", "1", "--quiet", "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    settings, result = run.stdout.splitlines()
+    assert "pool=4" in settings and "power=2.5" in settings and "mix=0.1" in settings
+    assert json.loads(result)["deals"] == 1
+    # A field Reading does not have is refused, not ignored.
+    bad = subprocess.run(
+        [sys.executable, "-m", "benchmarks.hard_variants", 'reading={"powr": 2}', "--",
+         "--a", "hard", "--b", "easy", "--deals", "1", "--quiet"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert bad.returncode != 0 and "powr" in bad.stderr
+
+
+@pytest.mark.slow
 def test_reading_model_fits_a_levels_play_and_weighs_guesses_by_it() -> None:
     run = subprocess.run(
         [sys.executable, "-m", "benchmarks.reading_model", "--level", "normal", "--hands", "9",
