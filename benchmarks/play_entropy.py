@@ -41,6 +41,7 @@ import math
 import multiprocessing
 import sys
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -56,7 +57,7 @@ from engine.view import seat_view
 
 
 def model_log_chance(model: ReadingModel, hand: Hand, seat: int, action: Action) -> float:
-    """The shipped card network's log chance of ``seat`` playing ``action`` now (no uniform
+    """``model``'s card network's log chance of ``seat`` playing ``action`` now (no uniform
     part mixed in)."""
     after = hand.copy()
     after.apply(seat, action)
@@ -66,8 +67,10 @@ def model_log_chance(model: ReadingModel, hand: Hand, seat: int, action: Action)
     return float(chances[-1])
 
 
+@lru_cache(maxsize=16)
 def load_model(game: str, path: str | None) -> ReadingModel:
-    """The model in ``path`` (an ``.npz`` of ``engine.tools.train``), else the shipped one."""
+    """The model in ``path`` (an ``.npz`` of ``engine.tools.train``), else the shipped one;
+    read once a process, not once a hand."""
     if path is None:
         model = reading.load(game)
         assert model is not None, f"no reading model ships for {game}"
@@ -96,7 +99,7 @@ def choices(job: tuple[str, str, int, int, int, tuple[str, ...]]) -> list[dict[s
                             timed=False).choose(view)
                 for k in range(seeds))
             out.append({"legal": len(legal), "lead": not hand.trick,
-                        "drawn": [n for n in drawn.values()],
+                        "drawn": list(drawn.values()),
                         "log_q": [model_log_chance(model, hand, seat, a) for a in drawn],
                         "log_q_by": [[model_log_chance(m, hand, seat, a) for a in drawn]
                                      for m in others]})

@@ -73,40 +73,35 @@ def test_the_load_run_plays_its_tables_without_errors() -> None:
     assert "errors 0 " in run.stdout, run.stdout
 
 
-@pytest.mark.slow
-def test_hard_variants_plays_the_arena_with_hards_settings_changed() -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.hard_variants", "samples=4", "deep_nodes=0", "--",
+def hard_variants(*settings: str) -> subprocess.CompletedProcess[str]:
+    """``benchmarks.hard_variants`` with these settings, one deal of Hard against Easy."""
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks.hard_variants", *settings, "--",
          "--a", "hard", "--b", "easy", "--deals", "1", "--quiet", "--json"],
         cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.slow
+def test_hard_variants_plays_the_arena_with_hards_settings_changed() -> None:
+    run = hard_variants("samples=4", "deep_nodes=0")
     assert run.returncode == 0, run.stderr
     settings, result = run.stdout.splitlines()
     assert "'samples': 4" in settings and "'deep_nodes': 0" in settings
     assert json.loads(result)["deals"] == 1
     # A setting Hard does not have is refused, not ignored.
-    bad = subprocess.run(
-        [sys.executable, "-m", "benchmarks.hard_variants", "sample=4", "--",
-         "--a", "hard", "--b", "easy", "--deals", "1", "--quiet"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    bad = hard_variants("sample=4")
     assert bad.returncode != 0 and "sample" in bad.stderr
 
 
 @pytest.mark.slow
 def test_hard_variants_reads_the_play_with_the_reading_settings_given() -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.hard_variants", "samples=4",
-         'reading={"power": 2.5, "pool": 4}', "--",
-         "--a", "hard", "--b", "easy", "--deals", "1", "--quiet", "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    run = hard_variants("samples=4", 'reading={"power": 2.5, "pool": 4}')
     assert run.returncode == 0, run.stderr
     settings, result = run.stdout.splitlines()
     assert "pool=4" in settings and "power=2.5" in settings and "mix=0.1" in settings
     assert json.loads(result)["deals"] == 1
     # A field Reading does not have is refused, not ignored.
-    bad = subprocess.run(
-        [sys.executable, "-m", "benchmarks.hard_variants", 'reading={"powr": 2}', "--",
-         "--a", "hard", "--b", "easy", "--deals", "1", "--quiet"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    bad = hard_variants('reading={"powr": 2}')
     assert bad.returncode != 0 and "powr" in bad.stderr
 
 
