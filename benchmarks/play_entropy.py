@@ -63,7 +63,7 @@ def model_log_chance(model: ReadingModel, hand: Hand, seat: int, action: Action)
     after.apply(seat, action)
     rows = reading.played_rows(after)
     assert rows is not None
-    chances = reading.log_chances(model.card_scores(rows.x), rows, 0.0)
+    chances = reading.log_chances(model.cards.scores(rows.x), rows, 0.0)
     return float(chances[-1])
 
 

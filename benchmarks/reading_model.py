@@ -301,7 +301,7 @@ def shipped_nats(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
         rows = reading.played_rows(replay_whole(record))
         if rows is None:
             continue
-        chances = reading.log_chances(model.card_scores(rows.x), rows, 0.0)
+        chances = reading.log_chances(model.cards.scores(rows.x), rows, 0.0)
         sizes = np.diff(np.r_[rows.start, len(rows.x)])
         for i, size in enumerate(sizes):
             if size > 1 and rows.chosen[i] >= 0:

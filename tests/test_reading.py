@@ -28,9 +28,8 @@ from deal import act, deal
 from engine import Hand, Match, make_rules, seat_view
 from engine.ai import SEARCH, Reading, make_player, reading
 from engine.ai.search import SearchPlayer, search_hands
-from engine.cards import TRUMP, card
+from engine.cards import card
 from engine.determinize import hand_from_view
-from engine.record import replay
 from engine.rules import GAMES
 from engine.tools import train
 from engine.view import SeatView
@@ -75,8 +74,7 @@ def test_every_games_model_is_package_data_with_its_provenance(game: str) -> Non
     assert provenance["engine_commit"] and provenance["held_out"]["hands"] > 0
     model = reading.load(game)
     assert model is not None and model.game == game
-    assert model.cards.w.shape[0] == len(model.card_features)
-    assert set(model.card_features) <= set(reading.CARD_FEATURES)
+    assert model.cards.w.shape[0] == len(reading.CARD_FEATURES)
     if model.choices is not None:
         assert model.choices.w.shape[0] == reading.choice_width(model.vocabulary,
                                                                 model.universe)
@@ -190,79 +188,6 @@ def test_normal_and_hard_read_every_games_play_to_the_end_of_a_hand(game: str) -
                 hand.apply(seat, action)
 
 
-@pytest.mark.parametrize("game", ["filicau", "schafkopf", "doppelkopf"])
-def test_the_card_features_see_what_each_seat_led_and_threw_before(game: str) -> None:
-    """The history features of every card played, against a plain replay of the hand: who
-    led the card's suit before (the actor, a partner, an opponent), who threw a card of it
-    on another suit's trick, and how many partners play after the actor in the trick."""
-    col = {f: i for i, f in enumerate(reading.CARD_FEATURES)}
-    seen = {"me": 0, "friend": 0, "enemy": 0, "thrown": 0}
-    for k in range(6):
-        hand = replay(train.self_play(game, "easy", 2, k))
-        cards, _ = reading.card_plays_of(hand)
-        rows = reading.played_rows(hand)
-        assert rows is not None and hand.order is not None
-        suit, n = hand.order.suit, hand.n
-        led: list[set[int]] = [set() for _ in range(n)]
-        thrown: list[set[int]] = [set() for _ in range(n)]
-        lead_suit = -1
-        for i, (seat, c) in enumerate(cards):
-            pos = i % n
-            friends = [s for s in range(n) if s != seat and hand.team[s] == hand.team[seat]]
-            enemies = [s for s in range(n) if hand.team[s] != hand.team[seat]]
-            expect = {
-                "suit_led_by_me": suit[c] in led[seat],
-                "suit_led_by_friend": any(suit[c] in led[s] for s in friends),
-                "suit_led_by_enemy": any(suit[c] in led[s] for s in enemies),
-                "suit_thrown_by_friend": any(suit[c] in thrown[s] for s in friends),
-                "suit_thrown_by_enemy": any(suit[c] in thrown[s] for s in enemies),
-            }
-            if pos == 0:
-                lead_suit = suit[c]
-                led[seat].add(lead_suit)
-            elif suit[c] != lead_suit and suit[c] != TRUMP:
-                thrown[seat].add(suit[c])
-            if rows.chosen[i] < 0:  # a Doppelkopf card of which the seat held both copies
-                continue
-            row = rows.x[rows.chosen[i]]
-            assert {f: bool(row[col[f]]) for f in expect} == expect, (i, seat, c)
-            after = [(seat + k) % n for k in range(1, n - pos)]
-            assert row[col["friends_after"]] * (n - 1) == pytest.approx(
-                sum(s in friends for s in after))
-            seen["me"] += expect["suit_led_by_me"]
-            seen["friend"] += expect["suit_led_by_friend"]
-            seen["enemy"] += expect["suit_led_by_enemy"]
-            seen["thrown"] += expect["suit_thrown_by_friend"] or expect["suit_thrown_by_enemy"]
-    assert all(seen.values()), seen  # the hands tried each feature
-
-
-def test_a_model_whose_inputs_do_not_match_the_features_it_names_is_refused() -> None:
-    model = reading.load("filicau")
-    assert model is not None
-    arrays = {f"cards_{k}": getattr(model.cards, k) for k in ("w", "b", "out", "linear")}
-    arrays["card_features"] = np.array(list(reading.CARD_FEATURES[:-1]))
-    width = len(model.card_features)
-    if width == len(reading.CARD_FEATURES) - 1:
-        arrays["card_features"] = np.array(list(reading.CARD_FEATURES))
-    with pytest.raises(ValueError, match="inputs names the features"):
-        reading.model_from_arrays("filicau", arrays)
-    arrays["card_features"] = np.array(["no such feature"] * width)
-    with pytest.raises(ValueError, match="unknown"):
-        reading.model_from_arrays("filicau", arrays)
-
-
-def test_a_model_of_the_first_features_scores_as_its_own_columns() -> None:
-    """A model naming only some of the features reads those columns, in its own order."""
-    rng = np.random.default_rng(3)
-    names = ("wins", "trump", "leads")
-    net = reading.Net(*(rng.normal(size=shape).astype(np.float32)
-                        for shape in ((3, 4), (4,), (4,), (3,))))
-    model = reading.ReadingModel("filicau", net, None, {}, 32, names)
-    x = rng.random((5, len(reading.CARD_FEATURES))).astype(np.float32)
-    at = [reading.CARD_FEATURES.index(f) for f in names]
-    assert np.allclose(model.card_scores(x), net.scores(x[:, at]))
-
-
 # -- the training -------------------------------------------------------------------------------
 
 
@@ -297,14 +222,6 @@ def test_training_writes_weights_the_players_can_load(tmp_path: Path) -> None:
     with np.load(out / "schafkopf.npz") as arrays:
         model = reading.model_from_arrays("schafkopf", dict(arrays))
     assert model.choices is not None and model.vocabulary
-    assert model.card_features == reading.CARD_FEATURES
-    assert train.main(["--game", "schafkopf", "--level", "easy", "--hands", "30", "--test", "6",
-                       "--epochs", "3", "--features", "first", "--out", str(out)]) == 0
-    assert reading.model_from_arrays(
-        "schafkopf", dict(np.load(out / "schafkopf.npz"))).card_features == (
-        reading.FIRST_CARD_FEATURES)
-    assert "--features first" in json.loads(
-        (out / "schafkopf.json").read_text(encoding="utf-8"))["command"]
 
 
 # -- the search's caps ------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
@@ -64,14 +64,7 @@ CARD_FEATURES = (
     "wins_last", "lowest_legal", "most_points_legal", "legal_count",
     "enemy_void_lead", "friend_void_lead", "progress", "our_points", "their_points",
     "masters", "suit_played",
-    # What the hand's history says about the actor's plan and its partners' (December):
-    "suit_led_by_me", "suit_led_by_friend", "suit_led_by_enemy",
-    "suit_thrown_by_friend", "suit_thrown_by_enemy", "suit_points_out", "singleton",
-    "shortest_suit", "longest_suit", "mine_voids", "friends_after", "enemies_after",
 )
-
-#: The features of the first models, which name none (their networks read these columns).
-FIRST_CARD_FEATURES = CARD_FEATURES[:CARD_FEATURES.index("suit_played") + 1]
 
 _COLUMNS = {name: i for i, name in enumerate(CARD_FEATURES)}
 
@@ -122,22 +115,6 @@ class ReadingModel:
     vocabulary: dict[str, int]
     #: The size of the card universe the choice features encode hands in.
     universe: int
-    #: The card network's features (``CARD_FEATURES``' names), in its input's order.
-    card_features: tuple[str, ...] = FIRST_CARD_FEATURES
-
-    def card_scores(self, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """The card network's score of each row of ``card_features``' columns."""
-        return self.cards.scores(x[:, _columns_of(self.card_features)])
-
-
-@lru_cache(maxsize=8)
-def _columns_of(names: tuple[str, ...]) -> slice | npt.NDArray[np.intp]:
-    """Where ``names`` are among ``CARD_FEATURES``' columns: a slice where they lead them (a
-    view, no copy), else their indexes."""
-    at = np.array([_COLUMNS[name] for name in names], dtype=np.intp)
-    if np.array_equal(at, np.arange(len(at))):
-        return slice(0, len(at))
-    return at
 
 
 def choice_key(phase: str, action: Action) -> str:
@@ -174,15 +151,7 @@ def model_from_arrays(game: str, arrays: dict[str, np.ndarray]) -> ReadingModel:
     cards, choices = nets_from_arrays(arrays)
     words = [str(w) for w in arrays.get("vocabulary", np.array([], dtype=str))]
     universe = int(arrays["universe"]) if "universe" in arrays else 32
-    features = (tuple(str(f) for f in arrays["card_features"]) if "card_features" in arrays
-                else FIRST_CARD_FEATURES)
-    unknown = [f for f in features if f not in _COLUMNS]
-    if unknown or len(features) != cards.w.shape[0]:
-        raise ValueError(f"{game}: a card network of {cards.w.shape[0]} inputs names the "
-                         f"features {list(features)}" + (f" ({unknown} unknown)" if unknown
-                                                          else ""))
-    return ReadingModel(game, cards, choices, {w: i for i, w in enumerate(words)}, universe,
-                        features)
+    return ReadingModel(game, cards, choices, {w: i for i, w in enumerate(words)}, universe)
 
 
 @lru_cache(maxsize=32)
@@ -262,9 +231,7 @@ class Plays:
     (``led_rank``) and was ``best_seat``'s, with ``stake`` points in the trick; ``gone``: the
     cards played before it; ``taken[i, s]``: points seat ``s`` had taken; ``void[i, s]``: the
     suits seat ``s`` had shown it lacks; ``later[i]``: the cards the seat played from this
-    one on (its hand then, less what it still holds); ``led_suits[i, s]``, ``thrown[i, s]``:
-    the suits (bits, ``TRUMP`` among them) seat ``s`` had led, and had thrown a card of on a
-    trick of another suit without trumping it."""
+    one on (its hand then, less what it still holds)."""
 
     seat: I64
     card: I64
@@ -278,12 +245,6 @@ class Plays:
     taken: F64
     void: I64
     later: U64
-    led_suits: I64
-    thrown: I64
-
-    def take(self, idx: npt.NDArray[np.intp]) -> Plays:
-        """The plays at ``idx``, in that order."""
-        return Plays(*(getattr(self, f.name)[idx] for f in fields(self)))
 
     def __len__(self) -> int:
         return len(self.seat)
@@ -306,13 +267,9 @@ def plays(cards: Sequence[tuple[int, Card]], winners: Sequence[int], order: Trum
     taken = np.zeros((m, n))
     void = np.zeros((m, n), dtype=np.int64)
     later = np.zeros(m, dtype=np.uint64)
-    led_suits = np.zeros((m, n), dtype=np.int64)
-    thrown = np.zeros((m, n), dtype=np.int64)
     suit = order.suit
     taken_now = [0.0] * n
     void_now = [0] * n
-    led_now = [0] * n
-    thrown_now = [0] * n
     gone_now = 0
     trick: list[tuple[int, Card]] = []
     lead_suit = -1
@@ -322,12 +279,9 @@ def plays(cards: Sequence[tuple[int, Card]], winners: Sequence[int], order: Trum
         gone[i] = gone_now
         taken[i] = taken_now
         void[i] = void_now
-        led_suits[i] = led_now
-        thrown[i] = thrown_now
         if k == 0:
             led[i] = -1
             lead_suit = suit[c]
-            led_now[s] |= 1 << lead_suit
         else:
             led[i] = lead_suit
             rank = order.led_rank[lead_suit]
@@ -336,8 +290,6 @@ def plays(cards: Sequence[tuple[int, Card]], winners: Sequence[int], order: Trum
             stake[i] = sum(points[x] for _, x in trick)
             if suit[c] != lead_suit:
                 void_now[s] |= 1 << lead_suit
-                if suit[c] != TRUMP:
-                    thrown_now[s] |= 1 << suit[c]
                 if must_trump and lead_suit != TRUMP and suit[c] != TRUMP:
                     void_now[s] |= 1 << TRUMP
         trick.append((s, c))
@@ -352,7 +304,7 @@ def plays(cards: Sequence[tuple[int, Card]], winners: Sequence[int], order: Trum
         after[cards[i][0]] |= 1 << cards[i][1]
         later[i] = after[cards[i][0]]
     return Plays(seat, card, led, pos, best_rank, best_seat, best_card, stake, gone, taken,
-                 void, later, led_suits, thrown)
+                 void, later)
 
 
 def _count(x: U64) -> F64:
@@ -478,18 +430,6 @@ def card_features(tab: Tables, p: Plays, held: U64, team: I64, masters: int | No
         friend_void |= other & same_team & void_s
     put("enemy_void_lead", leads & ~is_trump & enemy_void)
     put("friend_void_lead", leads & ~is_trump & friend_void)
-    _history(put, p, mi, gi, actor, team, team_actor, bit, n)
-    mine_in_suit = _count(h & suit_mask)
-    put("singleton", mine_in_suit == 1)
-    put("suit_points_out", _points_of(tab, out & suit_mask) / (4 * tab.top_points))
-    # The actor's plain suits: a short one is led to trump the next round of it, a long one
-    # to draw the others' trumps.
-    plain = [tab.by_suit[s] for s in range(TRUMP) if tab.by_suit[s]]
-    counts = np.stack([_count(h & m) for m in plain]) if plain else np.zeros((1, rows))
-    held_suits = np.where(counts > 0, counts, np.inf).min(axis=0)
-    put("shortest_suit", ~is_trump & (mine_in_suit == held_suits))
-    put("longest_suit", ~is_trump & (mine_in_suit == counts.max(axis=0)))
-    put("mine_voids", (counts == 0).sum(axis=0) / max(1, len(plain)))
     put("progress", _count(gone) / tab.pack_size)
     ours = np.zeros(rows)
     total_taken = p.taken[mi].sum(axis=1)
@@ -504,36 +444,6 @@ def card_features(tab: Tables, p: Plays, held: U64, team: I64, masters: int | No
     hit = np.flatnonzero(ci == p.card[mi])
     chosen[np.searchsorted(start, hit, side="right") - 1] = hit
     return Rows(x, start, chosen)
-
-
-def _history(put: Callable[[str, npt.ArrayLike], None], p: Plays, mi: I64, gi: I64,
-             actor: I64, team: I64, team_actor: I64, bit: I64, n: int) -> None:
-    """The features of what each seat did before (``Plays.led_suits``, ``thrown``) and of
-    who plays after the actor in the trick, for rows of plays ``mi`` in guesses ``gi``."""
-    led_by = {"me": np.zeros(len(mi), dtype=bool), "friend": np.zeros(len(mi), dtype=bool),
-              "enemy": np.zeros(len(mi), dtype=bool)}
-    thrown_by = {"friend": np.zeros(len(mi), dtype=bool),
-                 "enemy": np.zeros(len(mi), dtype=bool)}
-    for s in range(n):
-        led = (p.led_suits[mi, s] & bit) != 0
-        thrown = (p.thrown[mi, s] & bit) != 0
-        me = actor == s
-        friend = ~me & (team[gi, s] == team_actor)
-        led_by["me"] |= me & led
-        led_by["friend"] |= friend & led
-        led_by["enemy"] |= ~me & ~friend & led
-        thrown_by["friend"] |= friend & thrown
-        thrown_by["enemy"] |= ~me & ~friend & thrown
-    for who, values in led_by.items():
-        put(f"suit_led_by_{who}", values)
-    for who, values in thrown_by.items():
-        put(f"suit_thrown_by_{who}", values)
-    after = n - 1 - p.pos[mi]
-    friends = np.zeros(len(mi))
-    for k in range(1, n):
-        friends += (k <= after) & (team[gi, (actor + k) % n] == team_actor)
-    put("friends_after", friends / max(1, n - 1))
-    put("enemies_after", (after - friends) / max(1, n - 1))
 
 
 @dataclass
@@ -709,12 +619,15 @@ class Reader:
         guesses = held_now.shape[0]
         if tab is None or not self.others.any():
             return np.zeros(guesses)
-        sub = p.take(np.flatnonzero(self.others))
+        idx = np.flatnonzero(self.others)
+        sub = Plays(*(getattr(p, f)[idx] for f in (
+            "seat", "card", "led", "pos", "best_rank", "best_seat", "best_card", "stake", "gone",
+            "taken", "void", "later")))
         held = held_now[:, sub.seat].T | sub.later[:, None]
         rows = card_features(tab, sub, held, team, self.masters, self.n, self.must_trump,
                              self.hand_cards)
-        chances = log_chances(self.model.card_scores(rows.x), rows, self.mix)
-        return chances.reshape(len(sub), guesses).sum(axis=0)  # type: ignore[no-any-return]
+        chances = log_chances(self.model.cards.scores(rows.x), rows, self.mix)
+        return chances.reshape(len(idx), guesses).sum(axis=0)  # type: ignore[no-any-return]
 
     def choice_log_likelihoods(self, guesses: Sequence[Hand], until: int) -> F64:
         """The choices (not cards) of the other seats among the first ``until`` actions."""
@@ -806,9 +719,8 @@ def reader_from_view(model: ReadingModel, view: SeatView, mix: float) -> Reader:
 
 def _no_plays(n: int) -> Plays:
     z = np.zeros(0, dtype=np.int64)
-    by_seat = np.zeros((0, n), dtype=np.int64)
     return Plays(z, z, z, z, z, z, z, np.zeros(0), np.zeros(0, dtype=np.uint64),
-                 np.zeros((0, n)), by_seat, np.zeros(0, dtype=np.uint64), by_seat, by_seat)
+                 np.zeros((0, n)), np.zeros((0, n), dtype=np.int64), np.zeros(0, dtype=np.uint64))
 
 
 def played_rows(hand: Hand) -> Rows | None:

@@ -144,13 +144,6 @@ class Examples:
                        np.zeros(0, dtype=np.int64))
         return cls(np.concatenate(xs), np.concatenate(starts), np.concatenate(chosen))
 
-    def columns(self, features: Sequence[str]) -> Examples:
-        """These decisions with only the card features named (``CARD_FEATURES``' names)."""
-        if not len(self.x):
-            return self
-        at = [reading.CARD_FEATURES.index(f) for f in features]
-        return Examples(self.x[:, at], self.start, self.chosen)
-
     def subset(self, decisions: np.ndarray) -> Examples:
         sizes = np.diff(np.r_[self.start, len(self.x)])[decisions]
         first = self.start[decisions]
@@ -276,32 +269,20 @@ def _commit() -> str:
     return head + ("+changes" if dirty else "")
 
 
-#: The card features a model is fitted to (``--features``): the first models' (which every
-#: shipped model but those trained since December reads), or every one there is.
-FEATURE_SETS = {"first": reading.FIRST_CARD_FEATURES, "all": reading.CARD_FEATURES}
-
-
 def train(game: str, records: Sequence[dict[str, Any]], test: int, hidden: int, seed: int,
-          epochs: int, features: Sequence[str] = reading.CARD_FEATURES
-          ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+          epochs: int) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """The model's arrays (``engine.ai.reading.model_from_arrays``) fitted to all records
     but the last ``test``, and the figures on those."""
     universe = len(make_rules(game).points)
     train_part, test_part = records[:len(records) - test], records[len(records) - test:]
     cards, choices, vocabulary = examples(train_part, universe=universe)
     test_cards, test_choices, _ = examples(test_part, vocabulary, universe)
-    arrays: dict[str, np.ndarray] = {"universe": np.array(universe),
-                                     "card_features": np.array(list(features))}
+    arrays: dict[str, np.ndarray] = {"universe": np.array(universe)}
     figures: dict[str, Any] = {}
-    parts: tuple[tuple[str, Examples], ...] = (
-        ("cards", test_cards), ("leads", leads(test_cards)),
-        ("follows", leads(test_cards, lead=False)))
-    if cards.decisions:
-        cards = cards.columns(features)
-        parts = tuple((name, part.columns(features)) for name, part in parts)
-    net = fit(cards, parts[0][1], hidden, seed, epochs)
+    net = fit(cards, test_cards, hidden, seed, epochs)
     arrays.update({f"cards_{k}": v for k, v in net.items()})
-    for name, part in parts:
+    for name, part in (("cards", test_cards), ("leads", leads(test_cards)),
+                       ("follows", leads(test_cards, lead=False))):
         figures[name] = {"decisions": part.decisions, "nats_a_choice": round(nats(net, part), 4),
                          "uniform_nats": round(uniform_nats(part), 4)}
     figures["cards"]["train_decisions"] = cards.decisions
@@ -333,8 +314,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hidden", type=int, default=32, help="hidden units a network")
     parser.add_argument("--epochs", type=int, default=40)
-    parser.add_argument("--features", choices=sorted(FEATURE_SETS), default="all",
-                        help="the card features: every one (default), or the first models'")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--records", help="keep the self-play records in this file (and "
                         "play only the hands it lacks)")
@@ -360,8 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         if sink is not None:
             sink.close()
     digest = hashlib.sha256("".join(json.dumps(r) + "\n" for r in records).encode()).hexdigest()
-    arrays, figures = train(args.game, records, args.test, args.hidden, args.seed, args.epochs,
-                            FEATURE_SETS[args.features])
+    arrays, figures = train(args.game, records, args.test, args.hidden, args.seed, args.epochs)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     np.savez(out / f"{args.game}.npz", **arrays)  # type: ignore[arg-type]
@@ -371,8 +349,7 @@ def main(argv: list[str] | None = None) -> int:
             f"--{k} {v}" for k, v in (("game", args.game), ("level", args.level),
                                      ("samples", args.samples), ("hands", args.hands),
                                      ("test", args.test), ("seed", args.seed),
-                                     ("hidden", args.hidden), ("epochs", args.epochs),
-                                     ("features", args.features))
+                                     ("hidden", args.hidden), ("epochs", args.epochs))
             if v is not None),
         "self_play": {"level": args.level, "samples": args.samples, "hands": args.hands,
                       "seed": args.seed,
