@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from benchmarks import soak
 from benchmarks import store as store_bench
+from benchmarks.peek import PeekPlayer
 from bot.store import SqliteStore
+from engine import Match, make_rules, seat_view
+from engine.ai import SEARCH, OpenHandPlayer, SearchPlayer, make_player
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -171,6 +176,113 @@ def test_play_entropy_measures_a_search_levels_play_against_the_shipped_model() 
     assert every["entropy"][0] < every["uniform"][0]
     assert 0 <= every["agree"][0] < 1
     assert abs(every["room"][0] - (every["model"][0] - every["entropy"][0])) < 2e-3
+
+
+def _peekers(share: float) -> tuple[PeekPlayer, SearchPlayer]:
+    """A peeking player and the level it becomes at this share, with 16 samples each."""
+    settings: dict[str, Any] = {**SEARCH["hard_unread"], "samples": 16, "budget": None}
+    twin = (OpenHandPlayer if share == 1 else SearchPlayer)("twin", seed=5, **settings)
+    return PeekPlayer("peek", share=share, seed=5, **settings), twin
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("share", [0.0, 1.0])
+def test_a_player_peeking_at_no_card_is_hard_unread_and_at_every_card_hard_open(
+        share: float) -> None:
+    peek, twin = _peekers(share)
+    hand = Match(make_rules("filicau"), seed=4).deal()
+    decisions = 0
+    while not hand.finished:
+        seat = hand.actors()[0]
+        view = seat_view(hand, seat)
+        for p in (peek, twin):
+            if isinstance(p, OpenHandPlayer):
+                p.see(hand)
+        action = peek.choose(view)
+        assert action == twin.choose(view), (share, len(hand.actions))
+        decisions += len(view.legal) > 1
+        hand.apply(seat, action)
+    assert decisions > 10
+
+
+@pytest.mark.slow
+def test_a_player_peeking_at_half_the_cards_puts_them_with_their_holders_in_between() -> None:
+    hand = Match(make_rules("filicau"), seed=4).deal()
+    normal = make_player("normal", seed=1, timed=False)
+    for _ in range(9):  # two tricks and a lead: some voids may be known, most is hidden
+        seat = hand.actors()[0]
+        hand.apply(seat, normal.choose(seat_view(hand, seat)))
+    seat = hand.actors()[0]
+    view = seat_view(hand, seat)
+    hidden = {c: s for s, cards in enumerate(hand.hands) if s != seat for c in cards}
+
+    def with_holder(share: float) -> float:
+        player = PeekPlayer("peek", share=share, samples=1, seed=5)
+        player.see(hand)
+        guess = player.guesser(view)
+        rng = random.Random(3)
+        right = total = 0
+        for _ in range(300):
+            guessed = guess(rng)
+            right += sum(guessed.hands[s].count(c) for c, s in hidden.items())
+            total += len(hidden)
+        return right / total
+
+    unread, half, every = with_holder(0.0), with_holder(0.5), with_holder(1.0)
+    assert every == 1.0
+    assert 0.2 < unread < 0.5
+    # Half the cards peeked at, the other half guessed as unread: about halfway to certain.
+    assert abs(half - (0.5 + 0.5 * unread)) < 0.04, (unread, half)
+
+
+@pytest.mark.slow
+def test_the_peek_benchmark_plays_the_arena_and_refuses_a_share_that_is_no_chance() -> None:
+    def peek(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "benchmarks.peek", *args], cwd=ROOT,
+                              capture_output=True, text=True, timeout=600)
+
+    run = peek("--share", "0.5", "--deals", "1", "--json")
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert (result["a"], result["b"], result["deals"]) == ("peek=0.5", "hard_unread", 1)
+    bad = peek("--share", "1.5", "--deals", "1")
+    assert bad.returncode == 2 and "--share" in bad.stderr
+
+
+def test_a_perfect_reader_of_a_player_that_ignores_its_seed_likes_the_true_deal_best() -> None:
+    from benchmarks.posterior import _log_likelihood
+    from benchmarks.reading_model import play, replay
+    from engine.determinize import hand_from_view
+    from engine.inference import infer, sample
+    from engine.players import SimplePlayer
+
+    record = play(("simple", 0, 1, "filicau"))
+    hand, seat = next((h, s) for h, s, _ in replay(record)
+                      if len(h.tricks) == 3 and not h.trick)
+    view = seat_view(hand, seat)
+    # The rule-of-thumb player's every choice, replayed in the true deal, is what it chose.
+    deciders = [SimplePlayer()]
+    best = _log_likelihood(hand, seat, deciders)
+    rng = random.Random(2)
+    guessed = [_log_likelihood(hand_from_view(view, sample(infer(view), rng)), seat, deciders)
+               for _ in range(12)]
+    assert all(g <= best + 1e-9 for g in guessed)
+    assert min(guessed) < best - 1  # some guess explains its play far worse
+
+
+@pytest.mark.slow
+def test_the_posterior_benchmark_reports_the_true_holders_share_weighed_and_not() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.posterior", "--level", "simple", "--hands", "3",
+         "--guesses", "6", "--seeds", "1", "--workers", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["cards"] > 0
+    assert all(0 < report[k] < 1 for k in ("unweighted", "weighed_half", "weighed"))
+    shift = report["weighed_minus_unweighted"]
+    assert shift["ci95"][0] <= shift["mean"] <= shift["ci95"][1]
+    assert abs(shift["mean"] - (report["weighed"] - report["unweighted"])) < 1e-3
 
 
 @pytest.mark.slow

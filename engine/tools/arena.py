@@ -134,13 +134,13 @@ def play_deal(game: str, a: str, b: str, seed: int, index: int,
     return out
 
 
-def _work(job: tuple[str, str, str, int, int]) -> DealResult:
+def _work(job: tuple[str, str, str, int, int, Callable[..., Player]]) -> DealResult:
     return play_deal(*job)
 
 
-def _results(game: str, a: str, b: str, deals: int, seed: int,
-             workers: int) -> Iterator[DealResult]:
-    jobs = [(game, a, b, seed, i) for i in range(deals)]
+def _results(game: str, a: str, b: str, deals: int, seed: int, workers: int,
+             make: Callable[..., Player]) -> Iterator[DealResult]:
+    jobs = [(game, a, b, seed, i, make) for i in range(deals)]
     if workers <= 1:
         yield from map(_work, jobs)
         return
@@ -172,12 +172,15 @@ def progress(done: int, total: int, started: float, err: TextIO) -> None:
 
 
 def arena(game: str, a: str, b: str, deals: int, seed: int = 0, workers: int = 1,
-          err: TextIO | None = sys.stderr, log: TextIO | None = None) -> dict[str, Any]:
+          err: TextIO | None = sys.stderr, log: TextIO | None = None,
+          make: Callable[..., Player] = make_player) -> dict[str, Any]:
     """Play ``deals`` duplicate deals; with a ``log``, each deal's differences as a JSON line
-    as soon as it is played (deals come in order, so a cut-short run is a fair sample)."""
+    as soon as it is played (deals come in order, so a cut-short run is a fair sample).
+    ``make`` makes the players, as in ``play_deal`` (a module-level function, so that the
+    workers can be handed it)."""
     started = time.perf_counter()
     results: list[DealResult] = []
-    for r in _results(game, a, b, deals, seed, workers):
+    for r in _results(game, a, b, deals, seed, workers, make):
         results.append(r)
         if log is not None:
             log.write(json.dumps({"deal": len(results) - 1, "diff": r.diff,
