@@ -108,15 +108,26 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seeds", type=int, default=6, help="players deciding each view again")
     p.add_argument("--seed", type=int, default=9, help="the self-play's seed")
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--log", default=None,
+                   help="each hand's cards to this file as it is done (JSONL: the unweighted, "
+                        "half and whole weighed shares of each card)")
     args = p.parse_args(argv)
     if args.guesses < 2 or args.seeds < 1:
         p.error("--guesses must be at least 2 and --seeds at least 1")
+    log = None if args.log is None else open(args.log, "w", encoding="utf-8")  # noqa: SIM115
     hands = [(args.level, args.seed, i, args.game)
              for i in range(args.first, args.first + args.hands)]
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
         records = pool.map(play, hands, chunksize=1)
         jobs = [(r, args.level, args.guesses, args.seeds, i) for i, r in enumerate(records)]
-        cards = [c for hand in pool.imap(position_shares, jobs, chunksize=1) for c in hand]
+        cards: list[list[float]] = []
+        for i, found in enumerate(pool.imap(position_shares, jobs, chunksize=1)):
+            cards += found
+            if log is not None:
+                log.write(json.dumps({"hand": args.first + i, "cards": found}) + "\n")
+                log.flush()
+    if log is not None:
+        log.close()
     report: dict[str, Any] = {"game": args.game, "level": args.level, "hands": args.hands,
                               "guesses": args.guesses, "seeds": args.seeds,
                               "cards": len(cards)}

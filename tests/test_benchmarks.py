@@ -271,10 +271,12 @@ def test_a_perfect_reader_of_a_player_that_ignores_its_seed_likes_the_true_deal_
 
 
 @pytest.mark.slow
-def test_the_posterior_benchmark_reports_the_true_holders_share_weighed_and_not() -> None:
+def test_the_posterior_benchmark_reports_the_true_holders_share_weighed_and_not(
+        tmp_path: Path) -> None:
+    log = tmp_path / "cards.jsonl"
     run = subprocess.run(
         [sys.executable, "-m", "benchmarks.posterior", "--level", "simple", "--hands", "3",
-         "--guesses", "6", "--seeds", "1", "--workers", "1"],
+         "--guesses", "6", "--seeds", "1", "--workers", "1", "--log", str(log)],
         cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
@@ -283,6 +285,10 @@ def test_the_posterior_benchmark_reports_the_true_holders_share_weighed_and_not(
     shift = report["weighed_minus_unweighted"]
     assert shift["ci95"][0] <= shift["mean"] <= shift["ci95"][1]
     assert abs(shift["mean"] - (report["weighed"] - report["unweighted"])) < 1e-3
+    # The log holds each hand's cards as it was done: a run cut short keeps them.
+    hands = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [h["hand"] for h in hands] == [10, 11, 12]
+    assert sum(len(h["cards"]) for h in hands) == report["cards"]
 
 
 @pytest.mark.slow
