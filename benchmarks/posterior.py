@@ -32,10 +32,10 @@ import random
 import sys
 from typing import Any
 
-from benchmarks.reading_model import play, replay
+from benchmarks.reading_model import hidden_point_cards, holder_positions, play
 from engine.ai import make_player
 from engine.determinize import hand_from_view
-from engine.hand import PLAYING, Hand
+from engine.hand import Hand
 from engine.inference import infer, sample
 from engine.players import Player
 from engine.tools.arena import mean_ci
@@ -51,10 +51,7 @@ def position_shares(job: tuple[dict[str, Any], str, int, int, int]) -> list[list
     record, level, guesses, seeds, salt = job
     deciders = [make_player(level, seed=SEED_BASE + k, timed=False) for k in range(seeds)]
     out: list[list[float]] = []
-    for hand, seat, _ in replay(record):
-        if (hand.play_over or hand.phase != PLAYING or hand.trick
-                or not 2 <= len(hand.tricks) <= 5 or hand.to_move != seat):
-            continue
+    for hand, seat in holder_positions(record):
         view = seat_view(hand, seat)
         knowledge = infer(view)
         rng = random.Random(f"posterior|{salt}|{len(hand.actions)}")
@@ -63,15 +60,10 @@ def position_shares(job: tuple[dict[str, Any], str, int, int, int]) -> list[list
         top = max(logs)
         weights = [math.exp(v - top) for v in logs]
         half = guesses // 2
-        for other in range(hand.n):
-            if other == seat:
-                continue
-            for c in hand.hands[other]:
-                if not hand.rules.points[c] or (c, other) in view.shown_held:
-                    continue
-                has = [c in g.hands[other] for g in drawn]
-                out.append([sum(has) / guesses,
-                            _share(weights[:half], has[:half]), _share(weights, has)])
+        for c, other in hidden_point_cards(hand, view):
+            has = [c in g.hands[other] for g in drawn]
+            out.append([sum(has) / guesses,
+                        _share(weights[:half], has[:half]), _share(weights, has)])
     return out
 
 

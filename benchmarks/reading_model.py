@@ -63,7 +63,7 @@ from engine.record import start, to_record
 from engine.rules import make_rules
 from engine.status import Status
 from engine.tools.arena import mean_ci, play_hand
-from engine.view import seat_view
+from engine.view import SeatView, seat_view
 
 GAME = "filicau"
 #: The uniform share Hard mixes into each chance (``engine.ai.search.Reading``).
@@ -220,6 +220,24 @@ def likelihood(guess: Hand, me: int, weights: dict[bool, np.ndarray]) -> float:
     return math.exp(total)
 
 
+def holder_positions(record: dict[str, Any]) -> Iterator[tuple[Hand, int]]:
+    """The positions *P(true holder)* is measured at: each lead of the seat to move after
+    two to five tricks, with the hand as it stood."""
+    for hand, seat, _ in replay(record):
+        if not (hand.play_over or hand.phase != PLAYING or hand.trick
+                or not 2 <= len(hand.tricks) <= 5 or hand.to_move != seat):
+            yield hand, seat
+
+
+def hidden_point_cards(hand: Hand, view: SeatView) -> Iterator[tuple[Card, int]]:
+    """The point cards the view's seat does not see, each with its true holder."""
+    for other in range(hand.n):
+        if other != view.seat:
+            for c in hand.hands[other]:
+                if hand.rules.points[c] and (c, other) not in view.shown_held:
+                    yield c, other
+
+
 def holders(records: Sequence[dict[str, Any]], weights: dict[bool, np.ndarray],
             samples: int, seed: int) -> dict[str, float]:
     """Mean chance the guesses give each hidden point card's true holder, at the seat to
@@ -233,10 +251,7 @@ def holders(records: Sequence[dict[str, Any]], weights: dict[bool, np.ndarray],
     game = records[0]["game"] if records else GAME
     model = reading.load(game)
     for r, record in enumerate(records):
-        for hand, seat, _ in replay(record):
-            if (hand.play_over or hand.phase != PLAYING or hand.trick
-                    or not 2 <= len(hand.tricks) <= 5 or hand.to_move != seat):
-                continue
+        for hand, seat in holder_positions(record):
             view = seat_view(hand, seat)
             knowledge = infer(view)
             rng = random.Random(f"{seed}|{r}|{len(hand.actions)}")
@@ -258,21 +273,17 @@ def holders(records: Sequence[dict[str, Any]], weights: dict[bool, np.ndarray],
                 drawn = [h for h in search_hands(view, random.Random(f"{seed}|{r}"), samples,
                                                  search.guesser(view), Reading())
                          if h is not None]
-            for other in range(hand.n):
-                if other == seat:
-                    continue
-                for c in hand.hands[other]:
-                    if hand.rules.points[c] and (c, other) not in view.shown_held:
-                        has = [c in g.hands[other] for g in guesses]
-                        plain += sum(has) / samples
-                        before = sum(has) / samples
-                        weighed += sum(w for w, h in zip(weight, has, strict=True) if h) / total
-                        if model is not None:
-                            shipped += float(by_model[np.array(has)].sum())
-                            after = sum(c in g.hands[other] for g in drawn) / len(drawn)
-                            redrawn += after
-                            gains.append(after - before)
-                        count += 1
+            for c, other in hidden_point_cards(hand, view):
+                has = [c in g.hands[other] for g in guesses]
+                plain += sum(has) / samples
+                before = sum(has) / samples
+                weighed += sum(w for w, h in zip(weight, has, strict=True) if h) / total
+                if model is not None:
+                    shipped += float(by_model[np.array(has)].sum())
+                    after = sum(c in g.hands[other] for g in drawn) / len(drawn)
+                    redrawn += after
+                    gains.append(after - before)
+                count += 1
     out: dict[str, Any] = {"cards": count, "positions_skipped": skipped,
                            "unweighted": plain / max(1, count),
                            "weighed_by_model": weighed / max(1, count)}
