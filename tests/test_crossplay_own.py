@@ -188,6 +188,15 @@ async def test_tables_lists_a_free_seat_across_servers_and_its_join_seats_a_new_
     assert any("Eve" in table_in(h, c).text for _, c in table_players[:3])
     r = await h.press(eve, t("btn.my_hand"), message=mine)
     assert r.ephemeral and r.channel_id == eve_channel
+    # Between hands, her channel offers Next hand as every other does, and hers deals it:
+    # every channel's result stops offering it.
+    number = s.hand_number
+    r = await h.press(eve, t("btn.next_hand"), message=result_in(h, eve_channel))
+    await h.settle()
+    assert s.hand_number == number + 1 and s.state == "playing"
+    for _, channel_id in (*table_players[:3], (eve, eve_channel)):
+        assert not [m for m in h.public(channel_id)
+                    if t("btn.next_hand") in [b.get("label") for b in m.buttons]]
     # No free seat left: the table is no longer listed.
     r = await h.command(h.user("ivy", guild=eve.guild_id), "tables", channel_id=eve_channel)
     assert r.message.embeds[0]["description"] == t("tables.none")

@@ -333,7 +333,8 @@ async def seat_from_server(crossplay: Crossplay, table: OpenTable, *, user_id: i
     by the table service under the table's lock; the table as their server shows it after
     (``shown_at``). A server that shows the table already counts them among its venue's
     players; one that does not gets a new venue in the channel they asked from, its own
-    table message posted there. At the table's home server they sit as at any table."""
+    table message posted there, and between hands the last result with its Next hand. At
+    the table's home server they sit as at any table."""
     await crossplay.service.take_seat(table, Actor(user_id), name, via=Via.DISCORD)
     if guild_id == table.session.guild_id:
         return table
@@ -352,5 +353,7 @@ async def seat_from_server(crossplay: Crossplay, table: OpenTable, *, user_id: i
                      members=(user_id,))
     await crossplay.store.put_venue(venue)
     surface = crossplay._show(table, venue)
-    await surface.post_in_channel()
+    if await surface.post_in_channel():
+        # Between hands: the last result below it, with Next hand, as every venue has.
+        await surface.post_result()
     return OpenTable(table.runner, surface)
