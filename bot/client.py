@@ -433,6 +433,8 @@ class FilicauBot(commands.Bot):
 
     async def update_config(self, settings: GuildSettings) -> None:
         await self.servers.update(settings)
+        if self.web is not None:
+            await self.web.settings_changed(settings.guild_id)
 
     async def close(self) -> None:
         if self._watcher is not None and self._watcher is not asyncio.current_task():

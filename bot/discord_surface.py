@@ -33,7 +33,7 @@ from bot.session import TableSession
 from bot.store import GuildSettings
 from bot.texts import showing, speaking, t
 from bot.turn_signal import TurnSignal
-from bot.watch import WATCH_OFF, watch_of
+from bot.watch import WATCH_OFF, watch_at
 from engine import HandResult, public_view
 
 log = logging.getLogger(__name__)
@@ -494,9 +494,11 @@ class DiscordSurface:
 
     async def watch_url(self) -> str | None:
         """The table's live page while the bot serves pages and the table may be watched
-        (asked once a table: a link is signed with the server's key)."""
-        pages = self.pages
-        if pages is None or watch_of(self.session.row.settings) == WATCH_OFF:
+        there (``bot.watch.watch_at``; the link is asked for once a table: it is signed with
+        the server's key)."""
+        pages, s = self.pages, self.session
+        if pages is None or watch_at(s.row.settings, home=s.row.guild_id, server=s.guild_id,
+                                     watched_across=self.config.watch_across) == WATCH_OFF:
             return None
         if self._watch_url is None:
             self._watch_url = await pages.table_link(self.session.guild_id, self.session.id)

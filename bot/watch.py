@@ -6,7 +6,9 @@
   it is taken — so that a spectator cannot relay anything in time to matter.
 
 The lobby's menu and ``/table new`` offer it (``bot.session.check_settings`` checks it with
-``check_watch``).
+``check_watch``). A table across servers is watched on each server's pages as that server
+allows (``watch_at``): a server may keep such tables off its pages (``/admin crossplay
+watch:off``), whatever the table says, without closing them for the other servers.
 
 >>> check_watch("public")
 'public'
@@ -58,3 +60,22 @@ def watch_of(settings: Mapping[str, Any]) -> WatchMode:
         return check_watch(settings.get(WATCH, DEFAULT_WATCH))
     except WatchError:
         return DEFAULT_WATCH
+
+
+def watch_at(settings: Mapping[str, Any], *, home: int, server: int,
+             watched_across: bool) -> WatchMode:
+    """A table's watch mode on one ``server``'s pages: its own, but ``off`` for a table
+    across servers — one whose ``home`` is another server, or one opened across servers —
+    on the pages of a server that keeps them unwatched (not ``watched_across``).
+
+    >>> watch_at({"watch": "public"}, home=1, server=2, watched_across=False)
+    'off'
+    >>> watch_at({"watch": "public", "crossplay": True}, home=2, server=2, watched_across=False)
+    'off'
+    >>> watch_at({"watch": "public"}, home=2, server=2, watched_across=False)
+    'public'
+    >>> watch_at({}, home=1, server=2, watched_across=True)
+    'delayed'
+    """
+    across = home != server or bool(settings.get("crossplay"))
+    return WATCH_OFF if across and not watched_across else watch_of(settings)

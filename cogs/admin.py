@@ -131,26 +131,36 @@ class Admin(commands.Cog, name="Admin"):
     @admin.command(name=ls("cmdname.admin_crossplay"), description=ls("cmd.admin_crossplay"))
     @app_commands.describe(mode=ls("cmd.crossplay_mode"), game=ls("cmd.crossplay_game"),
                            channel=ls("cmd.crossplay_channel"),
-                           own_ratings=ls("cmd.crossplay_ratings"))
+                           own_ratings=ls("cmd.crossplay_ratings"),
+                           watch=ls("cmd.crossplay_watch"))
     @app_commands.rename(mode=ls("optname.mode"), game=ls("optname.game"),
-                         channel=ls("optname.channel"), own_ratings=ls("optname.own_ratings"))
-    @app_commands.choices(mode=ON_OFF, game=GAME_CHOICES, own_ratings=ON_OFF)
+                         channel=ls("optname.channel"), own_ratings=ls("optname.own_ratings"),
+                         watch=ls("optname.watch"))
+    @app_commands.choices(mode=ON_OFF, game=GAME_CHOICES, own_ratings=ON_OFF, watch=ON_OFF)
     async def crossplay(self, interaction: discord.Interaction[Any],
                         mode: app_commands.Choice[str] | None = None,
                         game: app_commands.Choice[str] | None = None,
                         channel: discord.TextChannel | None = None,
-                        own_ratings: app_commands.Choice[str] | None = None) -> None:
+                        own_ratings: app_commands.Choice[str] | None = None,
+                        watch: app_commands.Choice[str] | None = None) -> None:
         """Play across servers on (for every game from every channel, or only those named,
         one more each time) or off (``bot.crossplay.access``); off, this server's players
         at tables with other servers finish the hand and the computer takes their seats.
         ``own_ratings``: whether the hands this server's members play across servers count in
-        its own ratings too (off by default: on the ladder only). Without a mode, the
-        opt-in stays as it is (a game or a channel named adds to it, as with ``on``)."""
+        its own ratings too (off by default: on the ladder only). ``watch``: whether this
+        server's web pages show its tables across servers (on by default, as each table
+        allows). Without a mode, the opt-in stays as it is (a game or a channel named adds
+        to it, as with ``on``)."""
         guild_id = interaction.guild_id
         assert guild_id is not None
         store = self.bot.store
         if own_ratings is not None:
             await store.put_own_ratings(guild_id, own_ratings.value == "on")
+        config = self.bot.config(guild_id)
+        if watch is not None:
+            config = config.model_copy(update={"watch_across": watch.value == "on"})
+            await self.bot.update_config(config)
+            self._redraw(guild_id)
         settings = await store.crossplay_settings(guild_id)
         if mode is not None or game is not None or channel is not None:
             settings = access.changed(settings, on=mode is None or mode.value == "on",
@@ -161,6 +171,9 @@ class Admin(commands.Cog, name="Admin"):
         counted = await store.own_ratings(guild_id)
         own = "\n" + t("ok.crossplay_own_ratings" if counted else "ok.crossplay_ladder_only") \
             if counted or own_ratings is not None else ""
+        if watch is not None or not config.watch_across:
+            own += "\n" + t("ok.crossplay_watched" if config.watch_across
+                            else "ok.crossplay_unwatched")
         if not settings.enabled:
             await interaction.response.send_message(t("ok.crossplay_off") + own,
                                                     ephemeral=True)
@@ -224,10 +237,14 @@ class Admin(commands.Cog, name="Admin"):
             ephemeral=True)
 
     def _redraw(self, guild_id: int) -> None:
-        """Tables in play show the new setting at their next refresh (now)."""
+        """Tables in play show the new setting at their next refresh (now), also those of
+        other servers that this one shows."""
         for table in self.bot.tables:
             if table.session.guild_id == guild_id and table.session.state == "playing":
                 table.discord.request_refresh()
+        for surface in self.bot.crossplay.surfaces_in(guild_id):
+            if surface.session.state == "playing":
+                surface.request_refresh()
 
 
 async def setup(bot: FilicauBot) -> None:

@@ -801,3 +801,14 @@ async def test_a_servers_card_faces_are_kept(store: Store) -> None:
     assert kept[1].faces == "game" and kept[2].faces == "french" and kept[2].theme == "light"
     await store.put_guild_settings(kept[2].model_copy(update={"faces": "german"}))
     assert [g.faces for g in await store.guild_settings()] == ["game", "german"]
+
+
+async def test_a_server_that_keeps_tables_across_servers_off_its_pages_is_kept(
+        store: Store) -> None:
+    """``/admin crossplay watch:off``: kept as chosen, and on for a server that never chose."""
+    await store.put_guild_settings(model.GuildSettings(guild_id=1, faces="french"))
+    await store.put_guild_settings(model.GuildSettings(guild_id=2, watch_across=False))
+    kept = {g.guild_id: g for g in await store.guild_settings()}
+    assert kept[1].watch_across and not kept[2].watch_across and kept[1].faces == "french"
+    await store.put_guild_settings(kept[2].model_copy(update={"watch_across": True}))
+    assert [g.watch_across for g in await store.guild_settings()] == [True, True]

@@ -13,6 +13,7 @@ import aiohttp
 import pytest
 from fake_discord import running
 from test_cogs import four_players, hand_of, play_turn
+from test_crossplay import four_servers, table_in
 from test_web import receive, receive_until
 from web_helpers import hidden_cards_in
 
@@ -66,3 +67,39 @@ async def test_a_table_not_to_be_watched_has_no_watch_link(
     async with running(tmp_path / "bot.sqlite3", monkeypatch, web=True) as h:
         await four_players(h, watch="off")
         assert t("btn.watch") not in {b.get("label") for b in h.table_message().buttons}
+
+
+async def test_a_server_keeps_tables_across_servers_off_its_pages_and_its_table_message(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/admin crossplay watch:off`` in one of four servers at a table across servers: its
+    table message stops offering Watch and its link opens on "not open to spectators"; the
+    other servers' messages and pages are as before. On again, Watch is back."""
+    async with running(tmp_path / "bot.sqlite3", monkeypatch, web=True) as h:
+        assert h.bot is not None and h.bot.web is not None
+        base = f"http://127.0.0.1:{h.bot.web.port}"
+        players = await four_servers(h)
+        await h.settle()
+        (_, home_channel), (bob, bob_channel) = players[0], players[1]
+        links = {c: link_path(link_button(table_in(h, c), t("btn.watch")))
+                 for _, c in players}
+        boss = h.user("boss1", manager=True, guild=bob.guild_id)
+        r = await h.command(boss, "admin crossplay", watch="off", channel_id=bob_channel)
+        assert r.ephemeral and r.text.endswith(t("ok.crossplay_unwatched"))
+        await h.settle()
+        assert t("btn.watch") not in {b.get("label") for b in table_in(h, bob_channel).buttons}
+        assert link_path(link_button(table_in(h, home_channel), t("btn.watch"))) \
+            == links[home_channel]
+        async with aiohttp.ClientSession(base) as client:
+            for channel_id, link in links.items():
+                async with client.get(link) as page:
+                    assert page.status == 200
+                    off = t("web.watch_off") in await page.text()
+                assert off == (channel_id == bob_channel), channel_id
+        # Said again while off; on again, the message offers Watch again.
+        r = await h.command(boss, "admin crossplay", channel_id=bob_channel)
+        assert r.text.endswith(t("ok.crossplay_unwatched"))
+        r = await h.command(boss, "admin crossplay", watch="on", channel_id=bob_channel)
+        assert r.text.endswith(t("ok.crossplay_watched"))
+        await h.settle()
+        assert link_path(link_button(table_in(h, bob_channel), t("btn.watch"))) \
+            == links[bob_channel]

@@ -15,6 +15,7 @@ import pytest
 from web_helpers import hidden_cards_in, path_of, serve
 
 from bot.store import GuildSettings, Store, VenueRow
+from bot.texts import speaking, t
 from bot.web import demo
 from bot.web.keys import Kind, sign
 from bot.web.server import WebServer
@@ -128,3 +129,41 @@ async def test_a_link_of_a_server_that_does_not_show_the_table_is_refused(site: 
     token = link.rsplit("/", 1)[1]
     assert (await get(client, f"/table/{token[:-2]}{'AA' if token[-2:] != 'AA' else 'AB'}"
                       ))[0] == 404
+
+
+async def test_a_server_that_keeps_tables_across_servers_off_its_pages_closes_only_its_own(
+        site: Any, store: Store) -> None:
+    """The venue's server switches its pages off for tables across servers: its link opens
+    on "not open to spectators" with nothing of the table, and a socket open on it is
+    closed; the home server's page of the same table shows it as before, and a table of the
+    venue's server's own is watched as it allows."""
+    server, client = site
+    session = await crossplay_table(store)
+    link = path_of(await server.table_link(AWAY, session.id))
+    home_link = path_of(await server.table_link(HOME, session.id))
+    own = await demo.open_table(store, guild_id=AWAY, channel_id=AWAY_CHANNEL + 1)
+    own_link = path_of(await server.table_link(AWAY, own.id))
+    async with client.ws_connect("/ws" + link) as ws:
+        assert (await receive(ws))["watch"] == "public"
+        await ws.send_json({"v": 1, "type": "resume", "hand": None, "at": 0})
+        assert (await receive(ws))["type"] == "step"
+        await store.put_guild_settings(GuildSettings(guild_id=AWAY, locale="de",
+                                                     watch_across=False))
+        await server.settings_changed(AWAY)
+        gone = await receive(ws)
+        assert gone["type"] == "gone" and gone["reason"] == "off"
+    status, html = await get(client, link)
+    with speaking("de"):
+        assert status == 200 and t("web.watch_off") in html
+    assert "Ana" not in html and "table.js" not in html
+    async with client.ws_connect("/ws" + link) as ws:
+        assert (await receive(ws))["watch"] == "off"
+    status, html = await get(client, home_link)
+    assert status == 200 and "Ana" in html and "table.js" in html
+    status, html = await get(client, own_link)
+    assert status == 200 and "Ana" in html and "table.js" in html
+    # On again: the venue's page shows the table.
+    await store.put_guild_settings(GuildSettings(guild_id=AWAY, locale="de"))
+    await server.settings_changed(AWAY)
+    status, html = await get(client, link)
+    assert status == 200 and "Ana" in html

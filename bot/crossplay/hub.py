@@ -87,6 +87,11 @@ class Crossplay:
     def venues_of(self, table_id: int) -> list[VenueRow]:
         return [seen.venue for seen, _ in self.venues.get(table_id, {}).values()]
 
+    def surfaces_in(self, guild_id: int) -> list[CrossplaySurface]:
+        """The surfaces of the venues in a server (its tables across servers of other
+        servers, as it shows them)."""
+        return [v[guild_id][1] for v in self.venues.values() if guild_id in v]
+
     def shown_at(self, table: OpenTable, guild_id: int | None) -> OpenTable | None:
         """The table as a server shows it: its home, one of its venues (the same table
         with that venue's surface), or None (not shown there)."""

@@ -402,6 +402,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE relayed ADD COLUMN taken_at $real;
     """,
+    # 16: a server may keep the tables across servers it shows off its web pages
+    # (``watch_across``, ``/admin crossplay watch:off``), whatever the table allows.
+    """
+    ALTER TABLE guild_settings ADD COLUMN watch_across $bool NOT NULL DEFAULT $true;
+    """,
 ]
 #: The step that added the ratings.
 RATINGS_VERSION = 5

@@ -194,6 +194,9 @@ class GuildSettings(BaseModel):
     #: The pictures' card faces: each game's own (``Rules.faces``), or German or French
     #: faces for every game (``bot.cardart.faces_for``).
     faces: Literal["game", "german", "french"] = "game"
+    #: Whether this server's web pages show the tables across servers it shows (as each
+    #: table's own ``watch`` allows); off, its links to them open on "not watched".
+    watch_across: bool = True
 
 
 class WebKey(BaseModel):

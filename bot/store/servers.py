@@ -13,17 +13,19 @@ class ServerSql:
     async def guild_settings(self) -> list[GuildSettings]:
         rows = await self.db.fetch("SELECT * FROM guild_settings ORDER BY guild_id")
         return [GuildSettings(guild_id=r["guild_id"], locale=r["locale"],
-                              pictures=bool(r["pictures"]), theme=r["theme"], faces=r["faces"])
+                              pictures=bool(r["pictures"]), theme=r["theme"], faces=r["faces"],
+                              watch_across=bool(r["watch_across"]))
                 for r in rows]
 
     async def put_guild_settings(self, settings: GuildSettings) -> None:
         await self.db.execute(
-            "INSERT INTO guild_settings (guild_id, locale, pictures, theme, faces, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "INSERT INTO guild_settings (guild_id, locale, pictures, theme, faces, watch_across, "
+            "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
             "locale = excluded.locale, pictures = excluded.pictures, theme = excluded.theme, "
-            "faces = excluded.faces, updated_at = excluded.updated_at",
+            "faces = excluded.faces, watch_across = excluded.watch_across, "
+            "updated_at = excluded.updated_at",
             settings.guild_id, settings.locale, settings.pictures, settings.theme,
-            settings.faces, now())
+            settings.faces, settings.watch_across, now())
 
     async def web_key(self, guild_id: int) -> WebKey | None:
         row = await self.db.fetchrow("SELECT * FROM web_keys WHERE guild_id = ?", guild_id)

@@ -1,12 +1,14 @@
-"""What the pages need of a server's settings: the language of its public messages and its
-card theme, read from the store and kept for a minute (a change shows within it)."""
+"""What the pages need of a server's settings: the language of its public messages, its
+card theme, and whether it shows tables across servers, read from the store and kept for a
+minute (a change made with ``/admin`` is read again at once: ``forget``)."""
 
 from __future__ import annotations
 
 import time
 
-from bot.store import GuildSettings, Store
+from bot.store import GuildSettings, Store, TableRow
 from bot.texts import language_of
+from bot.watch import WatchMode, watch_at
 from bot.web.cards import faces_of
 
 #: Seconds the servers' settings are kept before they are read again.
@@ -17,6 +19,10 @@ class GuildConfigs:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._known: dict[int, GuildSettings] = {}
+        self._read_at = -KEEP_SECONDS
+
+    def forget(self) -> None:
+        """Read the settings again at the next ``get`` (a server changed them)."""
         self._read_at = -KEEP_SECONDS
 
     async def get(self, guild_id: int) -> GuildSettings:
@@ -31,3 +37,8 @@ class GuildConfigs:
     async def faces(self, guild_id: int, game: str) -> str:
         """The faces ``game``'s cards show on the server's pages, and are named by."""
         return faces_of(game, (await self.get(guild_id)).faces)
+
+    async def watch(self, guild_id: int, table: TableRow) -> WatchMode:
+        """The table's watch mode on the server's pages (``bot.watch.watch_at``)."""
+        return watch_at(table.settings, home=table.guild_id, server=guild_id,
+                        watched_across=(await self.get(guild_id)).watch_across)

@@ -35,7 +35,7 @@ from bot.texts import showing, speaking
 from bot.voice import say
 from bot.voice.table import Table
 from bot.voice.wire import spans
-from bot.watch import WATCH_DELAYED, WATCH_OFF, WATCH_PUBLIC, watch_of
+from bot.watch import WATCH_DELAYED, WATCH_OFF, WATCH_PUBLIC, WatchMode
 from bot.web import protocol
 from bot.web.bus import Bus
 from bot.web.guilds import GuildConfigs
@@ -158,11 +158,11 @@ class HandSteps:
         return self.boundary if watch == WATCH_DELAYED else self.at
 
 
-async def snapshot(store: Store, table: TableRow, lang: str,
+async def snapshot(store: Store, table: TableRow, lang: str, watch: WatchMode,
                    deadline: float | None = None, faces: str = "german") -> protocol.Step:
     """The step a page opens with (a ``step`` message, with no move): the table as its
-    spectators may see it now, its cards named as ``faces`` show them."""
-    watch = watch_of(table.settings)
+    spectators may see it now (``watch``: as the page's server shows it), its cards named as
+    ``faces`` show them."""
     row = await store.current_hand(table.id)
     if row is None:
         with speaking(lang):
@@ -228,7 +228,7 @@ class TableFeed:
         if table is None:
             self._all_gone("closed")
             return
-        self.watch = watch_of(table.settings)
+        self.watch = await self.feed.guilds.watch(self.guild_id, table)
         await self._check_tokens()
         if self.watch == WATCH_OFF:
             # The pages close; the channel's Activity sees what the channel sees.
@@ -479,6 +479,12 @@ class Feed:
         it knew, and closes the sockets whose link is no longer good."""
         await self.bus.publish(f"k:{guild_id}")
 
+    async def settings_changed(self, guild_id: int) -> None:
+        """A server's settings changed (``/admin``): every process reads them again at once
+        (not a minute later) and brings that server's pages up to date — closes them, if
+        it keeps its tables across servers off them now."""
+        await self.bus.publish(f"s:{guild_id}")
+
     # -- what the bus brings -------------------------------------------------------------
 
     def _heard(self, message: str) -> None:
@@ -495,9 +501,12 @@ class Feed:
                 ident, seat, key = rest.split(":", 2)
                 for tf in self.feeds_of(int(ident)):
                     tf.notice(key, int(seat))
-            elif kind == "k":
+            elif kind in ("k", "s"):
                 guild_id = int(rest)
-                self.keys.forget(guild_id)
+                if kind == "k":
+                    self.keys.forget(guild_id)
+                else:
+                    self.guilds.forget()
                 for tf in self.tables.values():
                     if tf.guild_id == guild_id:
                         tf.kick()

@@ -42,7 +42,7 @@ from bot.leagues.sql import Leagues
 from bot.store import EVERYWHERE, Store, is_postgres_url
 from bot.texts import showing, speaking, t
 from bot.voice.table import Table
-from bot.watch import WATCH_OFF, watch_of
+from bot.watch import WATCH_OFF
 from bot.web import cards, protocol
 from bot.web.assets import Assets
 from bot.web.board import Refused, play_out
@@ -220,6 +220,11 @@ class WebServer:
         await self.keys.switch(guild_id, on)
         await self.feed.key_changed(guild_id)
 
+    async def settings_changed(self, guild_id: int) -> None:
+        """A server's settings were changed: its pages show them from now on, in every
+        process."""
+        await self.feed.settings_changed(guild_id)
+
     # -- requests ----------------------------------------------------------------------------
 
     @web.middleware
@@ -283,11 +288,11 @@ class WebServer:
         config = await self.guilds.get(guild_id)
         lang = await self.guilds.language(guild_id)
         self._learn(guild_id, table.runtime.get("names"))
-        watch = watch_of(table.settings)
+        watch = await self.guilds.watch(guild_id, table)
         first = None
         if watch != WATCH_OFF:
             tf = self.feed.tables.get((table_id, guild_id))
-            first = (await snapshot(self.store, table, lang, deadline=tf.deadline if tf
+            first = (await snapshot(self.store, table, lang, watch, deadline=tf.deadline if tf
                                     is not None else None,
                                     faces=cards.faces_of(table.game, config.faces))
                      ).model_dump(mode="json")
@@ -337,7 +342,7 @@ class WebServer:
             sub.send(protocol.dump(protocol.Refusal(reason="not_seated")))
 
         return await self.run_socket(request, sub, protocol.hello(
-            sub.viewer, watch_of(table.settings)), answer)
+            sub.viewer, await self.guilds.watch(guild_id, table)), answer)
 
     async def run_socket(self, request: web.Request, sub: Subscriber, hello: protocol.Hello,
                          answer: Callable[[protocol.Message], Awaitable[None]]
