@@ -20,12 +20,12 @@ from typing import Any
 import aiohttp
 import pytest
 from activity_helpers import hidden_named
-from standin import Player, StandIn
+from standin import Player, StandIn, serving, shard_process
 from standin.crossgame import TIMEOUT, CrossTable
 from standin.discord_objects import APP_ID
 from standin.server import LAUNCH_ACTIVITY
 from test_activity import next_step
-from test_e2e_relay import four_servers_on, four_servers_on_two_shards, process
+from test_e2e_relay import four_servers_on
 from test_web import receive
 
 from bot.store.postgres import PostgresStore
@@ -36,7 +36,9 @@ from engine.cards import code
 
 @pytest.fixture
 async def standin() -> AsyncIterator[StandIn]:
-    async with four_servers_on_two_shards(activities=True) as server:
+    """Four servers, one channel each, on two shards (as ``test_e2e_relay``'s), with the
+    Activity."""
+    async with serving(channels=4, guilds=4, shards=2, activities=True) as server:
         yield server
 
 
@@ -76,7 +78,7 @@ async def answer_to(ws: aiohttp.ClientWebSocketResponse, kind: str,
 async def test_the_activity_plays_a_table_that_another_shard_process_drives(
     standin: StandIn, tmp_path: Path, pg_url: str
 ) -> None:
-    procs = {s: process(standin, tmp_path, pg_url, s, web=True) for s in (0, 1)}
+    procs = {s: shard_process(standin, tmp_path, pg_url, [s], web=True) for s in (0, 1)}
     for p in procs.values():
         await p.start()
     store = PostgresStore(pg_url)

@@ -22,7 +22,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from standin import CHANNEL_MESSAGE, UPDATE_MESSAGE, BotProcess, Message, Player, StandIn
+from standin import (
+    CHANNEL_MESSAGE,
+    UPDATE_MESSAGE,
+    BotProcess,
+    Message,
+    Player,
+    StandIn,
+    serving,
+    shard_process,
+)
 from standin.game import Table
 from standin.records import Database
 from standin.users import RoleOption
@@ -361,13 +370,8 @@ async def test_a_tournament_killed_mid_round_loses_nothing(e2e: E2E) -> None:  #
 
 @pytest.fixture
 async def sharded() -> Any:
-    server = StandIn(channels=2, guilds=2, shards=2)
-    await server.start()
-    try:
+    async with serving(channels=2, guilds=2, shards=2) as server:
         yield server
-    finally:
-        await server.stop()
-    assert not server.problems, server.problems
 
 
 @pytest.mark.slow
@@ -384,8 +388,7 @@ async def test_a_tournament_goes_on_under_the_process_that_takes_its_shard_over(
     assert standin.shard_of(guild0) != standin.shard_of(guild1)
 
     def process(name: str, shards: list[int]) -> BotProcess:
-        return BotProcess(standin, tmp_path / "unused.sqlite3", tmp_path / f"{name}.log",
-                          database_url=pg_url, shard_ids=shards, shard_count=2)
+        return shard_process(standin, tmp_path, pg_url, shards, name=name)
 
     procs = {s: process(f"shard{s}", [s]) for s in (0, 1)}
     for p in procs.values():

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from standin import BotProcess, Message, Player, StandIn
+from standin import Message, Player, StandIn, serving, shard_process
 from standin.crossgame import TIMEOUT, CrossTable
 from standin.game import Table
 from standin.records import HiddenCardCheck, StoredHand
@@ -27,12 +27,6 @@ from standin.records import HiddenCardCheck, StoredHand
 from bot.store.postgres import PostgresStore
 from bot.texts import t
 from engine import replay, seat_view
-
-
-def process(standin: StandIn, tmp_path: Path, url: str, shard: int, *,
-            web: bool = False) -> BotProcess:
-    return BotProcess(standin, tmp_path / "unused.sqlite3", tmp_path / f"shard{shard}.log",
-                      database_url=url, shard_ids=[shard], shard_count=2, web=web)
 
 
 class PgHiddenCards(HiddenCardCheck):
@@ -107,21 +101,10 @@ class _Hands:
         return self.stored
 
 
-@contextlib.asynccontextmanager
-async def four_servers_on_two_shards(*, activities: bool = False) -> AsyncIterator[StandIn]:
-    """Four servers, one channel each: servers 0 and 2 on shard 0, 1 and 3 on shard 1."""
-    server = StandIn(channels=4, guilds=4, shards=2, activities=activities)
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
-    assert not server.problems, server.problems
-
-
 @pytest.fixture
 async def standin() -> AsyncIterator[StandIn]:
-    async with four_servers_on_two_shards() as server:
+    """Four servers, one channel each: servers 0 and 2 on shard 0, 1 and 3 on shard 1."""
+    async with serving(channels=4, guilds=4, shards=2) as server:
         yield server
 
 
@@ -142,7 +125,7 @@ async def test_a_table_across_servers_on_two_shard_processes(
 ) -> None:
     guilds = [standin.guild_of[c] for c in standin.channel_ids]
     assert [standin.shard_of(g) for g in guilds] == [0, 1, 0, 1]
-    procs = {s: process(standin, tmp_path, pg_url, s) for s in (0, 1)}
+    procs = {s: shard_process(standin, tmp_path, pg_url, [s]) for s in (0, 1)}
     for p in procs.values():
         await p.start()
     store = PostgresStore(pg_url)
@@ -300,7 +283,7 @@ async def test_a_turn_runs_out_for_a_player_of_the_other_process(
     """At a quick table (30 s a turn) a player of the process that does not drive the table
     lets their turn run out: only their server's channel is warned, the owner's computer
     plays that move for them and redraws their hand view, and play goes on."""
-    procs = {s: process(standin, tmp_path, pg_url, s) for s in (0, 1)}
+    procs = {s: shard_process(standin, tmp_path, pg_url, [s]) for s in (0, 1)}
     for p in procs.values():
         await p.start()
     store = PostgresStore(pg_url)

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from standin import BotProcess, Player, StandIn
+from standin import Player, StandIn, serving, shard_process
 from standin.game import Table
 
 from bot.store.postgres import PostgresStore
@@ -18,21 +18,10 @@ from bot.texts import t
 from engine import replay
 
 
-def process(standin: StandIn, tmp_path: Path, url: str, name: str, shards: list[int],
-            count: int) -> BotProcess:
-    return BotProcess(standin, tmp_path / "unused.sqlite3", tmp_path / f"{name}.log",
-                      database_url=url, shard_ids=shards, shard_count=count)
-
-
 @pytest.fixture
 async def standin() -> AsyncIterator[StandIn]:
-    server = StandIn(channels=2, guilds=2, shards=2)
-    await server.start()
-    try:
+    async with serving(channels=2, guilds=2, shards=2) as server:
         yield server
-    finally:
-        await server.stop()
-    assert not server.problems, server.problems
 
 
 def open_table(standin: StandIn, channel: int, seed: int) -> tuple[Table, list[Player]]:
@@ -61,7 +50,7 @@ async def test_two_shard_processes_share_one_postgresql(
 ) -> None:
     guild0, guild1 = (standin.guild_of[c] for c in standin.channel_ids)
     assert standin.shard_of(guild0) != standin.shard_of(guild1)
-    procs = {s: process(standin, tmp_path, pg_url, f"shard{s}", [s], 2) for s in (0, 1)}
+    procs = {s: shard_process(standin, tmp_path, pg_url, [s]) for s in (0, 1)}
     for p in procs.values():
         await p.start()
     store = PostgresStore(pg_url)
@@ -99,7 +88,8 @@ async def test_two_shard_processes_share_one_postgresql(
         for p in procs.values():
             assert await p.stop() == 0
         standin.shard_count = 4
-        new = [process(standin, tmp_path, pg_url, f"new{i}", [2 * i, 2 * i + 1], 4)
+        new = [shard_process(standin, tmp_path, pg_url, [2 * i, 2 * i + 1], count=4,
+                             name=f"new{i}")
                for i in (0, 1)]
         for p in new:
             await p.start()

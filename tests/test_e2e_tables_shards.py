@@ -14,9 +14,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from standin import Player, StandIn
+from standin import Player, StandIn, serving, shard_process
 from standin.crossgame import TIMEOUT, CrossTable
-from test_e2e_relay import PgHiddenCards, process
+from test_e2e_relay import PgHiddenCards
 
 from bot.store.postgres import PostgresStore
 from bot.texts import t
@@ -25,13 +25,8 @@ from bot.texts import t
 @pytest.fixture
 async def standin() -> AsyncIterator[StandIn]:
     """Six servers, one channel each: servers 0, 2 and 4 on shard 0, 1, 3 and 5 on 1."""
-    server = StandIn(channels=6, guilds=6, shards=2)
-    await server.start()
-    try:
+    async with serving(channels=6, guilds=6, shards=2) as server:
         yield server
-    finally:
-        await server.stop()
-    assert not server.problems, server.problems
 
 
 def listed(standin: StandIn, p: Player, inter_original: int | None) -> str:
@@ -46,7 +41,7 @@ async def test_a_seat_across_servers_is_found_and_taken_from_the_other_process(
 ) -> None:
     guilds = [standin.guild_of[c] for c in standin.channel_ids]
     assert [standin.shard_of(g) for g in guilds] == [0, 1, 0, 1, 0, 1]
-    procs = {s: process(standin, tmp_path, pg_url, s) for s in (0, 1)}
+    procs = {s: shard_process(standin, tmp_path, pg_url, [s]) for s in (0, 1)}
     for p in procs.values():
         await p.start()
     store = PostgresStore(pg_url)

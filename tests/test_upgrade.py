@@ -28,7 +28,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from standin import BotProcess, Player, StandIn
+from standin import BotProcess, Player, StandIn, shard_process
 from standin.game import Table
 
 from bot.store import MIGRATIONS, migrations
@@ -123,8 +123,7 @@ class Players:
 
 def process(standin: StandIn, tmp_path: Path, url: str, name: str, shard: int,
             env: dict[str, str] | None = None) -> BotProcess:
-    bot = BotProcess(standin, tmp_path / "unused.sqlite3", tmp_path / f"{name}.log",
-                     database_url=url, shard_ids=[shard], shard_count=2, computer_delay=0.05)
+    bot = shard_process(standin, tmp_path, url, [shard], name=name, computer_delay=0.05)
     # The computers think in a thread: three processes' worker pools starting on two loaded
     # cores are not what this test is about.
     bot.env.update(AI_PROCESSES="0", **(env or {}))

@@ -8,8 +8,9 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from .activity import CLIENT_SECRET
 from .server import StandIn
@@ -148,3 +149,26 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+@contextlib.asynccontextmanager
+async def serving(**kwargs: Any) -> AsyncIterator[StandIn]:
+    """A stand-in (``StandIn``'s keywords) serving while the block runs, stopped after; it
+    must have seen nothing a real Discord would refuse (``problems``)."""
+    server = StandIn(**kwargs)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+    assert not server.problems, server.problems
+
+
+def shard_process(standin: StandIn, tmp_path: Path, url: str, shards: Sequence[int], *,
+                  count: int = 2, name: str | None = None, **settings: Any) -> BotProcess:
+    """The bot on the PostgreSQL at ``url``, running ``shards`` of ``count``, its log in
+    ``tmp_path`` (``NAME.log``; ``shard0.log`` for shard 0 by default); ``settings``:
+    ``BotProcess``'s keywords."""
+    name = name or "shard" + "-".join(str(s) for s in shards)
+    return BotProcess(standin, tmp_path / "unused.sqlite3", tmp_path / f"{name}.log",
+                      database_url=url, shard_ids=list(shards), shard_count=count, **settings)
