@@ -10,6 +10,7 @@ from playwright.async_api import Browser, Page, ViewportSize
 from web_helpers import hidden_cards_in, path_of
 
 from bot.store import GuildSettings, VenueRow
+from bot.texts import speaking, t
 from bot.web import demo
 from browser.chromium import PICTURES, WAIT_MS
 
@@ -56,3 +57,37 @@ async def test_a_venues_link_watches_a_table_across_servers_on_a_phone(
     await page.wait_for_selector("#replay[data-step='0']", timeout=WAIT_MS)
     assert page.url.split("#")[0] == base + path_of(await server.hand_link(AWAY, first))
     assert await page.get_attribute("html", "lang") == "de"
+
+
+async def test_a_venue_that_keeps_tables_across_servers_off_its_pages_closes_an_open_one(
+        browser: Browser, site: Any) -> None:
+    """A page of the venue's link is open on a phone when its server turns watching tables
+    across servers off: the page says so at once (in German) and shows no further move; the
+    home server's page of the same table goes on."""
+    server, base, store = site
+    session = await demo.open_table(store, guild_id=HOME, channel_id=HOME_CHANNEL,
+                                    watch="public", seed=7)
+    await store.put_guild_settings(GuildSettings(guild_id=AWAY, locale="de"))
+    await store.put_venue(VenueRow(table_id=session.id, guild_id=AWAY, channel_id=AWAY_CHANNEL,
+                                   members=(demo.FIRST_USER + 1,)))
+    first = session.hand_id
+    assert first is not None
+    venue = await browser.new_page(viewport=PHONE)
+    await venue.goto(base + path_of(await server.table_link(AWAY, session.id)))
+    home = await browser.new_page(viewport=PHONE)
+    await home.goto(base + path_of(await server.table_link(HOME, session.id)))
+    assert await demo.move(session, server.feed)
+    for page in (venue, home):
+        await wait_listed(page, first, 1)
+    await store.put_guild_settings(GuildSettings(guild_id=AWAY, locale="de",
+                                                 watch_across=False))
+    await server.settings_changed(AWAY)
+    with speaking("de"):
+        gone = t("web.gone_off")
+    await venue.wait_for_function(
+        "text => document.getElementById('link').textContent === text", arg=gone,
+        timeout=WAIT_MS)
+    assert await demo.move(session, server.feed)
+    await wait_listed(home, first, 2)
+    assert await venue.locator("#moves li[data-at='2']").count() == 0
+    assert await venue.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
