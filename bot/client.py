@@ -185,6 +185,7 @@ class FilicauBot(commands.Bot):
         self.relay = Relay(self.store, bus, shards=mine, shard_count=count,
                            rebuild=self._rebuild, dispatch=self.clicks.dispatch)
         self.relay.withdrawn = self.crossplay.withdraw_here
+        self.relay.reread = self.reread
         self.crossplay.elsewhere = self.relay.withdraw
         self._remember_interactions()
         self.member_names = MemberNames()
@@ -432,9 +433,28 @@ class FilicauBot(commands.Bot):
         await self.servers.saw_locale(guild_id, locale)
 
     async def update_config(self, settings: GuildSettings) -> None:
+        """A server's settings changed (``/admin``): stored, and shown from now on by every
+        process, its tables and pages."""
         await self.servers.update(settings)
+        self.redraw(settings.guild_id)
+        await self.relay.settings_changed(settings.guild_id)
         if self.web is not None:
             await self.web.settings_changed(settings.guild_id)
+
+    async def reread(self, guild_id: int) -> None:
+        """Another process changed a server's settings: read again, and shown."""
+        await self.servers.load()
+        self.redraw(guild_id)
+
+    def redraw(self, guild_id: int) -> None:
+        """The tables in play in a server show its settings at their next refresh (now),
+        also those of other servers that it shows."""
+        for table in self.tables:
+            if table.session.guild_id == guild_id and table.session.state == "playing":
+                table.discord.request_refresh()
+        for surface in self.crossplay.surfaces_in(guild_id):
+            if surface.session.state == "playing":
+                surface.request_refresh()
 
     async def close(self) -> None:
         if self._watcher is not None and self._watcher is not asyncio.current_task():

@@ -92,7 +92,6 @@ class Admin(commands.Cog, name="Admin"):
         await self.bot.update_config(config.model_copy(update={"pictures": on}))
         await interaction.response.send_message(
             t("ok.pictures_on" if on else "ok.pictures_off"), ephemeral=True)
-        self._redraw(interaction.guild_id)
 
     @admin.command(name=ls("cmdname.admin_theme"), description=ls("cmd.admin_theme"))
     @app_commands.describe(theme=ls("cmd.theme"))
@@ -108,7 +107,6 @@ class Admin(commands.Cog, name="Admin"):
         await self.bot.update_config(config.model_copy(update={"theme": value}))
         await interaction.response.send_message(
             t("ok.theme", theme=t(f"choice.{value}")), ephemeral=True)
-        self._redraw(interaction.guild_id)
 
     @admin.command(name=ls("cmdname.admin_faces"), description=ls("cmd.admin_faces"))
     @app_commands.describe(faces=ls("cmd.faces"))
@@ -126,7 +124,6 @@ class Admin(commands.Cog, name="Admin"):
         choice = "as_played" if value == "game" else value
         await interaction.response.send_message(
             t("ok.faces", faces=t(f"choice.{choice}")), ephemeral=True)
-        self._redraw(interaction.guild_id)
 
     @admin.command(name=ls("cmdname.admin_crossplay"), description=ls("cmd.admin_crossplay"))
     @app_commands.describe(mode=ls("cmd.crossplay_mode"), game=ls("cmd.crossplay_game"),
@@ -160,7 +157,6 @@ class Admin(commands.Cog, name="Admin"):
         if watch is not None:
             config = config.model_copy(update={"watch_across": watch.value == "on"})
             await self.bot.update_config(config)
-            self._redraw(guild_id)
         settings = await store.crossplay_settings(guild_id)
         if mode is not None or game is not None or channel is not None:
             settings = access.changed(settings, on=mode is None or mode.value == "on",
@@ -235,16 +231,6 @@ class Admin(commands.Cog, name="Admin"):
         await interaction.response.send_message(
             t("ok.web_rotated" if change == "rotate" else "ok.web_on", url=url or "—"),
             ephemeral=True)
-
-    def _redraw(self, guild_id: int) -> None:
-        """Tables in play show the new setting at their next refresh (now), also those of
-        other servers that this one shows."""
-        for table in self.bot.tables:
-            if table.session.guild_id == guild_id and table.session.state == "playing":
-                table.discord.request_refresh()
-        for surface in self.bot.crossplay.surfaces_in(guild_id):
-            if surface.session.state == "playing":
-                surface.request_refresh()
 
 
 async def setup(bot: FilicauBot) -> None:

@@ -25,7 +25,7 @@ from standin.game import Table
 from standin.records import HiddenCardCheck, StoredHand
 
 from bot.store.postgres import PostgresStore
-from bot.texts import t
+from bot.texts import FRENCH_SIGNS, SUIT_EMOJI, t
 from engine import replay, seat_view
 
 
@@ -196,6 +196,24 @@ async def test_a_table_across_servers_on_two_shard_processes(
             await table.my_hand(p)
         await table.moves_across(2)
         number = await table.playing()
+
+        # A server of the other process chooses French faces: the owner, which draws that
+        # server's table message, hears of it and redraws it with French suit signs; the
+        # other servers' messages keep the game's own.
+        french = next(p for p in people if standin.shard_of(standin.guild_of[p.channel_id])
+                      != standin.shard_of(row.guild_id))
+        boss = Player(standin, "boss-faces", channel_id=french.channel_id, manager=True)
+        inter = await boss.command("admin faces", faces="french")
+        assert boss.response(inter).audience == boss.id
+
+        def signs(p: Player) -> tuple[bool, bool]:
+            text = table.table_message(p).text  # type: ignore[union-attr]
+            return (any(s in text for s in FRENCH_SIGNS),
+                    any(s.rstrip("\ufe0f") in text for s in SUIT_EMOJI))
+
+        await standin.wait_for(lambda: signs(french) == (True, False), TIMEOUT,
+                               f"French suit signs in {french.name}'s channel")
+        assert all(signs(p) == (False, True) for p in people if p is not french)
 
         # A player of the other process leaves mid-hand (the question and the yes carried
         # to the owner): the computer plays their seat to the end of the hand, and every

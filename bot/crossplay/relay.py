@@ -17,7 +17,10 @@ and of its players' hand views is made by the owner through Discord's REST route
 take the same token from any process.
 
 A server that turns play across servers off is announced the same way (``w:GUILD:FROM``):
-every other process hands that server's seats at the tables it drives to the computer.
+every other process hands that server's seats at the tables it drives to the computer. A
+server whose settings changed (``/admin``: its card faces, pictures, watching) is announced
+as ``g:GUILD:FROM``: every other process reads them again and redraws its tables in that
+server, the venues of the tables it drives among them.
 
 After a takeover the new owner of the shard hears the notifications; a click announced while
 no process owned it is taken by the next sweep of the store (at start, then every few
@@ -208,6 +211,8 @@ class Relay:
         self.sent = self.taken = 0
         #: What a server's withdrawal asks of this process (``Crossplay.withdraw_here``).
         self.withdrawn: Callable[[int], Coroutine[Any, Any, None]] | None = None
+        #: What a server's changed settings ask of this process (``FilicauBot.reread``).
+        self.reread: Callable[[int], Coroutine[Any, Any, None]] | None = None
         #: This process, as its own announcements name it (they come back on one bus).
         self.me = secrets.token_hex(4)
         #: The handlers of requests, by kind (``on``), and the requests asked from here that
@@ -389,15 +394,21 @@ class Relay:
         if self.started:
             await self.bus.publish(f"w:{guild_id}:{self.me}")
 
+    async def settings_changed(self, guild_id: int) -> None:
+        """Tell the other processes that ``guild_id``'s settings changed."""
+        if self.started:
+            await self.bus.publish(f"g:{guild_id}:{self.me}")
+
     def _heard(self, message: str) -> None:
         kind, _, rest = message.partition(":")
         if kind == "a":
             self._answered(rest)
             return
-        if kind == "w":
+        if kind in ("w", "g"):
             guild, _, sender = rest.partition(":")
-            if guild.isdigit() and sender != self.me and self.withdrawn is not None:
-                self._run(self.withdrawn(int(guild)))
+            handler = self.withdrawn if kind == "w" else self.reread
+            if guild.isdigit() and sender != self.me and handler is not None:
+                self._run(handler(int(guild)))
             return
         shard, _, rid = rest.partition(":")
         if kind != "c" or not shard.isdigit() or not rid.isdigit() \
