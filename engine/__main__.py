@@ -108,7 +108,8 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     log = None if args.log is None else open(args.log, "w", encoding="utf-8")  # noqa: SIM115
     try:
         result = arena(args.game, args.a, args.b, args.deals, seed=args.seed,
-                       workers=args.workers, err=None if args.quiet else sys.stderr, log=log)
+                       workers=args.workers, err=None if args.quiet else sys.stderr, log=log,
+                       first=args.first)
     finally:
         if log is not None:
             log.close()
@@ -234,6 +235,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--log", default=None, help="write each deal's result to this file (JSONL)")
+    p.add_argument("--first", type=int, default=0, metavar="N",
+                   help="start at deal N of the seed: go on where a logged run stopped")
     p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("ai-timing", help="decision times of the computer levels")

@@ -4,6 +4,8 @@ than random play."""
 
 from __future__ import annotations
 
+import io
+import json
 import random
 
 import pytest
@@ -18,7 +20,7 @@ from engine.cards import TRUMP, card
 from engine.determinize import hand_from_view
 from engine.inference import infer, sample, voids
 from engine.rules.filko import SERVANT
-from engine.tools.arena import arena, play_deal
+from engine.tools.arena import arena, format_arena, play_deal
 from engine.view import SeatView
 
 GAMES = ("filicau", "filko")
@@ -291,6 +293,17 @@ def test_normal_beats_random_over_duplicate_deals() -> None:
     r = arena("filicau", "normal", "random", 30, seed=1, err=None)
     assert r["diff_per_deal"]["mean"] > 0.2
     assert r["points_per_hand"]["a"] > r["points_per_hand"]["b"]
+
+
+def test_an_arena_run_goes_on_where_a_logged_run_stopped() -> None:
+    """``first`` plays the deals a longer run of the same seed would have played next, and
+    logs them under their own numbers, so two logs of one seed join into one run."""
+    whole, part = io.StringIO(), io.StringIO()
+    arena("filicau", "easy", "random", 4, seed=3, err=None, log=whole)
+    r = arena("filicau", "easy", "random", 2, seed=3, err=None, log=part, first=2)
+    assert part.getvalue().splitlines() == whole.getvalue().splitlines()[2:]
+    assert [json.loads(line)["deal"] for line in part.getvalue().splitlines()] == [2, 3]
+    assert r["deals"] == 2 and "from deal 2" in format_arena(r)
 
 
 def test_a_duplicate_deal_swaps_the_teams() -> None:

@@ -139,8 +139,8 @@ def _work(job: tuple[str, str, str, int, int, Callable[..., Player]]) -> DealRes
 
 
 def _results(game: str, a: str, b: str, deals: int, seed: int, workers: int,
-             make: Callable[..., Player]) -> Iterator[DealResult]:
-    jobs = [(game, a, b, seed, i, make) for i in range(deals)]
+             make: Callable[..., Player], first: int = 0) -> Iterator[DealResult]:
+    jobs = [(game, a, b, seed, i, make) for i in range(first, first + deals)]
     if workers <= 1:
         yield from map(_work, jobs)
         return
@@ -173,17 +173,19 @@ def progress(done: int, total: int, started: float, err: TextIO) -> None:
 
 def arena(game: str, a: str, b: str, deals: int, seed: int = 0, workers: int = 1,
           err: TextIO | None = sys.stderr, log: TextIO | None = None,
-          make: Callable[..., Player] = make_player) -> dict[str, Any]:
+          make: Callable[..., Player] = make_player, first: int = 0) -> dict[str, Any]:
     """Play ``deals`` duplicate deals; with a ``log``, each deal's differences as a JSON line
     as soon as it is played (deals come in order, so a cut-short run is a fair sample).
     ``make`` makes the players, as in ``play_deal`` (a module-level function, so that the
-    workers can be handed it)."""
+    workers can be handed it). A deal is its seed and its number, so ``first`` goes on
+    where a logged run of the same seed stopped: deals ``first``, ``first + 1``... are the
+    ones that run would have played next."""
     started = time.perf_counter()
     results: list[DealResult] = []
-    for r in _results(game, a, b, deals, seed, workers, make):
+    for r in _results(game, a, b, deals, seed, workers, make, first):
         results.append(r)
         if log is not None:
-            log.write(json.dumps({"deal": len(results) - 1, "diff": r.diff,
+            log.write(json.dumps({"deal": first + len(results) - 1, "diff": r.diff,
                                   "points_diff": r.points_diff, "events": r.events}) + "\n")
             log.flush()
         if err is not None:
@@ -195,6 +197,7 @@ def arena(game: str, a: str, b: str, deals: int, seed: int = 0, workers: int = 1
     hands = 2 * len(results)
     return {
         "game": game, "a": a, "b": b, "deals": len(results), "hands": hands, "seed": seed,
+        "first": first,
         "points_per_hand": {
             "a": round(sum(p for r in results for p in r.points_a) / hands, 3),
             "b": round(sum(p for r in results for p in r.points_b) / hands, 3),
@@ -213,7 +216,8 @@ def arena(game: str, a: str, b: str, deals: int, seed: int = 0, workers: int = 1
 def format_arena(r: dict[str, Any]) -> str:
     lines = [
         f"{r['game']}: {r['a']} (A) vs {r['b']} (B), {r['deals']} duplicate deals "
-        f"({r['hands']} hands), seed {r['seed']}, {r['seconds']} s",
+        f"({r['hands']} hands), seed {r['seed']}"
+        + (f" from deal {r['first']}" if r.get("first") else "") + f", {r['seconds']} s",
         f"  points per hand:  A {r['points_per_hand']['a']}  B {r['points_per_hand']['b']}",
         f"  outcome value per hand (+1 masters, 0 even, -1 slaves):  "
         f"A {r['value_per_hand']['a']}  B {r['value_per_hand']['b']}",
