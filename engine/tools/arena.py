@@ -217,7 +217,7 @@ def format_arena(r: dict[str, Any]) -> str:
     lines = [
         f"{r['game']}: {r['a']} (A) vs {r['b']} (B), {r['deals']} duplicate deals "
         f"({r['hands']} hands), seed {r['seed']}"
-        + (f" from deal {r['first']}" if r.get("first") else "") + f", {r['seconds']} s",
+        + (f" from deal {r['first']}" if r["first"] else "") + f", {r['seconds']} s",
         f"  points per hand:  A {r['points_per_hand']['a']}  B {r['points_per_hand']['b']}",
         f"  outcome value per hand (+1 masters, 0 even, -1 slaves):  "
         f"A {r['value_per_hand']['a']}  B {r['value_per_hand']['b']}",
