@@ -13,6 +13,12 @@ It asks how far a reader must move P(true holder) to close a given part of the o
 gap (issue 46: reading closes about a ninth of it in Filicău, the goal is a third). A reader
 moves the chances unevenly, by what the play shows; the peek moves every card's alike, so
 this maps the size of the shift, not its shape.
+
+``--when play`` peeks only in the card play, ``--when choices`` only in the choices Hard
+searches before it (``Rules.searched_choices``: in Bavarian Schafkopf the game and the
+doublings); elsewhere it guesses as Hard unread. With ``--share 1`` the two split the
+open-hand gap into what seeing the cards is worth in the play and in the choices before it.
+``--first N`` starts at deal N of the seed, as the arena's does.
 """
 
 from __future__ import annotations
@@ -30,10 +36,14 @@ from engine.hand import Hand
 from engine.inference import Knowledge, infer, sample
 from engine.players import Player
 from engine.rules import GAMES
+from engine.rules.base import Rules
 from engine.tools.arena import arena, format_arena
 from engine.view import SeatView
 
 PEEK = "peek"
+#: When a peeking player peeks: in every decision, in the card play only, in the searched
+#: choices before it only.
+WHEN = ("all", "play", "choices")
 
 
 class PeekPlayer(OpenHandPlayer):
@@ -48,22 +58,40 @@ class PeekPlayer(OpenHandPlayer):
     True
     """
 
-    def __init__(self, name: str, *, share: float, **settings: object) -> None:
+    def __init__(self, name: str, *, share: float, when: str = "all",
+                 **settings: object) -> None:
         super().__init__(name, **settings)  # type: ignore[arg-type]
+        if when not in WHEN:
+            raise ValueError(f"when is one of {', '.join(WHEN)}, not {when!r}")
         self.share = share
+        self.when = when
+
+    def peeks_in(self, view: SeatView) -> bool:
+        """Does it peek in this decision (``when``)?"""
+        if self.when == "all":
+            return True
+        return (view.phase in view.rules.searched_choices) == (self.when == "choices")
 
     def guesser(self, view: SeatView) -> Callable[[random.Random], Hand]:
         true = self.seen
         if true is None or len(true.actions) != len(view.actions) or \
                 true.to_move != view.to_move:
             raise ValueError("a peeking player must be shown the hand it decides in")
+        # Not peeking is peeking at no card: the guesses are hard_unread's.
+        share = self.share if self.peeks_in(view) else 0.0
+        if share >= 1.0:
+            seen = true
+            return lambda rng: seen.copy()  # every card seen: hard_open's sample
+        if share > 0.0 and type(view.rules).determinize is not Rules.determinize:
+            # Such a game rebuilds a hand from its own knowledge, the guess only seeding
+            # the draw: a peek at some cards would place none of them.
+            raise ValueError(f"{view.rules.title} can be peeked at wholly or not at all")
         knowledge = infer(view)
         holder = {c: s for s, cards in enumerate(true.hands) if s != view.seat for c in cards}
         # The peeks draw from a stream of their own: with share 0 the guesses, and so the
         # decisions, are hard_unread's.
         history = " ".join(code(c) for _, c in plays_so_far(view))
         peeks = random.Random(f"peek|{self.seed}|{view.seat}|{view.phase}|{history}")
-        share = self.share
 
         def guess(rng: random.Random) -> Hand:
             shown = {c for c in knowledge.unknown
@@ -88,14 +116,16 @@ def _knowing(k: Knowledge, shown: set[Card], holder: dict[Card, int]) -> Knowled
 
 
 def make(level: str, seed: int | None = 0, *, timed: bool = True) -> Player:
-    """``make_player``, and ``peek=SHARE``: a ``PeekPlayer`` with Hard unread's settings."""
+    """``make_player``, and ``peek=SHARE`` or ``peek=SHARE@WHEN``: a ``PeekPlayer`` with Hard
+    unread's settings (the level is a name, so that the arena's workers can make it)."""
     name, _, share = level.partition("=")
     if name != PEEK:
         return make_player(level, seed, timed=timed)
+    share, _, when = share.partition("@")
     settings = dict(SEARCH["hard_unread"])
     if not timed:
         settings["budget"] = None
-    return PeekPlayer(PEEK, share=float(share), seed=seed, **settings)
+    return PeekPlayer(PEEK, share=float(share), when=when or "all", seed=seed, **settings)
 
 
 def main(argv: list[str]) -> int:
@@ -103,20 +133,26 @@ def main(argv: list[str]) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--share", type=float, required=True,
                    help="the chance that a sample places a hidden card with its holder")
+    p.add_argument("--when", default="all", choices=WHEN,
+                   help="peek in every decision, in the card play only or in the choices only")
     p.add_argument("--b", default="hard_unread", help="the level it plays against")
     p.add_argument("--game", default="filicau", choices=sorted(GAMES))
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--first", type=int, default=0, help="start at this deal of the seed")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--log", default=None, help="each deal's result to this file (JSONL)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     args = p.parse_args(argv)
     if not 0.0 <= args.share <= 1.0:
         p.error("--share is a chance, from 0 to 1")
+    if args.first < 0:
+        p.error("--first is a deal's number, 0 or more")
+    level = f"{PEEK}={args.share}" + ("" if args.when == "all" else f"@{args.when}")
     log = None if args.log is None else open(args.log, "w", encoding="utf-8")  # noqa: SIM115
     try:
-        result = arena(args.game, f"{PEEK}={args.share}", args.b, args.deals, seed=args.seed,
-                       workers=args.workers, err=None, log=log, make=make)
+        result = arena(args.game, level, args.b, args.deals, seed=args.seed,
+                       workers=args.workers, err=None, log=log, make=make, first=args.first)
     finally:
         if log is not None:
             log.close()

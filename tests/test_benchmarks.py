@@ -206,6 +206,45 @@ def test_a_player_peeking_at_no_card_is_hard_unread_and_at_every_card_hard_open(
 
 
 @pytest.mark.slow
+def test_a_player_peeking_only_in_the_play_bids_as_hard_unread_and_plays_as_hard_open() -> None:
+    settings: dict[str, Any] = {**SEARCH["hard_unread"], "samples": 16, "budget": None}
+    peek = PeekPlayer("peek", share=1.0, when="play", seed=5, **settings)
+    unread = SearchPlayer("unread", seed=5, **settings)
+    open_ = OpenHandPlayer("open", seed=5, **settings)
+    rules = make_rules("schafkopf")
+    both = {"choices": 0, "play": 0}
+    for seed in range(12):
+        hand = Match(rules, seed=seed).deal()
+        while not hand.finished:
+            seat = hand.actors()[0]
+            view = seat_view(hand, seat)
+            peek.see(hand)
+            open_.see(hand)
+            action = peek.choose(view)
+            if len(view.legal) > 1:
+                choosing = view.phase in rules.searched_choices
+                twin = unread if choosing else open_
+                assert action == twin.choose(view), (seed, view.phase, len(hand.actions))
+                if action != (open_ if choosing else unread).choose(view):
+                    both["choices" if choosing else "play"] += 1
+            hand.apply(seat, action)
+        if all(both.values()):
+            break
+    # Seeing the cards changed some decision of each kind, so each twin was told apart.
+    assert all(both.values()), both
+
+
+def test_a_player_peeking_at_some_cards_refuses_a_game_that_rebuilds_its_hands_itself() -> None:
+    hand = Match(make_rules("schafkopf"), seed=1).deal()
+    player = PeekPlayer("peek", share=0.5, samples=1, seed=5)
+    player.see(hand)
+    with pytest.raises(ValueError, match="wholly or not at all"):
+        player.guesser(seat_view(hand, hand.actors()[0]))
+    with pytest.raises(ValueError, match="when is one of"):
+        PeekPlayer("peek", share=1.0, when="bidding", samples=1)
+
+
+@pytest.mark.slow
 def test_a_player_peeking_at_half_the_cards_puts_them_with_their_holders_in_between() -> None:
     hand = Match(make_rules("filicau"), seed=4).deal()
     normal = make_player("normal", seed=1, timed=False)
@@ -245,6 +284,9 @@ def test_the_peek_benchmark_plays_the_arena_and_refuses_a_share_that_is_no_chanc
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert (result["a"], result["b"], result["deals"]) == ("peek=0.5", "hard_unread", 1)
+    later = json.loads(peek("--share", "0.5", "--when", "play", "--deals", "1", "--first", "2",
+                            "--json").stdout)
+    assert (later["a"], later["first"], later["deals"]) == ("peek=0.5@play", 2, 1)
     bad = peek("--share", "1.5", "--deals", "1")
     assert bad.returncode == 2 and "--share" in bad.stderr
 
