@@ -25,16 +25,22 @@ async def wait_listed(page: Page, hand: int, at: int) -> None:
                                  timeout=WAIT_MS)
 
 
-async def test_a_venues_link_watches_a_table_across_servers_on_a_phone(
-        browser: Browser, site: Any) -> None:
-    server, base, store = site
+async def open_across(store: Any, seed: int) -> tuple[Any, int]:
+    """A public table of the home server with a venue in the away server (German): the
+    session and its first hand's id."""
     session = await demo.open_table(store, guild_id=HOME, channel_id=HOME_CHANNEL,
-                                    watch="public", seed=6)
+                                    watch="public", seed=seed)
     await store.put_guild_settings(GuildSettings(guild_id=AWAY, locale="de"))
     await store.put_venue(VenueRow(table_id=session.id, guild_id=AWAY, channel_id=AWAY_CHANNEL,
                                    members=(demo.FIRST_USER + 1,)))
-    first = session.hand_id
-    assert first is not None
+    assert session.hand_id is not None
+    return session, session.hand_id
+
+
+async def test_a_venues_link_watches_a_table_across_servers_on_a_phone(
+        browser: Browser, site: Any) -> None:
+    server, base, store = site
+    session, first = await open_across(store, seed=6)
     page = await browser.new_page(viewport=PHONE)
     link = base + path_of(await server.table_link(AWAY, session.id))
     await page.goto(link)
@@ -65,13 +71,7 @@ async def test_a_venue_that_keeps_tables_across_servers_off_its_pages_closes_an_
     across servers off: the page says so at once (in German) and shows no further move; the
     home server's page of the same table goes on."""
     server, base, store = site
-    session = await demo.open_table(store, guild_id=HOME, channel_id=HOME_CHANNEL,
-                                    watch="public", seed=7)
-    await store.put_guild_settings(GuildSettings(guild_id=AWAY, locale="de"))
-    await store.put_venue(VenueRow(table_id=session.id, guild_id=AWAY, channel_id=AWAY_CHANNEL,
-                                   members=(demo.FIRST_USER + 1,)))
-    first = session.hand_id
-    assert first is not None
+    session, first = await open_across(store, seed=7)
     venue = await browser.new_page(viewport=PHONE)
     await venue.goto(base + path_of(await server.table_link(AWAY, session.id)))
     home = await browser.new_page(viewport=PHONE)
