@@ -29,7 +29,7 @@ import random
 import sys
 from collections.abc import Callable
 
-from engine.ai import SEARCH, OpenHandPlayer, make_player
+from engine.ai import SEARCH, OpenHandPlayer, SearchPlayer, make_player
 from engine.cards import Card, code
 from engine.determinize import hand_from_view, plays_so_far
 from engine.hand import Hand
@@ -73,23 +73,22 @@ class PeekPlayer(OpenHandPlayer):
         return (view.phase in view.rules.searched_choices) == (self.when == "choices")
 
     def guesser(self, view: SeatView) -> Callable[[random.Random], Hand]:
+        share = self.share if self.peeks_in(view) else 0.0
+        if share <= 0.0:
+            return SearchPlayer.guesser(self, view)  # no card seen: hard_unread's guesses
+        if share >= 1.0:
+            return super().guesser(view)  # every card seen: hard_open's sample
         true = self.seen
         if true is None or len(true.actions) != len(view.actions) or \
                 true.to_move != view.to_move:
             raise ValueError("a peeking player must be shown the hand it decides in")
-        # Not peeking is peeking at no card: the guesses are hard_unread's.
-        share = self.share if self.peeks_in(view) else 0.0
-        if share >= 1.0:
-            seen = true
-            return lambda rng: seen.copy()  # every card seen: hard_open's sample
-        if share > 0.0 and type(view.rules).determinize is not Rules.determinize:
+        if type(view.rules).determinize is not Rules.determinize:
             # Such a game rebuilds a hand from its own knowledge, the guess only seeding
             # the draw: a peek at some cards would place none of them.
             raise ValueError(f"{view.rules.title} can be peeked at wholly or not at all")
         knowledge = infer(view)
         holder = {c: s for s, cards in enumerate(true.hands) if s != view.seat for c in cards}
-        # The peeks draw from a stream of their own: with share 0 the guesses, and so the
-        # decisions, are hard_unread's.
+        # The peeks draw from a stream of their own, apart from the guesses'.
         history = " ".join(code(c) for _, c in plays_so_far(view))
         peeks = random.Random(f"peek|{self.seed}|{view.seat}|{view.phase}|{history}")
 
